@@ -1,0 +1,122 @@
+import { ConflictError } from '../../src/errors';
+import type { Activation, ActivationQuery, ActivationStore } from '../../src/storage/activations';
+import type { Assignments, AssignmentStore } from '../../src/storage/assignments';
+import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../../src/storage/environments';
+import type { Storage } from '../../src/storage/storage';
+import { deepFreeze } from '../../src/freeze';
+
+/** Deep-freezes a fresh copy so callers can neither alias nor mutate stored state. */
+function snapshot<T>(value: T): T {
+  return deepFreeze(structuredClone(value));
+}
+
+class MemoryEnvironmentStore implements EnvironmentStore {
+  readonly #rows = new Map<string, EnvironmentRecord>();
+
+  async get(id: string): Promise<EnvironmentRecord | undefined> {
+    return this.#rows.get(id);
+  }
+
+  async version(id: string): Promise<number | undefined> {
+    return this.#rows.get(id)?.version;
+  }
+
+  async list(accountId?: string): Promise<EnvironmentRecord[]> {
+    return [...this.#rows.values()]
+      .filter((r) => accountId === undefined || r.accountId === accountId)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async put(write: EnvironmentWrite, options: { expectedVersion?: number; now?: number } = {}): Promise<EnvironmentRecord> {
+    const current = this.#rows.get(write.id);
+    if (current && current.accountId !== write.accountId) {
+      throw new ConflictError(`abkit: environment "${write.id}" belongs to another account`);
+    }
+    const version = current?.version ?? 0;
+    if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
+      throw new ConflictError(
+        `abkit: environment "${write.id}" is at version ${version}, not ${options.expectedVersion}`,
+      );
+    }
+    const record = snapshot<EnvironmentRecord>({
+      id: write.id,
+      accountId: write.accountId,
+      apiKeyHash: write.apiKeyHash === undefined ? (current?.apiKeyHash ?? null) : write.apiKeyHash,
+      config: write.config,
+      version: version + 1,
+      updatedAt: options.now ?? Date.now(),
+    });
+    this.#rows.set(write.id, record);
+    return record;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.#rows.delete(id);
+  }
+}
+
+class MemoryAssignmentStore implements AssignmentStore {
+  // Nested maps: a lookup on the decision path builds no key string.
+  readonly #rows = new Map<string, Map<string, Assignments>>();
+  static readonly #empty: Assignments = Object.freeze({});
+
+  async get(environmentId: string, visitorId: string): Promise<Assignments> {
+    return this.#rows.get(environmentId)?.get(visitorId) ?? MemoryAssignmentStore.#empty;
+  }
+
+  async save(environmentId: string, visitorId: string, assignments: Assignments): Promise<void> {
+    let env = this.#rows.get(environmentId);
+    if (!env) this.#rows.set(environmentId, (env = new Map()));
+    env.set(visitorId, Object.freeze({ ...env.get(visitorId), ...assignments }));
+  }
+
+  async delete(environmentId: string, visitorId: string): Promise<void> {
+    this.#rows.get(environmentId)?.delete(visitorId);
+  }
+}
+
+class MemoryActivationStore implements ActivationStore {
+  readonly #rows: Activation[] = [];
+
+  async record(activations: readonly Activation[]): Promise<void> {
+    for (const a of activations) this.#rows.push(Object.freeze({ ...a }));
+  }
+
+  async list(query: ActivationQuery): Promise<Activation[]> {
+    const out: Activation[] = [];
+    const limit = query.limit ?? Infinity;
+    const rows = this.#rows
+      .map((row, seq) => ({ row, seq }))
+      .filter(
+        ({ row }) =>
+          row.environmentId === query.environmentId &&
+          (query.visitorId === undefined || row.visitorId === query.visitorId) &&
+          (query.since === undefined || row.timestamp >= query.since),
+      )
+      .sort((a, b) => a.row.timestamp - b.row.timestamp || a.seq - b.seq);
+    for (const { row } of rows) {
+      if (out.length >= limit) break;
+      out.push(row);
+    }
+    return out;
+  }
+}
+
+/**
+ * In-memory storage: the default, and the reference implementation of every port.
+ * Nothing survives the process; use `abkit/sqlite` or `abkit/postgres` to keep data.
+ *
+ * @example
+ * ```ts
+ * const storage = memoryStorage();
+ * const engine = new DecisionEngine({ storage });
+ * ```
+ */
+export function memoryStorage(): Storage {
+  return {
+    environments: new MemoryEnvironmentStore(),
+    assignments: new MemoryAssignmentStore(),
+    activations: new MemoryActivationStore(),
+    async close() {},
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * Compiles a stored configuration once per version: targetings parsed and lower-cased,
+ * allocation thresholds summed, and every possible campaign value built and frozen, so a
+ * decision only walks arrays and returns prebuilt objects.
+ *
+ * @module
+ */
+import type { EnvironmentRecord } from '../storage/environments';
+import type { Campaign, Variation, VariationGroup } from './config';
+import { compileTargeting, type CompiledTargetingGroup } from './targeting';
+import { deepFreeze } from '../freeze';
+
+/** Modifications of a variation: a type and a map of flag keys to values. */
+export interface Modifications {
+  readonly type: string;
+  readonly value: Readonly<Record<string, unknown>>;
+}
+
+/** The variation part of a {@link CampaignDecision}. */
+export interface DecidedVariation {
+  readonly id: string;
+  readonly reference: boolean;
+  readonly modifications: Modifications;
+}
+
+/**
+ * A campaign value (SPEC 2.4): the campaign a visitor is in and the variation it got, plus the
+ * campaign's `type` and `slug`. Returned objects are frozen and shared between decisions.
+ */
+export interface CampaignDecision {
+  readonly id: string;
+  readonly variationGroupId: string;
+  readonly variation: DecidedVariation;
+  readonly type: string;
+  readonly slug: string | null;
+}
+
+/** A variation with its two prebuilt campaign values. */
+export interface CompiledVariation {
+  readonly id: string;
+  readonly allocation: number;
+  /** Campaign value with the variation's own keys. */
+  readonly decision: CampaignDecision;
+  /** Campaign value that also carries the sibling variations' keys as null (`exposeAllKeys`). */
+  readonly decisionAllKeys: CampaignDecision;
+}
+
+/** A variation group, compiled. */
+export interface CompiledGroup {
+  readonly id: string;
+  readonly targetingGroups: readonly CompiledTargetingGroup[];
+  readonly variations: readonly CompiledVariation[];
+  /** Running allocation total per variation, -1 for variations that never match. */
+  readonly thresholds: readonly number[];
+  readonly variationById: ReadonlyMap<string, CompiledVariation>;
+}
+
+/** A campaign, compiled. */
+export interface CompiledCampaign {
+  readonly id: string;
+  readonly type: string;
+  readonly slug: string | null;
+  /** `[lo, hi)` ranges of `murmur3(visitorId) % 100`, or null for every visitor. */
+  readonly ranges: readonly (readonly [number, number])[] | null;
+  readonly groups: readonly CompiledGroup[];
+}
+
+/** A whole environment's configuration, compiled for one version. */
+export interface CompiledConfig {
+  readonly environmentId: string;
+  readonly accountId: string;
+  readonly version: number;
+  readonly apiKeyHash: string | null;
+  readonly panic: boolean;
+  readonly experienceContinuity: boolean;
+  readonly oneVisitorOneTest: boolean;
+  readonly campaigns: readonly CompiledCampaign[];
+  /** Campaigns by id and by slug. */
+  readonly campaignByKey: ReadonlyMap<string, CompiledCampaign>;
+  /** Variation groups by id, with their campaign. */
+  readonly groupById: ReadonlyMap<string, { campaign: CompiledCampaign; group: CompiledGroup }>;
+}
+
+function compileVariation(campaign: Campaign, group: VariationGroup, variation: Variation, allKeys: readonly string[]): CompiledVariation {
+  const build = (value: Record<string, unknown>): CampaignDecision =>
+    deepFreeze({
+      id: campaign.id,
+      variationGroupId: group.id,
+      variation: {
+        id: variation.id,
+        reference: variation.reference ?? false,
+        modifications: { type: variation.modifications.type, value },
+      },
+      type: campaign.type,
+      slug: campaign.slug ?? null,
+    });
+  const own = structuredClone(variation.modifications.value);
+  const withSiblings: Record<string, unknown> = {};
+  for (const key of allKeys) withSiblings[key] = null;
+  Object.assign(withSiblings, structuredClone(own));
+  return {
+    id: variation.id,
+    allocation: variation.allocation ?? 0,
+    decision: build(own),
+    decisionAllKeys: build(withSiblings),
+  };
+}
+
+function compileGroup(campaign: Campaign, group: VariationGroup): CompiledGroup {
+  const allKeys = [...new Set(group.variations.flatMap((v) => Object.keys(v.modifications.value)))];
+  const variations = group.variations.map((v) => compileVariation(campaign, group, v, allKeys));
+  let total = 0;
+  const thresholds = variations.map((v) => {
+    if (v.allocation <= 0) return -1;
+    total += v.allocation;
+    return total;
+  });
+  return {
+    id: group.id,
+    targetingGroups: group.targeting.targetingGroups.map((g) => g.targetings.map(compileTargeting)),
+    variations,
+    thresholds,
+    variationById: new Map(variations.map((v) => [v.id, v])),
+  };
+}
+
+/** Compiles a validated, stored environment configuration. */
+export function compileConfig(record: EnvironmentRecord): CompiledConfig {
+  const { config } = record;
+  const campaigns = config.campaigns.map(
+    (c): CompiledCampaign => ({
+      id: c.id,
+      type: c.type,
+      slug: c.slug ?? null,
+      ranges: c.bucketRanges && c.bucketRanges.length > 0 ? c.bucketRanges.map((b) => b.r) : null,
+      groups: c.variationGroups.map((g) => compileGroup(c, g)),
+    }),
+  );
+  const campaignByKey = new Map<string, CompiledCampaign>();
+  const groupById = new Map<string, { campaign: CompiledCampaign; group: CompiledGroup }>();
+  for (const campaign of campaigns) {
+    campaignByKey.set(campaign.id, campaign);
+    for (const group of campaign.groups) groupById.set(group.id, { campaign, group });
+  }
+  // Slugs never shadow an id.
+  for (const campaign of campaigns) if (campaign.slug && !campaignByKey.has(campaign.slug)) campaignByKey.set(campaign.slug, campaign);
+  return {
+    environmentId: record.id,
+    accountId: record.accountId,
+    version: record.version,
+    apiKeyHash: record.apiKeyHash,
+    panic: config.panic ?? false,
+    experienceContinuity: config.accountSettings?.enabledXPC ?? false,
+    oneVisitorOneTest: config.accountSettings?.enabled1V1T ?? false,
+    campaigns,
+    campaignByKey,
+    groupById,
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The campaign configuration: the Flagship bucketing-file format, validated by zod.
+ * Unknown members are kept (real files carry names and settings abkit does not use),
+ * so reading a configuration back returns what was written.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { parseWith } from '../validation';
+import { parseSemver } from './semver';
+
+/** Every targeting operator, in the order the Flagship documentation lists them. */
+export const TARGETING_OPERATORS = [
+  'EQUALS',
+  'NOT_EQUALS',
+  'CONTAINS',
+  'NOT_CONTAINS',
+  'STARTS_WITH',
+  'ENDS_WITH',
+  'LOWER_THAN',
+  'LOWER_THAN_OR_EQUALS',
+  'GREATER_THAN',
+  'GREATER_THAN_OR_EQUALS',
+  'EXISTS',
+  'NOT_EXISTS',
+  'SEMVER_EQUALS',
+  'SEMVER_NOT_EQUALS',
+  'SEMVER_LOWER_THAN',
+  'SEMVER_LOWER_THAN_OR_EQUALS',
+  'SEMVER_GREATER_THAN',
+  'SEMVER_GREATER_THAN_OR_EQUALS',
+] as const;
+
+/** A targeting operator name. */
+export type TargetingOperator = (typeof TARGETING_OPERATORS)[number];
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+const STRING_OPERATORS = new Set<TargetingOperator>(['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH']);
+const ORDER_OPERATORS = new Set<TargetingOperator>([
+  'LOWER_THAN',
+  'LOWER_THAN_OR_EQUALS',
+  'GREATER_THAN',
+  'GREATER_THAN_OR_EQUALS',
+]);
+
+/** Schema of one targeting rule `{ key, operator, value }`. */
+export const targetingSchema = z
+  .looseObject({
+    key: z.string().min(1),
+    operator: z.enum(TARGETING_OPERATORS),
+    value: z.union([scalar, z.array(scalar).min(1)]).optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.key === 'fs_all_users') return;
+    const values = t.value === undefined ? [] : Array.isArray(t.value) ? t.value : [t.value];
+    const problem = (message: string) => ctx.addIssue({ code: 'custom', path: ['value'], message });
+    if (t.operator === 'EXISTS' || t.operator === 'NOT_EXISTS') {
+      if (t.value !== undefined && typeof t.value !== 'boolean') problem(`${t.operator} takes a boolean value or none`);
+      return;
+    }
+    if (t.value === undefined) return problem(`${t.operator} needs a value`);
+    for (const v of values) {
+      if (STRING_OPERATORS.has(t.operator) && typeof v !== 'string') return problem(`${t.operator} needs string values`);
+      if (ORDER_OPERATORS.has(t.operator) && typeof v === 'boolean') {
+        return problem(`${t.operator} needs number or string values`);
+      }
+      if (t.operator.startsWith('SEMVER_') && (typeof v !== 'string' || !parseSemver(v))) {
+        return problem(`${t.operator} needs semantic versions such as "1.2.3", got ${JSON.stringify(v)}`);
+      }
+    }
+  });
+
+/** Schema of a variation and its modifications. */
+export const variationSchema = z.looseObject({
+  id: z.string().min(1),
+  reference: z.boolean().optional(),
+  allocation: z.number().min(0).max(100).optional(),
+  modifications: z.looseObject({
+    type: z.string(),
+    value: z.record(z.string(), z.unknown()),
+  }),
+});
+
+/** Schema of a variation group: its targeting and its variations. */
+export const variationGroupSchema = z
+  .looseObject({
+    id: z.string().min(1),
+    targeting: z.looseObject({
+      targetingGroups: z.array(z.looseObject({ targetings: z.array(targetingSchema) })),
+    }),
+    variations: z.array(variationSchema).min(1),
+  })
+  .superRefine((g, ctx) => {
+    const total = g.variations.reduce((sum, v) => sum + (v.allocation ?? 0), 0);
+    if (total > 100 + 1e-9) {
+      ctx.addIssue({ code: 'custom', path: ['variations'], message: `allocations sum to ${total}, more than 100` });
+    }
+    duplicates(g.variations.map((v) => v.id), 'variation id', ['variations'], ctx);
+  });
+
+/** Schema of a campaign. */
+export const campaignSchema = z.looseObject({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  slug: z.string().min(1).nullable().optional(),
+  name: z.string().optional(),
+  bucketRanges: z
+    .array(
+      z.looseObject({
+        r: z
+          .tuple([z.number().min(0).max(100), z.number().min(0).max(100)])
+          .refine(([lo, hi]) => lo < hi, 'range [lo, hi) needs lo < hi'),
+      }),
+    )
+    .optional(),
+  variationGroups: z.array(variationGroupSchema).min(1),
+});
+
+/**
+ * Schema of a whole bucketing configuration (what `DecisionEngine.load` takes).
+ *
+ * @example
+ * ```ts
+ * const config = bucketingConfigSchema.parse(JSON.parse(text));
+ * ```
+ */
+export const bucketingConfigSchema = z
+  .looseObject({
+    panic: z.boolean().optional(),
+    campaigns: z.array(campaignSchema),
+    accountSettings: z
+      .looseObject({ enabledXPC: z.boolean().optional(), enabled1V1T: z.boolean().optional() })
+      .nullable()
+      .optional(),
+  })
+  .superRefine((c, ctx) => {
+    duplicates(c.campaigns.map((x) => x.id), 'campaign id', ['campaigns'], ctx);
+    duplicates(
+      c.campaigns.flatMap((x) => (x.slug ? [x.slug] : [])),
+      'campaign slug',
+      ['campaigns'],
+      ctx,
+    );
+    // The variation group id seeds the hash, so two groups sharing one would bucket in lockstep.
+    duplicates(
+      c.campaigns.flatMap((x) => x.variationGroups.map((g) => g.id)),
+      'variation group id',
+      ['campaigns'],
+      ctx,
+    );
+  });
+
+/** A validated bucketing configuration. */
+export type BucketingConfig = z.infer<typeof bucketingConfigSchema>;
+/** A campaign of a {@link BucketingConfig}. */
+export type Campaign = z.infer<typeof campaignSchema>;
+/** A variation group of a {@link Campaign}. */
+export type VariationGroup = z.infer<typeof variationGroupSchema>;
+/** A variation of a {@link VariationGroup}. */
+export type Variation = z.infer<typeof variationSchema>;
+/** One targeting rule of a variation group. */
+export type Targeting = z.infer<typeof targetingSchema>;
+
+function duplicates(ids: string[], what: string, path: (string | number)[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) ctx.addIssue({ code: 'custom', path, message: `duplicate ${what} "${id}"` });
+    seen.add(id);
+  }
+}
+
+/**
+ * Validates a bucketing configuration, throwing a {@link ValidationError} whose details give
+ * the JSON path of each problem.
+ *
+ * @example
+ * ```ts
+ * const config = parseBucketingConfig(JSON.parse(fs.readFileSync('bucketing.json', 'utf8')));
+ * ```
+ */
+export function parseBucketingConfig(input: unknown): BucketingConfig {
+  return parseWith(bucketingConfigSchema, input, 'bucketing configuration');
+}

@@ -1,0 +1,453 @@
+import { LRUCache } from 'lru-cache';
+import { memoryStorage } from '../../adapters/memory/memory';
+import { sha256Hex, constantTimeEqual } from '../crypto';
+import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import type { Activation } from '../storage/activations';
+import type { EnvironmentRecord } from '../storage/environments';
+import type { Storage } from '../storage/storage';
+import { parseBucketingConfig } from './config';
+import { compileConfig, type CampaignDecision, type CompiledCampaign, type CompiledConfig } from './compile';
+import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
+import type { VisitorContext } from './targeting';
+
+/** Options of {@link DecisionEngine}. */
+export interface DecisionEngineOptions {
+  /**
+   * Where configurations, sticky assignments and activations live.
+   * @defaultValue `memoryStorage()`
+   */
+  storage?: Storage;
+  /**
+   * Environment used when a request names none.
+   * @defaultValue `'default'`
+   */
+  defaultEnvironment?: string;
+  /**
+   * Account that {@link DecisionEngine.load} files environments under when it is given none.
+   * @defaultValue `'default'`
+   */
+  defaultAccount?: string;
+  /**
+   * Campaign id → variation id forced for every visitor (QA, tests). Per-request
+   * `forcedVariations` take precedence. Forced variations override targeting, bucket ranges,
+   * allocation and sticky assignments, but not panic mode.
+   * @defaultValue `{}`
+   * @example `{ 'checkout-test': 'variation-b' }`
+   */
+  forcedVariations?: Readonly<Record<string, string>>;
+  /**
+   * How long a compiled configuration is served before the engine asks the store whether its
+   * version changed, in milliseconds. Writes made through this engine are seen at once;
+   * writes by another instance sharing the store within this interval. 0 checks on every request.
+   * @defaultValue `1000`
+   */
+  refreshIntervalMs?: number;
+  /**
+   * Maximum number of compiled environment configurations kept in memory (LRU; an entry
+   * unused for an hour is dropped).
+   * @defaultValue `1000`
+   */
+  maxEnvironments?: number;
+  /**
+   * Current time in epoch milliseconds; inject a fake clock in tests.
+   * @defaultValue `Date.now`
+   */
+  clock?: () => number;
+}
+
+/** A decision request: the library form of SPEC 2.3. */
+export interface DecisionRequest {
+  /** The visitor id; a non-empty string. */
+  visitorId: string;
+  /** The visitor's anonymous id, for experience continuity. `null` means none. */
+  anonymousId?: string | null;
+  /** Targeting context: keys to boolean, number or string values. */
+  context?: VisitorContext;
+  /**
+   * Record an activation for each returned campaign.
+   * @defaultValue `true`
+   */
+  triggerHit?: boolean;
+  /**
+   * `false`: store nothing about the visitor (no sticky assignment). Activations are still recorded.
+   * @defaultValue `true`
+   */
+  visitorConsent?: boolean;
+  /** Environment to decide in. @defaultValue the engine's `defaultEnvironment` */
+  environment?: string;
+  /** Campaign id → variation id forced for this request (over the engine's). */
+  forcedVariations?: Readonly<Record<string, string>>;
+  /** Also return sibling variations' keys with value null. @defaultValue `false` */
+  exposeAllKeys?: boolean;
+}
+
+/** The result of {@link DecisionEngine.decide}: SPEC 2.5 in library form. */
+export interface DecisionResult {
+  readonly visitorId: string;
+  /** The campaigns the visitor is in, in configuration order. */
+  readonly campaigns: readonly CampaignDecision[];
+  /** Whether the environment is in panic mode (then `campaigns` is empty). */
+  readonly panic: boolean;
+}
+
+/** The result of {@link DecisionEngine.explain}. */
+export interface Explanation {
+  readonly environmentId: string;
+  readonly configVersion: number;
+  readonly visitorId: string;
+  readonly panic: boolean;
+  /** One entry per campaign of the configuration, in order. */
+  readonly campaigns: readonly CampaignExplanation[];
+}
+
+/** One activation to record (SPEC 2.2 in library form). */
+export interface ActivationInput {
+  /** Environment (`cid`). */
+  environmentId: string;
+  /** Visitor (`vid`). */
+  visitorId: string;
+  /** Variation group (`caid`); must belong to the environment. */
+  variationGroupId: string;
+  /** Variation (`vaid`); must belong to the variation group. */
+  variationId: string;
+  /** Anonymous id (`aid`). */
+  anonymousId?: string | null;
+}
+
+/** Where {@link DecisionEngine.load} files a configuration. */
+export interface LoadOptions {
+  /** @defaultValue the engine's `defaultEnvironment` */
+  environment?: string;
+  /** @defaultValue the engine's `defaultAccount` */
+  account?: string;
+  /** API key the decision interface then requires in `x-api-key`; stored as its SHA-256. `null` removes it. */
+  apiKey?: string | null;
+}
+
+interface CacheEntry {
+  config: CompiledConfig;
+  checkedAt: number;
+}
+
+function checkOption(condition: boolean, message: string): void {
+  if (!condition) throw new TypeError(`abkit: DecisionEngine: ${message}`);
+}
+
+function requireId(value: unknown, path: string, details: ErrorDetail[]): void {
+  if (typeof value !== 'string' || value === '') details.push({ path, message: 'must be a non-empty string' });
+}
+
+function fail(details: ErrorDetail[]): never {
+  throw new ValidationError(`abkit: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+}
+
+/**
+ * The campaign decision engine: which variation of which campaign a visitor gets.
+ *
+ * Configurations (Flagship bucketing-file format) live in the storage, one per environment,
+ * and are compiled once per version. Decisions are in-process and need no network.
+ *
+ * @example
+ * ```ts
+ * import { DecisionEngine } from 'abkit';
+ *
+ * const engine = new DecisionEngine();
+ * await engine.load(bucketingFile);
+ * const { campaigns } = await engine.decide({ visitorId: 'v1', context: { plan: 'gold' } });
+ * ```
+ */
+export class DecisionEngine {
+  /** The storage the engine reads and writes. */
+  readonly storage: Storage;
+  /** The environment used when a request names none. */
+  readonly defaultEnvironment: string;
+  readonly #defaultAccount: string;
+  readonly #forced: Readonly<Record<string, string>>;
+  readonly #refreshMs: number;
+  readonly #clock: () => number;
+  readonly #cache: LRUCache<string, CacheEntry>;
+
+  constructor(options: DecisionEngineOptions = {}) {
+    const {
+      storage = memoryStorage(),
+      defaultEnvironment = 'default',
+      defaultAccount = 'default',
+      forcedVariations = {},
+      refreshIntervalMs = 1000,
+      maxEnvironments = 1000,
+      clock = Date.now,
+    } = options;
+    checkOption(typeof defaultEnvironment === 'string' && defaultEnvironment !== '', 'defaultEnvironment must be a non-empty string');
+    checkOption(typeof defaultAccount === 'string' && defaultAccount !== '', 'defaultAccount must be a non-empty string');
+    checkOption(Number.isFinite(refreshIntervalMs) && refreshIntervalMs >= 0, `refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
+    checkOption(Number.isInteger(maxEnvironments) && maxEnvironments >= 1, `maxEnvironments must be an integer >= 1, got ${maxEnvironments}`);
+    checkOption(typeof clock === 'function', 'clock must be a function returning epoch milliseconds');
+    checkOption(
+      typeof forcedVariations === 'object' && forcedVariations !== null && Object.values(forcedVariations).every((v) => typeof v === 'string'),
+      'forcedVariations must map campaign ids to variation id strings',
+    );
+    this.storage = storage;
+    this.defaultEnvironment = defaultEnvironment;
+    this.#defaultAccount = defaultAccount;
+    this.#forced = { ...forcedVariations };
+    this.#refreshMs = refreshIntervalMs;
+    this.#clock = clock;
+    this.#cache = new LRUCache({ max: maxEnvironments, ttl: 3_600_000, updateAgeOnGet: true });
+  }
+
+  /**
+   * Validates a bucketing configuration and stores it for an environment (creating or
+   * replacing it). Throws {@link ValidationError} naming the JSON path of every problem.
+   *
+   * @example
+   * ```ts
+   * await engine.load(JSON.parse(text), { environment: 'prod', account: 'acme', apiKey: 'secret' });
+   * ```
+   */
+  async load(config: unknown, options: LoadOptions = {}): Promise<EnvironmentRecord> {
+    const parsed = parseBucketingConfig(config);
+    const id = options.environment ?? this.defaultEnvironment;
+    const apiKeyHash = options.apiKey === undefined ? undefined : options.apiKey === null ? null : await sha256Hex(options.apiKey);
+    const record = await this.storage.environments.put(
+      { id, accountId: options.account ?? this.#defaultAccount, config: parsed, apiKeyHash },
+      { now: this.#clock() },
+    );
+    this.invalidate(id);
+    return record;
+  }
+
+  /** Drops compiled configurations (one environment, or all) so the next request re-reads the store. */
+  invalidate(environmentId?: string): void {
+    if (environmentId === undefined) this.#cache.clear();
+    else this.#cache.delete(environmentId);
+  }
+
+  /**
+   * Decides every campaign for a visitor.
+   *
+   * @example
+   * ```ts
+   * const result = await engine.decide({ visitorId: 'v1', context: { isVip: true }, triggerHit: false });
+   * for (const c of result.campaigns) console.log(c.id, c.variation.id, c.variation.modifications.value);
+   * ```
+   */
+  async decide(request: DecisionRequest): Promise<DecisionResult> {
+    const config = await this.#config(request.environment);
+    const assigned = await this.#run(config, request, undefined);
+    const campaigns = assigned.map((a) => (request.exposeAllKeys ? a.variation.decisionAllKeys : a.variation.decision));
+    return { visitorId: request.visitorId, campaigns, panic: config.panic };
+  }
+
+  /**
+   * Decides one campaign, named by id or slug. Returns null when the visitor is not targeted,
+   * untracked, or the environment is in panic mode; throws {@link ValidationError} for an
+   * unknown campaign.
+   *
+   * @example
+   * ```ts
+   * const value = await engine.decideCampaign('new-checkout', { visitorId: 'v1' });
+   * ```
+   */
+  async decideCampaign(campaign: string, request: DecisionRequest): Promise<CampaignDecision | null> {
+    const config = await this.#config(request.environment);
+    const only = this.#campaign(config, campaign);
+    const [assigned] = await this.#run(config, request, only);
+    if (!assigned) return null;
+    return request.exposeAllKeys ? assigned.variation.decisionAllKeys : assigned.variation.decision;
+  }
+
+  /**
+   * Explains, campaign by campaign, why a visitor gets what it gets: the targeting that matched
+   * or the one that failed (with the visitor's value), the bucket and the allocation walked, or
+   * a sticky or forced assignment. Stores and records nothing.
+   *
+   * @example
+   * ```ts
+   * const why = await engine.explain({ visitorId: 'v1', context: { country: 'fr' } });
+   * console.log(why.campaigns.map((c) => `${c.campaignId}: ${c.reason}`).join('\n'));
+   * ```
+   */
+  async explain(request: DecisionRequest): Promise<Explanation> {
+    const config = await this.#config(request.environment);
+    const trace: CampaignExplanation[] = [];
+    await this.#run(config, { ...request, triggerHit: false, visitorConsent: false }, undefined, trace);
+    return {
+      environmentId: config.environmentId,
+      configVersion: config.version,
+      visitorId: request.visitorId,
+      panic: config.panic,
+      campaigns: trace,
+    };
+  }
+
+  /**
+   * Records activations (all or none). Each names a known environment, one of its variation
+   * groups, and a variation of that group; otherwise {@link ValidationError} names the field.
+   *
+   * @example
+   * ```ts
+   * await engine.activate({ environmentId: 'prod', visitorId: 'v1', variationGroupId: 'vg1', variationId: 'var2' });
+   * ```
+   */
+  async activate(input: ActivationInput | readonly ActivationInput[]): Promise<void> {
+    const list: readonly ActivationInput[] = Array.isArray(input) ? input : [input as ActivationInput];
+    const details: ErrorDetail[] = [];
+    const rows: Activation[] = [];
+    const now = this.#clock();
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i]!;
+      const at = (field: string) => (Array.isArray(input) ? `[${i}].${field}` : field);
+      const before = details.length;
+      requireId(a.environmentId, at('environmentId'), details);
+      requireId(a.visitorId, at('visitorId'), details);
+      requireId(a.variationGroupId, at('variationGroupId'), details);
+      requireId(a.variationId, at('variationId'), details);
+      if (a.anonymousId != null && typeof a.anonymousId !== 'string') details.push({ path: at('anonymousId'), message: 'must be a string' });
+      if (details.length > before) continue;
+      const config = await this.#config(a.environmentId).catch((e: unknown) => {
+        if (e instanceof NotFoundError) return undefined;
+        throw e;
+      });
+      if (!config) {
+        details.push({ path: at('environmentId'), message: `"${a.environmentId}" is not a known environment` });
+        continue;
+      }
+      const found = config.groupById.get(a.variationGroupId);
+      if (!found) {
+        details.push({ path: at('variationGroupId'), message: `"${a.variationGroupId}" is not a variation group of environment "${a.environmentId}"` });
+        continue;
+      }
+      if (!found.group.variationById.has(a.variationId)) {
+        details.push({ path: at('variationId'), message: `"${a.variationId}" is not a variation of variation group "${a.variationGroupId}"` });
+        continue;
+      }
+      rows.push({
+        environmentId: a.environmentId,
+        visitorId: a.visitorId,
+        anonymousId: a.anonymousId ?? null,
+        campaignId: found.campaign.id,
+        variationGroupId: a.variationGroupId,
+        variationId: a.variationId,
+        timestamp: now,
+      });
+    }
+    if (details.length > 0) fail(details);
+    await this.storage.activations.record(rows);
+  }
+
+  /**
+   * Checks the API key an environment may require. Resolves when the environment needs none or
+   * `apiKey` matches (constant-time comparison of hashes); throws {@link AuthenticationError}
+   * otherwise and {@link NotFoundError} for an unknown environment.
+   */
+  async checkApiKey(environment: string | undefined, apiKey: string | null): Promise<void> {
+    const config = await this.#config(environment);
+    if (config.apiKeyHash === null) return;
+    if (apiKey === null || apiKey === '') throw new AuthenticationError('abkit: this environment requires an x-api-key header');
+    if (!constantTimeEqual(await sha256Hex(apiKey), config.apiKeyHash)) throw new AuthenticationError('abkit: invalid x-api-key');
+  }
+
+  #campaign(config: CompiledConfig, key: string): CompiledCampaign {
+    const campaign = config.campaignByKey.get(key);
+    if (!campaign) throw new ValidationError(`campaign ${key} is paused or doesn't exist`, [{ path: 'id', message: 'unknown campaign' }], 'unknown_campaign');
+    return campaign;
+  }
+
+  async #config(environment: string | undefined): Promise<CompiledConfig> {
+    const id = environment ?? this.defaultEnvironment;
+    const now = this.#clock();
+    const entry = this.#cache.get(id);
+    if (entry && now - entry.checkedAt < this.#refreshMs) return entry.config;
+    const store = this.storage.environments;
+    const version = await store.version(id);
+    if (version === undefined) {
+      this.#cache.delete(id);
+      throw new NotFoundError(`abkit: environment "${id}" does not exist`);
+    }
+    if (entry && entry.config.version === version) {
+      entry.checkedAt = now;
+      return entry.config;
+    }
+    const record = await store.get(id);
+    if (!record) throw new NotFoundError(`abkit: environment "${id}" does not exist`);
+    const config = compileConfig(record);
+    this.#cache.set(id, { config, checkedAt: now });
+    return config;
+  }
+
+  #validate(config: CompiledConfig, request: DecisionRequest): Readonly<Record<string, string>> | undefined {
+    const details: ErrorDetail[] = [];
+    requireId(request.visitorId, 'visitorId', details);
+    if (request.anonymousId != null && typeof request.anonymousId !== 'string') details.push({ path: 'anonymousId', message: 'must be a string or null' });
+    const context = request.context;
+    if (context !== undefined) {
+      if (typeof context !== 'object' || context === null || Array.isArray(context)) {
+        details.push({ path: 'context', message: 'must be an object' });
+      } else {
+        for (const key in context) {
+          const t = typeof context[key];
+          if (t !== 'string' && t !== 'boolean' && !(t === 'number' && Number.isFinite(context[key]))) {
+            details.push({ path: `context.${key}`, message: 'must be a boolean, a number or a string' });
+          }
+        }
+      }
+    }
+    const requested = request.forcedVariations;
+    const forced = requested ? { ...this.#forced, ...requested } : this.#forced;
+    for (const campaignId in forced) {
+      const campaign = config.campaignByKey.get(campaignId);
+      const variationId = forced[campaignId]!;
+      if (!campaign || campaign.id !== campaignId) {
+        details.push({ path: `forcedVariations.${campaignId}`, message: `campaign "${campaignId}" does not exist` });
+      } else if (!campaign.groups.some((g) => g.variationById.has(variationId))) {
+        details.push({ path: `forcedVariations.${campaignId}`, message: `variation "${variationId}" is not in campaign "${campaignId}"` });
+      }
+    }
+    if (details.length > 0) fail(details);
+    for (const _ in forced) return forced;
+    return undefined;
+  }
+
+  async #run(config: CompiledConfig, request: DecisionRequest, only: CompiledCampaign | undefined, trace?: CampaignExplanation[]): Promise<Assigned[]> {
+    const forced = this.#validate(config, request);
+    const { visitorId } = request;
+    const env = config.environmentId;
+    const anonymousId = request.anonymousId ?? undefined;
+    const assignments = this.storage.assignments;
+    const own = await assignments.get(env, visitorId);
+    let stored = own;
+    if (config.experienceContinuity && anonymousId !== undefined && anonymousId !== visitorId) {
+      const previous = await assignments.get(env, anonymousId);
+      // The visitor's own assignments win; the anonymous id's fill the gaps.
+      for (const _ in previous) {
+        stored = { ...previous, ...own };
+        break;
+      }
+    }
+    const assigned = evaluate(config, { visitorId, context: request.context ?? {}, stored, forced, only }, trace);
+    if (assigned.length === 0) return assigned;
+    if (request.visitorConsent !== false) {
+      // New hash assignments, and ones inherited from the anonymous id, become the visitor's own.
+      let fresh: Record<string, string> | undefined;
+      for (const a of assigned) {
+        if (a.source !== 'forced' && own[a.group.id] !== a.variation.id) (fresh ??= {})[a.group.id] = a.variation.id;
+      }
+      if (fresh) await assignments.save(env, visitorId, fresh);
+    }
+    if (request.triggerHit !== false) {
+      const timestamp = this.#clock();
+      await this.storage.activations.record(
+        assigned.map((a) => ({
+          environmentId: env,
+          visitorId,
+          anonymousId: anonymousId ?? null,
+          campaignId: a.campaign.id,
+          variationGroupId: a.group.id,
+          variationId: a.variation.id,
+          timestamp,
+        })),
+      );
+    }
+    return assigned;
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * The pure core of a decision: given a compiled configuration, a visitor and its stored
+ * assignments, which variation of which campaign does the visitor get, and why.
+ *
+ * @module
+ */
+import type { Assignments } from '../storage/assignments';
+import { campaignBucket, pickVariation, variationBucket } from './bucketing';
+import type { CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
+import { firstFailure, matchGroups, targetedValue, type ContextValue, type VisitorContext } from './targeting';
+
+/** How a visitor got its variation. */
+export type AssignmentSource = 'hash' | 'sticky' | 'forced';
+
+/** One campaign the visitor is in. */
+export interface Assigned {
+  readonly campaign: CompiledCampaign;
+  readonly group: CompiledGroup;
+  readonly variation: CompiledVariation;
+  readonly source: AssignmentSource;
+}
+
+/** Why a campaign was or was not served. */
+export type Outcome =
+  | 'assigned'
+  | 'panic'
+  | 'outside_bucket_ranges'
+  | 'not_targeted'
+  | 'untracked'
+  | 'one_visitor_one_test';
+
+/** A targeting that failed, with the value the visitor had. */
+export interface TargetingFailure {
+  readonly variationGroupId: string;
+  readonly targetingGroup: number;
+  readonly key: string;
+  readonly operator: string;
+  readonly expected: unknown;
+  /** The visitor's value, or undefined when the key is missing. */
+  readonly actual: ContextValue | undefined;
+}
+
+/** One step of the allocation walk. */
+export interface AllocationStep {
+  readonly variationId: string;
+  readonly allocation: number;
+  /** Running total; the visitor gets the first variation whose total exceeds the bucket. */
+  readonly cumulative: number;
+}
+
+/** The explanation of one campaign's outcome for a visitor (see `DecisionEngine.explain`). */
+export interface CampaignExplanation {
+  readonly campaignId: string;
+  readonly type: string;
+  readonly outcome: Outcome;
+  /** A sentence a person can read. */
+  readonly reason: string;
+  readonly variationGroupId?: string;
+  readonly variationId?: string;
+  readonly source?: AssignmentSource;
+  /** Index of the targeting group that matched. */
+  readonly matchedTargetingGroup?: number;
+  /** For `not_targeted`: the first failing targeting of each targeting group. */
+  readonly failures?: readonly TargetingFailure[];
+  /** `murmur3(variationGroupId + visitorId) % 100`, when the hash was used. */
+  readonly bucket?: number;
+  /** `murmur3(visitorId) % 100`, when the campaign has bucket ranges. */
+  readonly campaignBucket?: number;
+  readonly allocation?: readonly AllocationStep[];
+}
+
+/** What the pure evaluation needs about the visitor. */
+export interface EvaluationInput {
+  readonly visitorId: string;
+  readonly context: VisitorContext;
+  /** Sticky assignments (already merged with the anonymous id's under experience continuity). */
+  readonly stored: Assignments;
+  /** Campaign id → variation id, overriding everything else. Must be validated beforehand. */
+  readonly forced: Readonly<Record<string, string>> | undefined;
+  /** Only evaluate this campaign (single-campaign route); other `ab` campaigns still count for 1V1T. */
+  readonly only?: CompiledCampaign;
+}
+
+function inRanges(ranges: readonly (readonly [number, number])[], bucket: number): boolean {
+  for (const [lo, hi] of ranges) if (bucket >= lo && bucket < hi) return true;
+  return false;
+}
+
+function forcedVariation(campaign: CompiledCampaign, variationId: string): Assigned | undefined {
+  for (const group of campaign.groups) {
+    const variation = group.variationById.get(variationId);
+    if (variation) return { campaign, group, variation, source: 'forced' };
+  }
+  return undefined;
+}
+
+function allocationSteps(group: CompiledGroup): AllocationStep[] {
+  return group.variations.map((v, i) => ({ variationId: v.id, allocation: v.allocation, cumulative: group.thresholds[i]! }));
+}
+
+/**
+ * Decides one campaign for a visitor. Returns the assignment or undefined; when `trace` is
+ * given, pushes the explanation there.
+ */
+function decideCampaign(
+  campaign: CompiledCampaign,
+  input: EvaluationInput,
+  trace: CampaignExplanation[] | undefined,
+  memo: { campaignBucket: number },
+): Assigned | undefined {
+  const base = { campaignId: campaign.id, type: campaign.type };
+  const forcedId = input.forced?.[campaign.id];
+  if (forcedId !== undefined) {
+    const assigned = forcedVariation(campaign, forcedId)!;
+    trace?.push({
+      ...base,
+      outcome: 'assigned',
+      source: 'forced',
+      variationGroupId: assigned.group.id,
+      variationId: assigned.variation.id,
+      reason: `forced to variation ${forcedId}`,
+    });
+    return assigned;
+  }
+  let rangeBucket: number | undefined;
+  if (campaign.ranges) {
+    if (memo.campaignBucket < 0) memo.campaignBucket = campaignBucket(input.visitorId);
+    rangeBucket = memo.campaignBucket;
+    if (!inRanges(campaign.ranges, rangeBucket)) {
+      trace?.push({
+        ...base,
+        outcome: 'outside_bucket_ranges',
+        campaignBucket: rangeBucket,
+        reason: `visitor bucket ${rangeBucket} is outside the campaign's bucket ranges ${JSON.stringify(campaign.ranges)}`,
+      });
+      return undefined;
+    }
+  }
+  let group: CompiledGroup | undefined;
+  let matched = -1;
+  for (const g of campaign.groups) {
+    matched = matchGroups(g.targetingGroups, input.context, input.visitorId);
+    if (matched >= 0) {
+      group = g;
+      break;
+    }
+  }
+  if (!group) {
+    if (trace) {
+      const failures: TargetingFailure[] = [];
+      for (const g of campaign.groups) {
+        g.targetingGroups.forEach((tg, index) => {
+          const failing = firstFailure(tg, input.context, input.visitorId);
+          if (failing) {
+            failures.push({
+              variationGroupId: g.id,
+              targetingGroup: index,
+              key: failing.key,
+              operator: failing.operator,
+              expected: failing.source.value,
+              actual: targetedValue(failing, input.context, input.visitorId),
+            });
+          }
+        });
+      }
+      const first = failures[0];
+      trace.push({
+        ...base,
+        outcome: 'not_targeted',
+        failures,
+        campaignBucket: rangeBucket,
+        reason: first
+          ? `targeting failed: ${first.key} ${first.operator} ${JSON.stringify(first.expected)} (visitor has ${first.actual === undefined ? 'no such key' : JSON.stringify(first.actual)})`
+          : 'no targeting group has any targeting',
+      });
+    }
+    return undefined;
+  }
+  const stickyId = input.stored[group.id];
+  const sticky = stickyId === undefined ? undefined : group.variationById.get(stickyId);
+  if (sticky) {
+    trace?.push({
+      ...base,
+      outcome: 'assigned',
+      source: 'sticky',
+      variationGroupId: group.id,
+      variationId: sticky.id,
+      matchedTargetingGroup: matched,
+      campaignBucket: rangeBucket,
+      reason: `kept the stored assignment to variation ${sticky.id}`,
+    });
+    return { campaign, group, variation: sticky, source: 'sticky' };
+  }
+  const bucket = variationBucket(group.id, input.visitorId);
+  const index = pickVariation(group.thresholds, bucket);
+  if (index < 0) {
+    trace?.push({
+      ...base,
+      outcome: 'untracked',
+      variationGroupId: group.id,
+      matchedTargetingGroup: matched,
+      bucket,
+      campaignBucket: rangeBucket,
+      allocation: allocationSteps(group),
+      reason: `bucket ${bucket} falls beyond the allocated ${Math.max(0, ...group.thresholds)}%: the visitor is untracked`,
+    });
+    return undefined;
+  }
+  const variation = group.variations[index]!;
+  trace?.push({
+    ...base,
+    outcome: 'assigned',
+    source: 'hash',
+    variationGroupId: group.id,
+    variationId: variation.id,
+    matchedTargetingGroup: matched,
+    bucket,
+    campaignBucket: rangeBucket,
+    allocation: allocationSteps(group),
+    reason: `bucket ${bucket} is below the running allocation ${group.thresholds[index]} of variation ${variation.id}`,
+  });
+  return { campaign, group, variation, source: 'hash' };
+}
+
+const PRIORITY: Record<AssignmentSource, number> = { forced: 0, sticky: 1, hash: 2 };
+
+/**
+ * Evaluates every campaign (or `input.only`) for a visitor, in configuration order.
+ * With one-visitor-one-test, a visitor keeps at most one `ab` campaign: a forced one first,
+ * then one it is already assigned to, then the first in order.
+ */
+export function evaluate(config: CompiledConfig, input: EvaluationInput, trace?: CampaignExplanation[]): Assigned[] {
+  if (config.panic) {
+    if (trace) {
+      for (const c of config.campaigns) {
+        trace.push({ campaignId: c.id, type: c.type, outcome: 'panic', reason: 'the environment is in panic mode' });
+      }
+    }
+    return [];
+  }
+  const memo = { campaignBucket: -1 };
+  const restrict = config.oneVisitorOneTest;
+  const out: Assigned[] = [];
+  for (const campaign of config.campaigns) {
+    // 1V1T needs every ab campaign's outcome even for a single-campaign request.
+    if (input.only && campaign !== input.only && !(restrict && campaign.type === 'ab')) continue;
+    const assigned = decideCampaign(campaign, input, trace, memo);
+    if (assigned) out.push(assigned);
+  }
+  if (restrict) {
+    let keep: Assigned | undefined;
+    for (const a of out) {
+      if (a.campaign.type === 'ab' && (!keep || PRIORITY[a.source] < PRIORITY[keep.source])) keep = a;
+    }
+    for (let i = out.length - 1; i >= 0; i--) {
+      const a = out[i]!;
+      if (a.campaign.type !== 'ab' || a === keep) continue;
+      out.splice(i, 1);
+      if (trace) {
+        const at = trace.findIndex((t) => t.campaignId === a.campaign.id);
+        trace[at] = {
+          ...trace[at]!,
+          outcome: 'one_visitor_one_test',
+          reason: `one visitor, one test: the visitor is already in ab campaign ${keep!.campaign.id}`,
+        };
+      }
+    }
+  }
+  return input.only ? out.filter((a) => a.campaign === input.only) : out;
+}

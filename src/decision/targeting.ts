@@ -1,0 +1,192 @@
+/**
+ * Targeting: pure functions that compile targeting rules once and evaluate them against a
+ * visitor's context.
+ *
+ * Rules (DESIGN.md): targetings of a group are ANDed, groups are ORed; string comparisons are
+ * case-insensitive; there is no type coercion, so a value of another kind never matches; a
+ * missing context key matches only `NOT_EXISTS` (and `EXISTS` with value `false`); a list value
+ * means "any" for positive operators and "all" for `NOT_EQUALS`, `NOT_CONTAINS` and
+ * `SEMVER_NOT_EQUALS`; key `fs_all_users` always matches and key `fs_users` reads the visitor id.
+ *
+ * @module
+ */
+import type { Targeting, TargetingOperator } from './config';
+import { compareSemver, parseSemver, type SemVer } from './semver';
+
+/** A context value: what the decision interface accepts for each context key. */
+export type ContextValue = string | number | boolean;
+
+/** A visitor's context: arbitrary keys to boolean, number or string values. */
+export type VisitorContext = Readonly<Record<string, ContextValue>>;
+
+/** A targeting value after compilation: lower-cased strings and parsed versions. */
+type Operand = string | number | boolean | SemVer;
+
+/** A targeting rule compiled once per configuration version. */
+export interface CompiledTargeting {
+  readonly key: string;
+  readonly operator: TargetingOperator;
+  /** `fs_all_users`: matches every visitor. */
+  readonly always: boolean;
+  /** Compiled operands; several for a list value. */
+  readonly operands: readonly Operand[];
+  /** Whether every operand must match (negative operators) rather than any. */
+  readonly all: boolean;
+  /** For EXISTS / NOT_EXISTS: whether the rule wants the key present. */
+  readonly wantPresent: boolean;
+  /** The rule as written, for explanations. */
+  readonly source: Targeting;
+}
+
+/** A targeting group: every targeting must match. */
+export type CompiledTargetingGroup = readonly CompiledTargeting[];
+
+const NEGATIVE = new Set<TargetingOperator>(['NOT_EQUALS', 'NOT_CONTAINS', 'SEMVER_NOT_EQUALS']);
+
+/** Compiles one validated targeting rule. */
+export function compileTargeting(t: Targeting): CompiledTargeting {
+  const raw = t.value === undefined ? [] : Array.isArray(t.value) ? t.value : [t.value];
+  const semver = t.operator.startsWith('SEMVER_');
+  const operands = raw.map((v): Operand => {
+    if (semver) return parseSemver(String(v))!;
+    return typeof v === 'string' ? v.toLowerCase() : v;
+  });
+  const existence = t.operator === 'EXISTS' || t.operator === 'NOT_EXISTS';
+  const flag = t.value === false ? false : true;
+  return {
+    key: t.key,
+    operator: t.operator,
+    always: t.key === 'fs_all_users',
+    operands,
+    all: NEGATIVE.has(t.operator),
+    wantPresent: existence ? (t.operator === 'EXISTS') === flag : true,
+    source: t,
+  };
+}
+
+/**
+ * Lower-cases without allocating when the text has no upper-case letter, which is the common
+ * case for context values.
+ */
+function lower(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c >= 128) return text.toLowerCase();
+  }
+  return text;
+}
+
+function compareOrdered(actual: string | number, expected: Operand): number | undefined {
+  if (typeof actual === 'number') return typeof expected === 'number' ? actual - expected : undefined;
+  if (typeof expected !== 'string') return undefined;
+  const a = lower(actual);
+  return a < expected ? -1 : a > expected ? 1 : 0;
+}
+
+function matchOne(op: TargetingOperator, actual: ContextValue, expected: Operand): boolean {
+  switch (op) {
+    case 'EQUALS':
+    case 'NOT_EQUALS': {
+      let equal: boolean;
+      if (typeof actual === 'string') {
+        if (typeof expected !== 'string') return false;
+        equal = lower(actual) === expected;
+      } else {
+        if (typeof actual !== typeof expected) return false;
+        equal = actual === expected;
+      }
+      return op === 'EQUALS' ? equal : !equal;
+    }
+    case 'CONTAINS':
+    case 'NOT_CONTAINS': {
+      if (typeof actual !== 'string' || typeof expected !== 'string') return false;
+      const found = lower(actual).includes(expected);
+      return op === 'CONTAINS' ? found : !found;
+    }
+    case 'STARTS_WITH':
+      return typeof actual === 'string' && typeof expected === 'string' && lower(actual).startsWith(expected);
+    case 'ENDS_WITH':
+      return typeof actual === 'string' && typeof expected === 'string' && lower(actual).endsWith(expected);
+    case 'LOWER_THAN':
+    case 'LOWER_THAN_OR_EQUALS':
+    case 'GREATER_THAN':
+    case 'GREATER_THAN_OR_EQUALS': {
+      if (typeof actual === 'boolean') return false;
+      const cmp = compareOrdered(actual, expected);
+      if (cmp === undefined) return false;
+      if (op === 'LOWER_THAN') return cmp < 0;
+      if (op === 'LOWER_THAN_OR_EQUALS') return cmp <= 0;
+      if (op === 'GREATER_THAN') return cmp > 0;
+      return cmp >= 0;
+    }
+    default: {
+      // SEMVER_*: the visitor value must itself be a version string.
+      if (typeof actual !== 'string') return false;
+      const version = parseSemver(actual);
+      if (!version) return false;
+      const cmp = compareSemver(version, expected as SemVer);
+      switch (op) {
+        case 'SEMVER_EQUALS':
+          return cmp === 0;
+        case 'SEMVER_NOT_EQUALS':
+          return cmp !== 0;
+        case 'SEMVER_LOWER_THAN':
+          return cmp < 0;
+        case 'SEMVER_LOWER_THAN_OR_EQUALS':
+          return cmp <= 0;
+        case 'SEMVER_GREATER_THAN':
+          return cmp > 0;
+        default:
+          return cmp >= 0;
+      }
+    }
+  }
+}
+
+/** The value a targeting reads: the visitor id for `fs_users`, else the context key. */
+export function targetedValue(t: CompiledTargeting, context: VisitorContext, visitorId: string): ContextValue | undefined {
+  if (t.key === 'fs_users') return visitorId;
+  return Object.prototype.hasOwnProperty.call(context, t.key) ? context[t.key] : undefined;
+}
+
+/**
+ * Evaluates one compiled targeting against a visitor.
+ *
+ * @example
+ * ```ts
+ * const t = compileTargeting({ key: 'plan', operator: 'EQUALS', value: 'Gold' });
+ * matchTargeting(t, { plan: 'gold' }, 'v1'); // true: strings compare case-insensitively
+ * ```
+ */
+export function matchTargeting(t: CompiledTargeting, context: VisitorContext, visitorId: string): boolean {
+  if (t.always) return true;
+  const actual = targetedValue(t, context, visitorId);
+  if (t.operator === 'EXISTS' || t.operator === 'NOT_EXISTS') return (actual !== undefined) === t.wantPresent;
+  if (actual === undefined) return false;
+  const { operands, operator } = t;
+  if (t.all) {
+    for (let i = 0; i < operands.length; i++) if (!matchOne(operator, actual, operands[i]!)) return false;
+    return true;
+  }
+  for (let i = 0; i < operands.length; i++) if (matchOne(operator, actual, operands[i]!)) return true;
+  return false;
+}
+
+/**
+ * Index of the first targeting group whose targetings all match, or -1. A group with no
+ * targetings matches nobody, as in the Flagship SDKs: target everyone with `fs_all_users`.
+ */
+export function matchGroups(groups: readonly CompiledTargetingGroup[], context: VisitorContext, visitorId: string): number {
+  outer: for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    if (group.length === 0) continue;
+    for (let i = 0; i < group.length; i++) if (!matchTargeting(group[i]!, context, visitorId)) continue outer;
+    return g;
+  }
+  return -1;
+}
+
+/** The first targeting of a group that fails for a visitor, for explanations. */
+export function firstFailure(group: CompiledTargetingGroup, context: VisitorContext, visitorId: string): CompiledTargeting | undefined {
+  return group.find((t) => !matchTargeting(t, context, visitorId));
+}

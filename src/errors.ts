@@ -1,0 +1,125 @@
+/**
+ * Typed errors. Every error abkit throws on purpose is an {@link AbkitError}
+ * carrying a stable `code` and the HTTP `status` an interface answers with,
+ * so a host can map them without parsing messages.
+ *
+ * @module
+ */
+
+/** One problem found while validating input: where it is and what is wrong. */
+export interface ErrorDetail {
+  /** JSON path of the offending value, e.g. `campaigns[0].variationGroups[1].id`. */
+  path: string;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/**
+ * Base class of every error abkit throws on purpose.
+ *
+ * @example
+ * ```ts
+ * try { await engine.decide({ visitorId: '' }); }
+ * catch (e) { if (e instanceof AbkitError) console.log(e.status, e.code, e.message); }
+ * ```
+ */
+export class AbkitError extends Error {
+  /** Stable machine-readable code, e.g. `validation_error`. */
+  readonly code: string;
+  /** HTTP status an interface answers with for this error. */
+  readonly status: number;
+  /** Individual problems, when the error gathers several (validation). */
+  readonly details: readonly ErrorDetail[];
+
+  constructor(message: string, code: string, status: number, details: readonly ErrorDetail[] = []) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.status = status;
+    this.details = details;
+  }
+}
+
+/**
+ * Input that breaks a rule (HTTP 400). `details` lists every problem with its JSON path.
+ *
+ * @example
+ * ```ts
+ * throw new ValidationError('abkit: visitor_id must be a non-empty string', [{ path: 'visitor_id', message: 'required' }]);
+ * ```
+ */
+export class ValidationError extends AbkitError {
+  constructor(message: string, details: readonly ErrorDetail[] = [], code = 'validation_error') {
+    super(message, code, 400, details);
+  }
+}
+
+/**
+ * Missing or invalid credentials (HTTP 401).
+ *
+ * @example
+ * ```ts
+ * throw new AuthenticationError('abkit: x-api-key is missing');
+ * ```
+ */
+export class AuthenticationError extends AbkitError {
+  constructor(message: string, code = 'unauthorized') {
+    super(message, code, 401);
+  }
+}
+
+/**
+ * Valid credentials that do not allow the operation (HTTP 403).
+ *
+ * @example
+ * ```ts
+ * throw new PermissionError('abkit: this key cannot manage the catalog');
+ * ```
+ */
+export class PermissionError extends AbkitError {
+  constructor(message: string, code = 'forbidden') {
+    super(message, code, 403);
+  }
+}
+
+/**
+ * The named resource does not exist (HTTP 404).
+ *
+ * @example
+ * ```ts
+ * throw new NotFoundError('abkit: environment "prod" does not exist');
+ * ```
+ */
+export class NotFoundError extends AbkitError {
+  constructor(message: string, code = 'not_found') {
+    super(message, code, 404);
+  }
+}
+
+/**
+ * A request body over the configured limit (HTTP 413).
+ *
+ * @example
+ * ```ts
+ * throw new PayloadTooLargeError('abkit: body exceeds 52428800 bytes');
+ * ```
+ */
+export class PayloadTooLargeError extends AbkitError {
+  constructor(message: string, code = 'payload_too_large') {
+    super(message, code, 413);
+  }
+}
+
+/**
+ * A write that lost a race or contradicts the current state (HTTP 409).
+ *
+ * @example
+ * ```ts
+ * throw new ConflictError('abkit: environment "prod" changed since version 3');
+ * ```
+ */
+export class ConflictError extends AbkitError {
+  constructor(message: string, code = 'conflict') {
+    super(message, code, 409);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * abkit: an embeddable experimentation and merchandising back end.
+ *
+ * @packageDocumentation
+ */
+export {
+  AbkitError,
+  ValidationError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ConflictError,
+} from './errors';
+export type { ErrorDetail } from './errors';
+
+export {
+  bucketingConfigSchema,
+  campaignSchema,
+  variationGroupSchema,
+  variationSchema,
+  targetingSchema,
+  parseBucketingConfig,
+  TARGETING_OPERATORS,
+} from './decision/config';
+export type { BucketingConfig, Campaign, VariationGroup, Variation, Targeting, TargetingOperator } from './decision/config';
+export { murmur3, hashString, variationBucket, campaignBucket, pickVariation } from './decision/bucketing';
+export { compileTargeting, matchTargeting, matchGroups } from './decision/targeting';
+export type { CompiledTargeting, CompiledTargetingGroup, ContextValue, VisitorContext } from './decision/targeting';
+export { parseSemver, compareSemver } from './decision/semver';
+export type { SemVer } from './decision/semver';
+export type { CampaignDecision, DecidedVariation, Modifications } from './decision/compile';
+export type { AssignmentSource, CampaignExplanation, Outcome, TargetingFailure, AllocationStep } from './decision/evaluate';
+export { DecisionEngine } from './decision/engine';
+export type {
+  DecisionEngineOptions,
+  DecisionRequest,
+  DecisionResult,
+  Explanation,
+  ActivationInput,
+  LoadOptions,
+} from './decision/engine';
+
+export type { Storage } from './storage/storage';
+export type { EnvironmentStore, EnvironmentRecord, EnvironmentWrite } from './storage/environments';
+export type { AssignmentStore, Assignments } from './storage/assignments';
+export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';
+export { memoryStorage } from '../adapters/memory/memory';

@@ -1,0 +1,47 @@
+import type { BucketingConfig } from '../decision/config';
+
+/** An environment as stored: its account, its campaign configuration and a version counter. */
+export interface EnvironmentRecord {
+  /** Environment id, unique across accounts (it appears alone in `/v2/{envId}/campaigns`). */
+  readonly id: string;
+  /** Account that owns the environment. */
+  readonly accountId: string;
+  /** SHA-256 (hex) of the environment's API key, or null when the environment needs none. */
+  readonly apiKeyHash: string | null;
+  /** The validated campaign configuration. */
+  readonly config: BucketingConfig;
+  /** Starts at 1 and grows by one on every write; decision engines recompile when it changes. */
+  readonly version: number;
+  /** Time of the last write, in epoch milliseconds. */
+  readonly updatedAt: number;
+}
+
+/** What a write gives; the store assigns `version` and `updatedAt`. */
+export interface EnvironmentWrite {
+  readonly id: string;
+  readonly accountId: string;
+  readonly apiKeyHash?: string | null;
+  readonly config: BucketingConfig;
+}
+
+/**
+ * Port: campaign configurations per environment. Adapters must make `put` atomic and keep
+ * `version` strictly increasing per environment.
+ */
+export interface EnvironmentStore {
+  /** The environment, or undefined. */
+  get(id: string): Promise<EnvironmentRecord | undefined>;
+  /** Only the version, so a decision engine can check freshness cheaply; undefined when absent. */
+  version(id: string): Promise<number | undefined>;
+  /** Every environment, or those of one account, ordered by id. */
+  list(accountId?: string): Promise<EnvironmentRecord[]>;
+  /**
+   * Creates or replaces an environment and returns it with its new version.
+   * Throws `ConflictError` when the id belongs to another account, or when `expectedVersion`
+   * is given and the stored version differs (optimistic concurrency; 0 means "must not exist").
+   * `apiKeyHash` left undefined keeps the stored one.
+   */
+  put(write: EnvironmentWrite, options?: { expectedVersion?: number; now?: number }): Promise<EnvironmentRecord>;
+  /** Deletes the environment; false when it did not exist. */
+  delete(id: string): Promise<boolean>;
+}

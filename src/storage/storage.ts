@@ -1,0 +1,19 @@
+import type { ActivationStore } from './activations';
+import type { AssignmentStore } from './assignments';
+import type { EnvironmentStore } from './environments';
+
+/**
+ * The bundle of storage ports an abkit instance runs on. Adapters (memory, SQLite,
+ * PostgreSQL) each return one; several abkit instances sharing one bundle's backing store
+ * see each other's writes.
+ */
+export interface Storage {
+  /** Campaign configurations per environment. */
+  readonly environments: EnvironmentStore;
+  /** Sticky variation assignments. */
+  readonly assignments: AssignmentStore;
+  /** The activation log. */
+  readonly activations: ActivationStore;
+  /** Releases connections or files; the storage is unusable afterwards. */
+  close(): Promise<void>;
+}

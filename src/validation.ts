@@ -1,0 +1,32 @@
+/**
+ * Shared zod helpers: every boundary parses with zod and reports problems by JSON path.
+ *
+ * @module
+ */
+import type { z } from 'zod';
+import { ValidationError, type ErrorDetail } from './errors';
+
+/** Formats a zod issue path as a JSON path: `campaigns[0].variationGroups[1].id`. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out === '' ? String(p) : `.${String(p)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/** Converts a zod error into the {@link ErrorDetail} list of a {@link ValidationError}. */
+export function zodDetails(error: z.ZodError, prefix: readonly PropertyKey[] = []): ErrorDetail[] {
+  return error.issues.map((issue) => ({ path: jsonPath([...prefix, ...issue.path]), message: issue.message }));
+}
+
+/** Throws a {@link ValidationError} naming every problem, or returns the parsed value. */
+export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: string): z.infer<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details = zodDetails(result.error);
+  const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  throw new ValidationError(`abkit: invalid ${what}: ${summary}`, details);
+}
+
