@@ -46,3 +46,9 @@ export type { EnvironmentStore, EnvironmentRecord, EnvironmentWrite } from './st
 export type { AssignmentStore, Assignments } from './storage/assignments';
 export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';
 export { memoryStorage } from '../adapters/memory/memory';
+
+export { createDecisionHandler, campaignsRequestSchema, activationRequestSchema } from './http/decision';
+export type { DecisionHandlerOptions, Handler } from './http/decision';
+
+export { applyBootstrap, bootstrapSchema } from './bootstrap';
+export type { Bootstrap, BootstrapReport, ApplyBootstrapOptions } from './bootstrap';

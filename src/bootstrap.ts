@@ -1,0 +1,94 @@
+/**
+ * The bootstrap file: accounts and environments (with their campaign configurations) applied
+ * at start, idempotently. Later parts of the format (accesses, catalogs) are added by the
+ * capabilities that use them.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { sha256Hex } from './crypto';
+import type { DecisionEngine } from './decision/engine';
+import { ValidationError } from './errors';
+import { parseBucketingConfig } from './decision/config';
+import { parseWith } from './validation';
+
+const environmentSchema = z
+  .looseObject({
+    id: z.string().min(1),
+    default: z.boolean().optional(),
+    apiKey: z.string().min(1).nullable().optional(),
+    bucketing: z.unknown().optional(),
+    bucketingFile: z.string().min(1).optional(),
+  })
+  .refine((e) => (e.bucketing === undefined) !== (e.bucketingFile === undefined), {
+    message: 'give exactly one of bucketing and bucketingFile',
+  });
+
+/** Schema of the bootstrap file (see DESIGN.md "Demo server and bootstrap file"). */
+export const bootstrapSchema = z.looseObject({
+  accounts: z
+    .array(z.looseObject({ id: z.string().min(1), environments: z.array(environmentSchema).default([]) }))
+    .default([]),
+});
+
+/** A parsed bootstrap file. */
+export type Bootstrap = z.infer<typeof bootstrapSchema>;
+
+/** What applying a bootstrap file did. */
+export interface BootstrapReport {
+  /** The environment marked `default: true`, if any. */
+  defaultEnvironment: string | undefined;
+  /** Environments written because they were new or changed. */
+  written: string[];
+  /** Environments already stored exactly as the file says. */
+  unchanged: string[];
+}
+
+/** Options of {@link applyBootstrap}. */
+export interface ApplyBootstrapOptions {
+  /** Engine whose storage receives the environments. */
+  engine: DecisionEngine;
+  /** Reads a JSON file named in the bootstrap (`bucketingFile`), relative to the bootstrap file. */
+  readJsonFile?: (path: string) => Promise<unknown>;
+}
+
+/**
+ * Validates and applies a bootstrap file. Applying the same file twice changes nothing: an
+ * environment whose stored configuration and API key already match is not rewritten.
+ *
+ * @example
+ * ```ts
+ * const report = await applyBootstrap(JSON.parse(text), { engine, readJsonFile });
+ * ```
+ */
+export async function applyBootstrap(input: unknown, options: ApplyBootstrapOptions): Promise<BootstrapReport> {
+  const bootstrap = parseWith(bootstrapSchema, input, 'bootstrap file');
+  const { engine, readJsonFile } = options;
+  const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [] };
+  const defaults = bootstrap.accounts.flatMap((a) => a.environments.filter((e) => e.default).map((e) => e.id));
+  if (defaults.length > 1) {
+    throw new ValidationError(`abkit: invalid bootstrap file: several default environments (${defaults.join(', ')})`, [
+      { path: 'accounts', message: 'at most one environment may be the default' },
+    ]);
+  }
+  report.defaultEnvironment = defaults[0];
+  for (const [a, account] of bootstrap.accounts.entries()) {
+    for (const [e, env] of account.environments.entries()) {
+      let config = env.bucketing;
+      if (env.bucketingFile !== undefined) {
+        if (!readJsonFile) throw new ValidationError(`abkit: accounts[${a}].environments[${e}].bucketingFile needs a file reader`);
+        config = await readJsonFile(env.bucketingFile);
+      }
+      const stored = await engine.storage.environments.get(env.id);
+      const keyHash = env.apiKey ? await sha256Hex(env.apiKey) : null;
+      const parsed = parseBucketingConfig(config);
+      if (stored && stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed)) {
+        report.unchanged.push(env.id);
+        continue;
+      }
+      await engine.load(parsed, { environment: env.id, account: account.id, apiKey: env.apiKey ?? null });
+      report.written.push(env.id);
+    }
+  }
+  return report;
+}

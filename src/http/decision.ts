@@ -1,0 +1,203 @@
+/**
+ * The decision interface (SPEC 4.1) as a Web-standard handler.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import type { DecisionEngine, DecisionRequest } from '../decision/engine';
+import { AbkitError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { parseWith } from '../validation';
+import { readJson } from './body';
+import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
+
+const contextValue = z.union([z.string(), z.number(), z.boolean()], {
+  error: 'must be a boolean, a number or a string',
+});
+const optionalId = z.string().nullable().optional();
+
+/**
+ * Body of `POST /v2/campaigns` and `POST /v2/campaigns/{id}` (SPEC 2.3). `visitorId` and
+ * `anonymousId` are accepted as aliases because the Flagship SDKs send them; `null` means absent.
+ */
+export const campaignsRequestSchema = z
+  .looseObject({
+    visitor_id: optionalId,
+    visitorId: optionalId,
+    anonymous_id: optionalId,
+    anonymousId: optionalId,
+    context: z.record(z.string(), contextValue).nullable().optional(),
+    trigger_hit: z.boolean({ error: 'must be a boolean' }).optional(),
+    visitor_consent: z.boolean({ error: 'must be a boolean' }).optional(),
+  }, { error: 'the body must be a JSON object' })
+  .superRefine((body, ctx) => {
+    const id = body.visitor_id ?? body.visitorId;
+    if (typeof id !== 'string' || id === '') {
+      ctx.addIssue({ code: 'custom', path: ['visitor_id'], message: 'is required and must be a non-empty string' });
+    } else if (body.visitor_id != null && body.visitorId != null && body.visitor_id !== body.visitorId) {
+      ctx.addIssue({ code: 'custom', path: ['visitorId'], message: 'differs from visitor_id' });
+    }
+  });
+
+const activationFields = {
+  vid: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  vaid: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  caid: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  aid: z.string({ error: 'must be a string' }).nullable().optional(),
+};
+const activationItemSchema = z.looseObject(activationFields);
+type ActivationItem = z.infer<typeof activationItemSchema>;
+const cid = z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty');
+
+/** Body of `POST /v2/activate` (SPEC 2.2), or its batch form `{ cid, batch: [{ vid, vaid, caid, aid? }] }`. */
+export const activationRequestSchema = z.union(
+  [
+    z.looseObject({ cid, batch: z.array(activationItemSchema).min(1, 'must hold at least one activation') }),
+    z.looseObject({ cid, ...activationFields }),
+  ],
+  { error: 'the body must be a JSON object' },
+);
+
+/** Options of {@link createDecisionHandler}. */
+export interface DecisionHandlerOptions {
+  /** The engine that answers. */
+  engine: DecisionEngine;
+  /**
+   * Path prefix the routes are mounted under.
+   * @defaultValue `''` (routes start at `/v2`)
+   * @example `'/decision'` serves `/decision/v2/campaigns`
+   */
+  prefix?: string;
+  /**
+   * Largest request body accepted, in bytes; a larger one gets 413.
+   * @defaultValue `1048576` (1 MiB)
+   */
+  maxBodyBytes?: number;
+  /** Called with every unexpected error (the client sees a bare 500). @defaultValue `console.error` */
+  onError?: (error: unknown) => void;
+}
+
+/** A Web-standard request handler. */
+export type Handler = (request: Request) => Promise<Response>;
+
+// Names of library fields on the wire, for activation error messages.
+const WIRE: Record<string, string> = {
+  environmentId: 'cid',
+  visitorId: 'vid',
+  variationGroupId: 'caid',
+  variationId: 'vaid',
+  anonymousId: 'aid',
+};
+
+function wireDetails(details: readonly ErrorDetail[], batch: boolean): ErrorDetail[] {
+  return details.map((d) => {
+    const m = /^(?:\[(\d+)\]\.)?(\w+)$/.exec(d.path);
+    if (!m) return d;
+    const field = WIRE[m[2]!] ?? m[2]!;
+    return { path: batch && field !== 'cid' ? `batch[${m[1]}].${field}` : field, message: d.message };
+  });
+}
+
+function messageOf(details: readonly ErrorDetail[]): string {
+  return details.map((d) => `${d.path} ${d.message}`).join('; ');
+}
+
+function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environment: string | undefined, url: URL): DecisionRequest {
+  return {
+    visitorId: (body.visitor_id ?? body.visitorId)!,
+    anonymousId: body.anonymous_id ?? body.anonymousId ?? null,
+    context: body.context ?? {},
+    triggerHit: body.trigger_hit,
+    visitorConsent: body.visitor_consent,
+    environment,
+    exposeAllKeys: url.searchParams.get('exposeAllKeys') === 'true',
+  };
+}
+
+/**
+ * Creates the handler of the decision interface:
+ * `POST /v2/campaigns`, `POST /v2/campaigns/{id}`, `POST /v2/activate` (default environment,
+ * or `cid` for activations) and `POST /v2/{envId}/campaigns[/{id}]` (a named environment, the URL
+ * the Flagship SDKs build). Errors are `{ "message": string }` with status 400 for bad input,
+ * 401 for a missing or wrong `x-api-key`, 404 for an unknown environment or path, 405 for a
+ * wrong method, 413 for a body over `maxBodyBytes`, and 500 (without details) otherwise.
+ *
+ * @example
+ * ```ts
+ * const handler = createDecisionHandler({ engine });
+ * const res = await handler(new Request('http://x/v2/campaigns', {
+ *   method: 'POST', body: JSON.stringify({ visitor_id: 'v1', context: {} }),
+ * }));
+ * ```
+ */
+export function createDecisionHandler(options: DecisionHandlerOptions): Handler {
+  const { engine, maxBodyBytes = 1_048_576, onError = (e: unknown) => console.error(e) } = options;
+  if (!engine || typeof engine.decide !== 'function') throw new TypeError('abkit: createDecisionHandler: engine must be a DecisionEngine');
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new TypeError(`abkit: createDecisionHandler: maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
+  }
+  const prefix = normalizePrefix(options.prefix);
+
+  async function campaigns(request: Request, url: URL, environment: string | undefined, campaign: string | undefined): Promise<Response> {
+    await engine.checkApiKey(environment, request.headers.get('x-api-key'));
+    const body = parseWith(campaignsRequestSchema, (await readJson(request, maxBodyBytes)) ?? {}, 'request');
+    const decision = toDecisionRequest(body, environment, url);
+    if (campaign === undefined) {
+      const result = await engine.decide(decision);
+      return json({ visitor_id: result.visitorId, campaigns: result.campaigns, panic: result.panic });
+    }
+    const value = await engine.decideCampaign(campaign, decision);
+    return value ? json(value) : new Response(null, { status: 204 });
+  }
+
+  async function activate(request: Request): Promise<Response> {
+    const body = parseWith(activationRequestSchema, await readJson(request, maxBodyBytes), 'activation');
+    const batch = Array.isArray(body.batch);
+    await engine.checkApiKey(body.cid, request.headers.get('x-api-key')).catch((e: unknown) => {
+      if (e instanceof NotFoundError) throw new ValidationError(`cid "${body.cid}" is not a known environment`, [{ path: 'cid', message: 'unknown environment' }]);
+      throw e;
+    });
+    const items = (batch ? body.batch : [body]) as ActivationItem[];
+    const inputs = items.map((a) => ({
+      environmentId: body.cid,
+      visitorId: a.vid,
+      variationGroupId: a.caid,
+      variationId: a.vaid,
+      anonymousId: a.aid ?? null,
+    }));
+    try {
+      await engine.activate(batch ? inputs : inputs[0]!);
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      const details = wireDetails(e.details, batch);
+      throw new ValidationError(messageOf(details), details);
+    }
+    return new Response(null, { status: 204 });
+  }
+
+  function route(request: Request, url: URL): Promise<Response> | Response | undefined {
+    const parts = segments(url.pathname, prefix);
+    if (!parts || parts[0] !== 'v2') return undefined;
+    const [, a, b, c, ...more] = parts;
+    if (more.length > 0 || a === undefined) return undefined;
+    let handle: (() => Promise<Response>) | undefined;
+    if (a === 'activate' && b === undefined) handle = () => activate(request);
+    else if (a === 'campaigns' && c === undefined) handle = () => campaigns(request, url, undefined, b);
+    else if (b === 'campaigns') handle = () => campaigns(request, url, a, c);
+    if (!handle) return undefined;
+    if (request.method !== 'POST') return methodNotAllowed(['POST'], { message: `${request.method} is not allowed on ${url.pathname}; use POST` });
+    return handle();
+  }
+
+  return async (request) => {
+    try {
+      const url = new URL(request.url);
+      return (await route(request, url)) ?? json({ message: `no route for ${request.method} ${url.pathname}` }, 404);
+    } catch (error) {
+      if (error instanceof AbkitError && error.status < 500) {
+        return json({ message: error.message.replace(/^abkit: /, '') }, error.status);
+      }
+      onError(error);
+      return json({ message: 'internal error' }, 500);
+    }
+  };
+}
