@@ -83,21 +83,20 @@ export const variationSchema = z.looseObject({
 });
 
 /** Schema of a variation group: its targeting and its variations. */
-export const variationGroupSchema = z
-  .looseObject({
-    id: z.string().min(1),
-    targeting: z.looseObject({
-      targetingGroups: z.array(z.looseObject({ targetings: z.array(targetingSchema) })),
+export const variationGroupSchema = z.looseObject({
+  id: z.string().min(1),
+  targeting: z.looseObject({
+    targetingGroups: z.array(z.looseObject({ targetings: z.array(targetingSchema) })),
+  }),
+  variations: z
+    .array(variationSchema)
+    .min(1)
+    .superRefine((variations, ctx) => {
+      const total = variations.reduce((sum, v) => sum + (v.allocation ?? 0), 0);
+      if (total > 100 + 1e-9) ctx.addIssue({ code: 'custom', message: `allocations sum to ${total}, more than 100` });
+      duplicates(variations.map((v) => v.id), 'variation id', [], ctx);
     }),
-    variations: z.array(variationSchema).min(1),
-  })
-  .superRefine((g, ctx) => {
-    const total = g.variations.reduce((sum, v) => sum + (v.allocation ?? 0), 0);
-    if (total > 100 + 1e-9) {
-      ctx.addIssue({ code: 'custom', path: ['variations'], message: `allocations sum to ${total}, more than 100` });
-    }
-    duplicates(g.variations.map((v) => v.id), 'variation id', ['variations'], ctx);
-  });
+});
 
 /** Schema of a campaign. */
 export const campaignSchema = z.looseObject({
@@ -134,22 +133,23 @@ export const bucketingConfigSchema = z
       .nullable()
       .optional(),
   })
-  .superRefine((c, ctx) => {
-    duplicates(c.campaigns.map((x) => x.id), 'campaign id', ['campaigns'], ctx);
-    duplicates(
-      c.campaigns.flatMap((x) => (x.slug ? [x.slug] : [])),
-      'campaign slug',
-      ['campaigns'],
-      ctx,
-    );
-    // The variation group id seeds the hash, so two groups sharing one would bucket in lockstep.
-    duplicates(
-      c.campaigns.flatMap((x) => x.variationGroups.map((g) => g.id)),
-      'variation group id',
-      ['campaigns'],
-      ctx,
-    );
-  });
+  .superRefine(
+    (c, ctx) => {
+      // Runs even when other members failed, so every problem is reported at once; hence the guards.
+      const campaigns: unknown[] = Array.isArray(c.campaigns) ? c.campaigns : [];
+      const field = (x: unknown, name: string): unknown => (x && typeof x === 'object' ? (x as Record<string, unknown>)[name] : undefined);
+      const strings = (xs: unknown[]) => xs.filter((x): x is string => typeof x === 'string' && x !== '');
+      duplicates(strings(campaigns.map((x) => field(x, 'id'))), 'campaign id', ['campaigns'], ctx);
+      duplicates(strings(campaigns.map((x) => field(x, 'slug'))), 'campaign slug', ['campaigns'], ctx);
+      // The variation group id seeds the hash, so two groups sharing one would bucket in lockstep.
+      const groups = campaigns.flatMap((x) => {
+        const g = field(x, 'variationGroups');
+        return Array.isArray(g) ? g.map((y) => field(y, 'id')) : [];
+      });
+      duplicates(strings(groups), 'variation group id', ['campaigns'], ctx);
+    },
+    { when: () => true },
+  );
 
 /** A validated bucketing configuration. */
 export type BucketingConfig = z.infer<typeof bucketingConfigSchema>;
@@ -162,7 +162,7 @@ export type Variation = z.infer<typeof variationSchema>;
 /** One targeting rule of a variation group. */
 export type Targeting = z.infer<typeof targetingSchema>;
 
-function duplicates(ids: string[], what: string, path: (string | number)[], ctx: z.RefinementCtx): void {
+function duplicates(ids: string[], what: string, path: (string | number)[], ctx: { addIssue: (issue: { code: 'custom'; path: (string | number)[]; message: string }) => void }): void {
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) ctx.addIssue({ code: 'custom', path, message: `duplicate ${what} "${id}"` });

@@ -1,0 +1,4 @@
+import { memoryStorage } from '../../src/index';
+import { runConformance } from './conformance';
+
+runConformance('memory', async () => memoryStorage());
