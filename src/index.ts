@@ -47,7 +47,7 @@ export type { AssignmentStore, Assignments } from './storage/assignments';
 export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';
 export { memoryStorage } from '../adapters/memory/memory';
 
-export { createDecisionHandler, campaignsRequestSchema, activationRequestSchema } from './http/decision';
+export { createDecisionHandler, campaignsRequestSchema, activationSchema, activationBatchSchema } from './http/decision';
 export type { DecisionHandlerOptions, Handler } from './http/decision';
 
 export { applyBootstrap, bootstrapSchema } from './bootstrap';

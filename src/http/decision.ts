@@ -45,17 +45,26 @@ const activationFields = {
   aid: z.string({ error: 'must be a string' }).nullable().optional(),
 };
 const activationItemSchema = z.looseObject(activationFields);
-type ActivationItem = z.infer<typeof activationItemSchema>;
 const cid = z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty');
 
-/** Body of `POST /v2/activate` (SPEC 2.2), or its batch form `{ cid, batch: [{ vid, vaid, caid, aid? }] }`. */
-export const activationRequestSchema = z.union(
-  [
-    z.looseObject({ cid, batch: z.array(activationItemSchema).min(1, 'must hold at least one activation') }),
-    z.looseObject({ cid, ...activationFields }),
-  ],
-  { error: 'the body must be a JSON object' },
-);
+/** Body of `POST /v2/activate` (SPEC 2.2). */
+export const activationSchema = z.looseObject({ cid, ...activationFields }, { error: 'the body must be a JSON object' });
+
+/** Batch form of `POST /v2/activate`: `{ cid, batch: [{ vid, vaid, caid, aid? }] }`. */
+export const activationBatchSchema = z.looseObject({
+  cid,
+  batch: z.array(activationItemSchema, { error: 'must be an array' }).min(1, 'must hold at least one activation'),
+});
+
+// A union would report "no option matched"; choosing by the presence of `batch` names the field.
+function parseActivation(body: unknown) {
+  if (body !== null && typeof body === 'object' && 'batch' in body) {
+    const parsed = parseWith(activationBatchSchema, body, 'activation');
+    return { batch: true, cid: parsed.cid, items: parsed.batch };
+  }
+  const single = parseWith(activationSchema, body, 'activation');
+  return { batch: false, cid: single.cid, items: [single] };
+}
 
 /** Options of {@link createDecisionHandler}. */
 export interface DecisionHandlerOptions {
@@ -150,15 +159,14 @@ export function createDecisionHandler(options: DecisionHandlerOptions): Handler 
   }
 
   async function activate(request: Request): Promise<Response> {
-    const body = parseWith(activationRequestSchema, await readJson(request, maxBodyBytes), 'activation');
-    const batch = Array.isArray(body.batch);
-    await engine.checkApiKey(body.cid, request.headers.get('x-api-key')).catch((e: unknown) => {
-      if (e instanceof NotFoundError) throw new ValidationError(`cid "${body.cid}" is not a known environment`, [{ path: 'cid', message: 'unknown environment' }]);
+    const parsed = parseActivation(await readJson(request, maxBodyBytes));
+    const { cid: environmentId, batch } = parsed;
+    await engine.checkApiKey(environmentId, request.headers.get('x-api-key')).catch((e: unknown) => {
+      if (e instanceof NotFoundError) throw new ValidationError(`cid "${environmentId}" is not a known environment`, [{ path: 'cid', message: 'unknown environment' }]);
       throw e;
     });
-    const items = (batch ? body.batch : [body]) as ActivationItem[];
-    const inputs = items.map((a) => ({
-      environmentId: body.cid,
+    const inputs = parsed.items.map((a) => ({
+      environmentId,
       visitorId: a.vid,
       variationGroupId: a.caid,
       variationId: a.vaid,
