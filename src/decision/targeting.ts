@@ -122,7 +122,7 @@ function matchOne(op: TargetingOperator, actual: ContextValue, expected: Operand
     default: {
       // SEMVER_*: the visitor value must itself be a version string.
       if (typeof actual !== 'string') return false;
-      const version = parseSemver(actual);
+      const version = versionOf(actual);
       if (!version) return false;
       const cmp = compareSemver(version, expected as SemVer);
       switch (op) {
@@ -146,7 +146,27 @@ function matchOne(op: TargetingOperator, actual: ContextValue, expected: Operand
 /** The value a targeting reads: the visitor id for `fs_users`, else the context key. */
 export function targetedValue(t: CompiledTargeting, context: VisitorContext, visitorId: string): ContextValue | undefined {
   if (t.key === 'fs_users') return visitorId;
-  return Object.prototype.hasOwnProperty.call(context, t.key) ? context[t.key] : undefined;
+  const value: unknown = context[t.key];
+  const kind = typeof value;
+  if (kind === 'string' || kind === 'number' || kind === 'boolean') return value as ContextValue;
+  // Not a scalar: absent, or an inherited member such as `constructor`; an own `__proto__`
+  // key hides behind the accessor, so read it as an own property.
+  const own = Object.getOwnPropertyDescriptor(context, t.key)?.value;
+  return typeof own === 'string' || typeof own === 'number' || typeof own === 'boolean' ? own : undefined;
+}
+
+// Visitors' versions have few distinct values: parse each once. Bounded, cleared when full.
+const versions = new Map<string, SemVer | null>();
+const MAX_VERSIONS = 4096;
+
+function versionOf(text: string): SemVer | undefined {
+  let v = versions.get(text);
+  if (v === undefined) {
+    if (versions.size >= MAX_VERSIONS) versions.clear();
+    v = parseSemver(text) ?? null;
+    versions.set(text, v);
+  }
+  return v ?? undefined;
 }
 
 /**
