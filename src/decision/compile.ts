@@ -35,6 +35,17 @@ export interface CampaignDecision {
   readonly slug: string | null;
 }
 
+/**
+ * Each prebuilt campaign value carries its JSON text under this (non-enumerable) symbol, so the
+ * HTTP layer writes a response by concatenation instead of serializing the same objects again.
+ */
+export const SERIALIZED: unique symbol = Symbol('abkit.serialized');
+
+/** The JSON text of a campaign value: the prebuilt one when available. */
+export function serializeDecision(value: CampaignDecision): string {
+  return (value as { [SERIALIZED]?: string })[SERIALIZED] ?? JSON.stringify(value);
+}
+
 /** A variation with its two prebuilt campaign values. */
 export interface CompiledVariation {
   readonly id: string;
@@ -82,8 +93,8 @@ export interface CompiledConfig {
 }
 
 function compileVariation(campaign: Campaign, group: VariationGroup, variation: Variation, allKeys: readonly string[]): CompiledVariation {
-  const build = (value: Record<string, unknown>): CampaignDecision =>
-    deepFreeze({
+  const build = (value: Record<string, unknown>): CampaignDecision => {
+    const decision = {
       id: campaign.id,
       variationGroupId: group.id,
       variation: {
@@ -93,7 +104,10 @@ function compileVariation(campaign: Campaign, group: VariationGroup, variation: 
       },
       type: campaign.type,
       slug: campaign.slug ?? null,
-    });
+    };
+    Object.defineProperty(decision, SERIALIZED, { value: JSON.stringify(decision), enumerable: false });
+    return deepFreeze(decision);
+  };
   const own = structuredClone(variation.modifications.value);
   const withSiblings: Record<string, unknown> = {};
   for (const key of allKeys) withSiblings[key] = null;

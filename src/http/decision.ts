@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { DecisionEngine, DecisionRequest } from '../decision/engine';
 import { AbkitError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
+import { serializeDecision } from '../decision/compile';
 import { readJson } from './body';
 import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
 
@@ -65,6 +66,8 @@ function parseActivation(body: unknown) {
   const single = parseWith(activationSchema, body, 'activation');
   return { batch: false, cid: single.cid, items: [single] };
 }
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** Options of {@link createDecisionHandler}. */
 export interface DecisionHandlerOptions {
@@ -152,10 +155,13 @@ export function createDecisionHandler(options: DecisionHandlerOptions): Handler 
     const decision = toDecisionRequest(body, environment, url);
     if (campaign === undefined) {
       const result = await engine.decide(decision);
-      return json({ visitor_id: result.visitorId, campaigns: result.campaigns, panic: result.panic });
+      // Campaign values come prebuilt with their JSON text: concatenate instead of serializing.
+      const campaignsJson = result.campaigns.map(serializeDecision).join(',');
+      const text = `{"visitor_id":${JSON.stringify(result.visitorId)},"campaigns":[${campaignsJson}],"panic":${result.panic}}`;
+      return new Response(text, { status: 200, headers: JSON_HEADERS });
     }
     const value = await engine.decideCampaign(campaign, decision);
-    return value ? json(value) : new Response(null, { status: 204 });
+    return value ? new Response(serializeDecision(value), { status: 200, headers: JSON_HEADERS }) : new Response(null, { status: 204 });
   }
 
   async function activate(request: Request): Promise<Response> {
