@@ -31,6 +31,14 @@ export class AbkitError extends Error {
   /** Individual problems, when the error gathers several (validation). */
   readonly details: readonly ErrorDetail[];
 
+  /**
+   * Creates the error.
+   *
+   * @param message - What went wrong, prefixed `abkit: `.
+   * @param code - Stable machine-readable code.
+   * @param status - HTTP status.
+   * @param details - Individual problems, when there are several.
+   */
   constructor(message: string, code: string, status: number, details: readonly ErrorDetail[] = []) {
     super(message);
     this.name = new.target.name;
@@ -49,6 +57,7 @@ export class AbkitError extends Error {
  * ```
  */
 export class ValidationError extends AbkitError {
+  /** Creates the error; `code` defaults to `validation_error`. */
   constructor(message: string, details: readonly ErrorDetail[] = [], code = 'validation_error') {
     super(message, code, 400, details);
   }
@@ -63,6 +72,7 @@ export class ValidationError extends AbkitError {
  * ```
  */
 export class AuthenticationError extends AbkitError {
+  /** Creates the error; `code` defaults to `unauthorized`. */
   constructor(message: string, code = 'unauthorized') {
     super(message, code, 401);
   }
@@ -77,6 +87,7 @@ export class AuthenticationError extends AbkitError {
  * ```
  */
 export class PermissionError extends AbkitError {
+  /** Creates the error; `code` defaults to `forbidden`. */
   constructor(message: string, code = 'forbidden') {
     super(message, code, 403);
   }
@@ -91,6 +102,7 @@ export class PermissionError extends AbkitError {
  * ```
  */
 export class NotFoundError extends AbkitError {
+  /** Creates the error; `code` defaults to `not_found`. */
   constructor(message: string, code = 'not_found') {
     super(message, code, 404);
   }
@@ -105,6 +117,7 @@ export class NotFoundError extends AbkitError {
  * ```
  */
 export class PayloadTooLargeError extends AbkitError {
+  /** Creates the error; `code` defaults to `payload_too_large`. */
   constructor(message: string, code = 'payload_too_large') {
     super(message, code, 413);
   }
@@ -119,6 +132,7 @@ export class PayloadTooLargeError extends AbkitError {
  * ```
  */
 export class ConflictError extends AbkitError {
+  /** Creates the error; `code` defaults to `conflict`. */
   constructor(message: string, code = 'conflict') {
     super(message, code, 409);
   }

@@ -26,7 +26,7 @@ export {
 export type { BucketingConfig, Campaign, VariationGroup, Variation, Targeting, TargetingOperator } from './decision/config';
 export { murmur3, hashString, variationBucket, campaignBucket, pickVariation } from './decision/bucketing';
 export { compileTargeting, matchTargeting, matchGroups } from './decision/targeting';
-export type { CompiledTargeting, CompiledTargetingGroup, ContextValue, VisitorContext } from './decision/targeting';
+export type { CompiledTargeting, CompiledTargetingGroup, ContextValue, VisitorContext, Operand } from './decision/targeting';
 export { parseSemver, compareSemver } from './decision/semver';
 export type { SemVer } from './decision/semver';
 export type { CampaignDecision, DecidedVariation, Modifications } from './decision/compile';

@@ -167,6 +167,10 @@ export class DecisionEngine {
   readonly #clock: () => number;
   readonly #cache: LRUCache<string, CacheEntry>;
 
+  /**
+   * Creates an engine; options are checked here and a bad one throws a `TypeError` prefixed
+   * `abkit: DecisionEngine:` that names it.
+   */
   constructor(options: DecisionEngineOptions = {}) {
     const {
       storage = memoryStorage(),

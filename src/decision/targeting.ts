@@ -20,7 +20,7 @@ export type ContextValue = string | number | boolean;
 export type VisitorContext = Readonly<Record<string, ContextValue>>;
 
 /** A targeting value after compilation: lower-cased strings and parsed versions. */
-type Operand = string | number | boolean | SemVer;
+export type Operand = string | number | boolean | SemVer;
 
 /** A targeting rule compiled once per configuration version. */
 export interface CompiledTargeting {
