@@ -22,12 +22,14 @@ const engine = new DecisionEngine({ storage: probe.storage, defaultEnvironment }
 const handler = createDecisionHandler({ engine });
 
 const server = createServer(async (req, res) => {
-  const response = await handler(toWebRequest(req, `http://${host}:${port}`));
+  const response = await handler(toWebRequest(req, `http://${req.headers.host ?? host}`));
   await sendWebResponse(res, response);
 });
 
 server.listen(port, host, () => {
-  const base = `http://${host}:${port}`;
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const base = `http://${host}:${actualPort}`;
   console.log(`abkit demo server on ${base} (bootstrap: ${bootstrapPath})`);
   console.log('Try:');
   console.log(`  curl -s -XPOST ${base}/v2/campaigns -H 'content-type: application/json' -d '{"visitor_id":"v1","context":{"plan":"gold"}}'`);

@@ -81,7 +81,15 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       }
       const stored = await engine.storage.environments.get(env.id);
       const keyHash = env.apiKey ? await sha256Hex(env.apiKey) : null;
-      const parsed = parseBucketingConfig(config);
+      let parsed;
+      try {
+        parsed = parseBucketingConfig(config);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        const where = `accounts[${a}].environments[${e}].${env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`}`;
+        const details = error.details.map((d) => ({ path: `${where}.${d.path}`, message: d.message }));
+        throw new ValidationError(`abkit: invalid bootstrap file: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
+      }
       if (stored && stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed)) {
         report.unchanged.push(env.id);
         continue;
