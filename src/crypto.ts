@@ -9,9 +9,7 @@ const encoder = new TextEncoder();
 /** SHA-256 of `text` (UTF-8), as lower-case hex. */
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(text));
-  let out = '';
-  for (const byte of new Uint8Array(digest)) out += byte.toString(16).padStart(2, '0');
-  return out;
+  return hex(new Uint8Array(digest));
 }
 
 /** Compares two strings in time that depends only on their lengths. */
@@ -20,4 +18,48 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const n = Math.max(a.length, b.length);
   for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
   return diff === 0;
+}
+
+/** A source of random bytes; inject a seeded one in tests. */
+export type RandomSource = (size: number) => Uint8Array;
+
+/** Cryptographically secure random bytes from Web Crypto. */
+export const secureRandom: RandomSource = (size) => globalThis.crypto.getRandomValues(new Uint8Array(size));
+
+/** base64url without padding (RFC 4648 §5). */
+export function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** `prefix` followed by `bytes` random bytes in base64url: an opaque, recognizable credential. */
+export function randomCredential(prefix: string, bytes: number, random: RandomSource = secureRandom): string {
+  const raw = random(bytes);
+  if (!(raw instanceof Uint8Array) || raw.length !== bytes) throw new TypeError(`abkit: random source must return ${bytes} bytes`);
+  return prefix + base64url(raw);
+}
+
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
+/**
+ * Hash under which a secret or token is stored: HMAC-SHA-256 keyed with `pepper` when one is
+ * configured, else SHA-256; lower-case hex. A stolen table of hashes then does not reveal
+ * credentials, and with a pepper cannot even be checked offline.
+ */
+export async function credentialHash(secret: string, pepper?: string): Promise<string> {
+  if (!pepper) return sha256Hex(secret);
+  let key = hmacKeys.get(pepper);
+  if (!key) {
+    key = globalThis.crypto.subtle.importKey('raw', encoder.encode(pepper), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    hmacKeys.set(pepper, key);
+  }
+  const mac = await globalThis.crypto.subtle.sign('HMAC', await key, encoder.encode(secret));
+  return hex(new Uint8Array(mac));
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
 }

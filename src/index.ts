@@ -47,8 +47,26 @@ export type { AssignmentStore, Assignments } from './storage/assignments';
 export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';
 export { memoryStorage } from '../adapters/memory/memory';
 
-export { createDecisionHandler, campaignsRequestSchema, activationSchema, activationBatchSchema } from './http/decision';
-export type { DecisionHandlerOptions, Handler } from './http/decision';
+export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './http/decision';
+export type { DecisionHandlerOptions } from './http/decision';
+export { handlerOf } from './http/router';
+export type { Handler, Routes, ErrorReporting } from './http/router';
 
 export { applyBootstrap, bootstrapSchema } from './bootstrap';
 export type { Bootstrap, BootstrapReport, ApplyBootstrapOptions } from './bootstrap';
+
+export { ACCESS_ACTIONS } from './access/actions';
+export type { AccessAction } from './access/actions';
+export { AccessManager, CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from './access/access-manager';
+export type { AccessManagerOptions, CreateAccessInput, CreatedAccess, AccessPreview } from './access/access-manager';
+export { TokenService, ACCESS_TOKEN_PREFIX } from './access/token-service';
+export type { TokenServiceOptions, IssueTokenInput, IssuedToken, TokenInfo, Introspection, Requirement } from './access/token-service';
+export { RemoteControl } from './access/remote-control';
+export type { RemoteControlOptions } from './access/remote-control';
+export { createTokenHandler, tokenRoutes } from './http/token';
+export type { TokenHandlerOptions } from './http/token';
+export { createRemoteControlHandler, remoteControlRoutes } from './http/remote';
+export type { RemoteControlHandlerOptions } from './http/remote';
+export type { AccessStore, AccessRecord } from './storage/accesses';
+export type { TokenStore, TokenRecord } from './storage/tokens';
+export type { RandomSource } from './crypto';

@@ -1,8 +1,10 @@
 import { ConflictError } from '../../src/errors';
+import type { AccessRecord, AccessStore } from '../../src/storage/accesses';
 import type { Activation, ActivationQuery, ActivationStore } from '../../src/storage/activations';
 import type { Assignments, AssignmentStore } from '../../src/storage/assignments';
 import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../../src/storage/environments';
 import type { Storage } from '../../src/storage/storage';
+import type { TokenRecord, TokenStore } from '../../src/storage/tokens';
 import { deepFreeze } from '../../src/freeze';
 
 /** Deep-freezes a fresh copy so callers can neither alias nor mutate stored state. */
@@ -102,6 +104,62 @@ class MemoryActivationStore implements ActivationStore {
   }
 }
 
+class MemoryAccessStore implements AccessStore {
+  readonly #byId = new Map<string, AccessRecord>();
+  readonly #byClient = new Map<string, string>();
+
+  async create(record: AccessRecord): Promise<void> {
+    if (this.#byId.has(record.id)) throw new ConflictError(`abkit: access id "${record.id}" is taken`);
+    if (this.#byClient.has(record.clientId)) throw new ConflictError('abkit: client id is taken');
+    this.#byId.set(record.id, snapshot(record));
+    this.#byClient.set(record.clientId, record.id);
+  }
+
+  async get(id: string): Promise<AccessRecord | undefined> {
+    return this.#byId.get(id);
+  }
+
+  async getByClientId(clientId: string): Promise<AccessRecord | undefined> {
+    const id = this.#byClient.get(clientId);
+    return id === undefined ? undefined : this.#byId.get(id);
+  }
+
+  async list(accountId: string): Promise<AccessRecord[]> {
+    return [...this.#byId.values()].filter((a) => a.accountId === accountId).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async revoke(id: string, at: number): Promise<boolean> {
+    const current = this.#byId.get(id);
+    if (!current || current.revokedAt !== null) return false;
+    this.#byId.set(id, snapshot({ ...current, revokedAt: at }));
+    return true;
+  }
+}
+
+class MemoryTokenStore implements TokenStore {
+  readonly #rows = new Map<string, TokenRecord>();
+
+  async save(record: TokenRecord): Promise<void> {
+    if (this.#rows.has(record.tokenHash)) throw new ConflictError('abkit: token hash collision');
+    this.#rows.set(record.tokenHash, snapshot(record));
+  }
+
+  async get(tokenHash: string): Promise<TokenRecord | undefined> {
+    return this.#rows.get(tokenHash);
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    let n = 0;
+    for (const [hash, row] of this.#rows) {
+      if (row.expiresAt < now) {
+        this.#rows.delete(hash);
+        n++;
+      }
+    }
+    return n;
+  }
+}
+
 /**
  * In-memory storage: the default, and the reference implementation of every port.
  * Nothing survives the process; use `abkit/sqlite` or `abkit/postgres` to keep data.
@@ -117,6 +175,8 @@ export function memoryStorage(): Storage {
     environments: new MemoryEnvironmentStore(),
     assignments: new MemoryAssignmentStore(),
     activations: new MemoryActivationStore(),
+    accesses: new MemoryAccessStore(),
+    tokens: new MemoryTokenStore(),
     async close() {},
   };
 }

@@ -5,11 +5,12 @@
  */
 import { z } from 'zod';
 import type { DecisionEngine, DecisionRequest } from '../decision/engine';
-import { AbkitError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
 import { serializeDecision } from '../decision/compile';
 import { readJson } from './body';
 import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
+import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 
 const contextValue = z.union([z.string(), z.number(), z.boolean()], {
   error: 'must be a boolean, a number or a string',
@@ -70,7 +71,7 @@ function parseActivation(body: unknown) {
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** Options of {@link createDecisionHandler}. */
-export interface DecisionHandlerOptions {
+export interface DecisionHandlerOptions extends ErrorReporting {
   /** The engine that answers. */
   engine: DecisionEngine;
   /**
@@ -84,12 +85,8 @@ export interface DecisionHandlerOptions {
    * @defaultValue `1048576` (1 MiB)
    */
   maxBodyBytes?: number;
-  /** Called with every unexpected error (the client sees a bare 500). @defaultValue `console.error` */
-  onError?: (error: unknown) => void;
 }
 
-/** A Web-standard request handler. */
-export type Handler = (request: Request) => Promise<Response>;
 
 // Names of library fields on the wire, for activation error messages.
 const WIRE: Record<string, string> = {
@@ -125,24 +122,9 @@ function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environ
   };
 }
 
-/**
- * Creates the handler of the decision interface:
- * `POST /v2/campaigns`, `POST /v2/campaigns/{id}`, `POST /v2/activate` (default environment,
- * or `cid` for activations) and `POST /v2/{envId}/campaigns[/{id}]` (a named environment, the URL
- * the Flagship SDKs build). Errors are `{ "message": string }` with status 400 for bad input,
- * 401 for a missing or wrong `x-api-key`, 404 for an unknown environment or path, 405 for a
- * wrong method, 413 for a body over `maxBodyBytes`, and 500 (without details) otherwise.
- *
- * @example
- * ```ts
- * const handler = createDecisionHandler({ engine });
- * const res = await handler(new Request('http://x/v2/campaigns', {
- *   method: 'POST', body: JSON.stringify({ visitor_id: 'v1', context: {} }),
- * }));
- * ```
- */
-export function createDecisionHandler(options: DecisionHandlerOptions): Handler {
-  const { engine, maxBodyBytes = 1_048_576, onError = (e: unknown) => console.error(e) } = options;
+/** The decision interface's routes, for composition with others (see {@link createDecisionHandler}). */
+export function decisionRoutes(options: DecisionHandlerOptions): Routes {
+  const { engine, maxBodyBytes = 1_048_576, onError = reportToConsole } = options;
   if (!engine || typeof engine.decide !== 'function') throw new TypeError('abkit: createDecisionHandler: engine must be a DecisionEngine');
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
     throw new TypeError(`abkit: createDecisionHandler: maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
@@ -188,7 +170,7 @@ export function createDecisionHandler(options: DecisionHandlerOptions): Handler 
     return new Response(null, { status: 204 });
   }
 
-  function route(request: Request, url: URL): Promise<Response> | Response | undefined {
+  function route(request: Request, url: URL): (() => Promise<Response>) | undefined {
     const parts = segments(url.pathname, prefix);
     if (!parts || parts[0] !== 'v2') return undefined;
     const [, a, b, c, ...more] = parts;
@@ -198,20 +180,35 @@ export function createDecisionHandler(options: DecisionHandlerOptions): Handler 
     else if (a === 'campaigns' && c === undefined) handle = () => campaigns(request, url, undefined, b);
     else if (b === 'campaigns') handle = () => campaigns(request, url, a, c);
     if (!handle) return undefined;
-    if (request.method !== 'POST') return methodNotAllowed(['POST'], { message: `${request.method} is not allowed on ${url.pathname}; use POST` });
-    return handle();
+    if (request.method !== 'POST') {
+      return async () => methodNotAllowed(['POST'], { message: `${request.method} is not allowed on ${url.pathname}; use POST` });
+    }
+    return handle;
   }
 
-  return async (request) => {
-    try {
-      const url = new URL(request.url);
-      return (await route(request, url)) ?? json({ message: `no route for ${request.method} ${url.pathname}` }, 404);
-    } catch (error) {
-      if (error instanceof AbkitError && error.status < 500) {
-        return json({ message: error.message.replace(/^abkit: /, '') }, error.status);
-      }
-      onError(error);
-      return json({ message: 'internal error' }, 500);
-    }
+  return (request, url) => {
+    const handle = route(request, url);
+    if (!handle) return undefined;
+    return guarded(handle, (error) => json({ message: error.message.replace(/^abkit: /, '') }, error.status), onError);
   };
+}
+
+/**
+ * Creates the handler of the decision interface:
+ * `POST /v2/campaigns`, `POST /v2/campaigns/{id}`, `POST /v2/activate` (default environment,
+ * or `cid` for activations) and `POST /v2/{envId}/campaigns[/{id}]` (a named environment, the URL
+ * the Flagship SDKs build). Errors are `{ "message": string }` with status 400 for bad input,
+ * 401 for a missing or wrong `x-api-key`, 404 for an unknown environment or path, 405 for a
+ * wrong method, 413 for a body over `maxBodyBytes`, and 500 (without details) otherwise.
+ *
+ * @example
+ * ```ts
+ * const handler = createDecisionHandler({ engine });
+ * const res = await handler(new Request('http://x/v2/campaigns', {
+ *   method: 'POST', body: JSON.stringify({ visitor_id: 'v1', context: {} }),
+ * }));
+ * ```
+ */
+export function createDecisionHandler(options: DecisionHandlerOptions): Handler {
+  return handlerOf([decisionRoutes(options)]);
 }

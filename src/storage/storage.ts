@@ -1,6 +1,8 @@
+import type { AccessStore } from './accesses';
 import type { ActivationStore } from './activations';
 import type { AssignmentStore } from './assignments';
 import type { EnvironmentStore } from './environments';
+import type { TokenStore } from './tokens';
 
 /**
  * The bundle of storage ports an abkit instance runs on. Adapters (memory, SQLite,
@@ -14,6 +16,10 @@ export interface Storage {
   readonly assignments: AssignmentStore;
   /** The activation log. */
   readonly activations: ActivationStore;
+  /** Remote-control accesses. */
+  readonly accesses: AccessStore;
+  /** Issued bearer tokens. */
+  readonly tokens: TokenStore;
   /** Releases connections or files; the storage is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -1,0 +1,222 @@
+import { memoryStorage } from '../../adapters/memory/memory';
+import { constantTimeEqual, credentialHash, randomCredential, secureRandom, type RandomSource } from '../crypto';
+import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import type { AccessRecord } from '../storage/accesses';
+import type { Storage } from '../storage/storage';
+import { ACCESS_ACTIONS, isAccessAction, type AccessAction } from './actions';
+
+/** Prefix of generated client ids. */
+export const CLIENT_ID_PREFIX = 'abk_ci_';
+/** Prefix of generated client secrets. */
+export const CLIENT_SECRET_PREFIX = 'abk_cs_';
+
+/** Options of {@link AccessManager}. */
+export interface AccessManagerOptions {
+  /** Where accesses live; environments are checked against it. @defaultValue `memoryStorage()` */
+  storage?: Storage;
+  /**
+   * Server-side key mixed into the stored hash of every secret (HMAC-SHA-256). Changing it
+   * invalidates every stored secret. @defaultValue none (plain SHA-256)
+   */
+  pepper?: string;
+  /** Current time in epoch milliseconds. @defaultValue `Date.now` */
+  clock?: () => number;
+  /** Random bytes for ids and secrets. @defaultValue Web Crypto `getRandomValues` */
+  random?: RandomSource;
+}
+
+/** What {@link AccessManager.createAccess} takes. */
+export interface CreateAccessInput {
+  /** Account the access belongs to. */
+  account: string;
+  /** A name to recognise it by, 1–100 characters. */
+  name: string;
+  /** Environments it may act on; empty or absent means every environment of the account. */
+  environments?: readonly string[];
+  /** Authorized actions, from {@link ACCESS_ACTIONS}; at least one. */
+  actions: readonly string[];
+  /** Fixed client id (bootstrap files, tests); generated when absent. 8–128 visible ASCII characters. */
+  clientId?: string;
+  /** Fixed client secret (bootstrap files, tests); generated (256 random bits) when absent. At least 32 characters. */
+  clientSecret?: string;
+}
+
+/** A newly created access, the only time its client id and secret are shown. */
+export interface CreatedAccess {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly environments: readonly string[];
+  readonly actions: readonly AccessAction[];
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly createdAt: number;
+}
+
+/** An access as listed: no client id, no secret, no hash. */
+export interface AccessPreview {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly environments: readonly string[];
+  readonly actions: readonly string[];
+  /** Last four characters of the client id, to tell accesses apart. */
+  readonly clientIdHint: string;
+  readonly createdAt: number;
+  readonly revokedAt: number | null;
+  readonly status: 'active' | 'revoked';
+}
+
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+/**
+ * Remote-control accesses: named credentials restricted to environments and actions.
+ * Secrets are returned once by {@link AccessManager.createAccess} and stored only as hashes.
+ *
+ * @example
+ * ```ts
+ * const accesses = new AccessManager({ storage });
+ * const { clientId, clientSecret } = await accesses.createAccess({
+ *   account: 'acme', name: 'deploy-bot', environments: ['prod'], actions: ['campaigns.read'],
+ * });
+ * ```
+ */
+export class AccessManager {
+  /** The storage the accesses live in. */
+  readonly storage: Storage;
+  readonly #pepper: string | undefined;
+  readonly #clock: () => number;
+  readonly #random: RandomSource;
+  readonly #listeners = new Set<(accessId: string) => void>();
+
+  /** Creates a manager; a bad option throws a `TypeError` prefixed `abkit: AccessManager:`. */
+  constructor(options: AccessManagerOptions = {}) {
+    const { storage = memoryStorage(), pepper, clock = Date.now, random = secureRandom } = options;
+    if (pepper !== undefined && (typeof pepper !== 'string' || pepper.length < 16)) {
+      throw new TypeError('abkit: AccessManager: pepper must be a string of at least 16 characters');
+    }
+    if (typeof clock !== 'function') throw new TypeError('abkit: AccessManager: clock must be a function');
+    if (typeof random !== 'function') throw new TypeError('abkit: AccessManager: random must be a function');
+    this.storage = storage;
+    this.#pepper = pepper;
+    this.#clock = clock;
+    this.#random = random;
+  }
+
+  /**
+   * Creates an access. Unknown environments (for that account) and unknown actions are
+   * rejected by name with a {@link ValidationError}.
+   */
+  async createAccess(input: CreateAccessInput): Promise<CreatedAccess> {
+    const details: ErrorDetail[] = [];
+    const { account, name } = input ?? ({} as CreateAccessInput);
+    if (typeof account !== 'string' || account === '') details.push({ path: 'account', message: 'must be a non-empty string' });
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 100) details.push({ path: 'name', message: 'must be 1 to 100 characters' });
+    const actions = Array.isArray(input?.actions) ? input.actions : [];
+    if (!Array.isArray(input?.actions) || actions.length === 0) {
+      details.push({ path: 'actions', message: `must list at least one of ${ACCESS_ACTIONS.join(', ')}` });
+    }
+    actions.forEach((a, i) => {
+      if (!isAccessAction(a)) details.push({ path: `actions[${i}]`, message: `unknown action ${JSON.stringify(a)}; known: ${ACCESS_ACTIONS.join(', ')}` });
+    });
+    const environments = input?.environments ?? [];
+    if (!Array.isArray(environments)) details.push({ path: 'environments', message: 'must be an array of environment ids' });
+    else if (typeof account === 'string' && account !== '') {
+      const known = new Set((await this.storage.environments.list(account)).map((e) => e.id));
+      environments.forEach((e, i) => {
+        if (typeof e !== 'string' || !known.has(e)) details.push({ path: `environments[${i}]`, message: `unknown environment ${JSON.stringify(e)} for account "${account}"` });
+      });
+    }
+    const { clientId, clientSecret } = input ?? {};
+    if (clientId !== undefined && (typeof clientId !== 'string' || clientId.length < 8 || clientId.length > 128 || !VISIBLE_ASCII.test(clientId))) {
+      details.push({ path: 'clientId', message: 'must be 8 to 128 visible ASCII characters' });
+    }
+    if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length < 32 || !VISIBLE_ASCII.test(clientSecret))) {
+      details.push({ path: 'clientSecret', message: 'must be at least 32 visible ASCII characters' });
+    }
+    if (details.length > 0) throw new ValidationError(`abkit: invalid access: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+
+    const secret = clientSecret ?? randomCredential(CLIENT_SECRET_PREFIX, 32, this.#random);
+    const record: AccessRecord = {
+      id: randomCredential('acc_', 12, this.#random),
+      accountId: account,
+      name: name.trim(),
+      environments: [...new Set(environments)],
+      actions: [...new Set(actions)],
+      clientId: clientId ?? randomCredential(CLIENT_ID_PREFIX, 16, this.#random),
+      secretHash: await credentialHash(secret, this.#pepper),
+      createdAt: this.#clock(),
+      revokedAt: null,
+    };
+    await this.storage.accesses.create(record);
+    return {
+      id: record.id,
+      accountId: record.accountId,
+      name: record.name,
+      environments: record.environments,
+      actions: record.actions as AccessAction[],
+      clientId: record.clientId,
+      clientSecret: secret,
+      createdAt: record.createdAt,
+    };
+  }
+
+  /** The accounts's accesses, oldest first, without client ids or secrets. */
+  async listAccesses(account: string): Promise<AccessPreview[]> {
+    return (await this.storage.accesses.list(account)).map((a) => ({
+      id: a.id,
+      accountId: a.accountId,
+      name: a.name,
+      environments: a.environments,
+      actions: a.actions,
+      clientIdHint: `…${a.clientId.slice(-4)}`,
+      createdAt: a.createdAt,
+      revokedAt: a.revokedAt,
+      status: a.revokedAt === null ? 'active' : 'revoked',
+    }));
+  }
+
+  /**
+   * Revokes an access: its tokens stop working at once on this instance, and within the token
+   * cache lifetime on other instances. Throws {@link NotFoundError} for an unknown id; revoking
+   * twice is harmless.
+   */
+  async revokeAccess(id: string): Promise<void> {
+    const access = await this.storage.accesses.get(id);
+    if (!access) throw new NotFoundError(`abkit: access "${id}" does not exist`);
+    await this.storage.accesses.revoke(id, this.#clock());
+    for (const listener of this.#listeners) listener(id);
+  }
+
+  /** Calls `listener` with the id of every access this manager revokes; returns an unsubscribe function. */
+  onRevoke(listener: (accessId: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Checks client credentials for an account; returns the active access or throws
+   * {@link AuthenticationError} with code `invalid_client`, the same for every cause so a caller
+   * learns nothing about which part was wrong.
+   */
+  async verifyClient(account: string, clientId: string, clientSecret: string): Promise<AccessRecord> {
+    const access = await this.storage.accesses.getByClientId(clientId);
+    // Hash even for an unknown client so both paths take the same time.
+    const presented = await credentialHash(clientSecret, this.#pepper);
+    const ok = access !== undefined && constantTimeEqual(presented, access.secretHash);
+    if (!ok || access.accountId !== account || access.revokedAt !== null) {
+      throw new AuthenticationError('abkit: client authentication failed', 'invalid_client');
+    }
+    return access;
+  }
+
+  /** Whether the secret matches the stored hash (bootstrap idempotency); never reveals the hash. */
+  async secretMatches(access: AccessRecord, clientSecret: string): Promise<boolean> {
+    return constantTimeEqual(await credentialHash(clientSecret, this.#pepper), access.secretHash);
+  }
+
+  /** The pepper, for a {@link TokenService} built on this manager. @internal */
+  get pepper(): string | undefined {
+    return this.#pepper;
+  }
+}

@@ -1,0 +1,130 @@
+import { campaignSchema, parseBucketingConfig, type BucketingConfig, type Campaign } from '../decision/config';
+import type { DecisionEngine } from '../decision/engine';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { Activation, ActivationQuery } from '../storage/activations';
+import type { EnvironmentRecord } from '../storage/environments';
+import { parseWith } from '../validation';
+
+/** Options of {@link RemoteControl}. */
+export interface RemoteControlOptions {
+  /** The engine whose configurations are managed; its storage is written and its cache refreshed. */
+  engine: DecisionEngine;
+  /**
+   * Attempts of a read-modify-write (one campaign, panic) when a concurrent writer changed the
+   * configuration in between.
+   * @defaultValue `5`
+   */
+  maxAttempts?: number;
+}
+
+/**
+ * Campaign administration: what a remote-control token authorizes. Every method takes the
+ * account and environment from the URL and answers {@link NotFoundError} when the environment
+ * does not exist in that account. Writes are validated as a whole configuration and reach the
+ * decision engine on its next request (other instances: within their `refreshIntervalMs`).
+ * Authorization is the caller's job (see {@link TokenService.authorize}).
+ *
+ * @example
+ * ```ts
+ * const remote = new RemoteControl({ engine });
+ * await remote.setPanic('acme', 'prod', true);
+ * ```
+ */
+export class RemoteControl {
+  /** The engine whose configurations this manages. */
+  readonly engine: DecisionEngine;
+  readonly #attempts: number;
+
+  /** Creates the service; a bad option throws a `TypeError` prefixed `abkit: RemoteControl:`. */
+  constructor(options: RemoteControlOptions) {
+    if (!options?.engine || typeof options.engine.invalidate !== 'function') throw new TypeError('abkit: RemoteControl: engine must be a DecisionEngine');
+    const { maxAttempts = 5 } = options;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`abkit: RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
+    this.engine = options.engine;
+    this.#attempts = maxAttempts;
+  }
+
+  /** The environment's stored configuration and version. */
+  async getConfiguration(account: string, environment: string): Promise<EnvironmentRecord> {
+    const record = await this.engine.storage.environments.get(environment);
+    if (!record || record.accountId !== account) throw new NotFoundError(`abkit: environment "${environment}" does not exist in account "${account}"`);
+    return record;
+  }
+
+  /**
+   * Replaces the whole configuration (validated). With `expectedVersion`, refuses with
+   * {@link ConflictError} when the stored version differs.
+   */
+  async replaceConfiguration(account: string, environment: string, config: unknown, options: { expectedVersion?: number } = {}): Promise<EnvironmentRecord> {
+    const current = await this.getConfiguration(account, environment);
+    const parsed = parseBucketingConfig(config);
+    return this.#write(current, parsed, options.expectedVersion ?? current.version);
+  }
+
+  /** One campaign of the configuration, by id. */
+  async getCampaign(account: string, environment: string, campaignId: string): Promise<Campaign> {
+    const record = await this.getConfiguration(account, environment);
+    const campaign = record.config.campaigns.find((c) => c.id === campaignId);
+    if (!campaign) throw new NotFoundError(`abkit: campaign "${campaignId}" does not exist in environment "${environment}"`);
+    return campaign;
+  }
+
+  /**
+   * Creates or replaces one campaign (appended when new). The body's `id`, when given, must
+   * equal `campaignId`. The resulting configuration is validated as a whole.
+   */
+  async putCampaign(account: string, environment: string, campaignId: string, campaign: unknown): Promise<EnvironmentRecord> {
+    const body = campaign !== null && typeof campaign === 'object' && !Array.isArray(campaign) ? { id: campaignId, ...campaign } : campaign;
+    const parsed = parseWith(campaignSchema, body, 'campaign');
+    if (parsed.id !== campaignId) {
+      throw new ValidationError(`abkit: campaign id "${parsed.id}" in the body differs from "${campaignId}" in the path`, [{ path: 'id', message: 'differs from the path' }]);
+    }
+    return this.#update(account, environment, (config) => {
+      const at = config.campaigns.findIndex((c) => c.id === campaignId);
+      const campaigns = [...config.campaigns];
+      if (at < 0) campaigns.push(parsed);
+      else campaigns[at] = parsed;
+      return { ...config, campaigns };
+    });
+  }
+
+  /** Deletes one campaign; {@link NotFoundError} when it does not exist. */
+  async deleteCampaign(account: string, environment: string, campaignId: string): Promise<EnvironmentRecord> {
+    return this.#update(account, environment, (config) => {
+      if (!config.campaigns.some((c) => c.id === campaignId)) {
+        throw new NotFoundError(`abkit: campaign "${campaignId}" does not exist in environment "${environment}"`);
+      }
+      return { ...config, campaigns: config.campaigns.filter((c) => c.id !== campaignId) };
+    });
+  }
+
+  /** Switches panic mode: while on, the decision interface serves no campaign. */
+  async setPanic(account: string, environment: string, panic: boolean): Promise<EnvironmentRecord> {
+    if (typeof panic !== 'boolean') throw new ValidationError('abkit: panic must be a boolean', [{ path: 'panic', message: 'must be a boolean' }]);
+    return this.#update(account, environment, (config) => ({ ...config, panic }));
+  }
+
+  /** The environment's activations, oldest first. */
+  async listActivations(account: string, environment: string, query: Omit<ActivationQuery, 'environmentId'> = {}): Promise<Activation[]> {
+    await this.getConfiguration(account, environment);
+    return this.engine.storage.activations.list({ ...query, environmentId: environment });
+  }
+
+  async #update(account: string, environment: string, change: (config: BucketingConfig) => BucketingConfig): Promise<EnvironmentRecord> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.getConfiguration(account, environment);
+      const next = parseBucketingConfig(change(structuredClone(current.config) as BucketingConfig));
+      try {
+        return await this.#write(current, next, current.version);
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= this.#attempts) throw error;
+      }
+    }
+  }
+
+  async #write(current: EnvironmentRecord, config: BucketingConfig, expectedVersion: number): Promise<EnvironmentRecord> {
+    const record = await this.engine.storage.environments.put({ id: current.id, accountId: current.accountId, config }, { expectedVersion });
+    this.engine.invalidate(current.id);
+    return record;
+  }
+}

@@ -1,0 +1,244 @@
+import { LRUCache } from 'lru-cache';
+import { credentialHash, randomCredential, secureRandom, type RandomSource } from '../crypto';
+import { AuthenticationError, PermissionError, ValidationError } from '../errors';
+import type { TokenRecord } from '../storage/tokens';
+import { AccessManager } from './access-manager';
+
+/** Prefix of every access token, so leaked tokens are easy to recognise and scan for. */
+export const ACCESS_TOKEN_PREFIX = 'abk_at_';
+
+/** Options of {@link TokenService}. */
+export interface TokenServiceOptions {
+  /**
+   * The accesses tokens are issued for; its storage holds the tokens too, and its revocations
+   * clear this service's cache at once.
+   * @defaultValue `new AccessManager()`
+   */
+  accesses?: AccessManager;
+  /**
+   * Lifetime of a token requested without `expiresIn`, or with 0, in seconds.
+   * @defaultValue `3600` (1 hour)
+   */
+  defaultLifetimeSeconds?: number;
+  /**
+   * Longest lifetime, in seconds; a longer request is clamped to it (the response states the real value).
+   * @defaultValue `86400` (24 hours)
+   */
+  maxLifetimeSeconds?: number;
+  /**
+   * How long a verified token is trusted without re-reading the store, in milliseconds: the
+   * delay before a revocation made by another instance takes effect here.
+   * @defaultValue `2000`
+   */
+  cacheTtlMs?: number;
+  /** Maximum verified tokens kept in memory (LRU). @defaultValue `10000` */
+  cacheSize?: number;
+  /** Current time in epoch milliseconds. @defaultValue the clock of `Date.now` */
+  clock?: () => number;
+  /** Random bytes for tokens. @defaultValue Web Crypto `getRandomValues` */
+  random?: RandomSource;
+}
+
+/** What {@link TokenService.issue} takes (the client-credentials grant). */
+export interface IssueTokenInput {
+  accountId: string;
+  clientId: string;
+  clientSecret: string;
+  /** `*` (every action of the access) or a space-separated subset. @defaultValue `'*'` */
+  scope?: string;
+  /** Requested lifetime in seconds: absent or 0 = default; above the maximum = clamped. */
+  expiresIn?: number;
+}
+
+/** An issued token (RFC 6749 §5.1 in library form). */
+export interface IssuedToken {
+  readonly accessToken: string;
+  readonly tokenType: 'Bearer';
+  /** The real lifetime in seconds, after defaulting and clamping. */
+  readonly expiresIn: number;
+  /** Space-separated actions the token carries. */
+  readonly scope: string;
+  /** Epoch milliseconds. */
+  readonly expiresAt: number;
+}
+
+/** What a valid token carries. */
+export interface TokenInfo {
+  readonly accessId: string;
+  readonly accountId: string;
+  readonly clientId: string;
+  readonly actions: readonly string[];
+  /** Empty means every environment of the account. */
+  readonly environments: readonly string[];
+  /** Epoch seconds. */
+  readonly iat: number;
+  /** Epoch seconds. */
+  readonly exp: number;
+}
+
+/** The token check (RFC 7662 in library form). */
+export type Introspection =
+  | ({ readonly active: true } & TokenInfo & { readonly scope: string })
+  | { readonly active: false };
+
+/** What a call needs from a token. */
+export interface Requirement {
+  /** Account in the URL; the token must belong to it. */
+  account: string;
+  /** Action the endpoint requires. */
+  action: string;
+  /** Environment acted on. */
+  environment?: string;
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new TypeError(`abkit: TokenService: ${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+/**
+ * Bearer tokens for remote control: issued for client credentials, checked, and used to
+ * authorize actions on environments. Tokens are opaque (`abk_at_` + 256 random bits), stored
+ * only as hashes, and refused once expired or once their access is revoked.
+ *
+ * Lifetimes: `expiresIn` absent or 0 gives `defaultLifetimeSeconds`; above `maxLifetimeSeconds`
+ * it is clamped; the issued token states the real value.
+ *
+ * @example
+ * ```ts
+ * const tokens = new TokenService({ accesses });
+ * const { accessToken } = await tokens.issue({ accountId: 'acme', clientId, clientSecret, scope: '*' });
+ * await tokens.authorize(accessToken, { account: 'acme', action: 'campaigns.write', environment: 'prod' });
+ * ```
+ */
+export class TokenService {
+  /** The access manager whose accesses this service issues tokens for. */
+  readonly accesses: AccessManager;
+  readonly #defaultLifetime: number;
+  readonly #maxLifetime: number;
+  readonly #clock: () => number;
+  readonly #random: RandomSource;
+  readonly #cache: LRUCache<string, TokenRecord>;
+
+  /** Creates a service; a bad option throws a `TypeError` prefixed `abkit: TokenService:`. */
+  constructor(options: TokenServiceOptions = {}) {
+    const {
+      accesses = new AccessManager(),
+      defaultLifetimeSeconds = 3600,
+      maxLifetimeSeconds = 86_400,
+      cacheTtlMs = 2000,
+      cacheSize = 10_000,
+      clock = Date.now,
+      random = secureRandom,
+    } = options;
+    positiveInteger(defaultLifetimeSeconds, 'defaultLifetimeSeconds');
+    positiveInteger(maxLifetimeSeconds, 'maxLifetimeSeconds');
+    positiveInteger(cacheTtlMs, 'cacheTtlMs');
+    positiveInteger(cacheSize, 'cacheSize');
+    if (defaultLifetimeSeconds > maxLifetimeSeconds) {
+      throw new TypeError(`abkit: TokenService: defaultLifetimeSeconds (${defaultLifetimeSeconds}) exceeds maxLifetimeSeconds (${maxLifetimeSeconds})`);
+    }
+    this.accesses = accesses;
+    this.#defaultLifetime = defaultLifetimeSeconds;
+    this.#maxLifetime = maxLifetimeSeconds;
+    this.#clock = clock;
+    this.#random = random;
+    this.#cache = new LRUCache({ max: cacheSize, ttl: cacheTtlMs, perf: { now: () => this.#clock() } });
+    // A revocation here is visible at once: forget every verified token.
+    accesses.onRevoke(() => this.#cache.clear());
+  }
+
+  /**
+   * Issues a token for client credentials (the `client_credentials` grant). Throws
+   * {@link AuthenticationError} `invalid_client` for bad credentials (unknown client, wrong
+   * secret, other account, revoked access), {@link ValidationError} `invalid_scope` for a scope
+   * the access does not hold, and `invalid_request` for a bad `expiresIn`.
+   */
+  async issue(input: IssueTokenInput): Promise<IssuedToken> {
+    const { accountId, clientId, clientSecret, scope = '*', expiresIn } = input;
+    for (const [name, value] of [['client_id', clientId], ['client_secret', clientSecret]] as const) {
+      if (typeof value !== 'string' || value === '') throw new ValidationError(`abkit: ${name} is required`, [{ path: name, message: 'required' }], 'invalid_request');
+    }
+    if (expiresIn !== undefined && (!Number.isInteger(expiresIn) || expiresIn < 0)) {
+      throw new ValidationError('abkit: expires_in must be a non-negative integer number of seconds', [{ path: 'expires_in', message: 'not a non-negative integer' }], 'invalid_request');
+    }
+    if (typeof scope !== 'string') throw new ValidationError('abkit: scope must be a string', [{ path: 'scope', message: 'not a string' }], 'invalid_request');
+    const access = await this.accesses.verifyClient(accountId, clientId, clientSecret);
+    const requested = scope.trim() === '' || scope.trim() === '*' ? [...access.actions] : [...new Set(scope.trim().split(/\s+/))];
+    const missing = requested.filter((a) => !access.actions.includes(a));
+    if (missing.length > 0) {
+      throw new ValidationError(`abkit: scope ${missing.join(' ')} is not granted to this client`, [{ path: 'scope', message: `not granted: ${missing.join(' ')}` }], 'invalid_scope');
+    }
+    const lifetime = !expiresIn ? this.#defaultLifetime : Math.min(expiresIn, this.#maxLifetime);
+    const now = this.#clock();
+    const token = randomCredential(ACCESS_TOKEN_PREFIX, 32, this.#random);
+    const record: TokenRecord = {
+      tokenHash: await credentialHash(token, this.accesses.pepper),
+      accessId: access.id,
+      accountId: access.accountId,
+      clientId: access.clientId,
+      actions: requested,
+      environments: access.environments,
+      issuedAt: now,
+      expiresAt: now + lifetime * 1000,
+    };
+    await this.accesses.storage.tokens.save(record);
+    return { accessToken: token, tokenType: 'Bearer', expiresIn: lifetime, scope: requested.join(' '), expiresAt: record.expiresAt };
+  }
+
+  /** Checks a token: its claims when active, `{ active: false }` when unknown, expired or revoked. */
+  async introspect(token: string): Promise<Introspection> {
+    const record = await this.#verify(token);
+    if (!record) return { active: false };
+    return { active: true, ...info(record), scope: record.actions.join(' ') };
+  }
+
+  /**
+   * Authorizes a call: resolves with the token's claims, or throws {@link AuthenticationError}
+   * `invalid_token` (unknown, expired, revoked) or {@link PermissionError} `insufficient_scope`
+   * (other account, action or environment not held).
+   */
+  async authorize(token: string, need: Requirement): Promise<TokenInfo> {
+    const record = await this.#verify(token);
+    if (!record) throw new AuthenticationError('abkit: the access token is invalid, expired or revoked', 'invalid_token');
+    if (record.accountId !== need.account) throw new PermissionError(`abkit: this token does not belong to account "${need.account}"`, 'insufficient_scope');
+    if (!record.actions.includes(need.action)) throw new PermissionError(`abkit: this token does not carry the action ${need.action}`, 'insufficient_scope');
+    if (need.environment !== undefined && record.environments.length > 0 && !record.environments.includes(need.environment)) {
+      throw new PermissionError(`abkit: this token may not act on environment "${need.environment}"`, 'insufficient_scope');
+    }
+    return info(record);
+  }
+
+  /** Deletes expired tokens from the store; returns how many. */
+  async purgeExpired(): Promise<number> {
+    return this.accesses.storage.tokens.deleteExpired(this.#clock());
+  }
+
+  async #verify(token: string): Promise<TokenRecord | undefined> {
+    if (typeof token !== 'string' || !token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 256) return undefined;
+    const hash = await credentialHash(token, this.accesses.pepper);
+    const now = this.#clock();
+    let record = this.#cache.get(hash);
+    if (!record) {
+      const stored = await this.accesses.storage.tokens.get(hash);
+      if (!stored) return undefined;
+      const access = await this.accesses.storage.accesses.get(stored.accessId);
+      if (!access || access.revokedAt !== null) return undefined;
+      record = stored;
+      this.#cache.set(hash, record);
+    }
+    return record.expiresAt > now ? record : undefined;
+  }
+}
+
+function info(record: TokenRecord): TokenInfo {
+  return {
+    accessId: record.accessId,
+    accountId: record.accountId,
+    clientId: record.clientId,
+    actions: record.actions,
+    environments: record.environments,
+    iat: Math.floor(record.issuedAt / 1000),
+    exp: Math.floor(record.expiresAt / 1000),
+  };
+}

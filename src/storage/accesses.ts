@@ -1,0 +1,33 @@
+/** A remote-control access as stored: never its secret, only the secret's hash. */
+export interface AccessRecord {
+  /** Access id (not secret), used to revoke. */
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  /** Environment ids; empty means every environment of the account, present and future. */
+  readonly environments: readonly string[];
+  /** Authorized actions (see `ACCESS_ACTIONS`). */
+  readonly actions: readonly string[];
+  /** Public client id, unique across accounts. */
+  readonly clientId: string;
+  /** Keyed SHA-256 (hex) of the client secret. */
+  readonly secretHash: string;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  /** Epoch milliseconds of revocation, or null while active. */
+  readonly revokedAt: number | null;
+}
+
+/** Port: remote-control accesses. */
+export interface AccessStore {
+  /** Stores a new access; `ConflictError` when its id or client id is taken. */
+  create(record: AccessRecord): Promise<void>;
+  /** By access id. */
+  get(id: string): Promise<AccessRecord | undefined>;
+  /** By client id. */
+  getByClientId(clientId: string): Promise<AccessRecord | undefined>;
+  /** Every access of an account (revoked ones too), oldest first. */
+  list(accountId: string): Promise<AccessRecord[]>;
+  /** Marks the access revoked at `at` (kept for audit); false when unknown or already revoked. */
+  revoke(id: string, at: number): Promise<boolean>;
+}
