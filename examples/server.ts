@@ -6,7 +6,18 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
-import { applyBootstrap, createDecisionHandler, DecisionEngine } from '../src/index';
+import {
+  AccessManager,
+  applyBootstrap,
+  decisionRoutes,
+  DecisionEngine,
+  handlerOf,
+  memoryStorage,
+  RemoteControl,
+  remoteControlRoutes,
+  TokenService,
+  tokenRoutes,
+} from '../src/index';
 import { toWebRequest, sendWebResponse } from './node-http';
 
 const port = Number(process.env.PORT ?? 8080);
@@ -15,11 +26,16 @@ const bootstrapPath = resolve(process.env.ABKIT_BOOTSTRAP ?? new URL('./demo/boo
 
 const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
 const bootstrap = await readJson(bootstrapPath);
+const storage = memoryStorage();
+const accesses = new AccessManager({ storage });
 // Learn the default environment first: the engine is built around it.
-const probe = new DecisionEngine();
-const { defaultEnvironment } = await applyBootstrap(bootstrap, { engine: probe, readJsonFile: (p) => readJson(resolve(dirname(bootstrapPath), p)) });
-const engine = new DecisionEngine({ storage: probe.storage, defaultEnvironment });
-const handler = createDecisionHandler({ engine });
+const setup = new DecisionEngine({ storage });
+const readRelative = (p: string) => readJson(resolve(dirname(bootstrapPath), p));
+const { defaultEnvironment } = await applyBootstrap(bootstrap, { engine: setup, accesses, readJsonFile: readRelative });
+const engine = new DecisionEngine({ storage, defaultEnvironment });
+const tokens = new TokenService({ accesses });
+const remote = new RemoteControl({ engine });
+const handler = handlerOf([decisionRoutes({ engine }), tokenRoutes({ tokens }), remoteControlRoutes({ remote, tokens })]);
 
 const server = createServer(async (req, res) => {
   const response = await handler(toWebRequest(req, `http://${req.headers.host ?? host}`));
@@ -33,6 +49,14 @@ server.listen(port, host, () => {
   console.log(`abkit demo server on ${base} (bootstrap: ${bootstrapPath})`);
   console.log('Try:');
   console.log(`  curl -s -XPOST ${base}/v2/campaigns -H 'content-type: application/json' -d '{"visitor_id":"v1","context":{"plan":"gold"}}'`);
+  const demo = (bootstrap as { accesses?: { account: string; clientId: string; clientSecret: string }[] }).accesses?.[0];
+  if (demo) {
+    console.log(
+      `  curl -s -XPOST ${base}/${demo.account}/token -H 'content-type: application/json' -d '{"grant_type":"client_credentials","scope":"*","client_id":"${demo.clientId}","client_secret":"${demo.clientSecret}"}'`,
+    );
+    console.log(`  curl -s '${base}/token?access_token=<ACCESS_TOKEN>'`);
+    console.log(`  curl -s ${base}/v1/accounts/${demo.account}/environments/${defaultEnvironment}/configuration -H 'authorization: Bearer <ACCESS_TOKEN>'`);
+  }
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

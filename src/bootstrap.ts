@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { sha256Hex } from './crypto';
+import type { AccessManager } from './access/access-manager';
 import type { DecisionEngine } from './decision/engine';
 import { ValidationError } from './errors';
 import { parseBucketingConfig } from './decision/config';
@@ -24,11 +25,21 @@ const environmentSchema = z
     message: 'give exactly one of bucketing and bucketingFile',
   });
 
+const accessSchema = z.looseObject({
+  account: z.string().min(1),
+  name: z.string().min(1),
+  environments: z.array(z.string()).default([]),
+  actions: z.array(z.string()).min(1),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+});
+
 /** Schema of the bootstrap file (see DESIGN.md "Demo server and bootstrap file"). */
 export const bootstrapSchema = z.looseObject({
   accounts: z
     .array(z.looseObject({ id: z.string().min(1), environments: z.array(environmentSchema).default([]) }))
     .default([]),
+  accesses: z.array(accessSchema).default([]),
 });
 
 /** A parsed bootstrap file. */
@@ -42,12 +53,18 @@ export interface BootstrapReport {
   written: string[];
   /** Environments already stored exactly as the file says. */
   unchanged: string[];
+  /** Client ids of accesses created. */
+  accessesCreated: string[];
+  /** Client ids of accesses already stored exactly as the file says. */
+  accessesUnchanged: string[];
 }
 
 /** Options of {@link applyBootstrap}. */
 export interface ApplyBootstrapOptions {
   /** Engine whose storage receives the environments. */
   engine: DecisionEngine;
+  /** Receives the file's `accesses`; required when the file has any. */
+  accesses?: AccessManager;
   /** Reads a JSON file named in the bootstrap (`bucketingFile`), relative to the bootstrap file. */
   readJsonFile?: (path: string) => Promise<unknown>;
 }
@@ -64,7 +81,7 @@ export interface ApplyBootstrapOptions {
 export async function applyBootstrap(input: unknown, options: ApplyBootstrapOptions): Promise<BootstrapReport> {
   const bootstrap = parseWith(bootstrapSchema, input, 'bootstrap file');
   const { engine, readJsonFile } = options;
-  const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [] };
+  const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [], accessesCreated: [], accessesUnchanged: [] };
   const defaults = bootstrap.accounts.flatMap((a) => a.environments.filter((e) => e.default).map((e) => e.id));
   if (defaults.length > 1) {
     throw new ValidationError(`abkit: invalid bootstrap file: several default environments (${defaults.join(', ')})`, [
@@ -98,5 +115,39 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       report.written.push(env.id);
     }
   }
+  for (const [i, input] of bootstrap.accesses.entries()) {
+    const { accesses } = options;
+    if (!accesses) throw new ValidationError(`abkit: accesses[${i}] needs an AccessManager (options.accesses)`);
+    const existing = await accesses.storage.accesses.getByClientId(input.clientId);
+    if (!existing) {
+      await accesses.createAccess(input).catch((error: unknown) => {
+        if (!(error instanceof ValidationError)) throw error;
+        const details = error.details.map((d) => ({ path: `accesses[${i}].${d.path}`, message: d.message }));
+        throw new ValidationError(`abkit: invalid bootstrap file: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+      });
+      report.accessesCreated.push(input.clientId);
+      continue;
+    }
+    const same =
+      existing.revokedAt === null &&
+      existing.accountId === input.account &&
+      existing.name === input.name &&
+      sameSet(existing.environments, input.environments) &&
+      sameSet(existing.actions, input.actions) &&
+      (await accesses.secretMatches(existing, input.clientSecret));
+    if (!same) {
+      throw new ValidationError(
+        `abkit: invalid bootstrap file: accesses[${i}]: client id "${input.clientId}" is already used by an access with other settings, a revoked one, or another secret; give it a new client id`,
+        [{ path: `accesses[${i}].clientId`, message: 'already used by an access with other settings' }],
+      );
+    }
+    report.accessesUnchanged.push(input.clientId);
+  }
   return report;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
 }

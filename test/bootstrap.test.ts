@@ -22,7 +22,7 @@ describe('applyBootstrap', () => {
   it('creates the environments and reports the default', async () => {
     const engine = new DecisionEngine();
     const report = await applyBootstrap(file, { engine, readJsonFile });
-    expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [] });
+    expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [], accessesCreated: [], accessesUnchanged: [] });
     expect((await engine.storage.environments.get('staging'))?.config.campaigns[0]?.id).toBe('s1');
     await expect(engine.checkApiKey('prod', null)).rejects.toThrow(/x-api-key/);
     await engine.checkApiKey('prod', 'k');
@@ -52,5 +52,49 @@ describe('applyBootstrap', () => {
     const both = structuredClone(file) as any;
     both.accounts[0].environments[1].bucketing = { campaigns: [] };
     await expect(applyBootstrap(both, { engine: new DecisionEngine(), readJsonFile })).rejects.toThrow(/exactly one of bucketing and bucketingFile/);
+  });
+});
+
+describe('applyBootstrap: accesses', () => {
+  const withAccess = {
+    ...file,
+    accesses: [
+      { account: 'acme', name: 'deploy-bot', environments: ['prod'], actions: ['campaigns.read'], clientId: 'deploy-bot-id', clientSecret: 's'.repeat(40) },
+    ],
+  };
+
+  it('creates credentials that work, idempotently, storing only the hash', async () => {
+    const { AccessManager, TokenService } = await import('../src/index');
+    const engine = new DecisionEngine();
+    const accesses = new AccessManager({ storage: engine.storage });
+    const first = await applyBootstrap(withAccess, { engine, accesses, readJsonFile });
+    expect(first.accessesCreated).toEqual(['deploy-bot-id']);
+    const second = await applyBootstrap(withAccess, { engine, accesses, readJsonFile });
+    expect(second.accessesUnchanged).toEqual(['deploy-bot-id']);
+    expect(await engine.storage.accesses.list('acme')).toHaveLength(1);
+    expect(JSON.stringify(await engine.storage.accesses.list('acme'))).not.toContain('s'.repeat(40));
+    const tokens = new TokenService({ accesses });
+    const issued = await tokens.issue({ accountId: 'acme', clientId: 'deploy-bot-id', clientSecret: 's'.repeat(40) });
+    expect(issued.scope).toBe('campaigns.read');
+  });
+
+  it('refuses a client id reused with other settings or another secret', async () => {
+    const { AccessManager } = await import('../src/index');
+    const engine = new DecisionEngine();
+    const accesses = new AccessManager({ storage: engine.storage });
+    await applyBootstrap(withAccess, { engine, accesses, readJsonFile });
+    const changed = structuredClone(withAccess);
+    changed.accesses[0]!.clientSecret = 't'.repeat(40);
+    await expect(applyBootstrap(changed, { engine, accesses, readJsonFile })).rejects.toThrow(/accesses\[0\]: client id "deploy-bot-id" is already used/);
+  });
+
+  it('names the field of an invalid access', async () => {
+    const { AccessManager } = await import('../src/index');
+    const engine = new DecisionEngine();
+    const bad = structuredClone(withAccess);
+    bad.accesses[0]!.actions = ['campaigns.read', 'launch.missiles'];
+    bad.accesses[0]!.environments = ['nowhere'];
+    const error = (await applyBootstrap(bad, { engine, accesses: new AccessManager({ storage: engine.storage }), readJsonFile }).catch((e) => e)) as ValidationError;
+    expect(error.details.map((d) => d.path)).toEqual(['accesses[0].actions[1]', 'accesses[0].environments[0]']);
   });
 });

@@ -4,7 +4,7 @@
  * empty storage each time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, parseBucketingConfig, type Activation, type Storage } from '../../src/index';
+import { ConflictError, parseBucketingConfig, type AccessRecord, type Activation, type Storage, type TokenRecord } from '../../src/index';
 
 const config = parseBucketingConfig({
   campaigns: [
@@ -33,6 +33,35 @@ function activation(over: Partial<Activation> = {}): Activation {
     variationGroupId: 'vg1',
     variationId: 'a',
     timestamp: 1000,
+    ...over,
+  };
+}
+
+function access(over: Partial<AccessRecord> = {}): AccessRecord {
+  return {
+    id: 'acc_1',
+    accountId: 'acme',
+    name: 'deploy-bot',
+    environments: ['prod'],
+    actions: ['campaigns.read', 'panic.write'],
+    clientId: 'abk_ci_client1',
+    secretHash: 'f'.repeat(64),
+    createdAt: 1000,
+    revokedAt: null,
+    ...over,
+  };
+}
+
+function token(over: Partial<TokenRecord> = {}): TokenRecord {
+  return {
+    tokenHash: 'a'.repeat(64),
+    accessId: 'acc_1',
+    accountId: 'acme',
+    clientId: 'abk_ci_client1',
+    actions: ['campaigns.read'],
+    environments: [],
+    issuedAt: 1000,
+    expiresAt: 5000,
     ...over,
   };
 }
@@ -147,6 +176,55 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         await Promise.all(Array.from({ length: 50 }, (_, i) => storage.assignments.save('env', 'v1', { [`vg${i}`]: `x${i}` })));
         const got = await storage.assignments.get('env', 'v1');
         expect(Object.keys(got)).toHaveLength(50);
+      });
+    });
+
+    describe('accesses', () => {
+      it('creates, reads by id and by client id, and lists by account oldest first', async () => {
+        await storage.accesses.create(access({ id: 'acc_2', clientId: 'abk_ci_client2', createdAt: 2000, environments: [] }));
+        await storage.accesses.create(access());
+        await storage.accesses.create(access({ id: 'acc_3', clientId: 'abk_ci_client3', accountId: 'other' }));
+        expect(await storage.accesses.get('acc_1')).toEqual(access());
+        expect(await storage.accesses.getByClientId('abk_ci_client2')).toEqual(access({ id: 'acc_2', clientId: 'abk_ci_client2', createdAt: 2000, environments: [] }));
+        expect(await storage.accesses.get('nope')).toBeUndefined();
+        expect(await storage.accesses.getByClientId('nope')).toBeUndefined();
+        expect((await storage.accesses.list('acme')).map((a) => a.id)).toEqual(['acc_1', 'acc_2']);
+        expect(await storage.accesses.list('nobody')).toEqual([]);
+      });
+
+      it('refuses a taken id or client id', async () => {
+        await storage.accesses.create(access());
+        await expect(storage.accesses.create(access({ clientId: 'other-client' }))).rejects.toBeInstanceOf(ConflictError);
+        await expect(storage.accesses.create(access({ id: 'acc_9' }))).rejects.toBeInstanceOf(ConflictError);
+        expect(await storage.accesses.list('acme')).toHaveLength(1);
+      });
+
+      it('revokes once, keeping the row for audit', async () => {
+        await storage.accesses.create(access());
+        expect(await storage.accesses.revoke('acc_1', 3000)).toBe(true);
+        expect(await storage.accesses.revoke('acc_1', 4000)).toBe(false);
+        expect(await storage.accesses.revoke('nope', 4000)).toBe(false);
+        expect((await storage.accesses.get('acc_1'))?.revokedAt).toBe(3000);
+        expect((await storage.accesses.getByClientId('abk_ci_client1'))?.revokedAt).toBe(3000);
+      });
+    });
+
+    describe('tokens', () => {
+      it('saves and reads by hash; refuses a duplicate hash', async () => {
+        await storage.tokens.save(token());
+        expect(await storage.tokens.get('a'.repeat(64))).toEqual(token());
+        expect(await storage.tokens.get('b'.repeat(64))).toBeUndefined();
+        await expect(storage.tokens.save(token())).rejects.toBeInstanceOf(ConflictError);
+      });
+
+      it('deletes only tokens expired before now', async () => {
+        await storage.tokens.save(token({ tokenHash: '1', expiresAt: 100 }));
+        await storage.tokens.save(token({ tokenHash: '2', expiresAt: 200 }));
+        await storage.tokens.save(token({ tokenHash: '3', expiresAt: 300 }));
+        expect(await storage.tokens.deleteExpired(200)).toBe(1);
+        expect(await storage.tokens.get('1')).toBeUndefined();
+        expect(await storage.tokens.get('2')).toBeDefined();
+        expect(await storage.tokens.get('3')).toBeDefined();
       });
     });
 
