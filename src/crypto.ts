@@ -6,8 +6,25 @@
 
 const encoder = new TextEncoder();
 
+interface NodeHashing {
+  createHash(algorithm: 'sha256'): { update(text: string): { digest(encoding: 'hex'): string } };
+  createHmac(algorithm: 'sha256', key: string): { update(text: string): { digest(encoding: 'hex'): string } };
+}
+
+// On Node, hash synchronously through node:crypto (about 30 times cheaper than a Web Crypto
+// round trip), without a static import so the core still runs on any Web-standard runtime.
+const nodeHashing = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
+  | NodeHashing
+  | undefined;
+
 /** SHA-256 of `text` (UTF-8), as lower-case hex. */
 export async function sha256Hex(text: string): Promise<string> {
+  if (nodeHashing) return nodeHashing.createHash('sha256').update(text).digest('hex');
+  return sha256HexWeb(text);
+}
+
+/** {@link sha256Hex} through Web Crypto only (the path of non-Node runtimes). */
+export async function sha256HexWeb(text: string): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(text));
   return hex(new Uint8Array(digest));
 }
@@ -49,6 +66,12 @@ const hmacKeys = new Map<string, Promise<CryptoKey>>();
  */
 export async function credentialHash(secret: string, pepper?: string): Promise<string> {
   if (!pepper) return sha256Hex(secret);
+  if (nodeHashing) return nodeHashing.createHmac('sha256', pepper).update(secret).digest('hex');
+  return hmacHexWeb(secret, pepper);
+}
+
+/** HMAC-SHA-256 through Web Crypto only (the path of non-Node runtimes). */
+export async function hmacHexWeb(secret: string, pepper: string): Promise<string> {
   let key = hmacKeys.get(pepper);
   if (!key) {
     key = globalThis.crypto.subtle.importKey('raw', encoder.encode(pepper), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);

@@ -1,5 +1,8 @@
 /** `npm run bench`: every benchmark, with ratios against a baseline measured in the same run. */
 import { benchDecision } from './decision';
 import { print } from './measure';
+import { benchTokens } from './tokens';
 
-print('Decisions, 100-campaign environment', await benchDecision());
+const only = process.argv[2];
+if (!only || only === 'decision') print('Decisions, 100-campaign environment', await benchDecision());
+if (!only || only === 'tokens') print('Remote control tokens', await benchTokens());
