@@ -133,7 +133,7 @@ export class PayloadTooLargeError extends AbkitError {
  */
 export class ConflictError extends AbkitError {
   /** Creates the error; `code` defaults to `conflict`. */
-  constructor(message: string, code = 'conflict') {
-    super(message, code, 409);
+  constructor(message: string, code = 'conflict', details: readonly ErrorDetail[] = []) {
+    super(message, code, 409, details);
   }
 }

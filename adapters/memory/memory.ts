@@ -6,6 +6,7 @@ import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../.
 import type { Storage } from '../../src/storage/storage';
 import type { TokenRecord, TokenStore } from '../../src/storage/tokens';
 import { deepFreeze } from '../../src/freeze';
+import { MemoryCatalogStore } from './catalog';
 
 /** Deep-freezes a fresh copy so callers can neither alias nor mutate stored state. */
 function snapshot<T>(value: T): T {
@@ -177,6 +178,7 @@ export function memoryStorage(): Storage {
     activations: new MemoryActivationStore(),
     accesses: new MemoryAccessStore(),
     tokens: new MemoryTokenStore(),
+    catalogs: new MemoryCatalogStore(),
     async close() {},
   };
 }

@@ -1,6 +1,7 @@
 import type { AccessStore } from './accesses';
 import type { ActivationStore } from './activations';
 import type { AssignmentStore } from './assignments';
+import type { CatalogStore } from './catalog';
 import type { EnvironmentStore } from './environments';
 import type { TokenStore } from './tokens';
 
@@ -20,6 +21,8 @@ export interface Storage {
   readonly accesses: AccessStore;
   /** Issued bearer tokens. */
   readonly tokens: TokenStore;
+  /** Catalogs: items, schema, visible snapshots, keys. */
+  readonly catalogs: CatalogStore;
   /** Releases connections or files; the storage is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -1,0 +1,338 @@
+import { memoryStorage } from '../../adapters/memory/memory';
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import type { CatalogItem, CatalogOperation, FieldClaim, VisibleCatalog } from '../storage/catalog';
+import type { Storage } from '../storage/storage';
+import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem } from './typing';
+
+/** Most operations one batch may hold (SPEC 8). */
+export const MAX_BATCH_OPERATIONS = 10_000;
+/** A batch payload must be smaller than this many bytes: 50 MB (SPEC 8). */
+export const MAX_BATCH_BYTES = 50 * 1024 * 1024;
+/** Default interval of the synchronization scheduler: once a day (SPEC 3). */
+export const DEFAULT_SYNC_INTERVAL_MS = 86_400_000;
+
+/** One operation of a batch, as sent (SPEC 2.8). */
+export interface BatchOperation {
+  /** `create-replace` (the product is a whole item) or `delete` (the product carries `id`). */
+  operation: 'create-replace' | 'delete';
+  product: Record<string, unknown>;
+}
+
+/** One failing operation of a batch. */
+export interface BatchProblem extends ItemProblem {
+  /** Index of the operation in the batch. */
+  readonly index: number;
+}
+
+/**
+ * A batch (or single write) that breaks the rules: every failing operation is listed, and
+ * nothing was applied.
+ */
+export class CatalogValidationError extends ValidationError {
+  /** Every failing operation, in batch order. */
+  readonly problems: readonly BatchProblem[];
+
+  /** Creates the error from the failing operations. */
+  constructor(problems: readonly BatchProblem[], code = 'invalid_catalog_operation') {
+    const details: ErrorDetail[] = problems.map((p) => ({ path: `[${p.index}]${p.field === undefined ? '' : `.product.${p.field}`}`, message: p.reason }));
+    const shown = problems.slice(0, 5).map((p) => `operation ${p.index}: ${p.reason}`);
+    const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
+    super(`abkit: ${problems.length} invalid operation${problems.length === 1 ? '' : 's'}, nothing applied: ${shown.join('; ')}${more}`, details, code);
+    this.problems = problems;
+  }
+}
+
+/** What a successful write applied. */
+export interface BatchResult {
+  /** Operations applied. */
+  readonly accepted: number;
+  /** Items added or replaced. */
+  readonly upserted: number;
+  /** Delete operations applied (deleting an absent item is accepted and counts). */
+  readonly deleted: number;
+}
+
+/** A field as {@link Catalog.schema} shows it. */
+export interface SchemaFieldView {
+  readonly name: string;
+  /** The type, or null for a custom field that only ever received empty values. */
+  readonly type: FieldType | null;
+  readonly standard: boolean;
+  /** Whether null is accepted (always, for custom fields: null is an empty value). */
+  readonly nullable: boolean;
+  /** Whether every item must carry it. */
+  readonly required: boolean;
+}
+
+/** The result of {@link Catalog.sync}. */
+export interface SyncResult {
+  readonly version: number;
+  readonly syncedAt: number;
+  readonly count: number;
+}
+
+/** A running synchronization scheduler. */
+export interface SyncSchedule {
+  /** Stops it; a synchronization under way finishes. */
+  stop(): void;
+}
+
+/** An analytics event to link to items (SPEC 6). */
+export interface AnalyticsEvent {
+  /** `purchase` links through `item_purchase_key`, `pageview` through `item_pageview_key`. */
+  name: 'purchase' | 'pageview';
+  /** Event properties; string and number values are matched against the items' keys. */
+  properties: Readonly<Record<string, unknown>>;
+}
+
+/** Options of {@link Catalog}. */
+export interface CatalogOptions {
+  /** The customer identifier; the catalog must exist in the storage (see `CatalogRegistry`). */
+  identifier: string;
+  /** @defaultValue `memoryStorage()` */
+  storage?: Storage;
+  /** Current time in epoch milliseconds. @defaultValue `Date.now` */
+  clock?: () => number;
+  /** Receives errors of scheduled synchronizations. @defaultValue `console.error` */
+  onSyncError?: (error: unknown) => void;
+}
+
+interface KeyIndex {
+  version: number;
+  purchase: Map<string, CatalogItem[]>;
+  pageview: Map<string, CatalogItem[]>;
+}
+
+/**
+ * One customer's product catalog (SPEC 2.7, 3, 4.3): items added, replaced and deleted singly or
+ * in batches, a dynamically typed schema, and a synchronization that publishes what search and
+ * recommendations see. Writes change the accepted catalog only; {@link Catalog.visible} changes
+ * at {@link Catalog.sync}.
+ *
+ * @example
+ * ```ts
+ * const { catalog } = await registry.create({ identifier: 'acme' });
+ * await catalog.put({ id: 'sku-1', is_recommendable: true, name: 'Phone', absolute_link: null,
+ *   img_link: null, price: 199, categories_ids: ['phones'], color: 'black' });
+ * await catalog.sync();
+ * ```
+ */
+export class Catalog {
+  /** The customer identifier. */
+  readonly identifier: string;
+  readonly #storage: Storage;
+  readonly #clock: () => number;
+  readonly #onSyncError: (error: unknown) => void;
+  #keys: KeyIndex | undefined;
+
+  /** Binds a catalog; a bad option throws a `TypeError` prefixed `abkit: Catalog:`. */
+  constructor(options: CatalogOptions) {
+    const { identifier, storage = memoryStorage(), clock = Date.now, onSyncError = (e: unknown) => console.error(e) } = options ?? ({} as CatalogOptions);
+    if (typeof identifier !== 'string' || identifier === '') throw new TypeError('abkit: Catalog: identifier must be a non-empty string');
+    if (typeof clock !== 'function') throw new TypeError('abkit: Catalog: clock must be a function');
+    this.identifier = identifier;
+    this.#storage = storage;
+    this.#clock = clock;
+    this.#onSyncError = onSyncError;
+  }
+
+  /** Adds an item, or wholly replaces the item with its id. */
+  async put(item: Record<string, unknown>): Promise<BatchResult> {
+    return this.batch([{ operation: 'create-replace', product: item }]);
+  }
+
+  /** Deletes an item (an absent one is fine). */
+  async delete(id: string): Promise<BatchResult> {
+    return this.batch([{ operation: 'delete', product: { id } }]);
+  }
+
+  /** Deletes every accepted item; the schema is kept. Returns how many were deleted. */
+  async deleteAll(): Promise<{ deleted: number }> {
+    return { deleted: await this.#storage.catalogs.deleteAllItems(this.identifier) };
+  }
+
+  /**
+   * Deletes a custom field from the schema and from every accepted item, so it can be created
+   * again with another type. Standard fields cannot be deleted ({@link ValidationError});
+   * an unknown field is a {@link NotFoundError}.
+   */
+  async deleteSchemaField(name: string): Promise<void> {
+    if (typeof name !== 'string' || name === '') throw new ValidationError('abkit: the field name must be a non-empty string', [{ path: 'fieldID', message: 'empty' }]);
+    if (isStandardField(name)) throw new ValidationError(`abkit: ${name} is a standard field and cannot be deleted`, [{ path: 'fieldID', message: 'standard field' }], 'standard_field');
+    if (!(await this.#storage.catalogs.deleteField(this.identifier, name))) throw new NotFoundError(`abkit: the schema has no field ${name}`);
+  }
+
+  /**
+   * Applies a batch: at most {@link MAX_BATCH_OPERATIONS} operations, validated as a whole (typing
+   * takes into account fields created by earlier operations of the same batch), then applied
+   * atomically and in order. Any invalid operation throws {@link CatalogValidationError} listing
+   * every failing operation, and nothing is applied.
+   *
+   * @param options - `sizeBytes`: size of the payload as received, checked against {@link MAX_BATCH_BYTES}.
+   */
+  async batch(operations: readonly BatchOperation[], options: { sizeBytes?: number } = {}): Promise<BatchResult> {
+    if (!Array.isArray(operations)) throw new ValidationError('abkit: a batch must be an array of operations', [{ path: '(body)', message: 'not an array' }]);
+    if (operations.length > MAX_BATCH_OPERATIONS) {
+      throw new ValidationError(`abkit: a batch holds at most ${MAX_BATCH_OPERATIONS} operations, got ${operations.length}`, [{ path: '(body)', message: 'too many operations' }], 'too_many_operations');
+    }
+    if (options.sizeBytes !== undefined && options.sizeBytes >= MAX_BATCH_BYTES) {
+      throw new ValidationError(`abkit: a batch must be smaller than ${MAX_BATCH_BYTES} bytes`, [{ path: '(body)', message: 'too large' }], 'payload_too_large');
+    }
+    for (let attempt = 0; ; attempt++) {
+      const { claims, prepared } = await this.#prepare(operations);
+      try {
+        await this.#storage.catalogs.applyBatch(this.identifier, claims, prepared, this.#clock());
+      } catch (error) {
+        // Another writer typed a field first: validate again against the schema it left.
+        if (error instanceof ConflictError && error.code === 'field_type_conflict' && attempt === 0) continue;
+        throw error;
+      }
+      const deleted = prepared.filter((o) => o.op === 'delete').length;
+      return { accepted: prepared.length, upserted: prepared.length - deleted, deleted };
+    }
+  }
+
+  async #prepare(operations: readonly BatchOperation[]): Promise<{ claims: FieldClaim[]; prepared: CatalogOperation[] }> {
+    const schema = new Map((await this.#storage.catalogs.schema(this.identifier)).map((f) => [f.name, f.type]));
+    // Fields as this batch leaves them: earlier operations may create or type a field.
+    const local = new Map<string, FieldType | null>();
+    const lookup = (name: string) => (local.has(name) ? local.get(name) : schema.get(name));
+    const problems: BatchProblem[] = [];
+    const prepared: CatalogOperation[] = [];
+    operations.forEach((op, index) => {
+      if (op === null || typeof op !== 'object' || Array.isArray(op)) {
+        problems.push({ index, reason: 'an operation must be an object { operation, product }' });
+        return;
+      }
+      const { operation, product } = op as unknown as Record<string, unknown>;
+      if (operation !== 'create-replace' && operation !== 'delete') {
+        problems.push({ index, field: 'operation', reason: `unknown operation ${JSON.stringify(operation)}; use create-replace or delete` });
+        return;
+      }
+      if (product === null || typeof product !== 'object' || Array.isArray(product)) {
+        problems.push({ index, field: 'product', reason: 'product must be an object' });
+        return;
+      }
+      if (operation === 'delete') {
+        const problem = checkItemId((product as Record<string, unknown>).id);
+        if (problem) problems.push({ index, ...problem });
+        else prepared.push({ op: 'delete', id: (product as { id: string }).id });
+        return;
+      }
+      const check = checkItem(product, lookup);
+      if (check.problems.length > 0) {
+        for (const p of check.problems) problems.push({ index, ...p });
+        return;
+      }
+      for (const [name, type] of check.fields) {
+        const current = lookup(name);
+        if (current === undefined || (current === null && type !== null)) local.set(name, type);
+      }
+      prepared.push({ op: 'put', item: product as CatalogItem });
+    });
+    if (problems.length > 0) throw new CatalogValidationError(problems);
+    // Claim every custom field the batch uses, so the store catches a concurrent retyping.
+    const used = new Set<string>();
+    for (const op of prepared) if (op.op === 'put') for (const name of Object.keys(op.item)) if (!isStandardField(name)) used.add(name);
+    const claims = [...used].map((name) => ({ name, type: lookup(name) ?? null }));
+    return { claims, prepared };
+  }
+
+  /** The schema: the standard fields with their fixed types, then the custom fields by name. */
+  async schema(): Promise<{ fields: SchemaFieldView[] }> {
+    const standard = Object.entries(STANDARD_FIELDS).map(([name, f]) => ({ name, type: f.type, standard: true, nullable: f.nullable, required: f.required }));
+    const custom = (await this.#storage.catalogs.schema(this.identifier)).map((f) => ({ name: f.name, type: f.type, standard: false, nullable: true, required: false }));
+    return { fields: [...standard, ...custom] };
+  }
+
+  /** An accepted item (visible or not yet), or undefined. */
+  async get(id: string): Promise<CatalogItem | undefined> {
+    return this.#storage.catalogs.getItem(this.identifier, id);
+  }
+
+  /** Number of accepted items. */
+  async count(): Promise<number> {
+    return this.#storage.catalogs.countItems(this.identifier);
+  }
+
+  /** Publishes every accepted operation so far as the next visible version. */
+  async sync(): Promise<SyncResult> {
+    return this.#storage.catalogs.publish(this.identifier, this.#clock());
+  }
+
+  /** The published items and their version (0, with no item, before the first sync). */
+  async visible(): Promise<VisibleCatalog> {
+    return this.#storage.catalogs.visibleItems(this.identifier);
+  }
+
+  /** The visible version, cheaply: readers reload when it changes. */
+  async visibleVersion(): Promise<number> {
+    return (await this.#storage.catalogs.visibleVersion(this.identifier)).version;
+  }
+
+  /**
+   * Runs {@link Catalog.sync} every `intervalMs` (default once a day) until stopped. The timer
+   * does not keep the process alive.
+   */
+  startSync(options: { intervalMs?: number } = {}): SyncSchedule {
+    const { intervalMs = DEFAULT_SYNC_INTERVAL_MS } = options;
+    if (!Number.isInteger(intervalMs) || intervalMs < 1000) throw new TypeError(`abkit: Catalog: intervalMs must be an integer >= 1000, got ${intervalMs}`);
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.sync()
+        .catch(this.#onSyncError)
+        .finally(() => {
+          running = false;
+        });
+    }, intervalMs);
+    (timer as { unref?: () => void }).unref?.();
+    return { stop: () => clearInterval(timer) };
+  }
+
+  /**
+   * The visible items an analytics event refers to: a `purchase` through `item_purchase_key`, a
+   * `pageview` through `item_pageview_key`, matching any string (or number, as text) property
+   * value exactly. The keys are indexed once per visible version, not scanned per event.
+   */
+  async linkEvent(event: AnalyticsEvent): Promise<CatalogItem[]> {
+    if (event?.name !== 'purchase' && event?.name !== 'pageview') {
+      throw new ValidationError('abkit: event name must be purchase or pageview', [{ path: 'name', message: 'unknown event' }]);
+    }
+    if (event.properties === null || typeof event.properties !== 'object') {
+      throw new ValidationError('abkit: event properties must be an object', [{ path: 'properties', message: 'not an object' }]);
+    }
+    const index = (await this.#keyIndex())[event.name];
+    const found = new Map<string, CatalogItem>();
+    for (const value of Object.values(event.properties)) {
+      const values = Array.isArray(value) ? value : [value];
+      for (const v of values) {
+        if (typeof v !== 'string' && typeof v !== 'number') continue;
+        for (const item of index.get(String(v)) ?? []) found.set(item.id, item);
+      }
+    }
+    return [...found.values()];
+  }
+
+  async #keyIndex(): Promise<KeyIndex> {
+    const version = await this.visibleVersion();
+    if (this.#keys?.version === version) return this.#keys;
+    const { items, version: v } = await this.visible();
+    const build = (field: string) => {
+      const map = new Map<string, CatalogItem[]>();
+      for (const item of items) {
+        const keys = item[field];
+        if (!Array.isArray(keys)) continue;
+        for (const key of new Set(keys as string[])) {
+          const list = map.get(key);
+          if (list) list.push(item);
+          else map.set(key, [item]);
+        }
+      }
+      return map;
+    };
+    this.#keys = { version: v, purchase: build('item_purchase_key'), pageview: build('item_pageview_key') };
+    return this.#keys;
+  }
+}

@@ -1,0 +1,80 @@
+import type { FieldType } from '../catalog/typing';
+
+/** A catalog item: a JSON object with the standard fields of SPEC 2.7 and custom fields. */
+export type CatalogItem = Readonly<Record<string, unknown>> & { readonly id: string };
+
+/** A catalog as stored: its identifier and the hashes of its two keys. */
+export interface CatalogRecord {
+  /** Customer identifier: a lower-case DNS label. */
+  readonly identifier: string;
+  /** Keyed SHA-256 (hex) of the catalog key, which manages the catalog. */
+  readonly catalogKeyHash: string;
+  /** Keyed SHA-256 (hex) of the search key, which only reads. */
+  readonly searchKeyHash: string;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+/** A custom field of the schema. `type` null: the field exists but only empty values were sent. */
+export interface SchemaField {
+  readonly name: string;
+  readonly type: FieldType | null;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+/** What an operation needs of a field: it exists, with this type when not null. */
+export interface FieldClaim {
+  readonly name: string;
+  readonly type: FieldType | null;
+}
+
+/** An operation of a batch, already validated. */
+export type CatalogOperation = { readonly op: 'put'; readonly item: CatalogItem } | { readonly op: 'delete'; readonly id: string };
+
+/** The published catalog: what search and recommendations see. */
+export interface VisibleCatalog {
+  /** 0 before the first synchronization, then grows by one at each. */
+  readonly version: number;
+  /** Epoch milliseconds of the synchronization, or null before the first. */
+  readonly syncedAt: number | null;
+  /** Every item, ordered by id. */
+  readonly items: readonly CatalogItem[];
+}
+
+/**
+ * Port: catalogs, their accepted items and schema, and their visible snapshots.
+ *
+ * `applyBatch` is the one atomic write: it claims fields (creating an absent one, typing an
+ * untyped one, and refusing with a `ConflictError` of code `field_type_conflict` when a field
+ * already has another type) and applies the operations in order, all or nothing. Two writers
+ * racing to create one field with different types: exactly one wins.
+ */
+export interface CatalogStore {
+  /** Creates a catalog; `ConflictError` when the identifier or a key hash is taken. */
+  createCatalog(record: CatalogRecord): Promise<void>;
+  /** Replaces a catalog's key hashes (rotation). */
+  setKeys(identifier: string, keys: { catalogKeyHash: string; searchKeyHash: string }): Promise<void>;
+  getCatalog(identifier: string): Promise<CatalogRecord | undefined>;
+  /** The catalog a key hash belongs to, and which key it is. */
+  findByKeyHash(hash: string): Promise<{ catalog: CatalogRecord; role: 'catalog' | 'search' } | undefined>;
+  listCatalogs(): Promise<CatalogRecord[]>;
+
+  /** The custom fields, ordered by name. */
+  schema(identifier: string): Promise<SchemaField[]>;
+  /** Atomically claims fields and applies operations in order (see the interface comment). */
+  applyBatch(identifier: string, claims: readonly FieldClaim[], operations: readonly CatalogOperation[], now: number): Promise<void>;
+  /** Deletes every accepted item; the schema is kept. Returns how many were deleted. */
+  deleteAllItems(identifier: string): Promise<number>;
+  /** Removes a custom field from the schema and from every accepted item; false when absent. */
+  deleteField(identifier: string, name: string): Promise<boolean>;
+  getItem(identifier: string, id: string): Promise<CatalogItem | undefined>;
+  countItems(identifier: string): Promise<number>;
+
+  /** Atomically publishes the accepted items as the next visible version. */
+  publish(identifier: string, now: number): Promise<{ version: number; syncedAt: number; count: number }>;
+  /** The visible version and its time, cheaply, so readers can tell when to reload. */
+  visibleVersion(identifier: string): Promise<{ version: number; syncedAt: number | null }>;
+  /** The visible snapshot. */
+  visibleItems(identifier: string): Promise<VisibleCatalog>;
+}
