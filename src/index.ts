@@ -70,3 +70,22 @@ export type { RemoteControlHandlerOptions } from './http/remote';
 export type { AccessStore, AccessRecord } from './storage/accesses';
 export type { TokenStore, TokenRecord } from './storage/tokens';
 export type { RandomSource } from './crypto';
+
+export { Catalog, CatalogValidationError, MAX_BATCH_OPERATIONS, MAX_BATCH_BYTES, DEFAULT_SYNC_INTERVAL_MS } from './catalog/catalog';
+export type {
+  CatalogOptions,
+  BatchOperation,
+  BatchProblem,
+  BatchResult,
+  SchemaFieldView,
+  SyncResult,
+  SyncSchedule,
+  AnalyticsEvent,
+} from './catalog/catalog';
+export { CatalogRegistry, CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from './catalog/registry';
+export type { CatalogRegistryOptions, CreateCatalogInput, CreatedCatalog, KeyGrant } from './catalog/registry';
+export { typeOf, checkItem, checkItemId, describeValue, isStandardField, STANDARD_FIELDS, FIELD_TYPES, MAX_ITEM_ID_LENGTH } from './catalog/typing';
+export type { FieldType, StandardField, ValueKind, ItemProblem, ItemCheck, SchemaLookup } from './catalog/typing';
+export { createCatalogHandler, catalogRoutes } from './http/catalog';
+export type { CatalogHandlerOptions } from './http/catalog';
+export type { CatalogStore, CatalogItem, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
