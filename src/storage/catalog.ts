@@ -55,9 +55,11 @@ export interface CatalogStore {
   createCatalog(record: CatalogRecord): Promise<void>;
   /** Replaces a catalog's key hashes (rotation). */
   setKeys(identifier: string, keys: { catalogKeyHash: string; searchKeyHash: string }): Promise<void>;
+  /** The catalog, or undefined. */
   getCatalog(identifier: string): Promise<CatalogRecord | undefined>;
   /** The catalog a key hash belongs to, and which key it is. */
   findByKeyHash(hash: string): Promise<{ catalog: CatalogRecord; role: 'catalog' | 'search' } | undefined>;
+  /** Every catalog, ordered by identifier. */
   listCatalogs(): Promise<CatalogRecord[]>;
 
   /** The custom fields, ordered by name. */
@@ -68,7 +70,9 @@ export interface CatalogStore {
   deleteAllItems(identifier: string): Promise<number>;
   /** Removes a custom field from the schema and from every accepted item; false when absent. */
   deleteField(identifier: string, name: string): Promise<boolean>;
+  /** An accepted item, or undefined. */
   getItem(identifier: string, id: string): Promise<CatalogItem | undefined>;
+  /** Number of accepted items. */
   countItems(identifier: string): Promise<number>;
 
   /** Atomically publishes the accepted items as the next visible version. */
