@@ -4,7 +4,7 @@
  * empty storage each time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, parseBucketingConfig, type AccessRecord, type Activation, type Storage, type TokenRecord } from '../../src/index';
+import { ConflictError, parseBucketingConfig, type AccessRecord, type Activation, type CatalogItem, type CatalogRecord, type Storage, type TokenRecord } from '../../src/index';
 
 const config = parseBucketingConfig({
   campaigns: [
@@ -64,6 +64,14 @@ function token(over: Partial<TokenRecord> = {}): TokenRecord {
     expiresAt: 5000,
     ...over,
   };
+}
+
+function catalogRecord(identifier = 'acme', n = 1): CatalogRecord {
+  return { identifier, catalogKeyHash: `c${n}`.padEnd(64, '0'), searchKeyHash: `s${n}`.padEnd(64, '0'), createdAt: 1000 };
+}
+
+function item(id: string, extra: Record<string, unknown> = {}): CatalogItem {
+  return { id, is_recommendable: true, name: `Item ${id}`, absolute_link: null, img_link: null, price: 10, categories_ids: null, ...extra };
 }
 
 export function runConformance(name: string, open: () => Promise<Storage>): void {
@@ -225,6 +233,123 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         expect(await storage.tokens.get('1')).toBeUndefined();
         expect(await storage.tokens.get('2')).toBeDefined();
         expect(await storage.tokens.get('3')).toBeDefined();
+      });
+    });
+
+    describe('catalogs', () => {
+      beforeEach(async () => {
+        await storage.catalogs.createCatalog(catalogRecord());
+      });
+
+      it('creates catalogs, finds them by key hash with their role, refuses duplicates', async () => {
+        await storage.catalogs.createCatalog(catalogRecord('beta', 2));
+        expect(await storage.catalogs.getCatalog('acme')).toEqual(catalogRecord());
+        expect(await storage.catalogs.getCatalog('nope')).toBeUndefined();
+        expect(await storage.catalogs.findByKeyHash(catalogRecord('beta', 2).searchKeyHash)).toEqual({ catalog: catalogRecord('beta', 2), role: 'search' });
+        expect(await storage.catalogs.findByKeyHash(catalogRecord().catalogKeyHash)).toEqual({ catalog: catalogRecord(), role: 'catalog' });
+        expect(await storage.catalogs.findByKeyHash('x')).toBeUndefined();
+        expect((await storage.catalogs.listCatalogs()).map((c) => c.identifier)).toEqual(['acme', 'beta']);
+        await expect(storage.catalogs.createCatalog(catalogRecord())).rejects.toBeInstanceOf(ConflictError);
+        await expect(storage.catalogs.createCatalog(catalogRecord('gamma', 1))).rejects.toBeInstanceOf(ConflictError);
+      });
+
+      it('rotates keys', async () => {
+        await storage.catalogs.setKeys('acme', { catalogKeyHash: 'n'.repeat(64), searchKeyHash: 'm'.repeat(64) });
+        expect(await storage.catalogs.findByKeyHash(catalogRecord().catalogKeyHash)).toBeUndefined();
+        expect((await storage.catalogs.findByKeyHash('n'.repeat(64)))?.role).toBe('catalog');
+      });
+
+      it('applies a batch in order, with its field claims, and reads items back losslessly', async () => {
+        const odd = item('é"\'🙂', { weird: JSON.parse('{"a.b":"x","__proto__":"p","constructor":"c"}'), list: ['a', ''] });
+        await storage.catalogs.applyBatch(
+          'acme',
+          [{ name: 'color', type: 'string' }, { name: 'size', type: null }, { name: 'weird', type: 'object<string>' }, { name: 'list', type: 'string[]' }],
+          [
+            { op: 'put', item: item('a', { color: 'red', size: '' }) },
+            { op: 'put', item: item('b') },
+            { op: 'delete', id: 'b' },
+            { op: 'put', item: odd },
+            { op: 'delete', id: 'never-existed' },
+          ],
+          5000,
+        );
+        expect(await storage.catalogs.getItem('acme', 'a')).toEqual(item('a', { color: 'red', size: '' }));
+        expect(await storage.catalogs.getItem('acme', 'b')).toBeUndefined();
+        const back = await storage.catalogs.getItem('acme', odd.id);
+        expect(back).toEqual(odd);
+        expect(Object.keys(back!.weird as object)).toEqual(['a.b', '__proto__', 'constructor']);
+        expect(await storage.catalogs.countItems('acme')).toBe(2);
+        expect(await storage.catalogs.schema('acme')).toEqual([
+          { name: 'color', type: 'string', createdAt: 5000 },
+          { name: 'list', type: 'string[]', createdAt: 5000 },
+          { name: 'size', type: null, createdAt: 5000 },
+          { name: 'weird', type: 'object<string>', createdAt: 5000 },
+        ]);
+      });
+
+      it('types an untyped field, and rejects a conflicting claim atomically', async () => {
+        await storage.catalogs.applyBatch('acme', [{ name: 'size', type: null }], [{ op: 'put', item: item('a', { size: null }) }], 1);
+        await storage.catalogs.applyBatch('acme', [{ name: 'size', type: 'number' }], [{ op: 'put', item: item('b', { size: 3 }) }], 2);
+        const error = await storage.catalogs
+          .applyBatch('acme', [{ name: 'fresh', type: 'string' }, { name: 'size', type: 'string' }], [{ op: 'put', item: item('c', { size: 'XL', fresh: 'y' }) }, { op: 'delete', id: 'a' }], 3)
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ConflictError);
+        expect((error as ConflictError).code).toBe('field_type_conflict');
+        // Nothing of the refused batch was applied: no item, no new field, no delete.
+        expect(await storage.catalogs.getItem('acme', 'c')).toBeUndefined();
+        expect(await storage.catalogs.getItem('acme', 'a')).toBeDefined();
+        expect((await storage.catalogs.schema('acme')).map((f) => [f.name, f.type])).toEqual([['size', 'number']]);
+      });
+
+      it('exactly one of two concurrent conflicting claims wins', async () => {
+        const results = await Promise.allSettled([
+          storage.catalogs.applyBatch('acme', [{ name: 'size', type: 'string' }], [{ op: 'put', item: item('a', { size: 'XL' }) }], 1),
+          storage.catalogs.applyBatch('acme', [{ name: 'size', type: 'number' }], [{ op: 'put', item: item('b', { size: 42 }) }], 1),
+        ]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        const type = (await storage.catalogs.schema('acme'))[0]!.type;
+        expect(await storage.catalogs.countItems('acme')).toBe(1);
+        expect(await storage.catalogs.getItem('acme', type === 'string' ? 'a' : 'b')).toBeDefined();
+      });
+
+      it('deletes all items but keeps the schema', async () => {
+        await storage.catalogs.applyBatch('acme', [{ name: 'color', type: 'string' }], [{ op: 'put', item: item('a', { color: 'red' }) }, { op: 'put', item: item('b') }], 1);
+        expect(await storage.catalogs.deleteAllItems('acme')).toBe(2);
+        expect(await storage.catalogs.countItems('acme')).toBe(0);
+        expect((await storage.catalogs.schema('acme')).map((f) => f.name)).toEqual(['color']);
+      });
+
+      it('deletes a field from the schema and from every item', async () => {
+        await storage.catalogs.applyBatch('acme', [{ name: 'color', type: 'string' }], [{ op: 'put', item: item('a', { color: 'red' }) }, { op: 'put', item: item('b') }], 1);
+        expect(await storage.catalogs.deleteField('acme', 'color')).toBe(true);
+        expect(await storage.catalogs.deleteField('acme', 'color')).toBe(false);
+        expect(await storage.catalogs.getItem('acme', 'a')).toEqual(item('a'));
+        expect(await storage.catalogs.schema('acme')).toEqual([]);
+        await storage.catalogs.applyBatch('acme', [{ name: 'color', type: 'number' }], [{ op: 'put', item: item('c', { color: 3 }) }], 2);
+        expect((await storage.catalogs.schema('acme'))[0]!.type).toBe('number');
+      });
+
+      it('publishes the accepted items as the next visible version; later writes stay invisible', async () => {
+        expect(await storage.catalogs.visibleVersion('acme')).toEqual({ version: 0, syncedAt: null });
+        expect((await storage.catalogs.visibleItems('acme')).items).toEqual([]);
+        await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item('b') }, { op: 'put', item: item('a') }], 1);
+        expect(await storage.catalogs.publish('acme', 7000)).toEqual({ version: 1, syncedAt: 7000, count: 2 });
+        await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item('c') }, { op: 'put', item: item('a', { price: 99 }) }], 2);
+        const visible = await storage.catalogs.visibleItems('acme');
+        expect(visible.version).toBe(1);
+        expect(visible.syncedAt).toBe(7000);
+        expect(visible.items).toEqual([item('a'), item('b')]);
+        await storage.catalogs.publish('acme', 8000);
+        expect((await storage.catalogs.visibleItems('acme')).items.map((i) => [i.id, i.price])).toEqual([['a', 99], ['b', 10], ['c', 10]]);
+        expect(await storage.catalogs.visibleVersion('acme')).toEqual({ version: 2, syncedAt: 8000 });
+      });
+
+      it('keeps catalogs apart', async () => {
+        await storage.catalogs.createCatalog(catalogRecord('beta', 2));
+        await storage.catalogs.applyBatch('beta', [{ name: 'color', type: 'number' }], [{ op: 'put', item: item('a', { color: 1 }) }], 1);
+        await storage.catalogs.applyBatch('acme', [{ name: 'color', type: 'string' }], [{ op: 'put', item: item('a', { color: 'x' }) }], 1);
+        expect((await storage.catalogs.getItem('beta', 'a'))?.color).toBe(1);
+        expect(await storage.catalogs.countItems('acme')).toBe(1);
       });
     });
 
