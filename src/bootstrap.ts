@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import { sha256Hex } from './crypto';
 import type { AccessManager } from './access/access-manager';
+import { MAX_BATCH_OPERATIONS } from './catalog/catalog';
+import type { CatalogRegistry } from './catalog/registry';
 import type { DecisionEngine } from './decision/engine';
 import { ValidationError } from './errors';
 import { parseBucketingConfig } from './decision/config';
@@ -34,12 +36,23 @@ const accessSchema = z.looseObject({
   clientSecret: z.string().min(1),
 });
 
+const catalogSchema = z
+  .looseObject({
+    identifier: z.string().min(1),
+    catalogApiKey: z.string().min(1),
+    searchApiKey: z.string().min(1),
+    items: z.array(z.unknown()).default([]),
+    itemsFile: z.string().min(1).optional(),
+    syncIntervalMs: z.number().int().min(1000).optional(),
+  });
+
 /** Schema of the bootstrap file (see DESIGN.md "Demo server and bootstrap file"). */
 export const bootstrapSchema = z.looseObject({
   accounts: z
     .array(z.looseObject({ id: z.string().min(1), environments: z.array(environmentSchema).default([]) }))
     .default([]),
   accesses: z.array(accessSchema).default([]),
+  catalogs: z.array(catalogSchema).default([]),
 });
 
 /** A parsed bootstrap file. */
@@ -57,12 +70,16 @@ export interface BootstrapReport {
   accessesCreated: string[];
   /** Client ids of accesses already stored exactly as the file says. */
   accessesUnchanged: string[];
+  /** Per catalog: items written (new or changed), and whether it was synchronized. */
+  catalogs: { identifier: string; written: number; synced: boolean; syncIntervalMs: number | undefined }[];
 }
 
 /** Options of {@link applyBootstrap}. */
 export interface ApplyBootstrapOptions {
   /** Engine whose storage receives the environments. */
   engine: DecisionEngine;
+  /** Receives the file's `catalogs`; required when the file has any. */
+  catalogs?: CatalogRegistry;
   /** Receives the file's `accesses`; required when the file has any. */
   accesses?: AccessManager;
   /** Reads a JSON file named in the bootstrap (`bucketingFile`), relative to the bootstrap file. */
@@ -81,7 +98,7 @@ export interface ApplyBootstrapOptions {
 export async function applyBootstrap(input: unknown, options: ApplyBootstrapOptions): Promise<BootstrapReport> {
   const bootstrap = parseWith(bootstrapSchema, input, 'bootstrap file');
   const { engine, readJsonFile } = options;
-  const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [], accessesCreated: [], accessesUnchanged: [] };
+  const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [], accessesCreated: [], accessesUnchanged: [], catalogs: [] };
   const defaults = bootstrap.accounts.flatMap((a) => a.environments.filter((e) => e.default).map((e) => e.id));
   if (defaults.length > 1) {
     throw new ValidationError(`abkit: invalid bootstrap file: several default environments (${defaults.join(', ')})`, [
@@ -98,14 +115,12 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       }
       const stored = await engine.storage.environments.get(env.id);
       const keyHash = env.apiKey ? await sha256Hex(env.apiKey) : null;
+      const source = env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`;
       let parsed;
       try {
         parsed = parseBucketingConfig(config);
       } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        const where = `accounts[${a}].environments[${e}].${env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`}`;
-        const details = error.details.map((d) => ({ path: `${where}.${d.path}`, message: d.message }));
-        throw new ValidationError(`abkit: invalid bootstrap file: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
+        rethrow(error, (path) => `accounts[${a}].environments[${e}].${source}.${path}`);
       }
       if (stored && stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed)) {
         report.unchanged.push(env.id);
@@ -120,11 +135,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     if (!accesses) throw new ValidationError(`abkit: accesses[${i}] needs an AccessManager (options.accesses)`);
     const existing = await accesses.storage.accesses.getByClientId(input.clientId);
     if (!existing) {
-      await accesses.createAccess(input).catch((error: unknown) => {
-        if (!(error instanceof ValidationError)) throw error;
-        const details = error.details.map((d) => ({ path: `accesses[${i}].${d.path}`, message: d.message }));
-        throw new ValidationError(`abkit: invalid bootstrap file: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
-      });
+      await accesses.createAccess(input).catch((error: unknown) => rethrow(error, (path) => `accesses[${i}].${path}`));
       report.accessesCreated.push(input.clientId);
       continue;
     }
@@ -143,7 +154,43 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     }
     report.accessesUnchanged.push(input.clientId);
   }
+  for (const [i, input] of bootstrap.catalogs.entries()) {
+    const { catalogs } = options;
+    if (!catalogs) throw new ValidationError(`abkit: catalogs[${i}] needs a CatalogRegistry (options.catalogs)`);
+    const where = (path: string) => `catalogs[${i}].${path}`;
+    const { catalog } = await catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
+    let items = input.items;
+    if (input.itemsFile !== undefined) {
+      if (!readJsonFile) throw new ValidationError(`abkit: ${where('itemsFile')} needs a file reader`);
+      const fromFile = await readJsonFile(input.itemsFile);
+      if (!Array.isArray(fromFile)) throw new ValidationError(`abkit: invalid bootstrap file: ${where('itemsFile')} must hold a JSON array of items`, [{ path: where('itemsFile'), message: 'not an array' }]);
+      items = [...items, ...fromFile];
+    }
+    // Only new or changed items are written, so a second run changes nothing.
+    const changed = [];
+    for (const item of items) {
+      const id = item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+      const current = typeof id === 'string' ? await catalog.get(id) : undefined;
+      if (!current || JSON.stringify(current) !== JSON.stringify(item)) changed.push(item);
+    }
+    for (let start = 0; start < changed.length; start += MAX_BATCH_OPERATIONS) {
+      const chunk = changed.slice(start, start + MAX_BATCH_OPERATIONS).map((product) => ({ operation: 'create-replace' as const, product: product as Record<string, unknown> }));
+      // Batch problem paths are `[index].product.field`: point them at the file's items.
+      await catalog.batch(chunk).catch((error: unknown) => rethrow(error, (path) => where(path.replace(/^\[(\d+)\]\.?(?:product)?/, (_, n: string) => `items[${start + Number(n)}]`))));
+    }
+    const needsSync = changed.length > 0 || (await catalog.visibleVersion()) === 0;
+    if (needsSync) await catalog.sync();
+    report.catalogs.push({ identifier: input.identifier, written: changed.length, synced: needsSync, syncIntervalMs: input.syncIntervalMs });
+  }
   return report;
+}
+
+/** Re-throws a validation error with its paths placed inside the bootstrap file. */
+function rethrow(error: unknown, where: (path: string) => string): never {
+  if (!(error instanceof ValidationError)) throw error;
+  const details = error.details.map((d) => ({ path: where(d.path), message: d.message }));
+  const shown = details.slice(0, 5).map((d) => `${d.path}: ${d.message}`);
+  throw new ValidationError(`abkit: invalid bootstrap file: ${shown.join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}`, details);
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

@@ -22,7 +22,7 @@ describe('applyBootstrap', () => {
   it('creates the environments and reports the default', async () => {
     const engine = new DecisionEngine();
     const report = await applyBootstrap(file, { engine, readJsonFile });
-    expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [], accessesCreated: [], accessesUnchanged: [] });
+    expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [], accessesCreated: [], accessesUnchanged: [], catalogs: [] });
     expect((await engine.storage.environments.get('staging'))?.config.campaigns[0]?.id).toBe('s1');
     await expect(engine.checkApiKey('prod', null)).rejects.toThrow(/x-api-key/);
     await engine.checkApiKey('prod', 'k');
@@ -96,5 +96,47 @@ describe('applyBootstrap: accesses', () => {
     bad.accesses[0]!.environments = ['nowhere'];
     const error = (await applyBootstrap(bad, { engine, accesses: new AccessManager({ storage: engine.storage }), readJsonFile }).catch((e) => e)) as ValidationError;
     expect(error.details.map((d) => d.path)).toEqual(['accesses[0].actions[1]', 'accesses[0].environments[0]']);
+  });
+});
+
+describe('applyBootstrap: catalogs', () => {
+  const product = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    is_recommendable: true,
+    name: `P ${id}`,
+    absolute_link: null,
+    img_link: null,
+    price: 10,
+    categories_ids: ['x'],
+    ...extra,
+  });
+  const withCatalog = (items: unknown[], fileItems?: unknown[]) => ({
+    catalogs: [{ identifier: 'shop', catalogApiKey: 'c'.repeat(40), searchApiKey: 's'.repeat(40), items, ...(fileItems ? { itemsFile: 'products.json' } : {}) }],
+  });
+
+  it('creates the keys, accepts the items (inline and from itemsFile), and syncs once; a second run changes nothing', async () => {
+    const { CatalogRegistry } = await import('../src/index');
+    const engine = new DecisionEngine();
+    const catalogs = new CatalogRegistry({ storage: engine.storage });
+    const file = withCatalog([product('a')], [product('b', { color: 'red' })]);
+    const read = async () => [product('b', { color: 'red' })];
+    const first = await applyBootstrap(file, { engine, catalogs, readJsonFile: read });
+    expect(first.catalogs).toEqual([{ identifier: 'shop', written: 2, synced: true, syncIntervalMs: undefined }]);
+    const catalog = await catalogs.get('shop');
+    expect((await catalog.visible()).items.map((i) => i.id)).toEqual(['a', 'b']);
+    expect((await catalogs.authenticate('c'.repeat(40)))?.role).toBe('catalog');
+    expect((await catalogs.authenticate('s'.repeat(40)))?.role).toBe('search');
+    const second = await applyBootstrap(file, { engine, catalogs, readJsonFile: read });
+    expect(second.catalogs).toEqual([{ identifier: 'shop', written: 0, synced: false, syncIntervalMs: undefined }]);
+    expect(await catalog.visibleVersion()).toBe(1);
+  });
+
+  it('names the item and field of an invalid item in the file', async () => {
+    const { CatalogRegistry } = await import('../src/index');
+    const engine = new DecisionEngine();
+    const file = withCatalog([product('a', { color: 'red' }), product('b', { color: 5 })]);
+    const error = (await applyBootstrap(file, { engine, catalogs: new CatalogRegistry({ storage: engine.storage }) }).catch((e) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.details.map((d) => d.path)).toEqual(['catalogs[0].items[1].color']);
   });
 });
