@@ -9,6 +9,8 @@ import { dirname, resolve } from 'node:path';
 import {
   AccessManager,
   applyBootstrap,
+  CatalogRegistry,
+  catalogRoutes,
   decisionRoutes,
   DecisionEngine,
   handlerOf,
@@ -28,14 +30,24 @@ const readJson = async (path: string): Promise<unknown> => JSON.parse(await read
 const bootstrap = await readJson(bootstrapPath);
 const storage = memoryStorage();
 const accesses = new AccessManager({ storage });
+const catalogs = new CatalogRegistry({ storage });
 // Learn the default environment first: the engine is built around it.
 const setup = new DecisionEngine({ storage });
 const readRelative = (p: string) => readJson(resolve(dirname(bootstrapPath), p));
-const { defaultEnvironment } = await applyBootstrap(bootstrap, { engine: setup, accesses, readJsonFile: readRelative });
+const applied = await applyBootstrap(bootstrap, { engine: setup, accesses, catalogs, readJsonFile: readRelative });
+const { defaultEnvironment } = applied;
+const schedules = await Promise.all(
+  applied.catalogs.map(async (c) => (await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs })),
+);
 const engine = new DecisionEngine({ storage, defaultEnvironment });
 const tokens = new TokenService({ accesses });
 const remote = new RemoteControl({ engine });
-const handler = handlerOf([decisionRoutes({ engine }), tokenRoutes({ tokens }), remoteControlRoutes({ remote, tokens })]);
+const handler = handlerOf([
+  decisionRoutes({ engine }),
+  tokenRoutes({ tokens }),
+  remoteControlRoutes({ remote, tokens }),
+  catalogRoutes({ registry: catalogs }),
+]);
 
 const server = createServer(async (req, res) => {
   const response = await handler(toWebRequest(req, `http://${req.headers.host ?? host}`));
@@ -57,8 +69,16 @@ server.listen(port, host, () => {
     console.log(`  curl -s '${base}/token?access_token=<ACCESS_TOKEN>'`);
     console.log(`  curl -s ${base}/v1/accounts/${demo.account}/environments/${defaultEnvironment}/configuration -H 'authorization: Bearer <ACCESS_TOKEN>'`);
   }
+  const shop = (bootstrap as { catalogs?: { catalogApiKey: string }[] }).catalogs?.[0];
+  if (shop) {
+    const item = '{"id":"sku-1","is_recommendable":true,"name":"Demo phone","absolute_link":null,"img_link":null,"price":199.99,"categories_ids":["phones"],"color":"black"}';
+    console.log(`  curl -s -XPUT ${base}/indexes/catalog/sku-1 -H 'authorization: Bearer ${shop.catalogApiKey}' -H 'content-type: application/json' -d '${item}'`);
+  }
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => server.close(() => process.exit(0)));
+  process.on(signal, () => {
+    for (const schedule of schedules) schedule.stop();
+    server.close(() => process.exit(0));
+  });
 }

@@ -37,7 +37,8 @@ export class CatalogValidationError extends ValidationError {
     const details: ErrorDetail[] = problems.map((p) => ({ path: `[${p.index}]${p.field === undefined ? '' : `.product.${p.field}`}`, message: p.reason }));
     const shown = problems.slice(0, 5).map((p) => `operation ${p.index}: ${p.reason}`);
     const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
-    super(`abkit: ${problems.length} invalid operation${problems.length === 1 ? '' : 's'}, nothing applied: ${shown.join('; ')}${more}`, details, code);
+    const operations = new Set(problems.map((p) => p.index)).size;
+    super(`abkit: ${operations} invalid operation${operations === 1 ? '' : 's'}, nothing applied: ${shown.join('; ')}${more}`, details, code);
     this.problems = problems;
   }
 }

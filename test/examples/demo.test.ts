@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateProducts } from '../../examples/demo/generate-products';
+import { CatalogRegistry, FIELD_TYPES } from '../../src/index';
+
+describe('demo catalog', () => {
+  it('products.json is exactly what the seeded generator produces', () => {
+    const file = JSON.parse(readFileSync(new URL('../../examples/demo/products.json', import.meta.url), 'utf8'));
+    expect(file).toEqual(generateProducts());
+  });
+
+  it('loads in one batch and uses a custom field of every supported type', async () => {
+    const { catalog } = await new CatalogRegistry().create({ identifier: 'demo' });
+    await catalog.batch(generateProducts().map((product) => ({ operation: 'create-replace' as const, product })));
+    const custom = (await catalog.schema()).fields.filter((f) => !f.standard);
+    expect(new Set(custom.map((f) => f.type))).toEqual(new Set(FIELD_TYPES));
+    expect(await catalog.count()).toBe(2500);
+  });
+});
