@@ -6,3 +6,24 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * A deep-frozen copy of a JSON value (objects, arrays, scalars), much cheaper than
+ * `structuredClone` followed by {@link deepFreeze}. Own keys such as `__proto__` are kept as
+ * plain data properties.
+ */
+export function frozenCopy<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = frozenCopy(value[i]);
+    return Object.freeze(out) as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = frozenCopy((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return Object.freeze(out) as T;
+}

@@ -1,5 +1,5 @@
 import { ConflictError } from '../../src/errors';
-import { deepFreeze } from '../../src/freeze';
+import { frozenCopy } from '../../src/freeze';
 import type {
   CatalogItem,
   CatalogOperation,
@@ -87,7 +87,7 @@ export class MemoryCatalogStore implements CatalogStore {
       else if (existing.type === null && claim.type !== null) state.fields.set(claim.name, Object.freeze({ ...existing, type: claim.type }));
     }
     for (const operation of operations) {
-      if (operation.op === 'put') state.items.set(operation.item.id, deepFreeze(structuredClone(operation.item)));
+      if (operation.op === 'put') state.items.set(operation.item.id, frozenCopy(operation.item));
       else state.items.delete(operation.id);
     }
   }

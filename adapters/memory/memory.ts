@@ -5,13 +5,11 @@ import type { Assignments, AssignmentStore } from '../../src/storage/assignments
 import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../../src/storage/environments';
 import type { Storage } from '../../src/storage/storage';
 import type { TokenRecord, TokenStore } from '../../src/storage/tokens';
-import { deepFreeze } from '../../src/freeze';
+import { frozenCopy } from '../../src/freeze';
 import { MemoryCatalogStore } from './catalog';
 
-/** Deep-freezes a fresh copy so callers can neither alias nor mutate stored state. */
-function snapshot<T>(value: T): T {
-  return deepFreeze(structuredClone(value));
-}
+// Stored rows are frozen copies: callers can neither alias nor mutate stored state.
+const snapshot = frozenCopy;
 
 class MemoryEnvironmentStore implements EnvironmentStore {
   readonly #rows = new Map<string, EnvironmentRecord>();

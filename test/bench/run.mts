@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark, with ratios against a baseline measured in the same run. */
+import { benchCatalog } from './catalog';
 import { benchDecision } from './decision';
 import { print } from './measure';
 import { benchTokens } from './tokens';
@@ -6,3 +7,4 @@ import { benchTokens } from './tokens';
 const only = process.argv[2];
 if (!only || only === 'decision') print('Decisions, 100-campaign environment', await benchDecision());
 if (!only || only === 'tokens') print('Remote control tokens', await benchTokens());
+if (!only || only === 'catalog') print('Catalog batches', await benchCatalog());
