@@ -34,13 +34,19 @@ export class CatalogValidationError extends ValidationError {
 
   /** Creates the error from the failing operations. */
   constructor(problems: readonly BatchProblem[], code = 'invalid_catalog_operation') {
-    const details: ErrorDetail[] = problems.map((p) => ({ path: `[${p.index}]${p.field === undefined ? '' : `.product.${p.field}`}`, message: p.reason }));
+    const details: ErrorDetail[] = problems.map((p) => ({ path: `[${p.index}]${problemPath(p.field)}`, message: p.reason }));
     const shown = problems.slice(0, 5).map((p) => `operation ${p.index}: ${p.reason}`);
     const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
     const operations = new Set(problems.map((p) => p.index)).size;
     super(`abkit: ${operations} invalid operation${operations === 1 ? '' : 's'}, nothing applied: ${shown.join('; ')}${more}`, details, code);
     this.problems = problems;
   }
+}
+
+// `operation` and `product` are members of the operation; any other field is in its product.
+function problemPath(field: string | undefined): string {
+  if (field === undefined) return '';
+  return field === 'operation' || field === 'product' ? `.${field}` : `.product.${field}`;
 }
 
 /** What a successful write applied. */
@@ -185,7 +191,7 @@ export class Catalog {
         await this.#storage.catalogs.applyBatch(this.identifier, claims, prepared, this.#clock());
       } catch (error) {
         // Another writer typed a field first: validate again against the schema it left.
-        if (error instanceof ConflictError && error.code === 'field_type_conflict' && attempt === 0) continue;
+        if (error instanceof ConflictError && error.code === 'field_type_conflict' && attempt < 3) continue;
         throw error;
       }
       const deleted = prepared.filter((o) => o.op === 'delete').length;

@@ -45,6 +45,9 @@ export const STANDARD_FIELDS: Readonly<Record<string, StandardField>> = Object.f
   item_pageview_key: { type: 'string[]', nullable: true, required: false },
 });
 
+// Field names that cannot be a URL path segment of `DELETE /indexes/catalog/schema/{fieldID}`.
+const UNADDRESSABLE = new Set(['', '.', '..']);
+
 /** Whether `name` is a standard field. */
 export function isStandardField(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(STANDARD_FIELDS, name);
@@ -173,14 +176,24 @@ export function checkItem(item: unknown, lookup: SchemaLookup): ItemCheck {
   }
   for (const name of Object.keys(record)) {
     if (isStandardField(name)) continue;
+    if (UNADDRESSABLE.has(name)) {
+      // These names cannot appear as a path segment, so the field could never be deleted.
+      problems.push({ id, field: name, reason: `${label}: a field cannot be named ${JSON.stringify(name)}` });
+      continue;
+    }
     const value = record[name];
     const kind = typeOf(value);
     if (kind === 'unsupported') {
+      const existing = lookup(name);
+      const expected = existing ?? undefined;
       problems.push({
         id,
         field: name,
+        ...(expected ? { expected } : {}),
         actual: describeValue(value),
-        reason: `${label}: field ${name} has an unsupported value (${describeValue(value)}); supported: ${FIELD_TYPES.join(', ')}`,
+        reason: expected
+          ? `${label}: field ${name} is of type ${expected}, got ${describeValue(value)}`
+          : `${label}: field ${name} has an unsupported value (${describeValue(value)}); supported: ${FIELD_TYPES.join(', ')}`,
       });
       continue;
     }

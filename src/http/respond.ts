@@ -19,7 +19,9 @@ export function methodNotAllowed(allow: readonly string[], body: unknown): Respo
  */
 export function segments(pathname: string, prefix: string): string[] | undefined {
   if (prefix !== '' && pathname !== prefix && !pathname.startsWith(`${prefix}/`)) return undefined;
-  const rest = pathname.slice(prefix.length).replace(/^\/+|\/+$/g, '');
+  // Only the leading slash goes: a trailing one leaves an empty segment, so `/schema/` never
+  // silently means another resource.
+  const rest = pathname.slice(prefix.length).replace(/^\/+/, '');
   try {
     return rest === '' ? [] : rest.split('/').map(decodeURIComponent);
   } catch {
