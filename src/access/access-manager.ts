@@ -161,7 +161,7 @@ export class AccessManager {
     };
   }
 
-  /** The accounts's accesses, oldest first, without client ids or secrets. */
+  /** The account's accesses, oldest first, without client ids or secrets. */
   async listAccesses(account: string): Promise<AccessPreview[]> {
     return (await this.storage.accesses.list(account)).map((a) => ({
       id: a.id,

@@ -15,6 +15,8 @@ export interface RemoteControlOptions {
    * @defaultValue `5`
    */
   maxAttempts?: number;
+  /** Current time in epoch milliseconds, stamped on writes. @defaultValue `Date.now` */
+  clock?: () => number;
 }
 
 /**
@@ -34,14 +36,16 @@ export class RemoteControl {
   /** The engine whose configurations this manages. */
   readonly engine: DecisionEngine;
   readonly #attempts: number;
+  readonly #clock: () => number;
 
   /** Creates the service; a bad option throws a `TypeError` prefixed `abkit: RemoteControl:`. */
   constructor(options: RemoteControlOptions) {
     if (!options?.engine || typeof options.engine.invalidate !== 'function') throw new TypeError('abkit: RemoteControl: engine must be a DecisionEngine');
-    const { maxAttempts = 5 } = options;
+    const { maxAttempts = 5, clock = Date.now } = options;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`abkit: RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
     this.engine = options.engine;
     this.#attempts = maxAttempts;
+    this.#clock = clock;
   }
 
   /** The environment's stored configuration and version. */
@@ -123,7 +127,7 @@ export class RemoteControl {
   }
 
   async #write(current: EnvironmentRecord, config: BucketingConfig, expectedVersion: number): Promise<EnvironmentRecord> {
-    const record = await this.engine.storage.environments.put({ id: current.id, accountId: current.accountId, config }, { expectedVersion });
+    const record = await this.engine.storage.environments.put({ id: current.id, accountId: current.accountId, config }, { expectedVersion, now: this.#clock() });
     this.engine.invalidate(current.id);
     return record;
   }

@@ -87,7 +87,10 @@ export interface Requirement {
   account: string;
   /** Action the endpoint requires. */
   action: string;
-  /** Environment acted on. */
+  /**
+   * Environment acted on. A token of an access with no environment list accepts any id here:
+   * the caller checks that the environment belongs to `account` (as {@link RemoteControl} does).
+   */
   environment?: string;
 }
 
@@ -143,7 +146,8 @@ export class TokenService {
     this.#maxLifetime = maxLifetimeSeconds;
     this.#clock = clock;
     this.#random = random;
-    this.#cache = new LRUCache({ max: cacheSize, ttl: cacheTtlMs, perf: { now: () => this.#clock() } });
+    // ttlResolution 0: expiry follows the injected clock exactly, even a fake one.
+    this.#cache = new LRUCache({ max: cacheSize, ttl: cacheTtlMs, ttlResolution: 0, perf: { now: () => this.#clock() } });
     // A revocation here is visible at once: forget every verified token.
     accesses.onRevoke(() => this.#cache.clear());
   }

@@ -39,7 +39,8 @@ function challenge(error?: string, description?: string, scope?: string): string
 function bearer(request: Request): string {
   const header = request.headers.get('authorization');
   if (header === null) throw new AuthenticationError('abkit: an Authorization: Bearer <token> header is required', 'missing_token');
-  const m = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(header.trim());
+  // RFC 7235: the scheme is case-insensitive; RFC 6750: one or more spaces before the token.
+  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
   if (!m) throw new ValidationError('abkit: the Authorization header must be "Bearer <token>"', [{ path: 'authorization', message: 'malformed' }], 'invalid_request');
   return m[1]!;
 }

@@ -119,7 +119,8 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
     const clientSecret = basic?.secret ?? fields.client_secret;
     if (!clientId) invalidRequest('client_id is required');
     if (!clientSecret) invalidRequest('client_secret is required');
-    const expiresIn = parseExpiresIn(url.searchParams.get('expires_in') ?? fields.expires_in);
+    // An empty query value defers to the body.
+    const expiresIn = parseExpiresIn(url.searchParams.get('expires_in') || fields.expires_in);
     const issued = await tokens.issue({ accountId, clientId, clientSecret, scope: fields.scope, expiresIn });
     return json(
       { access_token: issued.accessToken, token_type: issued.tokenType, expires_in: issued.expiresIn, scope: issued.scope },
