@@ -1,0 +1,192 @@
+/**
+ * Search and autocomplete queries: exported zod schemas (the typed library input), and the
+ * parsing of query strings in bracket notation with `qs` under explicit limits.
+ *
+ * @module
+ */
+import qs from 'qs';
+import { z } from 'zod';
+import { ValidationError } from '../errors';
+
+/** Range operators of SPEC 4.4. */
+export const RANGE_OPERATORS = ['>', '<', '>=', '<=', '='] as const;
+/** A range operator. */
+export type RangeOperator = (typeof RANGE_OPERATORS)[number];
+
+/** Largest `hitsPerPage`. */
+export const MAX_HITS_PER_PAGE = 1000;
+/** Default `hitsPerPage`. */
+export const DEFAULT_HITS_PER_PAGE = 20;
+/** Largest autocomplete `hits_per_page`. */
+export const MAX_SUGGESTIONS = 100;
+/** Default autocomplete `hits_per_page`. */
+export const DEFAULT_SUGGESTIONS = 10;
+
+/** A parsed filter: a list of exact values (any matches), or range conditions (all must hold). */
+export type Filter =
+  | { readonly kind: 'list'; readonly values: readonly string[] }
+  | { readonly kind: 'range'; readonly conditions: readonly { readonly operator: RangeOperator; readonly value: number }[] };
+
+/** One sort criterion. */
+export interface SortCriterion {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '' || !/^[\s+-]?[\d.eE+-]+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+const integer = (name: string, min: number, max: number) =>
+  z.unknown().transform((value, ctx) => {
+    const n = toNumber(value);
+    if (n === undefined || !Number.isInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const ratio = (name: string) =>
+  z.unknown().transform((value, ctx) => {
+    const n = toNumber(value);
+    if (n === undefined || n < 0 || n > 1) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a number from 0 to 1, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+function parseFilter(field: string, raw: unknown, ctx: z.RefinementCtx): Filter | undefined {
+  const fail = (message: string) => {
+    ctx.addIssue({ code: 'custom', path: [field], message: `filters[${field}]: ${message}` });
+    return undefined;
+  };
+  const list: unknown[] = Array.isArray(raw) ? raw : raw !== null && typeof raw === 'object' ? Object.values(raw as object) : [raw];
+  if (list.length === 0) return fail('give at least one value');
+  if (list.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
+    return { kind: 'list', values: list.map(String) };
+  }
+  const conditions: { operator: RangeOperator; value: number }[] = [];
+  for (const [i, c] of list.entries()) {
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) return fail(`condition ${i} must be { operator, value }, or every value a string`);
+    const { operator, value } = c as { operator?: unknown; value?: unknown };
+    if (!RANGE_OPERATORS.includes(operator as RangeOperator)) {
+      return fail(`unknown operator ${JSON.stringify(operator)} in condition ${i}; use one of ${RANGE_OPERATORS.join(' ')}`);
+    }
+    const n = toNumber(value);
+    if (n === undefined) return fail(`the value of condition ${i} must be a number, got ${JSON.stringify(value)}`);
+    conditions.push({ operator: operator as RangeOperator, value: n });
+  }
+  return { kind: 'range', conditions };
+}
+
+const filtersSchema = z.unknown().optional().transform((raw, ctx) => {
+  const out: Record<string, Filter> = Object.create(null);
+  if (raw === undefined) return out;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    ctx.addIssue({ code: 'custom', message: 'filters must map field names to values, e.g. filters[brand][]=Apple' });
+    return z.NEVER;
+  }
+  for (const field of Object.keys(raw)) {
+    const filter = parseFilter(field, (raw as Record<string, unknown>)[field], ctx);
+    if (filter) Object.defineProperty(out, field, { value: filter, enumerable: true });
+  }
+  return out;
+});
+
+const sortSchema = z.unknown().optional().transform((raw, ctx) => {
+  if (raw === undefined) return [] as SortCriterion[];
+  const list = Array.isArray(raw) ? raw : raw !== null && typeof raw === 'object' ? Object.values(raw) : [raw];
+  const out: SortCriterion[] = [];
+  for (const entry of list) {
+    const m = typeof entry === 'string' ? /^(.+):(asc|desc)$/.exec(entry) : null;
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `sort: ${JSON.stringify(entry)} must have the form <field>:asc or <field>:desc` });
+      return z.NEVER;
+    }
+    out.push({ field: m[1]!, direction: m[2] as 'asc' | 'desc' });
+  }
+  return out;
+});
+
+/**
+ * Schema of a search query (SPEC 4.4). Accepts numbers as numbers or numeric strings (query
+ * strings carry text); list filters as arrays of strings, range filters as arrays of
+ * `{ operator, value }`.
+ *
+ * @example
+ * ```ts
+ * const query = searchQuerySchema.parse({ text: 'galaxy', filters: { brand: ['Samsung'], price: [{ operator: '<', value: 500 }] }, sort: ['price:asc'] });
+ * ```
+ */
+export const searchQuerySchema = z.object({
+  text: z.string({ error: 'text is required (use text= for a placeholder search over all items)' }),
+  filters: filtersSchema,
+  page: integer('page', 0, 1_000_000).optional().transform((v) => v ?? 0),
+  hitsPerPage: integer('hitsPerPage', 1, MAX_HITS_PER_PAGE).optional().transform((v) => v ?? DEFAULT_HITS_PER_PAGE),
+  sort: sortSchema,
+  rankingScoreThreshold: ratio('rankingScoreThreshold').optional(),
+  semanticRatio: ratio('semanticRatio').optional(),
+});
+
+/** A search query as the library takes it (before defaults). */
+export type SearchQueryInput = z.input<typeof searchQuerySchema>;
+/** A validated search query. */
+export type SearchQuery = z.output<typeof searchQuerySchema>;
+
+/**
+ * Schema of an autocomplete query (SPEC 4.5).
+ *
+ * @example
+ * ```ts
+ * autocompleteQuerySchema.parse({ query: 'gala', hitsPerPage: 5 });
+ * ```
+ */
+export const autocompleteQuerySchema = z.object({
+  query: z.string({ error: 'query is required' }),
+  hitsPerPage: integer('hits_per_page', 1, MAX_SUGGESTIONS).optional().transform((v) => v ?? DEFAULT_SUGGESTIONS),
+});
+
+/** An autocomplete query as the library takes it. */
+export type AutocompleteQueryInput = z.input<typeof autocompleteQuerySchema>;
+/** A validated autocomplete query. */
+export type AutocompleteQuery = z.output<typeof autocompleteQuerySchema>;
+
+/** Limits of the query-string parser: deep enough for `filters[f][0][operator]`, lists up to 1,000 values. */
+export const QS_OPTIONS: qs.IParseOptions = {
+  depth: 4,
+  arrayLimit: 1000,
+  parameterLimit: 2000,
+  plainObjects: true,
+  allowPrototypes: true,
+  strictDepth: true,
+  throwOnLimitExceeded: true,
+};
+
+/**
+ * Parses a query string in bracket notation. `__proto__` cannot be a key of a parsed object,
+ * so it is refused by name rather than dropped; `constructor` and `toString` work as any name.
+ */
+export function parseQueryString(search: string): Record<string, unknown> {
+  const raw = search.startsWith('?') ? search.slice(1) : search;
+  for (const pair of raw.split('&')) {
+    let key: string;
+    try {
+      key = decodeURIComponent((pair.split('=')[0] ?? '').replace(/\+/g, ' '));
+    } catch {
+      throw new ValidationError('abkit: the query string is not valid percent-encoding', [{ path: '(query)', message: 'bad encoding' }]);
+    }
+    if (/(^|\[)__proto__(\]|$)/.test(key)) {
+      throw new ValidationError(`abkit: ${key}: the name __proto__ is not supported in query parameters`, [{ path: key, message: '__proto__ is not supported' }]);
+    }
+  }
+  try {
+    return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
+  } catch (error) {
+    throw new ValidationError(`abkit: the query string is too large or too deep: ${(error as Error).message}`, [{ path: '(query)', message: 'over the parser limits' }]);
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * One immutable search index over one visible catalog version: MiniSearch for text, plus
+ * per-path value indexes (postings for exact values, sorted arrays for number ranges), so
+ * filters never scan every document.
+ *
+ * @module
+ */
+import MiniSearch from 'minisearch';
+import { STANDARD_FIELDS, type FieldType } from '../catalog/typing';
+import type { CatalogItem, SchemaField } from '../storage/catalog';
+import { memberKind, scalarKind, valueAt, valuesOf, type PathKind } from './fields';
+
+/** A path that can be filtered, faceted or sorted on. */
+export interface SearchPath {
+  readonly path: string;
+  readonly kind: PathKind;
+  /** The object field, for `field.key` paths. */
+  readonly objectField?: string;
+}
+
+/** Per-path indexes. */
+export interface PathIndex {
+  readonly info: SearchPath;
+  /** Exact value (as text: `true`, `42`, `Apple`) → ascending document numbers. */
+  readonly postings: ReadonlyMap<string, Uint32Array>;
+  /** Number paths: values ascending, with their documents (`docs[i]` has `values[i]`). */
+  readonly sortedValues?: Float64Array;
+  readonly sortedDocs?: Uint32Array;
+}
+
+/** How an index is built. */
+export interface IndexSettings {
+  /** Fields whose text is searched; undefined: `name` and every string custom field. */
+  readonly searchableFields?: readonly string[];
+  /** Field → boost (relative weight); default 1. */
+  readonly boosts?: Readonly<Record<string, number>>;
+}
+
+/** The key of a value in postings. */
+export function postingKey(value: string | number | boolean): string {
+  return typeof value === 'string' ? `s:${value}` : `${typeof value === 'number' ? 'n' : 'b'}:${String(value)}`;
+}
+
+/** An immutable index of one visible version. */
+export class SearchIndex {
+  readonly version: number;
+  readonly items: readonly CatalogItem[];
+  readonly mini: MiniSearch;
+  readonly paths: ReadonlyMap<string, PathIndex>;
+  readonly searchable: readonly string[];
+  /** Field → weight in (0, 1]: its boost over the largest boost. */
+  readonly weights: ReadonlyMap<string, number>;
+  /** Unit vectors per document, when an embedder is configured. */
+  vectors: readonly Float32Array[] | undefined;
+
+  constructor(version: number, items: readonly CatalogItem[], schema: readonly SchemaField[], settings: IndexSettings) {
+    this.version = version;
+    this.items = items;
+    const types = new Map<string, FieldType>();
+    for (const [name, f] of Object.entries(STANDARD_FIELDS)) types.set(name, f.type);
+    for (const f of schema) if (f.type !== null) types.set(f.name, f.type);
+    this.searchable = settings.searchableFields ?? ['name', ...schema.filter((f) => f.type === 'string').map((f) => f.name)];
+    const boosts = settings.boosts ?? {};
+    const top = Math.max(1, ...this.searchable.map((f) => boosts[f] ?? 1));
+    this.weights = new Map(this.searchable.map((f) => [f, (boosts[f] ?? 1) / top]));
+    this.mini = new MiniSearch({
+      fields: [...this.searchable],
+      idField: '__doc',
+      extractField: (doc, field) => {
+        if (field === '__doc') return (doc as { __doc: number }).__doc as unknown as string;
+        const value = (doc as { item: CatalogItem }).item[field];
+        return Array.isArray(value) ? value.join(' ') : typeof value === 'string' ? value : value == null ? '' : String(value);
+      },
+    });
+    this.mini.addAll(items.map((item, i) => ({ __doc: i, item })));
+    this.paths = buildPaths(items, types);
+  }
+}
+
+function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>): Map<string, PathIndex> {
+  const infos: SearchPath[] = [];
+  for (const [name, type] of types) {
+    const kind = scalarKind(type);
+    if (kind) {
+      infos.push({ path: name, kind });
+      continue;
+    }
+    const member = memberKind(type);
+    if (!member) continue;
+    const keys = new Set<string>();
+    for (const item of items) {
+      const obj = item[name];
+      if (obj && typeof obj === 'object' && !Array.isArray(obj)) for (const k of Object.keys(obj)) keys.add(k);
+    }
+    for (const k of keys) infos.push({ path: `${name}.${k}`, kind: member, objectField: name });
+  }
+  const out = new Map<string, PathIndex>();
+  for (const info of infos) {
+    const lists = new Map<string, number[]>();
+    const numbers: [number, number][] = [];
+    items.forEach((item, doc) => {
+      for (const v of valuesOf(valueAt(item, info.path, info.objectField))) {
+        const key = postingKey(v);
+        const list = lists.get(key);
+        if (list) {
+          if (list[list.length - 1] !== doc) list.push(doc);
+        } else lists.set(key, [doc]);
+        if (typeof v === 'number') numbers.push([v, doc]);
+      }
+    });
+    const postings = new Map<string, Uint32Array>();
+    for (const [k, list] of lists) postings.set(k, Uint32Array.from(list));
+    if (info.kind === 'number') {
+      numbers.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      out.set(info.path, {
+        info,
+        postings,
+        sortedValues: Float64Array.from(numbers, (n) => n[0]),
+        sortedDocs: Uint32Array.from(numbers, (n) => n[1]),
+      });
+    } else out.set(info.path, { info, postings });
+  }
+  return out;
+}
