@@ -11,6 +11,7 @@ import {
   applyBootstrap,
   CatalogRegistry,
   catalogRoutes,
+  searchRoutes,
   decisionRoutes,
   DecisionEngine,
   handlerOf,
@@ -47,6 +48,7 @@ const handler = handlerOf([
   tokenRoutes({ tokens }),
   remoteControlRoutes({ remote, tokens }),
   catalogRoutes({ registry: catalogs }),
+  searchRoutes({ registry: catalogs }),
 ]);
 
 const server = createServer(async (req, res) => {
@@ -72,6 +74,8 @@ server.listen(port, host, () => {
   const shop = (bootstrap as { catalogs?: { catalogApiKey: string }[] }).catalogs?.[0];
   if (shop) {
     const item = '{"id":"sku-1","is_recommendable":true,"name":"Demo phone","absolute_link":null,"img_link":null,"price":199.99,"categories_ids":["phones"],"color":"black"}';
+    console.log(`  curl -sg '${base}/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=500&sort[]=price:asc&hitsPerPage=3'`);
+    console.log(`  curl -s '${base}/autocomplete?query=gala&hits_per_page=5'`);
     console.log(`  curl -s -XPUT ${base}/indexes/catalog/sku-1 -H 'authorization: Bearer ${shop.catalogApiKey}' -H 'content-type: application/json' -d '${item}'`);
   }
 });

@@ -89,3 +89,22 @@ export type { FieldType, StandardField, ValueKind, ItemProblem, ItemCheck, Schem
 export { createCatalogHandler, catalogRoutes } from './http/catalog';
 export type { CatalogHandlerOptions } from './http/catalog';
 export type { CatalogStore, CatalogItem, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
+
+export { SearchService } from './search/service';
+export type { SearchServiceOptions, Embedder, Facet, Hit, SearchResponse, AutocompleteResponse } from './search/service';
+export {
+  searchQuerySchema,
+  autocompleteQuerySchema,
+  parseQueryString,
+  QS_OPTIONS,
+  RANGE_OPERATORS,
+  MAX_HITS_PER_PAGE,
+  DEFAULT_HITS_PER_PAGE,
+  MAX_SUGGESTIONS,
+  DEFAULT_SUGGESTIONS,
+} from './search/query';
+export type { SearchQuery, SearchQueryInput, AutocompleteQuery, AutocompleteQueryInput, Filter, SortCriterion, RangeOperator } from './search/query';
+export { rankingScore, matchQuality } from './search/scoring';
+export { allowedTypos, damerau, transpositions } from './search/typos';
+export { createSearchHandler, searchRoutes } from './http/search';
+export type { SearchHandlerOptions } from './http/search';

@@ -1,0 +1,146 @@
+/**
+ * Search (v0.4, v0.3) and autocomplete (v0.2) over HTTP (SPEC 4.4, 4.5).
+ *
+ * @module
+ */
+import type { CatalogRegistry } from '../catalog/registry';
+import { AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../errors';
+import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
+import { SearchService, type SearchServiceOptions } from '../search/service';
+import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
+import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+
+/** Options of {@link createSearchHandler}. */
+export interface SearchHandlerOptions extends ErrorReporting {
+  /** The catalogs searched. */
+  registry: CatalogRegistry;
+  /** Path prefix. @defaultValue `''` */
+  prefix?: string;
+  /** Serve this catalog only, whatever the request names. @defaultValue none */
+  catalog?: string;
+  /** Options of every catalog's {@link SearchService}, or a function giving them per identifier. */
+  search?: Omit<SearchServiceOptions, 'catalog'> | ((identifier: string) => Omit<SearchServiceOptions, 'catalog'>);
+  /**
+   * Require the catalog's search key (or catalog key) in `Authorization: Bearer` or `x-api-key`:
+   * `true` for every catalog, or a list of identifiers. @defaultValue `false` (public, as browsers call it)
+   */
+  requireSearchKey?: boolean | readonly string[];
+}
+
+const SUFFIX = '_Catalog';
+
+/** The search and autocomplete routes, for composition with others (see {@link createSearchHandler}). */
+export function searchRoutes(options: SearchHandlerOptions): Routes {
+  const { registry, onError = reportToConsole, requireSearchKey = false } = options;
+  if (!registry || typeof registry.get !== 'function') throw new TypeError('abkit: createSearchHandler: registry must be a CatalogRegistry');
+  const prefix = normalizePrefix(options.prefix);
+  const services = new Map<string, SearchService>();
+
+  async function service(identifier: string): Promise<SearchService> {
+    let s = services.get(identifier);
+    if (!s) {
+      const catalog = await registry.get(identifier);
+      const extra = typeof options.search === 'function' ? options.search(identifier) : options.search;
+      s = new SearchService({ ...extra, catalog });
+      services.set(identifier, s);
+    }
+    return s;
+  }
+
+  async function tenant(request: Request, params: Record<string, unknown>, autocomplete: boolean): Promise<string> {
+    if (options.catalog !== undefined) return options.catalog;
+    const named = (name: string, value: unknown) => {
+      if (typeof value !== 'string' || value === '') throw new ValidationError(`abkit: ${name} must be a non-empty string`, [{ path: name, message: 'empty' }]);
+      return value;
+    };
+    if (params.index !== undefined) {
+      const index = named('index', params.index);
+      if (!index.endsWith(SUFFIX) || index.length === SUFFIX.length) {
+        throw new ValidationError(`abkit: index must have the form <identifier>${SUFFIX}, got ${JSON.stringify(index)}`, [{ path: 'index', message: 'bad form' }]);
+      }
+      return index.slice(0, -SUFFIX.length);
+    }
+    if (autocomplete && params.client_id !== undefined) return named('client_id', params.client_id);
+    const host = (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
+    const label = host.split('.')[0]!.split(':')[0]!;
+    if (host.includes('.') && (await registry.has(label))) return label;
+    const all = await registry.identifiers();
+    if (all.length === 1) return all[0]!;
+    throw new NotFoundError('abkit: no catalog named by index, client_id or the host name');
+  }
+
+  async function authorize(request: Request, identifier: string): Promise<void> {
+    const required = requireSearchKey === true || (Array.isArray(requireSearchKey) && requireSearchKey.includes(identifier));
+    if (!required) return;
+    const header = request.headers.get('authorization');
+    const key = (header && /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1]) ?? request.headers.get('x-api-key');
+    if (!key) throw new AuthenticationError('abkit: this catalog requires its search key (Authorization: Bearer or x-api-key)');
+    const grant = await registry.authenticate(key);
+    if (!grant) throw new AuthenticationError('abkit: unknown search key');
+    if (grant.catalog.identifier !== identifier) throw new PermissionError('abkit: this key belongs to another catalog');
+  }
+
+  async function search(request: Request, url: URL, version: '0.3' | '0.4'): Promise<Response> {
+    const params = parseQueryString(url.search);
+    if (version === '0.3' && params.sort !== undefined) {
+      throw new ValidationError('abkit: sort is not supported by search v0.3; use /search (v0.4)', [{ path: 'sort', message: 'not in v0.3' }]);
+    }
+    const identifier = await tenant(request, params, false);
+    await authorize(request, identifier);
+    const { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio } = params;
+    // Raw query values: the service validates them with searchQuerySchema, naming each parameter.
+    const query = { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio } as SearchQueryInput;
+    const result = await (await service(identifier)).search(query);
+    return json(result);
+  }
+
+  async function autocomplete(request: Request, url: URL): Promise<Response> {
+    const params = parseQueryString(url.search);
+    const identifier = await tenant(request, params, true);
+    await authorize(request, identifier);
+    const query = { query: params.query, hitsPerPage: params.hits_per_page } as AutocompleteQueryInput;
+    const result = await (await service(identifier)).autocomplete(query);
+    return json(result);
+  }
+
+  const render = (error: AbkitError): Response => {
+    const message = error.message.replace(/^abkit: (invalid (search|autocomplete) query: )?/, '');
+    const headers: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer realm="abkit"' } : {};
+    return json({ error: error.code, message }, error.status, headers);
+  };
+
+  return (request, url) => {
+    const parts = segments(url.pathname, prefix);
+    if (!parts) return undefined;
+    const path = parts.join('/');
+    let handle: (() => Promise<Response>) | undefined;
+    if (path === 'search' || path === 'v0.4/search') handle = () => search(request, url, '0.4');
+    else if (path === 'v0.3/search') handle = () => search(request, url, '0.3');
+    else if (path === 'autocomplete' || path === 'v0.2/autocomplete') handle = () => autocomplete(request, url);
+    if (!handle) return undefined;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return Promise.resolve(methodNotAllowed(['GET', 'HEAD'], { error: 'method_not_allowed', message: `${request.method} is not allowed on ${url.pathname}; use GET` }));
+    }
+    return guarded(handle, render, onError, () => json({ error: 'internal_error', message: 'internal error' }, 500));
+  };
+}
+
+/**
+ * Creates the handler of search and autocomplete: `GET /search` and `/v0.4/search` (v0.4),
+ * `GET /v0.3/search` (no `sort`), `GET /autocomplete` (v0.2). Parameters use bracket notation
+ * (`filters[brand][]=Apple`, `filters[price][0][operator]=%3E%3D&filters[price][0][value]=100`).
+ *
+ * The catalog is named by `index=<identifier>_Catalog`, or for autocomplete `client_id`, or the
+ * leading label of the Host header when it names a catalog, or is the only catalog; else 404.
+ * Errors are `{ error, message }` naming the parameter: 400 for bad parameters, 401/403 when
+ * a search key is required, 404 for an unknown catalog.
+ *
+ * @example
+ * ```ts
+ * const handler = createSearchHandler({ registry });
+ * await handler(new Request('http://acme.search.example/search?text=galaxy&filters[brand][]=Samsung'));
+ * ```
+ */
+export function createSearchHandler(options: SearchHandlerOptions): Handler {
+  return handlerOf([searchRoutes(options)]);
+}
