@@ -1,0 +1,212 @@
+import type { FieldType } from '../../src/catalog/typing';
+import { ConflictError } from '../../src/errors';
+import { frozenCopy } from '../../src/freeze';
+import type { CatalogItem, CatalogOperation, CatalogRecord, CatalogStore, FieldClaim, SchemaField, VisibleCatalog } from '../../src/storage/catalog';
+import { chunks, placeholders, valuesList, type Row, type SqlDriver } from './driver';
+
+function catalog(row: Row): CatalogRecord {
+  return Object.freeze({
+    identifier: row.identifier as string,
+    catalogKeyHash: row.catalog_key_hash as string,
+    searchKeyHash: row.search_key_hash as string,
+    createdAt: Number(row.created_at),
+  });
+}
+
+function byId(a: CatalogItem, b: CatalogItem): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function unknownCatalog(identifier: string): ConflictError {
+  return new ConflictError(`abkit: catalog "${identifier}" does not exist`, 'unknown_catalog');
+}
+
+/**
+ * Catalogs over SQL. A batch is one transaction: field claims first (a unique key on
+ * `(identifier, name)` decides concurrent creators), then the net effect of the operations in
+ * multi-row statements.
+ */
+export class SqlCatalogStore implements CatalogStore {
+  constructor(private readonly db: SqlDriver) {}
+
+  async createCatalog(record: CatalogRecord): Promise<void> {
+    try {
+      await this.db.exec('INSERT INTO catalogs (identifier, catalog_key_hash, search_key_hash, created_at) VALUES (?, ?, ?, ?)', [
+        record.identifier,
+        record.catalogKeyHash,
+        record.searchKeyHash,
+        record.createdAt,
+      ]);
+    } catch (error) {
+      if (this.db.isUniqueViolation(error)) throw new ConflictError(`abkit: catalog "${record.identifier}" or one of its keys exists`);
+      throw error;
+    }
+  }
+
+  async setKeys(identifier: string, keys: { catalogKeyHash: string; searchKeyHash: string }): Promise<void> {
+    const changed = await this.db.exec('UPDATE catalogs SET catalog_key_hash = ?, search_key_hash = ? WHERE identifier = ?', [keys.catalogKeyHash, keys.searchKeyHash, identifier]);
+    if (changed === 0) throw unknownCatalog(identifier);
+  }
+
+  async getCatalog(identifier: string): Promise<CatalogRecord | undefined> {
+    const [row] = await this.db.query('SELECT * FROM catalogs WHERE identifier = ?', [identifier]);
+    return row && catalog(row);
+  }
+
+  async findByKeyHash(hash: string): Promise<{ catalog: CatalogRecord; role: 'catalog' | 'search' } | undefined> {
+    const [row] = await this.db.query('SELECT * FROM catalogs WHERE catalog_key_hash = ? OR search_key_hash = ?', [hash, hash]);
+    if (!row) return undefined;
+    return { catalog: catalog(row), role: row.catalog_key_hash === hash ? 'catalog' : 'search' };
+  }
+
+  async listCatalogs(): Promise<CatalogRecord[]> {
+    return (await this.db.query('SELECT * FROM catalogs')).map(catalog).sort((a, b) => (a.identifier < b.identifier ? -1 : 1));
+  }
+
+  async schema(identifier: string): Promise<SchemaField[]> {
+    await this.#require(this.db, identifier);
+    const rows = await this.db.query('SELECT name, type, created_at FROM catalog_fields WHERE identifier = ?', [identifier]);
+    return rows
+      .map((r) => Object.freeze({ name: r.name as string, type: (r.type as FieldType | null) ?? null, createdAt: Number(r.created_at) }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async applyBatch(identifier: string, claims: readonly FieldClaim[], operations: readonly CatalogOperation[], now: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.#require(tx, identifier);
+      if (claims.length > 0) await this.#claim(tx, identifier, claims, now);
+      // The net effect of the operations, in order: the last one on an id wins.
+      const last = new Map<string, CatalogItem | null>();
+      for (const op of operations) {
+        if (op.op === 'put') {
+          last.delete(op.item.id);
+          last.set(op.item.id, op.item);
+        } else {
+          last.delete(op.id);
+          last.set(op.id, null);
+        }
+      }
+      const deletes = [...last].filter(([, item]) => item === null).map(([id]) => id);
+      const puts = [...last.values()].filter((item): item is CatalogItem => item !== null);
+      for (const part of chunks(deletes, 1, tx)) {
+        await tx.exec(`DELETE FROM catalog_items WHERE identifier = ? AND id IN (${placeholders(part.length)})`, [identifier, ...part]);
+      }
+      await upsertItems(tx, 'catalog_items', identifier, puts);
+    });
+  }
+
+  async #claim(tx: SqlDriver, identifier: string, claims: readonly FieldClaim[], now: number): Promise<void> {
+    // Create absent fields; an existing row (perhaps just created by another writer) is kept.
+    for (const part of chunks(claims, 4, tx)) {
+      await tx.exec(
+        `INSERT INTO catalog_fields (identifier, name, type, created_at) VALUES ${valuesList(part.length, 4)} ON CONFLICT (identifier, name) DO NOTHING`,
+        part.flatMap((c) => [identifier, c.name, c.type, now]),
+      );
+    }
+    const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    const types = new Map<string, FieldType | null>();
+    for (const part of chunks(claims, 1, tx)) {
+      const rows = await tx.query(`SELECT name, type FROM catalog_fields WHERE identifier = ? AND name IN (${placeholders(part.length)})${lock}`, [identifier, ...part.map((c) => c.name)]);
+      for (const r of rows) types.set(r.name as string, (r.type as FieldType | null) ?? null);
+    }
+    for (const claim of claims) {
+      const existing = types.get(claim.name) ?? null;
+      if (existing !== null && claim.type !== null && existing !== claim.type) {
+        throw new ConflictError(`abkit: field ${claim.name} is of type ${existing}, not ${claim.type}`, 'field_type_conflict', [
+          { path: claim.name, message: `is of type ${existing}, not ${claim.type}` },
+        ]);
+      }
+    }
+    for (const claim of claims) {
+      if (claim.type !== null && types.get(claim.name) === null) {
+        await tx.exec('UPDATE catalog_fields SET type = ? WHERE identifier = ? AND name = ? AND type IS NULL', [claim.type, identifier, claim.name]);
+      }
+    }
+  }
+
+  async deleteAllItems(identifier: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      await this.#require(tx, identifier);
+      return tx.exec('DELETE FROM catalog_items WHERE identifier = ?', [identifier]);
+    });
+  }
+
+  async deleteField(identifier: string, name: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await this.#require(tx, identifier);
+      if ((await tx.exec('DELETE FROM catalog_fields WHERE identifier = ? AND name = ?', [identifier, name])) === 0) return false;
+      // JSON functions differ between databases and some reorder keys: rewrite in JS.
+      const rows = await tx.query<{ body: string }>('SELECT body FROM catalog_items WHERE identifier = ?', [identifier]);
+      const changed: CatalogItem[] = [];
+      for (const { body } of rows) {
+        const item = JSON.parse(body) as Record<string, unknown>;
+        if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
+        delete item[name];
+        changed.push(item as CatalogItem);
+      }
+      await upsertItems(tx, 'catalog_items', identifier, changed);
+      return true;
+    });
+  }
+
+  async getItem(identifier: string, id: string): Promise<CatalogItem | undefined> {
+    await this.#require(this.db, identifier);
+    const [row] = await this.db.query<{ body: string }>('SELECT body FROM catalog_items WHERE identifier = ? AND id = ?', [identifier, id]);
+    return row && frozenCopy(JSON.parse(row.body) as CatalogItem);
+  }
+
+  async countItems(identifier: string): Promise<number> {
+    await this.#require(this.db, identifier);
+    const [row] = await this.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM catalog_items WHERE identifier = ?', [identifier]);
+    return Number(row?.n ?? 0);
+  }
+
+  async publish(identifier: string, now: number): Promise<{ version: number; syncedAt: number; count: number }> {
+    return this.db.transaction(async (tx) => {
+      if ((await tx.exec('UPDATE catalogs SET visible_version = visible_version + 1, synced_at = ? WHERE identifier = ?', [now, identifier])) === 0) {
+        throw unknownCatalog(identifier);
+      }
+      await tx.exec('DELETE FROM catalog_visible WHERE identifier = ?', [identifier]);
+      const count = await tx.exec('INSERT INTO catalog_visible (identifier, id, body) SELECT identifier, id, body FROM catalog_items WHERE identifier = ?', [identifier]);
+      const [row] = await tx.query<{ visible_version: number }>('SELECT visible_version FROM catalogs WHERE identifier = ?', [identifier]);
+      return { version: Number(row!.visible_version), syncedAt: now, count };
+    });
+  }
+
+  async visibleVersion(identifier: string): Promise<{ version: number; syncedAt: number | null }> {
+    const [row] = await this.db.query('SELECT visible_version, synced_at FROM catalogs WHERE identifier = ?', [identifier]);
+    if (!row) throw unknownCatalog(identifier);
+    return { version: Number(row.visible_version), syncedAt: row.synced_at === null ? null : Number(row.synced_at) };
+  }
+
+  async visibleItems(identifier: string): Promise<VisibleCatalog> {
+    // One transaction, so the version and the rows belong together.
+    return this.db.transaction(async (tx) => {
+      const { version, syncedAt } = await this.#visibleVersion(tx, identifier);
+      const rows = await tx.query<{ body: string }>('SELECT body FROM catalog_visible WHERE identifier = ?', [identifier]);
+      const items = rows.map((r) => frozenCopy(JSON.parse(r.body) as CatalogItem)).sort(byId);
+      return Object.freeze({ version, syncedAt, items: Object.freeze(items) });
+    });
+  }
+
+  async #visibleVersion(tx: SqlDriver, identifier: string): Promise<{ version: number; syncedAt: number | null }> {
+    const [row] = await tx.query('SELECT visible_version, synced_at FROM catalogs WHERE identifier = ?', [identifier]);
+    if (!row) throw unknownCatalog(identifier);
+    return { version: Number(row.visible_version), syncedAt: row.synced_at === null ? null : Number(row.synced_at) };
+  }
+
+  async #require(tx: SqlDriver, identifier: string): Promise<void> {
+    const [row] = await tx.query('SELECT 1 AS ok FROM catalogs WHERE identifier = ?', [identifier]);
+    if (!row) throw unknownCatalog(identifier);
+  }
+}
+
+async function upsertItems(tx: SqlDriver, table: 'catalog_items', identifier: string, items: readonly CatalogItem[]): Promise<void> {
+  // Multi-row statements: a 10,000-operation batch is a handful of round trips, not 10,000.
+  for (const part of chunks(items, 3, tx)) {
+    await tx.exec(
+      `INSERT INTO ${table} (identifier, id, body) VALUES ${valuesList(part.length, 3)} ON CONFLICT (identifier, id) DO UPDATE SET body = excluded.body`,
+      part.flatMap((item) => [identifier, item.id, JSON.stringify(item)]),
+    );
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The one small driver interface every SQL store is written against, with a dialect per
+ * database. Statements use `?` placeholders; the PostgreSQL driver numbers them.
+ *
+ * @module
+ */
+
+/** A row as the driver returns it: column name → value. */
+export type Row = Record<string, unknown>;
+
+/** A connection (or a transaction on one). */
+export interface SqlDriver {
+  /** `sqlite` or `postgres`: the few statements that differ look at it. */
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Largest number of bound parameters one statement may carry. */
+  readonly maxParams: number;
+  /** Runs a statement that returns rows. */
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a statement and returns the number of rows it changed. */
+  exec(sql: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws.
+   * Nested calls run inside the outer transaction.
+   */
+  transaction<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T>;
+  /** Whether an error is a unique-constraint violation. */
+  isUniqueViolation(error: unknown): boolean;
+  /** Closes the connection or pool. */
+  close(): Promise<void>;
+}
+
+/** `(?, ?, ?), (?, ?, ?)`: placeholders for a multi-row VALUES list. */
+export function valuesList(rows: number, columns: number): string {
+  const one = `(${new Array(columns).fill('?').join(', ')})`;
+  return new Array(rows).fill(one).join(', ');
+}
+
+/** Splits rows into chunks that fit the driver's parameter limit. */
+export function chunks<T>(rows: readonly T[], columns: number, driver: SqlDriver): T[][] {
+  const size = Math.max(1, Math.floor(driver.maxParams / columns));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/** `?, ?, ?` for an IN list. */
+export function placeholders(count: number): string {
+  return new Array(count).fill('?').join(', ');
+}

@@ -1,0 +1,65 @@
+/**
+ * Versioned schema migrations, applied at open (or by `migrate()`). Two processes starting at
+ * once are safe: PostgreSQL serializes them with an advisory lock, SQLite with its write lock.
+ *
+ * @module
+ */
+import type { SqlDriver } from './driver';
+
+interface Migration {
+  version: number;
+  description: string;
+  statements: (dialect: SqlDriver['dialect']) => string[];
+}
+
+const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: 'decision, access and catalog stores',
+    statements: (dialect) => {
+      const seq = dialect === 'postgres' ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT';
+      return [
+        `CREATE TABLE environments (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, api_key_hash TEXT, config TEXT NOT NULL, version INTEGER NOT NULL, updated_at BIGINT NOT NULL)`,
+        `CREATE INDEX environments_account ON environments (account_id)`,
+        `CREATE TABLE assignments (environment_id TEXT NOT NULL, visitor_id TEXT NOT NULL, variation_group_id TEXT NOT NULL, variation_id TEXT NOT NULL, PRIMARY KEY (environment_id, visitor_id, variation_group_id))`,
+        `CREATE TABLE activations (seq ${seq}, environment_id TEXT NOT NULL, visitor_id TEXT NOT NULL, anonymous_id TEXT, campaign_id TEXT NOT NULL, variation_group_id TEXT NOT NULL, variation_id TEXT NOT NULL, timestamp BIGINT NOT NULL)`,
+        `CREATE INDEX activations_environment ON activations (environment_id, timestamp, seq)`,
+        `CREATE TABLE accesses (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, name TEXT NOT NULL, environments TEXT NOT NULL, actions TEXT NOT NULL, client_id TEXT NOT NULL UNIQUE, secret_hash TEXT NOT NULL, created_at BIGINT NOT NULL, revoked_at BIGINT)`,
+        `CREATE INDEX accesses_account ON accesses (account_id, created_at)`,
+        `CREATE TABLE tokens (token_hash TEXT PRIMARY KEY, access_id TEXT NOT NULL, account_id TEXT NOT NULL, client_id TEXT NOT NULL, actions TEXT NOT NULL, environments TEXT NOT NULL, issued_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)`,
+        `CREATE INDEX tokens_expiry ON tokens (expires_at)`,
+        `CREATE TABLE catalogs (identifier TEXT PRIMARY KEY, catalog_key_hash TEXT NOT NULL UNIQUE, search_key_hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL, visible_version INTEGER NOT NULL DEFAULT 0, synced_at BIGINT)`,
+        `CREATE TABLE catalog_fields (identifier TEXT NOT NULL, name TEXT NOT NULL, type TEXT, created_at BIGINT NOT NULL, PRIMARY KEY (identifier, name))`,
+        `CREATE TABLE catalog_items (identifier TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (identifier, id))`,
+        `CREATE TABLE catalog_visible (identifier TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (identifier, id))`,
+      ];
+    },
+  },
+];
+
+/** The newest schema version this code knows. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Applies every migration not applied yet; returns the versions applied now. */
+export async function migrate(driver: SqlDriver): Promise<number[]> {
+  return driver.transaction(async (tx) => {
+    // One migrator at a time across processes: PostgreSQL by an advisory lock that ends with
+    // the transaction; SQLite because its transactions begin IMMEDIATE (the write lock).
+    if (tx.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(?)', [0x61626b69]);
+    await tx.exec('CREATE TABLE IF NOT EXISTS abkit_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+    const rows = await tx.query<{ version: number }>('SELECT version FROM abkit_migrations');
+    const done = new Set(rows.map((r) => Number(r.version)));
+    const newest = Math.max(0, ...done);
+    if (newest > SCHEMA_VERSION) {
+      throw new Error(`abkit: the database schema is at version ${newest}, newer than this abkit (${SCHEMA_VERSION}); upgrade abkit`);
+    }
+    const applied: number[] = [];
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      for (const statement of m.statements(tx.dialect)) await tx.exec(statement);
+      await tx.exec('INSERT INTO abkit_migrations (version, applied_at) VALUES (?, ?)', [m.version, Date.now()]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * `abkit/postgres`: every storage port in PostgreSQL, through pg, so several abkit instances
+ * can share one database.
+ *
+ * @module
+ */
+import type { Pool, PoolConfig } from 'pg';
+import { PostgresDriver } from './postgres-driver';
+import { sqlStorage, type SqlStorage } from './storage';
+
+export type { SqlStorage } from './storage';
+export type { SqlDriver, Row } from './driver';
+export { SCHEMA_VERSION } from './migrations';
+
+/** Options of {@link postgresStorage}. */
+export interface PostgresStorageOptions {
+  /** Connection string. @example `'postgres://user@localhost:5432/app'` */
+  connectionString?: string;
+  /** Your own pool (then `close()` leaves it open); overrides `connectionString`. */
+  pool?: Pool;
+  /**
+   * Schema holding abkit's tables, created when absent. @defaultValue `'public'`
+   * @example `'abkit'`
+   */
+  schema?: string;
+  /** Apply pending migrations at open. @defaultValue `true` */
+  migrate?: boolean;
+  /** Largest number of pooled connections (when abkit makes the pool). @defaultValue `10` */
+  maxConnections?: number;
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * Opens PostgreSQL storage. Needs the optional peer dependency `pg`.
+ *
+ * @example
+ * ```ts
+ * import { postgresStorage } from 'abkit/postgres';
+ * const storage = await postgresStorage({ connectionString: process.env.DATABASE_URL, schema: 'abkit' });
+ * ```
+ */
+export async function postgresStorage(options: PostgresStorageOptions): Promise<SqlStorage> {
+  const { connectionString, schema = 'public', migrate = true, maxConnections = 10 } = options ?? {};
+  if (!IDENT.test(schema)) throw new TypeError(`abkit: postgresStorage: schema must be a plain identifier, got ${JSON.stringify(schema)}`);
+  if (!options?.pool && !connectionString) throw new TypeError('abkit: postgresStorage: give connectionString or pool');
+  let pg: typeof import('pg');
+  try {
+    const mod = await import('pg');
+    pg = ((mod as { default?: unknown }).default ?? mod) as typeof import('pg');
+  } catch (error) {
+    throw new Error(`abkit: install pg to use abkit/postgres (npm install pg): ${(error as Error).message}`);
+  }
+  // BIGINT columns hold epoch milliseconds: read them as numbers, not strings.
+  const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) };
+  if (options.pool && schema !== 'public') {
+    throw new TypeError('abkit: postgresStorage: with your own pool, set its search_path yourself and leave schema unset');
+  }
+  if (!options.pool && schema !== 'public') {
+    const setup = new pg.Client({ connectionString });
+    await setup.connect();
+    try {
+      await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } catch (error) {
+      // Two processes creating the schema at once: the loser sees a unique violation.
+      if ((error as { code?: string }).code !== '23505') throw error;
+    } finally {
+      await setup.end();
+    }
+  }
+  // Every pooled connection starts in the schema, before any statement of ours.
+  const config: PoolConfig = { connectionString, max: maxConnections, types: types as PoolConfig['types'], options: `-c search_path="${schema}"` };
+  const pool = options.pool ?? new pg.Pool(config);
+  return sqlStorage(new PostgresDriver(pool, !options.pool), { migrate });
+}

@@ -1,0 +1,57 @@
+/**
+ * `abkit/sqlite`: every storage port in one SQLite file (or in memory), through better-sqlite3.
+ *
+ * @module
+ */
+import { SqliteDriver } from './sqlite-driver';
+import { sqlStorage, type SqlStorage } from './storage';
+
+export type { SqlStorage } from './storage';
+export type { SqlDriver, Row } from './driver';
+export { SCHEMA_VERSION } from './migrations';
+
+/** Options of {@link sqliteStorage}. */
+export interface SqliteStorageOptions {
+  /**
+   * Database file, created (with its folder) when absent; `:memory:` for a private in-memory
+   * database.
+   * @example `'.abkit/abkit.db'`
+   */
+  filename: string;
+  /** Apply pending migrations at open. @defaultValue `true` */
+  migrate?: boolean;
+  /** Milliseconds to wait for another process's write lock before failing. @defaultValue `5000` */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens SQLite storage. Needs the optional peer dependency `better-sqlite3`.
+ *
+ * @example
+ * ```ts
+ * import { sqliteStorage } from 'abkit/sqlite';
+ * const storage = await sqliteStorage({ filename: '.abkit/abkit.db' });
+ * const engine = new DecisionEngine({ storage });
+ * ```
+ */
+export async function sqliteStorage(options: SqliteStorageOptions): Promise<SqlStorage> {
+  const { filename, migrate = true, busyTimeoutMs = 5000 } = options ?? ({} as SqliteStorageOptions);
+  if (typeof filename !== 'string' || filename === '') throw new TypeError('abkit: sqliteStorage: filename must be a file path or ":memory:"');
+  let Database: typeof import('better-sqlite3');
+  try {
+    Database = (await import('better-sqlite3')).default;
+  } catch (error) {
+    throw new Error(`abkit: install better-sqlite3 to use abkit/sqlite (npm install better-sqlite3): ${(error as Error).message}`);
+  }
+  if (filename !== ':memory:') {
+    const { mkdirSync } = await import('node:fs');
+    const { dirname } = await import('node:path');
+    mkdirSync(dirname(filename), { recursive: true });
+  }
+  const db = new Database(filename, { timeout: busyTimeoutMs });
+  // WAL: readers do not block the writer; synchronous NORMAL is durable across process crashes.
+  if (filename !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  return sqlStorage(new SqliteDriver(db), { migrate });
+}

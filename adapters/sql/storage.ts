@@ -1,0 +1,30 @@
+import type { Storage } from '../../src/storage/storage';
+import { SqlAccessStore, SqlTokenStore } from './access-stores';
+import { SqlCatalogStore } from './catalog-store';
+import { SqlActivationStore, SqlAssignmentStore, SqlEnvironmentStore } from './decision-stores';
+import type { SqlDriver } from './driver';
+import { migrate } from './migrations';
+
+/** A SQL-backed {@link Storage}, with its driver and an explicit `migrate()`. */
+export interface SqlStorage extends Storage {
+  /** The driver, for advanced use (raw queries in tests, health checks). */
+  readonly driver: SqlDriver;
+  /** Applies pending schema migrations; returns the versions applied. Safe to run concurrently. */
+  migrate(): Promise<number[]>;
+}
+
+/** Every store over one driver. Migrations run first unless `migrate` is false. */
+export async function sqlStorage(driver: SqlDriver, options: { migrate?: boolean } = {}): Promise<SqlStorage> {
+  if (options.migrate !== false) await migrate(driver);
+  return {
+    driver,
+    environments: new SqlEnvironmentStore(driver),
+    assignments: new SqlAssignmentStore(driver),
+    activations: new SqlActivationStore(driver),
+    accesses: new SqlAccessStore(driver),
+    tokens: new SqlTokenStore(driver),
+    catalogs: new SqlCatalogStore(driver),
+    migrate: () => migrate(driver),
+    close: () => driver.close(),
+  };
+}
