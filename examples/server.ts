@@ -15,13 +15,13 @@ import {
   decisionRoutes,
   DecisionEngine,
   handlerOf,
-  memoryStorage,
   RemoteControl,
   remoteControlRoutes,
   TokenService,
   tokenRoutes,
 } from '../src/index';
 import { toWebRequest, sendWebResponse } from './node-http';
+import { DEFAULT_STORAGE, openStorage } from './storage';
 
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -29,13 +29,15 @@ const bootstrapPath = resolve(process.env.ABKIT_BOOTSTRAP ?? new URL('./demo/boo
 
 const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
 const bootstrap = await readJson(bootstrapPath);
-const storage = memoryStorage();
+const storageSpec = process.env.ABKIT_STORAGE ?? DEFAULT_STORAGE;
+const storage = await openStorage(storageSpec);
 const accesses = new AccessManager({ storage });
 const catalogs = new CatalogRegistry({ storage });
 // Learn the default environment first: the engine is built around it.
 const setup = new DecisionEngine({ storage });
 const readRelative = (p: string) => readJson(resolve(dirname(bootstrapPath), p));
 const applied = await applyBootstrap(bootstrap, { engine: setup, accesses, catalogs, readJsonFile: readRelative });
+for (const warning of applied.warnings) console.warn(`bootstrap: ${warning}`);
 const { defaultEnvironment } = applied;
 const schedules = await Promise.all(
   applied.catalogs.map(async (c) => (await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs })),
@@ -60,7 +62,7 @@ server.listen(port, host, () => {
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const base = `http://${host}:${actualPort}`;
-  console.log(`abkit demo server on ${base} (bootstrap: ${bootstrapPath})`);
+  console.log(`abkit demo server on ${base} (storage: ${storageSpec.replace(/\/\/[^@/]*@/, '//***@')}, bootstrap: ${bootstrapPath})`);
   console.log('Try:');
   console.log(`  curl -s -XPOST ${base}/v2/campaigns -H 'content-type: application/json' -d '{"visitor_id":"v1","context":{"plan":"gold"}}'`);
   const demo = (bootstrap as { accesses?: { account: string; clientId: string; clientSecret: string }[] }).accesses?.[0];
@@ -83,6 +85,8 @@ server.listen(port, host, () => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     for (const schedule of schedules) schedule.stop();
-    server.close(() => process.exit(0));
+    server.close(() => {
+      storage.close().finally(() => process.exit(0));
+    });
   });
 }

@@ -62,7 +62,7 @@ export type Bootstrap = z.infer<typeof bootstrapSchema>;
 export interface BootstrapReport {
   /** The environment marked `default: true`, if any. */
   defaultEnvironment: string | undefined;
-  /** Environments written because they were new or changed. */
+  /** Environments created because they were absent. */
   written: string[];
   /** Environments already stored exactly as the file says. */
   unchanged: string[];
@@ -70,7 +70,9 @@ export interface BootstrapReport {
   accessesCreated: string[];
   /** Client ids of accesses already stored exactly as the file says. */
   accessesUnchanged: string[];
-  /** Per catalog: items written (new or changed), and whether it was synchronized. */
+  /** What the store holds that differs from the file, and was kept (changed through the API since). */
+  warnings: string[];
+  /** Per catalog: items written (only when the catalog is new), and whether it was synchronized. */
   catalogs: { identifier: string; written: number; synced: boolean; syncIntervalMs: number | undefined }[];
 }
 
@@ -87,8 +89,11 @@ export interface ApplyBootstrapOptions {
 }
 
 /**
- * Validates and applies a bootstrap file. Applying the same file twice changes nothing: an
- * environment whose stored configuration and API key already match is not rewritten.
+ * Validates and applies a bootstrap file, which seeds a store: it creates the environments,
+ * accesses and catalogs (with their items) that are absent, and never overwrites what the store
+ * holds, so changes made through the API survive a restart. Applying a file twice changes
+ * nothing. Stored state that differs from the file is kept and reported in `warnings`. Catalog
+ * keys are the exception: the store takes the file's keys.
  *
  * @example
  * ```ts
@@ -98,7 +103,7 @@ export interface ApplyBootstrapOptions {
 export async function applyBootstrap(input: unknown, options: ApplyBootstrapOptions): Promise<BootstrapReport> {
   const bootstrap = parseWith(bootstrapSchema, input, 'bootstrap file');
   const { engine, readJsonFile } = options;
-  const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [], accessesCreated: [], accessesUnchanged: [], catalogs: [] };
+  const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [], accessesCreated: [], accessesUnchanged: [], warnings: [], catalogs: [] };
   const defaults = bootstrap.accounts.flatMap((a) => a.environments.filter((e) => e.default).map((e) => e.id));
   if (defaults.length > 1) {
     throw new ValidationError(`abkit: invalid bootstrap file: several default environments (${defaults.join(', ')})`, [
@@ -122,8 +127,10 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       } catch (error) {
         rethrow(error, (path) => `accounts[${a}].environments[${e}].${source}.${path}`);
       }
-      if (stored && stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed)) {
-        report.unchanged.push(env.id);
+      if (stored) {
+        const same = stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed);
+        if (same) report.unchanged.push(env.id);
+        else report.warnings.push(`environment ${env.id} differs from the bootstrap file; the stored one is kept`);
         continue;
       }
       await engine.load(parsed, { environment: env.id, account: account.id, apiKey: env.apiKey ?? null });
@@ -146,19 +153,18 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       sameSet(existing.environments, input.environments) &&
       sameSet(existing.actions, input.actions) &&
       (await accesses.secretMatches(existing, input.clientSecret));
-    if (!same) {
-      throw new ValidationError(
-        `abkit: invalid bootstrap file: accesses[${i}]: client id "${input.clientId}" is already used by an access with other settings, a revoked one, or another secret; give it a new client id`,
-        [{ path: `accesses[${i}].clientId`, message: 'already used by an access with other settings' }],
-      );
-    }
-    report.accessesUnchanged.push(input.clientId);
+    if (same) report.accessesUnchanged.push(input.clientId);
+    else report.warnings.push(`access ${input.clientId} differs from the bootstrap file (settings, secret, or revoked); the stored one is kept`);
   }
   for (const [i, input] of bootstrap.catalogs.entries()) {
     const { catalogs } = options;
     if (!catalogs) throw new ValidationError(`abkit: catalogs[${i}] needs a CatalogRegistry (options.catalogs)`);
     const where = (path: string) => `catalogs[${i}].${path}`;
-    const { catalog } = await catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
+    const { catalog, created } = await catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
+    if (!created) {
+      report.catalogs.push({ identifier: input.identifier, written: 0, synced: false, syncIntervalMs: input.syncIntervalMs });
+      continue;
+    }
     let items = input.items;
     if (input.itemsFile !== undefined) {
       if (!readJsonFile) throw new ValidationError(`abkit: ${where('itemsFile')} needs a file reader`);
@@ -166,21 +172,13 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       if (!Array.isArray(fromFile)) throw new ValidationError(`abkit: invalid bootstrap file: ${where('itemsFile')} must hold a JSON array of items`, [{ path: where('itemsFile'), message: 'not an array' }]);
       items = [...items, ...fromFile];
     }
-    // Only new or changed items are written, so a second run changes nothing.
-    const changed = [];
-    for (const item of items) {
-      const id = item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
-      const current = typeof id === 'string' ? await catalog.get(id) : undefined;
-      if (!current || JSON.stringify(current) !== JSON.stringify(item)) changed.push(item);
-    }
-    for (let start = 0; start < changed.length; start += MAX_BATCH_OPERATIONS) {
-      const chunk = changed.slice(start, start + MAX_BATCH_OPERATIONS).map((product) => ({ operation: 'create-replace' as const, product: product as Record<string, unknown> }));
+    for (let start = 0; start < items.length; start += MAX_BATCH_OPERATIONS) {
+      const chunk = items.slice(start, start + MAX_BATCH_OPERATIONS).map((product) => ({ operation: 'create-replace' as const, product: product as Record<string, unknown> }));
       // Batch problem paths are `[index].product.field`: point them at the file's items.
       await catalog.batch(chunk).catch((error: unknown) => rethrow(error, (path) => where(path.replace(/^\[(\d+)\]\.?(?:product)?/, (_, n: string) => `items[${start + Number(n)}]`))));
     }
-    const needsSync = changed.length > 0 || (await catalog.visibleVersion()) === 0;
-    if (needsSync) await catalog.sync();
-    report.catalogs.push({ identifier: input.identifier, written: changed.length, synced: needsSync, syncIntervalMs: input.syncIntervalMs });
+    await catalog.sync();
+    report.catalogs.push({ identifier: input.identifier, written: items.length, synced: true, syncIntervalMs: input.syncIntervalMs });
   }
   return report;
 }

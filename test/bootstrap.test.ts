@@ -22,7 +22,7 @@ describe('applyBootstrap', () => {
   it('creates the environments and reports the default', async () => {
     const engine = new DecisionEngine();
     const report = await applyBootstrap(file, { engine, readJsonFile });
-    expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [], accessesCreated: [], accessesUnchanged: [], catalogs: [] });
+    expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [], accessesCreated: [], accessesUnchanged: [], warnings: [], catalogs: [] });
     expect((await engine.storage.environments.get('staging'))?.config.campaigns[0]?.id).toBe('s1');
     await expect(engine.checkApiKey('prod', null)).rejects.toThrow(/x-api-key/);
     await engine.checkApiKey('prod', 'k');
@@ -78,14 +78,30 @@ describe('applyBootstrap: accesses', () => {
     expect(issued.scope).toBe('campaigns.read');
   });
 
-  it('refuses a client id reused with other settings or another secret', async () => {
+  it('keeps a stored access that differs from the file (revoked, other secret) and says so', async () => {
     const { AccessManager } = await import('../src/index');
     const engine = new DecisionEngine();
     const accesses = new AccessManager({ storage: engine.storage });
     await applyBootstrap(withAccess, { engine, accesses, readJsonFile });
     const changed = structuredClone(withAccess);
     changed.accesses[0]!.clientSecret = 't'.repeat(40);
-    await expect(applyBootstrap(changed, { engine, accesses, readJsonFile })).rejects.toThrow(/accesses\[0\]: client id "deploy-bot-id" is already used/);
+    const report = await applyBootstrap(changed, { engine, accesses, readJsonFile });
+    expect(report.warnings).toEqual(['access deploy-bot-id differs from the bootstrap file (settings, secret, or revoked); the stored one is kept']);
+    const [stored] = await engine.storage.accesses.list('acme');
+    expect(await accesses.secretMatches(stored!, 's'.repeat(40))).toBe(true);
+    await accesses.revokeAccess(stored!.id);
+    expect((await applyBootstrap(withAccess, { engine, accesses, readJsonFile })).warnings).toHaveLength(1);
+    expect(await engine.storage.accesses.list('acme')).toHaveLength(1);
+  });
+
+  it('never overwrites an environment changed since (through the API), and says so', async () => {
+    const engine = new DecisionEngine();
+    await applyBootstrap(file, { engine, readJsonFile });
+    await engine.load(config([{ id: 'c1', split: [100] }], { panic: true }), { environment: 'prod', account: 'acme', apiKey: 'k' });
+    const report = await applyBootstrap(file, { engine, readJsonFile });
+    expect(report.written).toEqual([]);
+    expect(report.warnings).toEqual(['environment prod differs from the bootstrap file; the stored one is kept']);
+    expect((await engine.storage.environments.get('prod'))?.config.panic).toBe(true);
   });
 
   it('names the field of an invalid access', async () => {

@@ -104,19 +104,20 @@ export class CatalogRegistry {
 
   /**
    * Creates the catalog, or makes an existing one use exactly these keys (bootstrap files):
-   * applying the same input twice changes nothing. Returns whether anything was written.
+   * applying the same input twice changes nothing. Returns whether anything was written, and
+   * whether the catalog was created now.
    */
-  async ensure(input: Required<CreateCatalogInput>): Promise<{ catalog: Catalog; written: boolean }> {
+  async ensure(input: Required<CreateCatalogInput>): Promise<{ catalog: Catalog; written: boolean; created: boolean }> {
     this.#checkInput(input);
     const existing = await this.storage.catalogs.getCatalog(input.identifier);
-    if (!existing) return { catalog: (await this.create(input)).catalog, written: true };
+    if (!existing) return { catalog: (await this.create(input)).catalog, written: true, created: true };
     const keys = {
       catalogKeyHash: await credentialHash(input.catalogApiKey, this.#pepper),
       searchKeyHash: await credentialHash(input.searchApiKey, this.#pepper),
     };
     const same = keys.catalogKeyHash === existing.catalogKeyHash && keys.searchKeyHash === existing.searchKeyHash;
     if (!same) await this.storage.catalogs.setKeys(input.identifier, keys);
-    return { catalog: this.#bind(input.identifier), written: !same };
+    return { catalog: this.#bind(input.identifier), written: !same, created: false };
   }
 
   /** The catalog of an identifier; {@link NotFoundError} when there is none. */

@@ -12,7 +12,8 @@ afterAll(() => {
 /** Starts examples/server.ts (what `npm start` runs) on a free port and returns its base URL. */
 async function start(env: Record<string, string> = {}): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    // A fresh SQLite file per server: the default storage, without touching the repo's .abkit/.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ABKIT_STORAGE: `sqlite:${join(mkdtempSync(join(tmpdir(), 'abkit-server-')), 'abkit.db')}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
