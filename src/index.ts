@@ -108,3 +108,8 @@ export { rankingScore, matchQuality } from './search/scoring';
 export { allowedTypos, damerau, transpositions } from './search/typos';
 export { createSearchHandler, searchRoutes } from './http/search';
 export type { SearchHandlerOptions } from './http/search';
+
+export { createHandler } from './http/handler';
+export type { HandlerOptions } from './http/handler';
+export { openApiDocument, tokenRequestSchema, catalogItemSchema } from './http/openapi';
+export type { OpenApiScope } from './http/openapi';

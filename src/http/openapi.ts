@@ -1,0 +1,253 @@
+/**
+ * The OpenAPI 3.1 document of the combined handler, generated from the zod schemas that parse
+ * requests (and the zod schemas of responses below), never written by hand.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { ACCESS_ACTIONS } from '../access/actions';
+import { bucketingConfigSchema, campaignSchema } from '../decision/config';
+import { FIELD_TYPES, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
+import { autocompleteQuerySchema, searchQuerySchema, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, RANGE_OPERATORS } from '../search/query';
+import { activationBatchSchema, activationSchema, campaignsRequestSchema } from './decision';
+
+const message = z.object({ message: z.string() }).meta({ description: 'Error message (SPEC 2.1).' });
+const oauthError = z.object({ error: z.string(), error_description: z.string() }).meta({ description: 'RFC 6749 §5.2 error.' });
+const apiError = z.object({ error: z.string(), message: z.string(), details: z.array(z.record(z.string(), z.unknown())).optional() });
+
+const campaignValue = z
+  .object({
+    id: z.string(),
+    variationGroupId: z.string(),
+    variation: z.object({
+      id: z.string(),
+      reference: z.boolean(),
+      modifications: z.object({ type: z.string(), value: z.record(z.string(), z.unknown()) }),
+    }),
+    type: z.string(),
+    slug: z.string().nullable(),
+  })
+  .meta({ description: 'Campaign value (SPEC 2.4).' });
+const campaignsList = z.object({ visitor_id: z.string(), campaigns: z.array(campaignValue), panic: z.boolean() });
+
+/** Token request body (SPEC 2.6); also accepted form-encoded. */
+export const tokenRequestSchema = z.object({
+  grant_type: z.literal('client_credentials'),
+  scope: z.string().optional().meta({ description: '`*` or space-separated actions' }),
+  client_id: z.string(),
+  client_secret: z.string(),
+  expires_in: z.union([z.string(), z.number()]).optional(),
+});
+const tokenResponse = z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int(), scope: z.string() });
+const introspection = z.union([
+  z.object({
+    active: z.literal(true),
+    token_type: z.literal('Bearer'),
+    client_id: z.string(),
+    account_id: z.string(),
+    scope: z.string(),
+    environments: z.array(z.string()),
+    exp: z.number().int(),
+    iat: z.number().int(),
+  }),
+  z.object({ active: z.literal(false) }),
+]);
+const configurationView = z.object({ account: z.string(), environment: z.string(), version: z.number().int(), updatedAt: z.number(), configuration: bucketingConfigSchema });
+
+const customValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.string()),
+  z.record(z.string(), z.string()),
+  z.record(z.string(), z.number()),
+  z.record(z.string(), z.boolean()),
+  z.null(),
+]);
+/** A catalog item (SPEC 2.7): the standard fields, and custom fields of the supported types. */
+export const catalogItemSchema = z
+  .object({
+    id: z.string().min(1).max(MAX_ITEM_ID_LENGTH),
+    is_recommendable: z.boolean(),
+    name: z.string().nullable(),
+    absolute_link: z.string().nullable(),
+    img_link: z.string().nullable(),
+    price: z.number().nullable(),
+    categories_ids: z.array(z.string()).nullable(),
+    item_purchase_key: z.array(z.string()).nullable().optional(),
+    item_pageview_key: z.array(z.string()).nullable().optional(),
+  })
+  .catchall(customValue)
+  .meta({ description: `Custom fields are typed by their first non-empty value: ${FIELD_TYPES.join(', ')}.` });
+const batchOperation = z.object({ operation: z.enum(['create-replace', 'delete']), product: z.union([catalogItemSchema, z.object({ id: z.string() })]) });
+const batchResult = z.object({ accepted: z.number().int(), upserted: z.number().int(), deleted: z.number().int() });
+
+const facet = z.union([
+  z.object({ type: z.literal('list'), values: z.array(z.tuple([z.union([z.string(), z.boolean()]), z.number().int()])) }),
+  z.object({ type: z.literal('range'), values: z.object({ min: z.number(), max: z.number() }) }),
+]);
+const searchResponse = z.object({
+  hits: z.array(z.record(z.string(), z.unknown())),
+  facets: z.record(z.string(), facet),
+  totalPages: z.number().int(),
+  totalHits: z.number().int(),
+  hitsPerPage: z.number().int(),
+  page: z.number().int(),
+});
+const autocompleteResponse = z.object({ suggestions: z.array(z.object({ text: z.string() })) });
+
+type Schema = Record<string, unknown>;
+
+function schema(s: z.ZodType, io: 'input' | 'output' = 'output'): Schema {
+  const out = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Schema;
+  delete out.$schema;
+  return out;
+}
+
+function body(s: z.ZodType, description?: string) {
+  return { required: true, ...(description ? { description } : {}), content: { 'application/json': { schema: schema(s, 'input') } } };
+}
+
+function reply(description: string, s?: z.ZodType) {
+  return s ? { description, content: { 'application/json': { schema: schema(s) } } } : { description };
+}
+
+const query = (name: string, required: boolean, description: string, s: Schema = { type: 'string' }) => ({ name, in: 'query', required, description, schema: s });
+const path = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+/** Which interfaces a document describes. */
+export interface OpenApiScope {
+  decision: boolean;
+  access: boolean;
+  remote: boolean;
+  catalog: boolean;
+  search: boolean;
+  prefix: string;
+}
+
+/** Builds the OpenAPI 3.1 document for the interfaces served. */
+export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const add = (p: string, operations: Record<string, unknown>) => {
+    paths[scope.prefix + p] = { ...(paths[scope.prefix + p] ?? {}), ...operations };
+  };
+  const decisionErrors = { '400': reply('Bad request', message), '500': reply('Internal error', message) };
+  if (scope.decision) {
+    const campaigns = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaigns list (SPEC 2.5)', campaignsList), ...decisionErrors } };
+    const one = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaign value (SPEC 2.4)', campaignValue), '204': reply('Not targeted or untracked'), ...decisionErrors } };
+    const exposeAllKeys = query('exposeAllKeys', false, 'true adds sibling variations\' keys with value null', { type: 'string', enum: ['true', 'false'] });
+    add('/v2/campaigns', { post: { summary: 'Campaigns of a visitor (default environment)', parameters: [exposeAllKeys], ...campaigns } });
+    add('/v2/campaigns/{id}', { post: { summary: 'One campaign by id or slug', parameters: [path('id', 'Campaign id or slug'), exposeAllKeys], ...one } });
+    add('/v2/{envId}/campaigns', { post: { summary: 'Campaigns of a visitor in an environment', parameters: [path('envId', 'Environment'), exposeAllKeys], ...campaigns } });
+    add('/v2/{envId}/campaigns/{id}', { post: { summary: 'One campaign in an environment', parameters: [path('envId', 'Environment'), path('id', 'Campaign id or slug'), exposeAllKeys], ...one } });
+    add('/v2/activate', {
+      post: {
+        summary: 'Record campaign activations',
+        requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [schema(activationSchema, 'input'), schema(activationBatchSchema, 'input')] } } } },
+        responses: { '204': reply('Recorded'), ...decisionErrors },
+      },
+    });
+  }
+  if (scope.access) {
+    add('/{account_id}/token', {
+      post: {
+        summary: 'Issue a bearer token (client credentials)',
+        parameters: [path('account_id', 'Account'), query('expires_in', false, 'Lifetime in seconds: 0 or absent = 3600; clamped to the maximum', { type: 'integer', minimum: 0 })],
+        requestBody: { required: true, content: { 'application/json': { schema: schema(tokenRequestSchema, 'input') }, 'application/x-www-form-urlencoded': { schema: schema(tokenRequestSchema, 'input') } } },
+        responses: { '200': reply('Token', tokenResponse), '400': reply('Bad request', oauthError), '401': reply('Bad client credentials', oauthError) },
+      },
+    });
+    add('/token', {
+      get: { summary: 'Check a token', parameters: [query('access_token', true, 'The token')], responses: { '200': reply('Token state', introspection), '400': reply('Bad request', oauthError) } },
+    });
+  }
+  if (scope.remote) {
+    const base = '/v1/accounts/{account_id}/environments/{env_id}';
+    const params = [path('account_id', 'Account'), path('env_id', 'Environment')];
+    const errors = { '400': reply('Bad request', apiError), '401': reply('Missing, invalid, expired or revoked token', apiError), '403': reply('Action or environment not granted', apiError), '404': reply('Unknown environment or campaign', apiError) };
+    const security = (action: string) => ({ security: [{ bearer: [action] }] });
+    add(`${base}/configuration`, {
+      get: { summary: 'Read the campaign configuration', parameters: params, ...security('campaigns.read'), responses: { '200': reply('Configuration', configurationView), ...errors } },
+      put: { summary: 'Replace the campaign configuration', parameters: params, ...security('campaigns.write'), requestBody: body(bucketingConfigSchema), responses: { '200': reply('Configuration', configurationView), '412': reply('Stale If-Match', apiError), ...errors } },
+    });
+    add(`${base}/campaigns/{campaign_id}`, {
+      get: { summary: 'Read one campaign', parameters: [...params, path('campaign_id', 'Campaign')], ...security('campaigns.read'), responses: { '200': reply('Campaign', campaignSchema), ...errors } },
+      put: { summary: 'Create or replace one campaign', parameters: [...params, path('campaign_id', 'Campaign')], ...security('campaigns.write'), requestBody: body(campaignSchema), responses: { '200': reply('Written'), ...errors } },
+      delete: { summary: 'Delete one campaign', parameters: [...params, path('campaign_id', 'Campaign')], ...security('campaigns.write'), responses: { '200': reply('Deleted'), ...errors } },
+    });
+    add(`${base}/panic`, {
+      get: { summary: 'Read panic mode', parameters: params, ...security('campaigns.read'), responses: { '200': reply('Panic state', z.object({ panic: z.boolean(), version: z.number().int() })), ...errors } },
+      put: { summary: 'Switch panic mode', parameters: params, ...security('panic.write'), requestBody: body(z.object({ panic: z.boolean() })), responses: { '200': reply('Panic state', z.object({ panic: z.boolean(), version: z.number().int() })), ...errors } },
+    });
+    add(`${base}/activations`, {
+      get: {
+        summary: 'Read activations',
+        parameters: [...params, query('visitor_id', false, 'Only this visitor'), query('since', false, 'Epoch ms', { type: 'integer' }), query('limit', false, 'At most (10,000)', { type: 'integer' })],
+        ...security('activations.read'),
+        responses: { '200': reply('Activations'), ...errors },
+      },
+    });
+  }
+  if (scope.catalog) {
+    const errors = { '400': reply('Invalid operations, nothing applied', apiError), '401': reply('Missing or unknown catalog key', apiError), '403': reply('Not the catalog key', apiError) };
+    const security = { security: [{ catalogKey: [] }] };
+    add('/indexes/catalog/{itemID}', {
+      put: { summary: 'Add or replace an item', parameters: [path('itemID', 'Item id')], ...security, requestBody: body(catalogItemSchema), responses: { '200': reply('Applied', batchResult), ...errors } },
+      delete: { summary: 'Delete an item', parameters: [path('itemID', 'Item id')], ...security, responses: { '200': reply('Applied', batchResult), ...errors } },
+    });
+    add('/indexes/catalog', { delete: { summary: 'Delete every item (the schema is kept)', ...security, responses: { '200': reply('Deleted'), ...errors } } });
+    add('/indexes/catalog/schema/{fieldID}', {
+      delete: { summary: 'Delete a schema field', parameters: [path('fieldID', 'Field')], ...security, responses: { '200': reply('Deleted'), '404': reply('Unknown field', apiError), ...errors } },
+    });
+    add('/indexes/catalog/batch', {
+      post: {
+        summary: 'Apply up to 10,000 operations atomically',
+        ...security,
+        requestBody: body(z.array(batchOperation).max(10_000), 'Less than 50 MB'),
+        responses: { '200': reply('Applied', batchResult), '413': reply('50 MB or more', apiError), ...errors },
+      },
+    });
+  }
+  if (scope.search) {
+    const text = schema(searchQuerySchema.shape.text, 'input');
+    const parameters = [
+      query('text', true, 'Search text; empty = every item', text),
+      { name: 'filters', in: 'query', style: 'deepObject', explode: true, required: false, description: `filters[field][]=value (list) or filters[field][0][operator]=${RANGE_OPERATORS.join('|')}&filters[field][0][value]=n (range)`, schema: { type: 'object', additionalProperties: true } },
+      query('page', false, '0-indexed page', { type: 'integer', minimum: 0 }),
+      query('hitsPerPage', false, 'Page size', { type: 'integer', minimum: 1, maximum: MAX_HITS_PER_PAGE, default: 20 }),
+      query('rankingScoreThreshold', false, 'Absolute score cut-off', { type: 'number', minimum: 0, maximum: 1 }),
+      query('semanticRatio', false, 'Hybrid blend (needs an embedder)', { type: 'number', minimum: 0, maximum: 1 }),
+      query('index', false, '<identifier>_Catalog'),
+    ];
+    const sort = { name: 'sort', in: 'query', required: false, description: '<field>:asc or <field>:desc', schema: { type: 'array', items: { type: 'string', pattern: '^.+:(asc|desc)$' } } };
+    const errors = { '400': reply('Bad parameter', apiError), '404': reply('Unknown catalog', apiError) };
+    const search = { summary: 'Search (v0.4)', parameters: [...parameters, sort], responses: { '200': reply('Results', searchResponse), ...errors } };
+    add('/search', { get: search });
+    add('/v0.4/search', { get: search });
+    add('/v0.3/search', { get: { summary: 'Search (v0.3: no sort)', parameters, responses: { '200': reply('Results', searchResponse), ...errors } } });
+    add('/autocomplete', {
+      get: {
+        summary: 'Autocomplete (v0.2)',
+        parameters: [
+          query('query', true, 'Partial input', schema(autocompleteQuerySchema.shape.query, 'input')),
+          query('hits_per_page', false, 'Most suggestions', { type: 'integer', minimum: 1, maximum: MAX_SUGGESTIONS, default: 10 }),
+          query('client_id', false, 'Catalog identifier'),
+        ],
+        responses: { '200': reply('Suggestions', autocompleteResponse), ...errors },
+      },
+    });
+  }
+  add('/health', { get: { summary: 'Liveness', responses: { '200': reply('OK') } } });
+  add('/openapi.json', { get: { summary: 'This document', responses: { '200': reply('OpenAPI 3.1') } } });
+  return {
+    openapi: '3.1.0',
+    info: { title: 'abkit', version: '0.1.0', description: 'Decision, remote control access, catalog, search and autocomplete interfaces.' },
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: `Remote control token; actions: ${ACCESS_ACTIONS.join(', ')}` },
+        catalogKey: { type: 'http', scheme: 'bearer', description: 'The catalog key' },
+      },
+    },
+  };
+}
