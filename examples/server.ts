@@ -1,25 +1,14 @@
 /**
- * The demo server (`npm start`): node:http serving abkit's handler, with the environments of a
- * bootstrap file. Environment: PORT (8080), HOST (127.0.0.1), ABKIT_BOOTSTRAP
- * (examples/demo/bootstrap.json).
+ * The demo server (`npm start`): node:http serving abkit's one handler, seeded by a bootstrap
+ * file. Environment: PORT (8080), HOST (127.0.0.1), ABKIT_BOOTSTRAP
+ * (examples/demo/bootstrap.json), ABKIT_STORAGE (sqlite:.abkit/abkit.db). Logs one line per
+ * request; on SIGTERM or SIGINT it stops accepting, finishes in-flight requests, and closes the
+ * storage.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
-import {
-  AccessManager,
-  applyBootstrap,
-  CatalogRegistry,
-  catalogRoutes,
-  searchRoutes,
-  decisionRoutes,
-  DecisionEngine,
-  handlerOf,
-  RemoteControl,
-  remoteControlRoutes,
-  TokenService,
-  tokenRoutes,
-} from '../src/index';
+import { AccessManager, applyBootstrap, CatalogRegistry, createHandler, DecisionEngine, TokenService } from '../src/index';
 import { toWebRequest, sendWebResponse } from './node-http';
 import { DEFAULT_STORAGE, openStorage } from './storage';
 
@@ -44,18 +33,20 @@ const schedules = await Promise.all(
 );
 const engine = new DecisionEngine({ storage, defaultEnvironment });
 const tokens = new TokenService({ accesses });
-const remote = new RemoteControl({ engine });
-const handler = handlerOf([
-  decisionRoutes({ engine }),
-  tokenRoutes({ tokens }),
-  remoteControlRoutes({ remote, tokens }),
-  catalogRoutes({ registry: catalogs }),
-  searchRoutes({ registry: catalogs }),
-]);
+const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search: catalogs });
 
+let inFlight = 0;
 const server = createServer(async (req, res) => {
-  const response = await handler(toWebRequest(req, `http://${req.headers.host ?? host}`));
-  await sendWebResponse(res, response);
+  const started = performance.now();
+  inFlight++;
+  try {
+    const response = await handler(toWebRequest(req, `http://${req.headers.host ?? host}`));
+    await sendWebResponse(res, response);
+  } finally {
+    inFlight--;
+    const path = (req.url ?? '/').split('?')[0];
+    console.log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+  }
 });
 
 server.listen(port, host, () => {
@@ -82,11 +73,20 @@ server.listen(port, host, () => {
   }
 });
 
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing ${inFlight} request(s), then closing`);
     for (const schedule of schedules) schedule.stop();
+    // close() stops accepting and resolves once in-flight requests have ended.
     server.close(() => {
-      storage.close().finally(() => process.exit(0));
+      storage.close().finally(() => {
+        console.log('closed');
+        process.exit(0);
+      });
     });
+    server.closeIdleConnections();
   });
 }
