@@ -1,0 +1,128 @@
+import { serve } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import qs from 'qs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expressApp } from '../../examples/express';
+import { fastifyApp } from '../../examples/fastify';
+import { honoApp } from '../../examples/hono';
+import { sendWebResponse, toWebRequest } from '../../examples/node-http';
+import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, TokenService, type Handler } from '../../src/index';
+import { config } from '../helpers/configs';
+
+interface Running {
+  url: string;
+  close: () => Promise<void>;
+}
+
+const listen = (server: Server): Promise<Running> =>
+  new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) });
+    });
+  });
+
+const BINDINGS: [string, (handler: Handler) => Promise<Running>][] = [
+  ['node:http', (handler) => listen(createServer((req, res) => void handler(toWebRequest(req, 'http://127.0.0.1')).then((r) => sendWebResponse(res, r))))],
+  ['Express 5', (handler) => listen(createServer(expressApp(handler)))],
+  [
+    'Hono (@hono/node-server)',
+    (handler) =>
+      new Promise((resolve) => {
+        const server = serve({ fetch: honoApp(handler).fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+          resolve({ url: `http://127.0.0.1:${info.port}`, close: () => new Promise((r) => server.close(() => r())) });
+        });
+      }),
+  ],
+  [
+    'Fastify 5',
+    async (handler) => {
+      const app = fastifyApp(handler);
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      return { url, close: () => app.close() };
+    },
+  ],
+];
+
+const product = (id: string, name: string, brand: string, price: number) => ({
+  id,
+  is_recommendable: true,
+  name,
+  absolute_link: null,
+  img_link: null,
+  price,
+  categories_ids: ['phones'],
+  brand,
+});
+
+describe.each(BINDINGS)('%s binding over real HTTP', (_name, start) => {
+  let running: Running;
+  let clientId: string;
+  let clientSecret: string;
+  let catalogApiKey: string;
+  let catalogs: CatalogRegistry;
+
+  beforeAll(async () => {
+    const engine = new DecisionEngine({ defaultEnvironment: 'prod' });
+    await engine.load(config([{ id: 'c1', split: [100] }]), { environment: 'prod', account: 'acme' });
+    const accesses = new AccessManager({ storage: engine.storage });
+    ({ clientId, clientSecret } = await accesses.createAccess({ account: 'acme', name: 'ci', actions: ['campaigns.read'] }));
+    catalogs = new CatalogRegistry({ storage: engine.storage });
+    const created = await catalogs.create({ identifier: 'shop' });
+    catalogApiKey = created.catalogApiKey;
+    const handler = createHandler({ decision: engine, access: new TokenService({ accesses }), catalog: catalogs, search: catalogs });
+    running = await start(handler);
+  });
+  afterAll(() => running.close());
+
+  it('a decision', async () => {
+    const res = await fetch(`${running.url}/v2/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"visitor_id":"v1","context":{"a":1}}' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(((await res.json()) as { campaigns: { id: string }[] }).campaigns.map((c) => c.id)).toEqual(['c1']);
+  });
+
+  it('a token (form-encoded) and its check', async () => {
+    const form = new URLSearchParams({ grant_type: 'client_credentials', scope: '*', client_id: clientId, client_secret: clientSecret });
+    const res = await fetch(`${running.url}/acme/token?expires_in=60`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const token = (await res.json()) as { access_token: string; expires_in: number };
+    expect(token.expires_in).toBe(60);
+    const check = await fetch(`${running.url}/token?access_token=${encodeURIComponent(token.access_token)}`);
+    expect(await check.json()).toMatchObject({ active: true, account_id: 'acme' });
+  });
+
+  it('a catalog batch, then search with bracket filters, then autocomplete', async () => {
+    const batch = [
+      { operation: 'create-replace', product: product('p1', 'Galaxy S24', 'Samsung', 799) },
+      { operation: 'create-replace', product: product('p2', 'Galaxy A15', 'Samsung', 199) },
+      { operation: 'create-replace', product: product('p3', 'Pixel 8', 'Google', 599) },
+    ];
+    const res = await fetch(`${running.url}/indexes/catalog/batch`, { method: 'POST', headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ accepted: 3, upserted: 3, deleted: 0 });
+    // Writes become visible at the synchronization (the library runs it; the SPEC has no route).
+    const before = await fetch(`${running.url}/search?text=galaxy`);
+    expect(((await before.json()) as { totalHits: number }).totalHits).toBe(0);
+    await (await catalogs.get('shop')).sync();
+  });
+
+  it('search sees the synchronized catalog, with bracket filters (raw and qs.stringify)', async () => {
+    const raw = `${running.url}/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=500`;
+    const viaQs = `${running.url}/search?${qs.stringify({ text: 'galaxy', filters: { brand: ['Samsung'], price: [{ operator: '<', value: 500 }] } })}`;
+    for (const url of [raw, viaQs]) {
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { totalHits: number; hits: { id: string }[]; facets: Record<string, unknown> };
+      expect(body.totalHits).toBe(1);
+      expect(body.hits.map((h) => h.id)).toEqual(['p2']);
+      expect(body.facets.brand).toEqual({ type: 'list', values: [['Samsung', 1]] });
+    }
+    const auto = await fetch(`${running.url}/autocomplete?query=gala&hits_per_page=5`);
+    expect(auto.status).toBe(200);
+    // Equal scores: ordered by id (p1 before p2).
+    expect(await auto.json()).toEqual({ suggestions: [{ text: 'Galaxy S24' }, { text: 'Galaxy A15' }] });
+  });
+});
