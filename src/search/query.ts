@@ -174,13 +174,17 @@ export const QS_OPTIONS: qs.IParseOptions = {
 export function parseQueryString(search: string): Record<string, unknown> {
   const raw = search.startsWith('?') ? search.slice(1) : search;
   for (const pair of raw.split('&')) {
+    // Where qs ends a key: at "]=" when present (a bracket may hold "="), else at the first "=".
+    const close = pair.indexOf(']=');
+    const end = close >= 0 ? close + 1 : pair.indexOf('=');
     let key: string;
     try {
-      key = decodeURIComponent((pair.split('=')[0] ?? '').replace(/\+/g, ' '));
+      key = decodeURIComponent((end >= 0 ? pair.slice(0, end) : pair).replace(/\+/g, ' '));
     } catch {
       throw new ValidationError('abkit: the query string is not valid percent-encoding', [{ path: '(query)', message: 'bad encoding' }]);
     }
-    if (/(^|\[)__proto__(\]|$)/.test(key)) {
+    const segments = [key.split('[')[0], ...[...key.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1])];
+    if (segments.includes('__proto__')) {
       throw new ValidationError(`abkit: ${key}: the name __proto__ is not supported in query parameters`, [{ path: key, message: '__proto__ is not supported' }]);
     }
   }

@@ -34,7 +34,7 @@ export function damerau(a: string, b: string, max = Infinity): number {
     if (best > max) return max + 1;
     [prev2, prev, row] = [prev, row, prev2];
   }
-  return prev[n]!;
+  return Math.min(prev[n]!, max + 1);
 }
 
 /** The distinct terms made by swapping two adjacent characters of `term`. */
