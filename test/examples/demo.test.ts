@@ -17,3 +17,13 @@ describe('demo catalog', () => {
     expect(await catalog.count()).toBe(2500);
   });
 });
+
+describe('demo bootstrap', () => {
+  it('is valid and its campaigns use every targeting operator', async () => {
+    const { parseBucketingConfig, TARGETING_OPERATORS } = await import('../../src/index');
+    const bootstrap = JSON.parse(readFileSync(new URL('../../examples/demo/bootstrap.json', import.meta.url), 'utf8'));
+    const config = parseBucketingConfig(bootstrap.accounts[0].environments[0].bucketing);
+    const used = new Set(config.campaigns.flatMap((c) => c.variationGroups.flatMap((g) => g.targeting.targetingGroups.flatMap((t) => t.targetings.map((x) => x.operator)))));
+    expect([...TARGETING_OPERATORS].filter((op) => !used.has(op))).toEqual([]);
+  });
+});
