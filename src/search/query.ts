@@ -65,7 +65,9 @@ function parseFilter(field: string, raw: unknown, ctx: z.RefinementCtx): Filter 
     ctx.addIssue({ code: 'custom', path: [field], message: `filters[${field}]: ${message}` });
     return undefined;
   };
-  const list: unknown[] = Array.isArray(raw) ? raw : raw !== null && typeof raw === 'object' ? Object.values(raw as object) : [raw];
+  // `filters[f][operator]=…&filters[f][value]=…` (no index) is one condition, not two values.
+  const single = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && ('operator' in raw || 'value' in raw);
+  const list: unknown[] = Array.isArray(raw) ? raw : single ? [raw] : raw !== null && typeof raw === 'object' ? Object.values(raw as object) : [raw];
   if (list.length === 0) return fail('give at least one value');
   if (list.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
     return { kind: 'list', values: list.map(String) };

@@ -6,8 +6,8 @@
  * @module
  */
 import MiniSearch from 'minisearch';
-import { STANDARD_FIELDS, type FieldType } from '../catalog/typing';
-import type { CatalogItem, SchemaField } from '../storage/catalog';
+import { STANDARD_FIELDS, typeOf, type FieldType } from '../catalog/typing';
+import type { CatalogItem } from '../storage/catalog';
 import { memberKind, scalarKind, valueAt, valuesOf, type PathKind } from './fields';
 
 /** A path that can be filtered, faceted or sorted on. */
@@ -52,29 +52,81 @@ export class SearchIndex {
   readonly weights: ReadonlyMap<string, number>;
   /** Unit vectors per document, when an embedder is configured. */
   vectors: readonly Float32Array[] | undefined;
+  /** Every distinct indexed term. */
+  readonly terms: ReadonlySet<string>;
+  readonly #prefixes = new Map<number, string[]>();
 
-  constructor(version: number, items: readonly CatalogItem[], schema: readonly SchemaField[], settings: IndexSettings) {
+  /**
+   * Field types come from the visible items themselves, not the accepted schema: writes not yet
+   * synchronized must not change what search accepts.
+   */
+  constructor(version: number, items: readonly CatalogItem[], settings: IndexSettings) {
     this.version = version;
     this.items = items;
+    const custom = visibleTypes(items);
     const types = new Map<string, FieldType>();
     for (const [name, f] of Object.entries(STANDARD_FIELDS)) types.set(name, f.type);
-    for (const f of schema) if (f.type !== null) types.set(f.name, f.type);
-    this.searchable = settings.searchableFields ?? ['name', ...schema.filter((f) => f.type === 'string').map((f) => f.name)];
+    for (const [name, type] of custom) types.set(name, type);
+    this.searchable = settings.searchableFields ?? ['name', ...[...custom].filter(([, t]) => t === 'string').map(([name]) => name)];
     const boosts = settings.boosts ?? {};
-    const top = Math.max(1, ...this.searchable.map((f) => boosts[f] ?? 1));
-    this.weights = new Map(this.searchable.map((f) => [f, (boosts[f] ?? 1) / top]));
+    // Own properties only: a field named `constructor` must not read Object's.
+    const boost = (f: string) => (Object.hasOwn(boosts, f) ? boosts[f]! : 1);
+    const top = Math.max(1, ...this.searchable.map(boost));
+    this.weights = new Map(this.searchable.map((f) => [f, boost(f) / top]));
     this.mini = new MiniSearch({
       fields: [...this.searchable],
       idField: '__doc',
       extractField: (doc, field) => {
         if (field === '__doc') return (doc as { __doc: number }).__doc as unknown as string;
-        const value = (doc as { item: CatalogItem }).item[field];
-        return Array.isArray(value) ? value.join(' ') : typeof value === 'string' ? value : value == null ? '' : String(value);
+        const item = (doc as { item: CatalogItem }).item;
+        return searchableText(Object.hasOwn(item, field) ? item[field] : undefined);
       },
     });
     this.mini.addAll(items.map((item, i) => ({ __doc: i, item })));
+    const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+    const terms = new Set<string>();
+    for (const item of items) {
+      for (const field of this.searchable) {
+        for (const t of tokenize(searchableText(Object.hasOwn(item, field) ? item[field] : undefined))) if (t !== '') terms.add(t.toLowerCase());
+      }
+    }
+    this.terms = terms;
     this.paths = buildPaths(items, types);
   }
+
+  /** The distinct `length`-character prefixes of longer indexed terms (cached per length). */
+  prefixes(length: number): readonly string[] {
+    let list = this.#prefixes.get(length);
+    if (!list) {
+      const set = new Set<string>();
+      for (const t of this.terms) if (t.length > length) set.add(t.slice(0, length));
+      list = [...set];
+      this.#prefixes.set(length, list);
+    }
+    return list;
+  }
+}
+
+/** The text of a value for full-text search: strings, list elements, object member strings. */
+export function searchableText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(' ');
+  if (value !== null && typeof value === 'object') return Object.values(value).filter((v) => typeof v === 'string').join(' ');
+  return '';
+}
+
+/** Field types as the visible items show them: the type of each field's first non-empty value. */
+export function visibleTypes(items: readonly CatalogItem[]): Map<string, FieldType> {
+  const types = new Map<string, FieldType>();
+  for (const item of items) {
+    for (const name of Object.keys(item)) {
+      if (types.has(name) || Object.hasOwn(STANDARD_FIELDS, name)) continue;
+      const kind = typeOf(item[name]);
+      if (kind !== 'empty' && kind !== 'unsupported') types.set(name, kind);
+    }
+  }
+  return types;
 }
 
 function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>): Map<string, PathIndex> {

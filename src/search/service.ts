@@ -6,8 +6,8 @@ import { parseWith } from '../validation';
 import { valueAt, valuesOf } from './fields';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { rankingScore } from './scoring';
-import { postingKey, SearchIndex, type PathIndex } from './search-index';
-import { allowedTypos, transpositions } from './typos';
+import { postingKey, SearchIndex, searchableText, type PathIndex } from './search-index';
+import { allowedTypos, damerau, transpositions } from './typos';
 
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
@@ -84,13 +84,24 @@ function terms(text: string): string[] {
   return tokenize(text).map((t) => t.toLowerCase()).filter((t) => t !== '');
 }
 
-function termQuery(term: string, isLast: boolean): Query {
+// Most prefix spellings tried for a mistyped last term.
+const MAX_PREFIX_VARIANTS = 20;
+
+function termQuery(term: string, isLast: boolean, index: SearchIndex): Query {
   const typos = allowedTypos(term.length);
   const exact: Query = { queries: [term], fuzzy: typos > 0 ? typos : false, prefix: isLast };
   if (typos === 0) return exact;
-  // A swap of two adjacent letters is one typo: search each swapped form with one typo less.
-  const swapped = transpositions(term).map((v): Query => ({ queries: [v], fuzzy: typos > 1 ? typos - 1 : false, prefix: isLast }));
-  return { combineWith: 'OR', queries: [exact, ...swapped] };
+  // A swap of two adjacent letters is one typo: search each swapped form with one typo less,
+  // and, where two typos are allowed, each twice-swapped form exactly.
+  const once = transpositions(term);
+  const swapped = once.map((v): Query => ({ queries: [v], fuzzy: typos > 1 ? typos - 1 : false, prefix: isLast }));
+  const twice = typos > 1 ? [...new Set(once.flatMap(transpositions))].filter((v) => v !== term && !once.includes(v)) : [];
+  const swappedTwice = twice.map((v): Query => ({ queries: [v], prefix: isLast }));
+  // MiniSearch applies fuzziness to whole words only: for the last term, also try the indexed
+  // prefixes within the allowed typos, so "sansu" still reaches "samsung".
+  const near = isLast ? index.prefixes(term.length).filter((p) => p !== term && damerau(term, p, typos) <= typos).slice(0, MAX_PREFIX_VARIANTS) : [];
+  const prefixed = near.map((p): Query => ({ queries: [p], prefix: true }));
+  return { combineWith: 'OR', queries: [exact, ...swapped, ...swappedTwice, ...prefixed] };
 }
 
 function compareValues(a: unknown, b: unknown): number {
@@ -163,9 +174,11 @@ export class SearchService {
     const query = parseWith(searchQuerySchema, input, 'search query');
     const index = await this.#index();
     this.#validate(index, query);
-    let scored = await this.#candidates(index, query);
     const allowed = this.#filter(index, query.filters);
+    let scored = await this.#candidates(index, query, allowed);
     if (allowed) scored = scored.filter((s) => allowed.has(s.doc));
+    // Scores are shown rounded: compare the shown value, so a returned score works as a threshold.
+    for (const s of scored) s.score = round(s.score);
     if (query.rankingScoreThreshold !== undefined) {
       const threshold = query.rankingScoreThreshold;
       scored = scored.filter((s) => s.score >= threshold);
@@ -173,7 +186,7 @@ export class SearchService {
     this.#order(index, scored, query.sort);
     const facets = this.#facets(index, scored);
     const { page, hitsPerPage } = query;
-    const hits = scored.slice(page * hitsPerPage, (page + 1) * hitsPerPage).map((s) => ({ ...index.items[s.doc]!, _rankingScore: round(s.score) }) as Hit);
+    const hits = scored.slice(page * hitsPerPage, (page + 1) * hitsPerPage).map((s) => ({ ...index.items[s.doc]!, _rankingScore: s.score }) as Hit);
     return { hits, facets, totalPages: Math.ceil(scored.length / hitsPerPage), totalHits: scored.length, hitsPerPage, page };
   }
 
@@ -220,13 +233,12 @@ export class SearchService {
 
   async #build(): Promise<SearchIndex> {
     const visible = await this.catalog.visible();
-    const schema = (await this.catalog.schema()).fields.filter((f) => !f.standard).map((f) => ({ name: f.name, type: f.type, createdAt: 0 }));
-    const index = new SearchIndex(visible.version, visible.items, schema, this.#options);
+    const index = new SearchIndex(visible.version, visible.items, this.#options);
     const { embedder } = this.#options;
     if (embedder) {
       const vectors: Float32Array[] = [];
       for (let start = 0; start < index.items.length; start += 256) {
-        const texts = index.items.slice(start, start + 256).map((item) => index.searchable.map((f) => valuesOf(item[f]).join(' ')).join(' '));
+        const texts = index.items.slice(start, start + 256).map((item) => index.searchable.map((f) => searchableText(Object.hasOwn(item, f) ? item[f] : undefined)).join(' '));
         for (const v of await embedder.embed(texts)) vectors.push(unit(v));
       }
       index.vectors = vectors;
@@ -242,6 +254,11 @@ export class SearchService {
       if (!path) details.push({ path: `filters[${field}]`, message: `filters[${field}]: unknown field ${field}` });
       else if (filter.kind === 'range' && path.info.kind !== 'number') {
         details.push({ path: `filters[${field}]`, message: `filters[${field}]: a range filter needs a number field; ${field} is ${path.info.kind}` });
+      } else if (filter.kind === 'list') {
+        const bad = filter.values.filter((v) => (path.info.kind === 'number' ? v.trim() === '' || !Number.isFinite(Number(v)) : path.info.kind === 'boolean' ? v !== 'true' && v !== 'false' : false));
+        if (bad.length > 0) {
+          details.push({ path: `filters[${field}]`, message: `filters[${field}]: ${field} is ${path.info.kind}; ${bad.map((v) => JSON.stringify(v)).join(', ')} can never match` });
+        }
       }
     }
     for (const { field } of query.sort) {
@@ -250,9 +267,11 @@ export class SearchService {
     if (details.length > 0) throw new ValidationError(`abkit: ${details.map((d) => d.message).join('; ')}`, details);
   }
 
-  async #candidates(index: SearchIndex, query: SearchQuery): Promise<Scored[]> {
+  async #candidates(index: SearchIndex, query: SearchQuery, allowed: Set<number> | undefined): Promise<Scored[]> {
     const words = terms(query.text);
-    const keyword = words.length === 0 ? index.items.map((_, doc) => ({ doc, score: 1 })) : this.#keyword(index, words);
+    // A placeholder search starts from the filtered set when there is one, not from every item.
+    const all = (): Scored[] => (allowed ? [...allowed].sort((a, b) => a - b).map((doc) => ({ doc, score: 1 })) : index.items.map((_, doc) => ({ doc, score: 1 })));
+    const keyword = words.length === 0 ? all() : this.#keyword(index, words);
     const ratio = query.semanticRatio ?? 0;
     const { embedder } = this.#options;
     if (ratio === 0 || !embedder || !index.vectors || words.length === 0) return keyword;
@@ -271,7 +290,7 @@ export class SearchService {
 
   #keyword(index: SearchIndex, words: string[]): Scored[] {
     const run = (n: number): SearchResult[] =>
-      index.mini.search({ combineWith: 'AND', queries: words.slice(0, n).map((t, i) => termQuery(t, i === n - 1)) });
+      index.mini.search({ combineWith: 'AND', queries: words.slice(0, n).map((t, i) => termQuery(t, i === n - 1, index)) });
     // Like Meilisearch's "last" matching strategy: drop trailing terms until something matches.
     let results: SearchResult[] = [];
     for (let n = words.length; n > 0 && results.length === 0; n--) results = run(n);
@@ -304,7 +323,7 @@ export class SearchService {
         const x = c.field === 'id' ? index.items[a.doc]!.id : first(valueAt(index.items[a.doc]!, c.field, info?.objectField));
         const y = c.field === 'id' ? index.items[b.doc]!.id : first(valueAt(index.items[b.doc]!, c.field, info?.objectField));
         // Missing values go last whatever the direction.
-        if (x === undefined || y === undefined) return compareValues(x, y);
+        if (x == null || y == null) return compareValues(x, y);
         return sign * compareValues(x, y);
       };
     });

@@ -1,0 +1,178 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { allowedTypos, damerau, transpositions } from '../../src/index';
+
+/** Plain Levenshtein distance (insert, delete, substitute), the reference damerau must never exceed. */
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** Swaps the characters at i and i + 1. */
+function swap(s: string, i: number): string {
+  return s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2);
+}
+
+// Small alphabets make equal letters, swaps and near-misses frequent.
+const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e'), maxLength: 10 });
+const RUNS = { numRuns: 300 };
+
+describe('allowedTypos: Meilisearch counting', () => {
+  it('allows no typo up to 4 characters', () => {
+    for (const n of [0, 1, 2, 3, 4]) expect(allowedTypos(n), `length ${n}`).toBe(0);
+  });
+
+  it('allows one typo from 5 to 8 characters', () => {
+    for (const n of [5, 6, 7, 8]) expect(allowedTypos(n), `length ${n}`).toBe(1);
+  });
+
+  it('allows two typos from 9 characters on', () => {
+    for (const n of [9, 10, 20, 100]) expect(allowedTypos(n), `length ${n}`).toBe(2);
+  });
+
+  it('never decreases with the length (property)', () => {
+    fc.assert(
+      fc.property(fc.nat(200), fc.nat(200), (a, b) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(allowedTypos(lo)).toBeLessThanOrEqual(allowedTypos(hi));
+        expect([0, 1, 2]).toContain(allowedTypos(lo));
+      }),
+    );
+  });
+});
+
+describe('damerau: optimal string alignment distance', () => {
+  it('is 0 for equal strings and the length of the other for an empty one', () => {
+    expect(damerau('', '')).toBe(0);
+    expect(damerau('galaxy', 'galaxy')).toBe(0);
+    expect(damerau('', 'abc')).toBe(3);
+    expect(damerau('abcd', '')).toBe(4);
+  });
+
+  it('counts substitutions, insertions and deletions as one each', () => {
+    expect(damerau('kitten', 'sitting')).toBe(3);
+    expect(damerau('phone', 'phones')).toBe(1);
+    expect(damerau('phone', 'phne')).toBe(1);
+    expect(damerau('smartphone', 'smartfone')).toBe(2);
+  });
+
+  it('counts a swap of two adjacent letters as one typo', () => {
+    expect(damerau('samsnug', 'samsung')).toBe(1);
+    expect(levenshtein('samsnug', 'samsung')).toBe(2);
+    expect(damerau('ab', 'ba')).toBe(1);
+    expect(damerau('keybaord', 'keyboard')).toBe(1);
+    expect(damerau('kebyaord', 'keyboard')).toBe(2);
+  });
+
+  it('is the restricted (OSA) distance: a swapped pair is not edited again', () => {
+    // True Damerau-Levenshtein gives 2 (ca → ac → abc); OSA cannot edit inside the swap.
+    expect(damerau('ca', 'abc')).toBe(3);
+  });
+
+  it('gives up past max, returning max + 1', () => {
+    expect(damerau('abcdef', 'uvwxyz', 2)).toBe(3);
+    expect(damerau('a', 'abcdefgh', 1)).toBe(2);
+    expect(damerau('samsnug', 'samsung', 1)).toBe(1);
+    expect(damerau('samsnug', 'samsung', 0)).toBe(1);
+    expect(damerau('same', 'same', 0)).toBe(0);
+  });
+
+  it('is symmetric (property)', () => {
+    fc.assert(
+      fc.property(word, word, (a, b) => {
+        expect(damerau(a, b)).toBe(damerau(b, a));
+      }),
+      RUNS,
+    );
+  });
+
+  it('is at most the Levenshtein distance, and at least half of it (property)', () => {
+    fc.assert(
+      fc.property(word, word, (a, b) => {
+        const d = damerau(a, b);
+        const l = levenshtein(a, b);
+        expect(d).toBeLessThanOrEqual(l);
+        expect(2 * d).toBeGreaterThanOrEqual(l);
+        expect(d).toBeGreaterThanOrEqual(Math.abs(a.length - b.length));
+        expect(d === 0).toBe(a === b);
+      }),
+      RUNS,
+    );
+  });
+
+  it('gives 1 for a swap of two different adjacent letters (property)', () => {
+    fc.assert(
+      fc.property(
+        word.filter((s) => s.length >= 2),
+        fc.nat(),
+        (s, n) => {
+          const i = n % (s.length - 1);
+          fc.pre(s[i] !== s[i + 1]);
+          expect(damerau(s, swap(s, i))).toBe(1);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('with a bound, is the exact distance when within it and more than max otherwise (property)', () => {
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 4 }), (a, b, max) => {
+        const d = damerau(a, b);
+        const bounded = damerau(a, b, max);
+        if (d <= max) expect(bounded).toBe(d);
+        else expect(bounded).toBeGreaterThan(max);
+      }),
+      RUNS,
+    );
+  });
+
+  it('with a bound, returns exactly max + 1 past it, as documented, even when no row exceeds max', () => {
+    // Only two rows: the early exit never fires, and the full distance (5) came back.
+    expect(damerau('aa', 'cbdbe')).toBe(5);
+    expect(damerau('aa', 'cbdbe', 3)).toBe(4);
+  });
+});
+
+describe('transpositions', () => {
+  it('lists every swap of two adjacent different letters, without duplicates', () => {
+    expect(transpositions('abc').sort()).toEqual(['acb', 'bac']);
+    expect(transpositions('aab')).toEqual(['aba']);
+    expect(transpositions('aaaa')).toEqual([]);
+    expect(transpositions('abab').sort()).toEqual(['aabb', 'abba', 'baab']);
+  });
+
+  it('is empty for terms shorter than 2', () => {
+    expect(transpositions('')).toEqual([]);
+    expect(transpositions('a')).toEqual([]);
+  });
+
+  it('turns samsnug back into samsung', () => {
+    expect(transpositions('samsnug')).toContain('samsung');
+  });
+
+  it('gives distinct terms at distance 1 made of the same letters (property)', () => {
+    fc.assert(
+      fc.property(word, (s) => {
+        const out = transpositions(s);
+        expect(new Set(out).size).toBe(out.length);
+        expect(out.length).toBeLessThanOrEqual(Math.max(0, s.length - 1));
+        const letters = [...s].sort().join('');
+        for (const t of out) {
+          expect(t).not.toBe(s);
+          expect(t).toHaveLength(s.length);
+          expect([...t].sort().join('')).toBe(letters);
+          expect(damerau(s, t)).toBe(1);
+        }
+        // Every swap of different letters is there.
+        for (let i = 0; i + 1 < s.length; i++) if (s[i] !== s[i + 1]) expect(out).toContain(swap(s, i));
+      }),
+      RUNS,
+    );
+  });
+});
