@@ -46,7 +46,15 @@ const catalogSchema = z
     syncIntervalMs: z.number().int().min(1000).optional(),
   });
 
-/** Schema of the bootstrap file (see DESIGN.md "Demo server and bootstrap file"). */
+/**
+ * Schema of the bootstrap file (see DESIGN.md "Demo server and bootstrap file").
+ *
+ * @example
+ * ```ts
+ * const result = bootstrapSchema.safeParse(JSON.parse(text));
+ * if (!result.success) console.error(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+ * ```
+ */
 export const bootstrapSchema = z.looseObject({
   accounts: z
     .array(z.looseObject({ id: z.string().min(1), environments: z.array(environmentSchema).default([]) }))
@@ -55,10 +63,27 @@ export const bootstrapSchema = z.looseObject({
   catalogs: z.array(catalogSchema).default([]),
 });
 
-/** A parsed bootstrap file. */
+/**
+ * A parsed bootstrap file.
+ *
+ * @example
+ * ```ts
+ * const bootstrap: Bootstrap = bootstrapSchema.parse(JSON.parse(text));
+ * console.log(bootstrap.accounts.map((a) => a.id), bootstrap.catalogs.length);
+ * ```
+ */
 export type Bootstrap = z.infer<typeof bootstrapSchema>;
 
-/** What applying a bootstrap file did. */
+/**
+ * What applying a bootstrap file did.
+ *
+ * @example
+ * ```ts
+ * const report: BootstrapReport = await applyBootstrap(file, { engine, accesses, catalogs: registry });
+ * console.log(`created ${report.written.join(', ') || 'nothing'}`);
+ * for (const warning of report.warnings) console.warn(warning);
+ * ```
+ */
 export interface BootstrapReport {
   /** The environment marked `default: true`, if any. */
   defaultEnvironment: string | undefined;
@@ -76,7 +101,19 @@ export interface BootstrapReport {
   catalogs: { identifier: string; written: number; synced: boolean; syncIntervalMs: number | undefined }[];
 }
 
-/** Options of {@link applyBootstrap}. */
+/**
+ * Options of {@link applyBootstrap}.
+ *
+ * @example
+ * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * const options: ApplyBootstrapOptions = {
+ *   engine, accesses, catalogs: registry,
+ *   readJsonFile: async (path) => JSON.parse(await readFile(new URL(path, bootstrapUrl), 'utf8')),
+ * };
+ * const report = await applyBootstrap(JSON.parse(await readFile(bootstrapUrl, 'utf8')), options);
+ * ```
+ */
 export interface ApplyBootstrapOptions {
   /** Engine whose storage receives the environments. */
   engine: DecisionEngine;

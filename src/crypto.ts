@@ -37,7 +37,16 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** A source of random bytes; inject a seeded one in tests. */
+/**
+ * A source of random bytes; inject a seeded one in tests.
+ *
+ * @example
+ * ```ts
+ * let seed = 42;
+ * const random: RandomSource = (size) => Uint8Array.from({ length: size }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff);
+ * const accesses = new AccessManager({ random }); // reproducible ids and secrets in tests
+ * ```
+ */
 export type RandomSource = (size: number) => Uint8Array;
 
 /** Cryptographically secure random bytes from Web Crypto. */

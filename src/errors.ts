@@ -6,7 +6,18 @@
  * @module
  */
 
-/** One problem found while validating input: where it is and what is wrong. */
+/**
+ * One problem found while validating input: where it is and what is wrong.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await engine.load({ campaigns: [{ id: '' }] });
+ * } catch (e) {
+ *   if (e instanceof ValidationError) e.details.forEach((d: ErrorDetail) => console.log(d.path, d.message));
+ * }
+ * ```
+ */
 export interface ErrorDetail {
   /** JSON path of the offending value, e.g. `campaigns[0].variationGroups[1].id`. */
   path: string;

@@ -5,10 +5,29 @@
  * @module
  */
 
-/** A row as the driver returns it: column name → value. */
+/**
+ * A row as the driver returns it: column name → value.
+ *
+ * @example
+ * ```ts
+ * const storage = await sqliteStorage({ filename: '.abkit/abkit.db' });
+ * const rows: Row[] = await storage.driver.query('SELECT id, version FROM environments');
+ * for (const row of rows) console.log(row.id, row.version);
+ * ```
+ */
 export type Row = Record<string, unknown>;
 
-/** A connection (or a transaction on one). */
+/**
+ * A connection (or a transaction on one).
+ *
+ * @example
+ * ```ts
+ * const storage = await sqliteStorage({ filename: '.abkit/abkit.db' });
+ * const driver: SqlDriver = storage.driver;
+ * const rows = await driver.query<{ n: number }>('SELECT count(*) AS n FROM activations WHERE environment_id = ?', ['prod']);
+ * console.log(driver.dialect, rows[0]?.n);
+ * ```
+ */
 export interface SqlDriver {
   /** `sqlite` or `postgres`: the few statements that differ look at it. */
   readonly dialect: 'sqlite' | 'postgres';

@@ -37,7 +37,16 @@ const MIGRATIONS: Migration[] = [
   },
 ];
 
-/** The newest schema version this code knows. */
+/**
+ * The newest schema version this code knows.
+ *
+ * @example
+ * ```ts
+ * const storage = await sqliteStorage({ filename: '.abkit/abkit.db', migrate: false });
+ * const [row] = await storage.driver.query<{ v: number | null }>('SELECT max(version) AS v FROM abkit_migrations');
+ * if ((row?.v ?? 0) < SCHEMA_VERSION) await storage.migrate();
+ * ```
+ */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Applies every migration not applied yet; returns the versions applied now. */

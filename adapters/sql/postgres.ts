@@ -12,7 +12,16 @@ export type { SqlStorage } from './storage';
 export type { SqlDriver, Row } from './driver';
 export { SCHEMA_VERSION } from './migrations';
 
-/** Options of {@link postgresStorage}. */
+/**
+ * Options of {@link postgresStorage}.
+ *
+ * @example
+ * ```ts
+ * import { postgresStorage, type PostgresStorageOptions } from 'abkit/postgres';
+ * const options: PostgresStorageOptions = { connectionString: 'postgres://app@db:5432/app', schema: 'abkit', maxConnections: 20 };
+ * const storage = await postgresStorage(options);
+ * ```
+ */
 export interface PostgresStorageOptions {
   /** Connection string. @example `'postgres://user@localhost:5432/app'` */
   connectionString?: string;

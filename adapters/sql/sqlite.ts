@@ -10,7 +10,16 @@ export type { SqlStorage } from './storage';
 export type { SqlDriver, Row } from './driver';
 export { SCHEMA_VERSION } from './migrations';
 
-/** Options of {@link sqliteStorage}. */
+/**
+ * Options of {@link sqliteStorage}.
+ *
+ * @example
+ * ```ts
+ * import { sqliteStorage, type SqliteStorageOptions } from 'abkit/sqlite';
+ * const options: SqliteStorageOptions = { filename: '.abkit/abkit.db', busyTimeoutMs: 10_000 };
+ * const storage = await sqliteStorage(options);
+ * ```
+ */
 export interface SqliteStorageOptions {
   /**
    * Database file, created (with its folder) when absent; `:memory:` for a private in-memory

@@ -5,7 +5,16 @@ import { SqlActivationStore, SqlAssignmentStore, SqlEnvironmentStore } from './d
 import type { SqlDriver } from './driver';
 import { migrate } from './migrations';
 
-/** A SQL-backed {@link Storage}, with its driver and an explicit `migrate()`. */
+/**
+ * A SQL-backed {@link Storage}, with its driver and an explicit `migrate()`.
+ *
+ * @example
+ * ```ts
+ * const storage: SqlStorage = await sqliteStorage({ filename: '.abkit/abkit.db', migrate: false });
+ * const applied = await storage.migrate(); // e.g. [1] on a new database, [] afterwards
+ * const engine = new DecisionEngine({ storage });
+ * ```
+ */
 export interface SqlStorage extends Storage {
   /** The driver, for advanced use (raw queries in tests, health checks). */
   readonly driver: SqlDriver;

@@ -5,12 +5,36 @@ import type { AccessRecord } from '../storage/accesses';
 import type { Storage } from '../storage/storage';
 import { ACCESS_ACTIONS, isAccessAction, type AccessAction } from './actions';
 
-/** Prefix of generated client ids. */
+/**
+ * Prefix of generated client ids.
+ *
+ * @example
+ * ```ts
+ * const { clientId } = await accesses.createAccess({ account: 'acme', name: 'ci', actions: ['campaigns.read'] });
+ * clientId.startsWith(CLIENT_ID_PREFIX); // true: 'abk_ci_...'
+ * ```
+ */
 export const CLIENT_ID_PREFIX = 'abk_ci_';
-/** Prefix of generated client secrets. */
+/**
+ * Prefix of generated client secrets.
+ *
+ * @example
+ * ```ts
+ * const { clientSecret } = await accesses.createAccess({ account: 'acme', name: 'ci', actions: ['campaigns.read'] });
+ * clientSecret.startsWith(CLIENT_SECRET_PREFIX); // true: 'abk_cs_...'
+ * ```
+ */
 export const CLIENT_SECRET_PREFIX = 'abk_cs_';
 
-/** Options of {@link AccessManager}. */
+/**
+ * Options of {@link AccessManager}.
+ *
+ * @example
+ * ```ts
+ * const options: AccessManagerOptions = { storage, pepper: process.env.ABKIT_PEPPER };
+ * const accesses = new AccessManager(options);
+ * ```
+ */
 export interface AccessManagerOptions {
   /** Where accesses live; environments are checked against it. @defaultValue `memoryStorage()` */
   storage?: Storage;
@@ -25,7 +49,15 @@ export interface AccessManagerOptions {
   random?: RandomSource;
 }
 
-/** What {@link AccessManager.createAccess} takes. */
+/**
+ * What {@link AccessManager.createAccess} takes.
+ *
+ * @example
+ * ```ts
+ * const input: CreateAccessInput = { account: 'acme', name: 'ci-deploy', environments: ['staging', 'prod'], actions: ['campaigns.read', 'campaigns.write'] };
+ * const created = await accesses.createAccess(input);
+ * ```
+ */
 export interface CreateAccessInput {
   /** Account the access belongs to. */
   account: string;
@@ -41,7 +73,15 @@ export interface CreateAccessInput {
   clientSecret?: string;
 }
 
-/** A newly created access, the only time its client id and secret are shown. */
+/**
+ * A newly created access, the only time its client id and secret are shown.
+ *
+ * @example
+ * ```ts
+ * const created: CreatedAccess = await accesses.createAccess({ account: 'acme', name: 'ci-deploy', actions: ['campaigns.write'] });
+ * console.log(created.clientId, created.clientSecret); // shown only now: keep them in a secret manager
+ * ```
+ */
 export interface CreatedAccess {
   readonly id: string;
   readonly accountId: string;
@@ -53,7 +93,15 @@ export interface CreatedAccess {
   readonly createdAt: number;
 }
 
-/** An access as listed: no client id, no secret, no hash. */
+/**
+ * An access as listed: no client id, no secret, no hash.
+ *
+ * @example
+ * ```ts
+ * const previews: AccessPreview[] = await accesses.listAccesses('acme');
+ * for (const a of previews) console.log(a.name, a.clientIdHint, a.status);
+ * ```
+ */
 export interface AccessPreview {
   readonly id: string;
   readonly accountId: string;

@@ -6,10 +6,24 @@
  * - `campaigns.write`: replace the configuration, create, replace or delete one campaign.
  * - `panic.write`: switch panic mode on or off.
  * - `activations.read`: read the activation log.
+ *
+ * @example
+ * ```ts
+ * await accesses.createAccess({ account: 'acme', name: 'admin', actions: [...ACCESS_ACTIONS] });
+ * ACCESS_ACTIONS.includes('panic.write'); // true
+ * ```
  */
 export const ACCESS_ACTIONS = ['campaigns.read', 'campaigns.write', 'panic.write', 'activations.read'] as const;
 
-/** One action of {@link ACCESS_ACTIONS}. */
+/**
+ * One action of {@link ACCESS_ACTIONS}.
+ *
+ * @example
+ * ```ts
+ * const actions: AccessAction[] = ['campaigns.read', 'activations.read'];
+ * await accesses.createAccess({ account: 'acme', name: 'dashboard', actions });
+ * ```
+ */
 export type AccessAction = (typeof ACCESS_ACTIONS)[number];
 
 /** Whether `value` is a known action. */

@@ -5,7 +5,15 @@ import type { Activation, ActivationQuery } from '../storage/activations';
 import type { EnvironmentRecord } from '../storage/environments';
 import { parseWith } from '../validation';
 
-/** Options of {@link RemoteControl}. */
+/**
+ * Options of {@link RemoteControl}.
+ *
+ * @example
+ * ```ts
+ * const options: RemoteControlOptions = { engine, maxAttempts: 10 };
+ * const remote = new RemoteControl(options);
+ * ```
+ */
 export interface RemoteControlOptions {
   /** The engine whose configurations are managed; its storage is written and its cache refreshed. */
   engine: DecisionEngine;

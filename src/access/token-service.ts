@@ -4,10 +4,26 @@ import { AuthenticationError, PermissionError, ValidationError } from '../errors
 import type { TokenRecord } from '../storage/tokens';
 import { AccessManager } from './access-manager';
 
-/** Prefix of every access token, so leaked tokens are easy to recognise and scan for. */
+/**
+ * Prefix of every access token, so leaked tokens are easy to recognise and scan for.
+ *
+ * @example
+ * ```ts
+ * const leaked = new RegExp(`${ACCESS_TOKEN_PREFIX}[A-Za-z0-9_-]{43}`); // the prefix, then 256 bits in base64url
+ * if (leaked.test(logLine)) console.warn('an access token reached the logs');
+ * ```
+ */
 export const ACCESS_TOKEN_PREFIX = 'abk_at_';
 
-/** Options of {@link TokenService}. */
+/**
+ * Options of {@link TokenService}.
+ *
+ * @example
+ * ```ts
+ * const options: TokenServiceOptions = { accesses, defaultLifetimeSeconds: 900, maxLifetimeSeconds: 3600, cacheTtlMs: 500 };
+ * const tokens = new TokenService(options);
+ * ```
+ */
 export interface TokenServiceOptions {
   /**
    * The accesses tokens are issued for; its storage holds the tokens too, and its revocations
@@ -39,7 +55,15 @@ export interface TokenServiceOptions {
   random?: RandomSource;
 }
 
-/** What {@link TokenService.issue} takes (the client-credentials grant). */
+/**
+ * What {@link TokenService.issue} takes (the client-credentials grant).
+ *
+ * @example
+ * ```ts
+ * const input: IssueTokenInput = { accountId: 'acme', clientId, clientSecret, scope: 'campaigns.read', expiresIn: 900 };
+ * const { accessToken } = await tokens.issue(input);
+ * ```
+ */
 export interface IssueTokenInput {
   accountId: string;
   clientId: string;
@@ -50,7 +74,15 @@ export interface IssueTokenInput {
   expiresIn?: number;
 }
 
-/** An issued token (RFC 6749 §5.1 in library form). */
+/**
+ * An issued token (RFC 6749 §5.1 in library form).
+ *
+ * @example
+ * ```ts
+ * const token: IssuedToken = await tokens.issue({ accountId: 'acme', clientId, clientSecret });
+ * const headers = { authorization: `${token.tokenType} ${token.accessToken}` }; // valid for token.expiresIn seconds
+ * ```
+ */
 export interface IssuedToken {
   readonly accessToken: string;
   readonly tokenType: 'Bearer';
@@ -62,7 +94,15 @@ export interface IssuedToken {
   readonly expiresAt: number;
 }
 
-/** What a valid token carries. */
+/**
+ * What a valid token carries.
+ *
+ * @example
+ * ```ts
+ * const info: TokenInfo = await tokens.authorize(accessToken, { account: 'acme', action: 'campaigns.read' });
+ * console.log(info.clientId, info.actions, new Date(info.exp * 1000));
+ * ```
+ */
 export interface TokenInfo {
   readonly accessId: string;
   readonly accountId: string;
@@ -76,12 +116,28 @@ export interface TokenInfo {
   readonly exp: number;
 }
 
-/** The token check (RFC 7662 in library form). */
+/**
+ * The token check (RFC 7662 in library form).
+ *
+ * @example
+ * ```ts
+ * const check: Introspection = await tokens.introspect(accessToken);
+ * if (check.active) console.log(check.accountId, check.scope, new Date(check.exp * 1000));
+ * ```
+ */
 export type Introspection =
   | ({ readonly active: true } & TokenInfo & { readonly scope: string })
   | { readonly active: false };
 
-/** What a call needs from a token. */
+/**
+ * What a call needs from a token.
+ *
+ * @example
+ * ```ts
+ * const need: Requirement = { account: 'acme', action: 'panic.write', environment: 'prod' };
+ * const claims = await tokens.authorize(accessToken, need); // PermissionError when the token lacks it
+ * ```
+ */
 export interface Requirement {
   /** Account in the URL; the token must belong to it. */
   account: string;

@@ -4,21 +4,68 @@ import type { CatalogItem, CatalogOperation, FieldClaim, VisibleCatalog } from '
 import type { Storage } from '../storage/storage';
 import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem } from './typing';
 
-/** Most operations one batch may hold (SPEC 8). */
+/**
+ * Most operations one batch may hold (SPEC 8).
+ *
+ * @example
+ * ```ts
+ * for (let i = 0; i < operations.length; i += MAX_BATCH_OPERATIONS) {
+ *   await catalog.batch(operations.slice(i, i + MAX_BATCH_OPERATIONS)); // each chunk is atomic on its own
+ * }
+ * ```
+ */
 export const MAX_BATCH_OPERATIONS = 10_000;
-/** A batch payload must be smaller than this many bytes: 50 MB (SPEC 8). */
+/**
+ * A batch payload must be smaller than this many bytes: 50 MB (SPEC 8).
+ *
+ * @example
+ * ```ts
+ * const body = JSON.stringify(operations);
+ * if (new TextEncoder().encode(body).length >= MAX_BATCH_BYTES) throw new Error('split the batch: it must stay under 50 MB');
+ * ```
+ */
 export const MAX_BATCH_BYTES = 50 * 1024 * 1024;
-/** Default interval of the synchronization scheduler: once a day (SPEC 3). */
+/**
+ * Default interval of the synchronization scheduler: once a day (SPEC 3).
+ *
+ * @example
+ * ```ts
+ * const schedule = catalog.startSync({ intervalMs: DEFAULT_SYNC_INTERVAL_MS / 24 }); // hourly instead of daily
+ * process.on('SIGTERM', () => schedule.stop());
+ * ```
+ */
 export const DEFAULT_SYNC_INTERVAL_MS = 86_400_000;
 
-/** One operation of a batch, as sent (SPEC 2.8). */
+/**
+ * One operation of a batch, as sent (SPEC 2.8).
+ *
+ * @example
+ * ```ts
+ * const operations: BatchOperation[] = [
+ *   { operation: 'create-replace', product: { id: 'sku-2', is_recommendable: true, name: 'Case', absolute_link: null, img_link: null, price: 19, categories_ids: [] } },
+ *   { operation: 'delete', product: { id: 'sku-1' } },
+ * ];
+ * await catalog.batch(operations);
+ * ```
+ */
 export interface BatchOperation {
   /** `create-replace` (the product is a whole item) or `delete` (the product carries `id`). */
   operation: 'create-replace' | 'delete';
   product: Record<string, unknown>;
 }
 
-/** One failing operation of a batch. */
+/**
+ * One failing operation of a batch.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await catalog.batch(operations);
+ * } catch (e) {
+ *   if (e instanceof CatalogValidationError) e.problems.forEach((p: BatchProblem) => console.log(`#${p.index} ${p.field ?? ''}: ${p.reason}`));
+ * }
+ * ```
+ */
 export interface BatchProblem extends ItemProblem {
   /** Index of the operation in the batch. */
   readonly index: number;
@@ -27,6 +74,15 @@ export interface BatchProblem extends ItemProblem {
 /**
  * A batch (or single write) that breaks the rules: every failing operation is listed, and
  * nothing was applied.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await catalog.batch([{ operation: 'create-replace', product: { id: 'sku-1', price: 'cheap' } }]);
+ * } catch (e) {
+ *   if (e instanceof CatalogValidationError) for (const p of e.problems) console.log(p.index, p.field, p.reason);
+ * }
+ * ```
  */
 export class CatalogValidationError extends ValidationError {
   /** Every failing operation, in batch order. */
@@ -49,7 +105,15 @@ function problemPath(field: string | undefined): string {
   return field === 'operation' || field === 'product' ? `.${field}` : `.product.${field}`;
 }
 
-/** What a successful write applied. */
+/**
+ * What a successful write applied.
+ *
+ * @example
+ * ```ts
+ * const result: BatchResult = await catalog.batch(operations);
+ * console.log(`${result.accepted} applied: ${result.upserted} upserted, ${result.deleted} deleted`);
+ * ```
+ */
 export interface BatchResult {
   /** Operations applied. */
   readonly accepted: number;
@@ -59,7 +123,16 @@ export interface BatchResult {
   readonly deleted: number;
 }
 
-/** A field as {@link Catalog.schema} shows it. */
+/**
+ * A field as {@link Catalog.schema} shows it.
+ *
+ * @example
+ * ```ts
+ * const { fields } = await catalog.schema();
+ * const required: SchemaFieldView[] = fields.filter((f) => f.required);
+ * console.log(required.map((f) => `${f.name}: ${f.type}`));
+ * ```
+ */
 export interface SchemaFieldView {
   readonly name: string;
   /** The type, or null for a custom field that only ever received empty values. */
@@ -71,20 +144,44 @@ export interface SchemaFieldView {
   readonly required: boolean;
 }
 
-/** The result of {@link Catalog.sync}. */
+/**
+ * The result of {@link Catalog.sync}.
+ *
+ * @example
+ * ```ts
+ * const result: SyncResult = await catalog.sync();
+ * console.log(`published version ${result.version}: ${result.count} items`);
+ * ```
+ */
 export interface SyncResult {
   readonly version: number;
   readonly syncedAt: number;
   readonly count: number;
 }
 
-/** A running synchronization scheduler. */
+/**
+ * A running synchronization scheduler.
+ *
+ * @example
+ * ```ts
+ * const schedule: SyncSchedule = catalog.startSync({ intervalMs: 15 * 60_000 });
+ * process.on('SIGTERM', () => schedule.stop());
+ * ```
+ */
 export interface SyncSchedule {
   /** Stops it; a synchronization under way finishes. */
   stop(): void;
 }
 
-/** An analytics event to link to items (SPEC 6). */
+/**
+ * An analytics event to link to items (SPEC 6).
+ *
+ * @example
+ * ```ts
+ * const event: AnalyticsEvent = { name: 'purchase', properties: { order_id: 'o-981', sku: 'sku-1' } };
+ * const items = await catalog.linkEvent(event);
+ * ```
+ */
 export interface AnalyticsEvent {
   /** `purchase` links through `item_purchase_key`, `pageview` through `item_pageview_key`. */
   name: 'purchase' | 'pageview';
@@ -92,7 +189,15 @@ export interface AnalyticsEvent {
   properties: Readonly<Record<string, unknown>>;
 }
 
-/** Options of {@link Catalog}. */
+/**
+ * Options of {@link Catalog}.
+ *
+ * @example
+ * ```ts
+ * const options: CatalogOptions = { identifier: 'acme', storage, onSyncError: (e) => logger.warn('catalog sync failed', e) };
+ * const catalog = new Catalog(options);
+ * ```
+ */
 export interface CatalogOptions {
   /** The customer identifier; the catalog must exist in the storage (see `CatalogRegistry`). */
   identifier: string;

@@ -5,14 +5,38 @@ import type { CatalogRecord } from '../storage/catalog';
 import type { Storage } from '../storage/storage';
 import { Catalog } from './catalog';
 
-/** Prefix of generated catalog keys (they manage a catalog). */
+/**
+ * Prefix of generated catalog keys (they manage a catalog).
+ *
+ * @example
+ * ```ts
+ * const { catalogApiKey } = await registry.create({ identifier: 'acme' });
+ * catalogApiKey.startsWith(CATALOG_KEY_PREFIX); // true: 'abk_ck_...'
+ * ```
+ */
 export const CATALOG_KEY_PREFIX = 'abk_ck_';
-/** Prefix of generated search keys (they only read). */
+/**
+ * Prefix of generated search keys (they only read).
+ *
+ * @example
+ * ```ts
+ * const { searchApiKey } = await registry.create({ identifier: 'acme' });
+ * searchApiKey.startsWith(SEARCH_KEY_PREFIX); // true: 'abk_sk_...', a read-only key
+ * ```
+ */
 export const SEARCH_KEY_PREFIX = 'abk_sk_';
 
 const IDENTIFIER = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** Options of {@link CatalogRegistry}. */
+/**
+ * Options of {@link CatalogRegistry}.
+ *
+ * @example
+ * ```ts
+ * const options: CatalogRegistryOptions = { storage, pepper: process.env.ABKIT_PEPPER };
+ * const registry = new CatalogRegistry(options);
+ * ```
+ */
 export interface CatalogRegistryOptions {
   /** @defaultValue `memoryStorage()` */
   storage?: Storage;
@@ -26,7 +50,15 @@ export interface CatalogRegistryOptions {
   onSyncError?: (error: unknown) => void;
 }
 
-/** What {@link CatalogRegistry.create} takes. */
+/**
+ * What {@link CatalogRegistry.create} takes.
+ *
+ * @example
+ * ```ts
+ * const input: CreateCatalogInput = { identifier: 'acme' };
+ * const { catalog, catalogApiKey, searchApiKey } = await registry.create(input);
+ * ```
+ */
 export interface CreateCatalogInput {
   /** Customer identifier: a lower-case DNS label (it leads the search host name). */
   identifier: string;
@@ -36,14 +68,31 @@ export interface CreateCatalogInput {
   searchApiKey?: string;
 }
 
-/** A created catalog and its keys, the only time they are shown. */
+/**
+ * A created catalog and its keys, the only time they are shown.
+ *
+ * @example
+ * ```ts
+ * const created: CreatedCatalog = await registry.create({ identifier: 'acme' });
+ * await created.catalog.put(item);
+ * console.log(created.catalogApiKey, created.searchApiKey); // shown only now
+ * ```
+ */
 export interface CreatedCatalog {
   readonly catalog: Catalog;
   readonly catalogApiKey: string;
   readonly searchApiKey: string;
 }
 
-/** Which catalog a key opens, and as what. */
+/**
+ * Which catalog a key opens, and as what.
+ *
+ * @example
+ * ```ts
+ * const grant: KeyGrant | undefined = await registry.authenticate(key);
+ * if (grant?.role === 'catalog') await grant.catalog.sync();
+ * ```
+ */
 export interface KeyGrant {
   readonly catalog: Catalog;
   /** `catalog`: may manage the catalog; `search`: may only read. */

@@ -13,25 +13,63 @@
  * @module
  */
 
-/** The type of a catalog field. */
+/**
+ * The type of a catalog field.
+ *
+ * @example
+ * ```ts
+ * const { fields } = await catalog.schema();
+ * const types: Record<string, FieldType | null> = Object.fromEntries(fields.map((f) => [f.name, f.type]));
+ * ```
+ */
 export type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'object<string>' | 'object<number>' | 'object<boolean>';
 
-/** Every field type, for validation and documentation. */
+/**
+ * Every field type, for validation and documentation.
+ *
+ * @example
+ * ```ts
+ * const isFieldType = (type: string): type is FieldType => (FIELD_TYPES as readonly string[]).includes(type);
+ * isFieldType('object<number>'); // true
+ * ```
+ */
 export const FIELD_TYPES: readonly FieldType[] = ['string', 'number', 'boolean', 'string[]', 'object<string>', 'object<number>', 'object<boolean>'];
 
-/** A standard field: fixed type, whether null is allowed, whether it must be present. */
+/**
+ * A standard field: fixed type, whether null is allowed, whether it must be present.
+ *
+ * @example
+ * ```ts
+ * const price: StandardField | undefined = STANDARD_FIELDS.price;
+ * console.log(price?.type, price?.nullable, price?.required); // 'number' true true
+ * ```
+ */
 export interface StandardField {
   readonly type: FieldType;
   readonly nullable: boolean;
   readonly required: boolean;
 }
 
-/** Maximum length of an item id (SPEC 8). */
+/**
+ * Maximum length of an item id (SPEC 8).
+ *
+ * @example
+ * ```ts
+ * const valid = skus.filter((sku) => sku.length <= MAX_ITEM_ID_LENGTH); // 40: longer ids are refused
+ * await catalog.batch(valid.map((id) => ({ operation: 'delete' as const, product: { id } })));
+ * ```
+ */
 export const MAX_ITEM_ID_LENGTH = 40;
 
 /**
  * The standard fields of SPEC 2.7. `item_purchase_key` and `item_pageview_key` are optional:
  * they are needed only to link analytics events, and absent means null.
+ *
+ * @example
+ * ```ts
+ * const required = Object.entries(STANDARD_FIELDS).filter(([, field]) => field.required).map(([name]) => name);
+ * // ['id', 'is_recommendable', 'name', 'absolute_link', 'img_link', 'price', 'categories_ids']
+ * ```
  */
 export const STANDARD_FIELDS: Readonly<Record<string, StandardField>> = Object.freeze({
   id: { type: 'string', nullable: false, required: true },
@@ -48,15 +86,40 @@ export const STANDARD_FIELDS: Readonly<Record<string, StandardField>> = Object.f
 // Field names that cannot be a URL path segment of `DELETE /indexes/catalog/schema/{fieldID}`.
 const UNADDRESSABLE = new Set(['', '.', '..']);
 
-/** Whether `name` is a standard field. */
+/**
+ * Whether `name` is a standard field.
+ *
+ * @example
+ * ```ts
+ * isStandardField('price'); // true
+ * isStandardField('color'); // false: a custom field
+ * ```
+ */
 export function isStandardField(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(STANDARD_FIELDS, name);
 }
 
-/** What {@link typeOf} says of a value. */
+/**
+ * What {@link typeOf} says of a value.
+ *
+ * @example
+ * ```ts
+ * const kind: ValueKind = typeOf(['red', 'blue']); // 'string[]'
+ * if (kind === 'unsupported') throw new Error('a catalog field cannot hold this value');
+ * ```
+ */
 export type ValueKind = FieldType | 'empty' | 'unsupported';
 
-/** A short description of a value's kind for error messages (`object`, `number[]`, `null`…). */
+/**
+ * A short description of a value's kind for error messages (`object`, `number[]`, `null`…).
+ *
+ * @example
+ * ```ts
+ * describeValue([1, 2]);            // 'number[]'
+ * describeValue({ a: 1, b: 'x' });  // 'object of mixed values'
+ * describeValue(Number.NaN);        // 'non-finite number'
+ * ```
+ */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) {
@@ -109,7 +172,15 @@ export function typeOf(value: unknown): ValueKind {
   }
 }
 
-/** One problem with one item. */
+/**
+ * One problem with one item.
+ *
+ * @example
+ * ```ts
+ * const problem: ItemProblem | undefined = checkItemId('x'.repeat(41));
+ * if (problem) console.log(problem.field, problem.reason); // 'id' 'id is 41 characters long; the limit is 40'
+ * ```
+ */
 export interface ItemProblem {
   /** The item id, when it has a usable one. */
   readonly id?: string;
@@ -123,17 +194,43 @@ export interface ItemProblem {
   readonly reason: string;
 }
 
-/** Looks up the type of an existing custom field: a type, `null` (exists, untyped) or undefined (absent). */
+/**
+ * Looks up the type of an existing custom field: a type, `null` (exists, untyped) or undefined (absent).
+ *
+ * @example
+ * ```ts
+ * const schema = new Map((await storage.catalogs.schema('acme')).map((f) => [f.name, f.type]));
+ * const lookup: SchemaLookup = (field) => schema.get(field);
+ * const { problems } = checkItem(product, lookup);
+ * ```
+ */
 export type SchemaLookup = (field: string) => FieldType | null | undefined;
 
-/** The outcome of checking one item: problems, and the custom fields it uses with the type it gives them. */
+/**
+ * The outcome of checking one item: problems, and the custom fields it uses with the type it gives them.
+ *
+ * @example
+ * ```ts
+ * const item = { id: 'sku-1', is_recommendable: true, name: 'Phone', absolute_link: null, img_link: null, price: 199, categories_ids: [], color: 'red' };
+ * const check: ItemCheck = checkItem(item, () => undefined);
+ * console.log(check.problems.length, check.fields.get('color')); // 0 'string'
+ * ```
+ */
 export interface ItemCheck {
   readonly problems: ItemProblem[];
   /** Custom field → type given by this item's value (`null` for an empty value). */
   readonly fields: Map<string, FieldType | null>;
 }
 
-/** Checks an item's id alone (for deletes and path parameters). */
+/**
+ * Checks an item's id alone (for deletes and path parameters).
+ *
+ * @example
+ * ```ts
+ * checkItemId('sku-1'); // undefined: a valid id
+ * checkItemId('');      // { field: 'id', reason: 'id must be a non-empty string' }
+ * ```
+ */
 export function checkItemId(id: unknown): ItemProblem | undefined {
   if (typeof id !== 'string' || id === '') return { field: 'id', reason: 'id must be a non-empty string' };
   if (id.length > MAX_ITEM_ID_LENGTH) {
@@ -145,6 +242,12 @@ export function checkItemId(id: unknown): ItemProblem | undefined {
 /**
  * Checks an item against the standard fields and the schema (`lookup`). Fields absent from the
  * schema are reported in `fields` with the type this item gives them.
+ *
+ * @example
+ * ```ts
+ * const { problems } = checkItem({ id: 'sku-1', is_recommendable: 'yes', color: 7 }, (field) => (field === 'color' ? 'string' : undefined));
+ * for (const p of problems) console.log(p.field, p.reason); // is_recommendable, name... and color (number, not string)
+ * ```
  */
 export function checkItem(item: unknown, lookup: SchemaLookup): ItemCheck {
   const problems: ItemProblem[] = [];

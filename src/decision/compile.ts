@@ -10,13 +10,31 @@ import type { Campaign, Variation, VariationGroup } from './config';
 import { compileTargeting, type CompiledTargetingGroup } from './targeting';
 import { deepFreeze } from '../freeze';
 
-/** Modifications of a variation: a type and a map of flag keys to values. */
+/**
+ * Modifications of a variation: a type and a map of flag keys to values.
+ *
+ * @example
+ * ```ts
+ * const decision = await engine.decideCampaign('new-checkout', { visitorId: 'v1' });
+ * const modifications: Modifications | undefined = decision?.variation.modifications;
+ * console.log(modifications?.type, modifications?.value.buttonColor); // e.g. 'JSON' 'green'
+ * ```
+ */
 export interface Modifications {
   readonly type: string;
   readonly value: Readonly<Record<string, unknown>>;
 }
 
-/** The variation part of a {@link CampaignDecision}. */
+/**
+ * The variation part of a {@link CampaignDecision}.
+ *
+ * @example
+ * ```ts
+ * const { campaigns } = await engine.decide({ visitorId: 'v1' });
+ * const variation: DecidedVariation | undefined = campaigns[0]?.variation;
+ * if (variation && !variation.reference) console.log(variation.id, variation.modifications.value);
+ * ```
+ */
 export interface DecidedVariation {
   readonly id: string;
   readonly reference: boolean;
@@ -26,6 +44,12 @@ export interface DecidedVariation {
 /**
  * A campaign value (SPEC 2.4): the campaign a visitor is in and the variation it got, plus the
  * campaign's `type` and `slug`. Returned objects are frozen and shared between decisions.
+ *
+ * @example
+ * ```ts
+ * const decision: CampaignDecision | null = await engine.decideCampaign('new-checkout', { visitorId: 'v1' });
+ * const color = decision?.variation.modifications.value.buttonColor ?? 'blue';
+ * ```
  */
 export interface CampaignDecision {
   readonly id: string;

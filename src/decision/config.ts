@@ -9,7 +9,15 @@ import { z } from 'zod';
 import { parseWith } from '../validation';
 import { parseSemver } from './semver';
 
-/** Every targeting operator, in the order the Flagship documentation lists them. */
+/**
+ * Every targeting operator, in the order the Flagship documentation lists them.
+ *
+ * @example
+ * ```ts
+ * const semver = TARGETING_OPERATORS.filter((op) => op.startsWith('SEMVER_')); // 6 operators
+ * console.log(TARGETING_OPERATORS.length); // 18
+ * ```
+ */
 export const TARGETING_OPERATORS = [
   'EQUALS',
   'NOT_EQUALS',
@@ -31,7 +39,15 @@ export const TARGETING_OPERATORS = [
   'SEMVER_GREATER_THAN_OR_EQUALS',
 ] as const;
 
-/** A targeting operator name. */
+/**
+ * A targeting operator name.
+ *
+ * @example
+ * ```ts
+ * const operator: TargetingOperator = 'STARTS_WITH';
+ * const rule = compileTargeting({ key: 'locale', operator, value: 'fr' }); // fr-FR, fr-BE...
+ * ```
+ */
 export type TargetingOperator = (typeof TARGETING_OPERATORS)[number];
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
@@ -44,7 +60,15 @@ const ORDER_OPERATORS = new Set<TargetingOperator>([
   'GREATER_THAN_OR_EQUALS',
 ]);
 
-/** Schema of one targeting rule `{ key, operator, value }`. */
+/**
+ * Schema of one targeting rule `{ key, operator, value }`.
+ *
+ * @example
+ * ```ts
+ * const result = targetingSchema.safeParse({ key: 'appVersion', operator: 'SEMVER_EQUALS', value: 'latest' });
+ * result.success; // false: SEMVER_EQUALS needs semantic versions such as "1.2.3"
+ * ```
+ */
 export const targetingSchema = z
   .looseObject({
     key: z.string().min(1),
@@ -71,7 +95,15 @@ export const targetingSchema = z
     }
   });
 
-/** Schema of a variation and its modifications. */
+/**
+ * Schema of a variation and its modifications.
+ *
+ * @example
+ * ```ts
+ * const variation = variationSchema.parse({ id: 'var2', allocation: 50, modifications: { type: 'JSON', value: { buttonColor: 'green' } } });
+ * console.log(variation.reference ?? false, variation.modifications.value.buttonColor);
+ * ```
+ */
 export const variationSchema = z.looseObject({
   id: z.string().min(1),
   reference: z.boolean().optional(),
@@ -82,7 +114,17 @@ export const variationSchema = z.looseObject({
   }),
 });
 
-/** Schema of a variation group: its targeting and its variations. */
+/**
+ * Schema of a variation group: its targeting and its variations.
+ *
+ * @example
+ * ```ts
+ * const flag = { type: 'FLAG', value: { enabled: true } };
+ * const result = variationGroupSchema.safeParse({ id: 'vg1', targeting: { targetingGroups: [] },
+ *   variations: [{ id: 'a', allocation: 60, modifications: flag }, { id: 'b', allocation: 60, modifications: flag }] });
+ * result.success; // false: allocations sum to 120, more than 100
+ * ```
+ */
 export const variationGroupSchema = z.looseObject({
   id: z.string().min(1),
   targeting: z.looseObject({
@@ -98,7 +140,15 @@ export const variationGroupSchema = z.looseObject({
     }),
 });
 
-/** Schema of a campaign. */
+/**
+ * Schema of a campaign.
+ *
+ * @example
+ * ```ts
+ * const campaign = campaignSchema.parse(JSON.parse(text)); // throws a ZodError naming each bad field
+ * await remote.putCampaign('acme', 'prod', campaign.id, campaign);
+ * ```
+ */
 export const campaignSchema = z.looseObject({
   id: z.string().min(1),
   type: z.string().min(1),
@@ -151,15 +201,56 @@ export const bucketingConfigSchema = z
     { when: () => true },
   );
 
-/** A validated bucketing configuration. */
+/**
+ * A validated bucketing configuration.
+ *
+ * @example
+ * ```ts
+ * const config: BucketingConfig = parseBucketingConfig(JSON.parse(text));
+ * console.log(config.panic ?? false, config.campaigns.length);
+ * ```
+ */
 export type BucketingConfig = z.infer<typeof bucketingConfigSchema>;
-/** A campaign of a {@link BucketingConfig}. */
+/**
+ * A campaign of a {@link BucketingConfig}.
+ *
+ * @example
+ * ```ts
+ * const campaign: Campaign = await remote.getCampaign('acme', 'prod', 'new-checkout');
+ * console.log(campaign.type, campaign.slug, campaign.variationGroups.length);
+ * ```
+ */
 export type Campaign = z.infer<typeof campaignSchema>;
-/** A variation group of a {@link Campaign}. */
+/**
+ * A variation group of a {@link Campaign}.
+ *
+ * @example
+ * ```ts
+ * const group: VariationGroup = variationGroupSchema.parse(JSON.parse(text));
+ * console.log(group.id, group.targeting.targetingGroups.length, group.variations.length);
+ * ```
+ */
 export type VariationGroup = z.infer<typeof variationGroupSchema>;
-/** A variation of a {@link VariationGroup}. */
+/**
+ * A variation of a {@link VariationGroup}.
+ *
+ * @example
+ * ```ts
+ * const campaign = await remote.getCampaign('acme', 'prod', 'new-checkout');
+ * const variations: Variation[] = campaign.variationGroups.flatMap((g) => g.variations);
+ * console.log(variations.map((v) => `${v.id}: ${v.allocation ?? 0}%`));
+ * ```
+ */
 export type Variation = z.infer<typeof variationSchema>;
-/** One targeting rule of a variation group. */
+/**
+ * One targeting rule of a variation group.
+ *
+ * @example
+ * ```ts
+ * const rule: Targeting = targetingSchema.parse({ key: 'appVersion', operator: 'SEMVER_GREATER_THAN_OR_EQUALS', value: '3.0.0' });
+ * const compiled = compileTargeting(rule);
+ * ```
+ */
 export type Targeting = z.infer<typeof targetingSchema>;
 
 function duplicates(ids: string[], what: string, path: (string | number)[], ctx: { addIssue: (issue: { code: 'custom'; path: (string | number)[]; message: string }) => void }): void {

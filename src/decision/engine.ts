@@ -10,7 +10,15 @@ import { compileConfig, type CampaignDecision, type CompiledCampaign, type Compi
 import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
 import type { VisitorContext } from './targeting';
 
-/** Options of {@link DecisionEngine}. */
+/**
+ * Options of {@link DecisionEngine}.
+ *
+ * @example
+ * ```ts
+ * const options: DecisionEngineOptions = { storage, defaultEnvironment: 'prod', refreshIntervalMs: 5000, maxEnvironments: 100 };
+ * const engine = new DecisionEngine(options);
+ * ```
+ */
 export interface DecisionEngineOptions {
   /**
    * Where configurations, sticky assignments and activations live.
@@ -55,7 +63,15 @@ export interface DecisionEngineOptions {
   clock?: () => number;
 }
 
-/** A decision request: the library form of SPEC 2.3. */
+/**
+ * A decision request: the library form of SPEC 2.3.
+ *
+ * @example
+ * ```ts
+ * const request: DecisionRequest = { visitorId: 'v1', anonymousId: 'anon-7', context: { plan: 'gold', age: 31 }, environment: 'prod' };
+ * const result = await engine.decide(request);
+ * ```
+ */
 export interface DecisionRequest {
   /** The visitor id; a non-empty string. */
   visitorId: string;
@@ -81,7 +97,15 @@ export interface DecisionRequest {
   exposeAllKeys?: boolean;
 }
 
-/** The result of {@link DecisionEngine.decide}: SPEC 2.5 in library form. */
+/**
+ * The result of {@link DecisionEngine.decide}: SPEC 2.5 in library form.
+ *
+ * @example
+ * ```ts
+ * const result: DecisionResult = await engine.decide({ visitorId: 'v1' });
+ * if (!result.panic) for (const c of result.campaigns) console.log(c.id, c.variation.id);
+ * ```
+ */
 export interface DecisionResult {
   readonly visitorId: string;
   /** The campaigns the visitor is in, in configuration order. */
@@ -90,7 +114,15 @@ export interface DecisionResult {
   readonly panic: boolean;
 }
 
-/** The result of {@link DecisionEngine.explain}. */
+/**
+ * The result of {@link DecisionEngine.explain}.
+ *
+ * @example
+ * ```ts
+ * const why: Explanation = await engine.explain({ visitorId: 'v1', environment: 'prod' });
+ * console.log(`config v${why.configVersion}`, why.campaigns.map((c) => c.outcome));
+ * ```
+ */
 export interface Explanation {
   readonly environmentId: string;
   readonly configVersion: number;
@@ -100,7 +132,15 @@ export interface Explanation {
   readonly campaigns: readonly CampaignExplanation[];
 }
 
-/** One activation to record (SPEC 2.2 in library form). */
+/**
+ * One activation to record (SPEC 2.2 in library form).
+ *
+ * @example
+ * ```ts
+ * const input: ActivationInput = { environmentId: 'prod', visitorId: 'v1', variationGroupId: 'vg1', variationId: 'var2' };
+ * await engine.activate(input);
+ * ```
+ */
 export interface ActivationInput {
   /** Environment (`cid`). */
   environmentId: string;
@@ -114,7 +154,15 @@ export interface ActivationInput {
   anonymousId?: string | null;
 }
 
-/** Where {@link DecisionEngine.load} files a configuration. */
+/**
+ * Where {@link DecisionEngine.load} files a configuration.
+ *
+ * @example
+ * ```ts
+ * const options: LoadOptions = { environment: 'prod', account: 'acme', apiKey: process.env.DECISION_API_KEY };
+ * await engine.load(bucketing, options);
+ * ```
+ */
 export interface LoadOptions {
   /** @defaultValue the engine's `defaultEnvironment` */
   environment?: string;

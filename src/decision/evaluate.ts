@@ -9,7 +9,15 @@ import { campaignBucket, pickVariation, variationBucket } from './bucketing';
 import type { CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
 import { firstFailure, matchGroups, targetedValue, type ContextValue, type VisitorContext } from './targeting';
 
-/** How a visitor got its variation. */
+/**
+ * How a visitor got its variation.
+ *
+ * @example
+ * ```ts
+ * const { campaigns } = await engine.explain({ visitorId: 'v1' });
+ * const source: AssignmentSource | undefined = campaigns[0]?.source; // 'hash', 'sticky' or 'forced'
+ * ```
+ */
 export type AssignmentSource = 'hash' | 'sticky' | 'forced';
 
 /** One campaign the visitor is in. */
@@ -20,7 +28,15 @@ export interface Assigned {
   readonly source: AssignmentSource;
 }
 
-/** Why a campaign was or was not served. */
+/**
+ * Why a campaign was or was not served.
+ *
+ * @example
+ * ```ts
+ * const { campaigns } = await engine.explain({ visitorId: 'v1' });
+ * const outcomes: Outcome[] = campaigns.map((c) => c.outcome); // e.g. ['assigned', 'not_targeted']
+ * ```
+ */
 export type Outcome =
   | 'assigned'
   | 'panic'
@@ -29,7 +45,16 @@ export type Outcome =
   | 'untracked'
   | 'one_visitor_one_test';
 
-/** A targeting that failed, with the value the visitor had. */
+/**
+ * A targeting that failed, with the value the visitor had.
+ *
+ * @example
+ * ```ts
+ * const { campaigns } = await engine.explain({ visitorId: 'v1', context: { plan: 'free' } });
+ * const failure: TargetingFailure | undefined = campaigns[0]?.failures?.[0];
+ * if (failure) console.log(`${failure.key} ${failure.operator} ${JSON.stringify(failure.expected)}; visitor has ${failure.actual}`);
+ * ```
+ */
 export interface TargetingFailure {
   readonly variationGroupId: string;
   readonly targetingGroup: number;
@@ -40,7 +65,16 @@ export interface TargetingFailure {
   readonly actual: ContextValue | undefined;
 }
 
-/** One step of the allocation walk. */
+/**
+ * One step of the allocation walk.
+ *
+ * @example
+ * ```ts
+ * const { campaigns } = await engine.explain({ visitorId: 'v1' });
+ * const steps: readonly AllocationStep[] = campaigns[0]?.allocation ?? [];
+ * for (const s of steps) console.log(s.variationId, s.allocation, s.cumulative);
+ * ```
+ */
 export interface AllocationStep {
   readonly variationId: string;
   readonly allocation: number;
@@ -48,7 +82,16 @@ export interface AllocationStep {
   readonly cumulative: number;
 }
 
-/** The explanation of one campaign's outcome for a visitor (see `DecisionEngine.explain`). */
+/**
+ * The explanation of one campaign's outcome for a visitor (see `DecisionEngine.explain`).
+ *
+ * @example
+ * ```ts
+ * const { campaigns } = await engine.explain({ visitorId: 'v1', context: { country: 'fr' } });
+ * const skipped: CampaignExplanation[] = campaigns.filter((c) => c.outcome !== 'assigned');
+ * for (const c of skipped) console.log(c.campaignId, c.outcome, c.reason);
+ * ```
+ */
 export interface CampaignExplanation {
   readonly campaignId: string;
   readonly type: string;

@@ -7,7 +7,15 @@
  * @module
  */
 
-/** A parsed version; `pre` holds prerelease identifiers (numbers where numeric). */
+/**
+ * A parsed version; `pre` holds prerelease identifiers (numbers where numeric).
+ *
+ * @example
+ * ```ts
+ * const version: SemVer | undefined = parseSemver('v2.4.0-beta.3');
+ * console.log(version?.major, version?.minor, version?.pre); // 2 4 ['beta', 3]
+ * ```
+ */
 export interface SemVer {
   readonly major: number;
   readonly minor: number;
@@ -17,7 +25,16 @@ export interface SemVer {
 
 const SEMVER = /^\s*[vV]?(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?\s*$/;
 
-/** Parses `text` as a version, or returns `undefined` when it is not one. */
+/**
+ * Parses `text` as a version, or returns `undefined` when it is not one.
+ *
+ * @example
+ * ```ts
+ * parseSemver('v1.2');       // { major: 1, minor: 2, patch: 0, pre: [] }
+ * parseSemver('1.2.3-rc.1'); // { major: 1, minor: 2, patch: 3, pre: ['rc', 1] }
+ * parseSemver('latest');     // undefined
+ * ```
+ */
 export function parseSemver(text: string): SemVer | undefined {
   const m = SEMVER.exec(text);
   if (!m) return undefined;
@@ -25,7 +42,15 @@ export function parseSemver(text: string): SemVer | undefined {
   return { major: Number(m[1]), minor: Number(m[2] ?? 0), patch: Number(m[3] ?? 0), pre };
 }
 
-/** SemVer 2.0 precedence: negative when `a < b`, 0 when equal, positive when `a > b`. */
+/**
+ * SemVer 2.0 precedence: negative when `a < b`, 0 when equal, positive when `a > b`.
+ *
+ * @example
+ * ```ts
+ * compareSemver(parseSemver('1.10.0')!, parseSemver('1.9.3')!) > 0;     // true: 1.10.0 is newer
+ * compareSemver(parseSemver('2.0.0-rc.1')!, parseSemver('2.0.0')!) < 0; // true: a prerelease ranks lower
+ * ```
+ */
 export function compareSemver(a: SemVer, b: SemVer): number {
   if (a.major !== b.major) return a.major - b.major;
   if (a.minor !== b.minor) return a.minor - b.minor;

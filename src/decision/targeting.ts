@@ -13,16 +13,48 @@
 import type { Targeting, TargetingOperator } from './config';
 import { compareSemver, parseSemver, type SemVer } from './semver';
 
-/** A context value: what the decision interface accepts for each context key. */
+/**
+ * A context value: what the decision interface accepts for each context key.
+ *
+ * @example
+ * ```ts
+ * const context: Record<string, ContextValue> = { plan: 'gold', age: 31, isVip: true };
+ * await engine.decide({ visitorId: 'v1', context });
+ * ```
+ */
 export type ContextValue = string | number | boolean;
 
-/** A visitor's context: arbitrary keys to boolean, number or string values. */
+/**
+ * A visitor's context: arbitrary keys to boolean, number or string values.
+ *
+ * @example
+ * ```ts
+ * const context: VisitorContext = { country: 'fr', appVersion: '2.4.1', isVip: false };
+ * await engine.decide({ visitorId: 'v1', context });
+ * ```
+ */
 export type VisitorContext = Readonly<Record<string, ContextValue>>;
 
-/** A targeting value after compilation: lower-cased strings and parsed versions. */
+/**
+ * A targeting value after compilation: lower-cased strings and parsed versions.
+ *
+ * @example
+ * ```ts
+ * const { operands } = compileTargeting({ key: 'plan', operator: 'EQUALS', value: ['Gold', 'Platinum'] });
+ * const first: Operand | undefined = operands[0]; // 'gold': strings are lower-cased once
+ * ```
+ */
 export type Operand = string | number | boolean | SemVer;
 
-/** A targeting rule compiled once per configuration version. */
+/**
+ * A targeting rule compiled once per configuration version.
+ *
+ * @example
+ * ```ts
+ * const rule: CompiledTargeting = compileTargeting({ key: 'appVersion', operator: 'SEMVER_GREATER_THAN', value: '2.1.0' });
+ * matchTargeting(rule, { appVersion: '2.3.0' }, 'v1'); // true
+ * ```
+ */
 export interface CompiledTargeting {
   readonly key: string;
   readonly operator: TargetingOperator;
@@ -38,12 +70,31 @@ export interface CompiledTargeting {
   readonly source: Targeting;
 }
 
-/** A targeting group: every targeting must match. */
+/**
+ * A targeting group: every targeting must match.
+ *
+ * @example
+ * ```ts
+ * const group: CompiledTargetingGroup = [
+ *   compileTargeting({ key: 'country', operator: 'EQUALS', value: ['FR', 'BE'] }),
+ *   compileTargeting({ key: 'plan', operator: 'NOT_EQUALS', value: 'free' }),
+ * ];
+ * matchGroups([group], { country: 'fr', plan: 'gold' }, 'v1'); // 0: the first group matched
+ * ```
+ */
 export type CompiledTargetingGroup = readonly CompiledTargeting[];
 
 const NEGATIVE = new Set<TargetingOperator>(['NOT_EQUALS', 'NOT_CONTAINS', 'SEMVER_NOT_EQUALS']);
 
-/** Compiles one validated targeting rule. */
+/**
+ * Compiles one validated targeting rule.
+ *
+ * @example
+ * ```ts
+ * const rule = compileTargeting({ key: 'country', operator: 'EQUALS', value: ['FR', 'BE'] });
+ * matchTargeting(rule, { country: 'be' }, 'visitor-1'); // true: any listed value, case-insensitive
+ * ```
+ */
 export function compileTargeting(t: Targeting): CompiledTargeting {
   const raw = t.value === undefined ? [] : Array.isArray(t.value) ? t.value : [t.value];
   const semver = t.operator.startsWith('SEMVER_');
@@ -195,6 +246,13 @@ export function matchTargeting(t: CompiledTargeting, context: VisitorContext, vi
 /**
  * Index of the first targeting group whose targetings all match, or -1. A group with no
  * targetings matches nobody, as in the Flagship SDKs: target everyone with `fs_all_users`.
+ *
+ * @example
+ * ```ts
+ * const plan = compileTargeting({ key: 'plan', operator: 'EQUALS', value: 'gold' });
+ * const everyone = compileTargeting({ key: 'fs_all_users', operator: 'EQUALS', value: '' });
+ * matchGroups([[plan], [everyone]], { plan: 'free' }, 'v1'); // 1: only the second group matched
+ * ```
  */
 export function matchGroups(groups: readonly CompiledTargetingGroup[], context: VisitorContext, visitorId: string): number {
   outer: for (let g = 0; g < groups.length; g++) {

@@ -11,7 +11,15 @@ import { readJson, readText } from './body';
 import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
 import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 
-/** Options of {@link createCatalogHandler}. */
+/**
+ * Options of {@link createCatalogHandler}.
+ *
+ * @example
+ * ```ts
+ * const options: CatalogHandlerOptions = { registry, prefix: '/catalog/v1', maxItemBytes: 256 * 1024, onError: (e) => logger.error(e) };
+ * const handler = createCatalogHandler(options);
+ * ```
+ */
 export interface CatalogHandlerOptions extends ErrorReporting {
   /** The catalogs; the catalog key of a request selects one. */
   registry: CatalogRegistry;
@@ -49,7 +57,15 @@ function render(error: AbkitError, batch: boolean): Response {
   return json({ error: error.code, message, ...details }, error.status, headers);
 }
 
-/** The catalog routes, for composition with others (see {@link createCatalogHandler}). */
+/**
+ * The catalog routes, for composition with others (see {@link createCatalogHandler}).
+ *
+ * @example
+ * ```ts
+ * const routes = catalogRoutes({ registry, prefix: '/catalog/v1' });
+ * const handler = handlerOf([routes, searchRoutes({ registry })]);
+ * ```
+ */
 export function catalogRoutes(options: CatalogHandlerOptions): Routes {
   const { registry, maxItemBytes = 1_048_576, onError = reportToConsole } = options;
   if (!registry || typeof registry.authenticate !== 'function') throw new TypeError('abkit: createCatalogHandler: registry must be a CatalogRegistry');

@@ -20,6 +20,12 @@ const optionalId = z.string().nullable().optional();
 /**
  * Body of `POST /v2/campaigns` and `POST /v2/campaigns/{id}` (SPEC 2.3). `visitorId` and
  * `anonymousId` are accepted as aliases because the Flagship SDKs send them; `null` means absent.
+ *
+ * @example
+ * ```ts
+ * const body = campaignsRequestSchema.parse({ visitor_id: 'v1', context: { plan: 'gold' }, trigger_hit: false });
+ * const result = await engine.decide({ visitorId: body.visitor_id!, context: body.context ?? {}, triggerHit: body.trigger_hit });
+ * ```
  */
 export const campaignsRequestSchema = z
   .looseObject({
@@ -49,10 +55,26 @@ const activationFields = {
 const activationItemSchema = z.looseObject(activationFields);
 const cid = z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty');
 
-/** Body of `POST /v2/activate` (SPEC 2.2). */
+/**
+ * Body of `POST /v2/activate` (SPEC 2.2).
+ *
+ * @example
+ * ```ts
+ * const { cid, vid, caid, vaid, aid } = activationSchema.parse(await request.json());
+ * await engine.activate({ environmentId: cid, visitorId: vid, variationGroupId: caid, variationId: vaid, anonymousId: aid });
+ * ```
+ */
 export const activationSchema = z.looseObject({ cid, ...activationFields }, { error: 'the body must be a JSON object' });
 
-/** Batch form of `POST /v2/activate`: `{ cid, batch: [{ vid, vaid, caid, aid? }] }`. */
+/**
+ * Batch form of `POST /v2/activate`: `{ cid, batch: [{ vid, vaid, caid, aid? }] }`.
+ *
+ * @example
+ * ```ts
+ * const body = activationBatchSchema.parse({ cid: 'prod', batch: [{ vid: 'v1', caid: 'vg1', vaid: 'var2' }] });
+ * await engine.activate(body.batch.map((a) => ({ environmentId: body.cid, visitorId: a.vid, variationGroupId: a.caid, variationId: a.vaid })));
+ * ```
+ */
 export const activationBatchSchema = z.looseObject({
   cid,
   batch: z.array(activationItemSchema, { error: 'must be an array' }).min(1, 'must hold at least one activation'),
@@ -70,7 +92,15 @@ function parseActivation(body: unknown) {
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** Options of {@link createDecisionHandler}. */
+/**
+ * Options of {@link createDecisionHandler}.
+ *
+ * @example
+ * ```ts
+ * const options: DecisionHandlerOptions = { engine, prefix: '/decision', maxBodyBytes: 64 * 1024 };
+ * const handler = createDecisionHandler(options); // serves POST /decision/v2/campaigns
+ * ```
+ */
 export interface DecisionHandlerOptions extends ErrorReporting {
   /** The engine that answers. */
   engine: DecisionEngine;
@@ -122,7 +152,15 @@ function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environ
   };
 }
 
-/** The decision interface's routes, for composition with others (see {@link createDecisionHandler}). */
+/**
+ * The decision interface's routes, for composition with others (see {@link createDecisionHandler}).
+ *
+ * @example
+ * ```ts
+ * const handler = handlerOf([decisionRoutes({ engine }), tokenRoutes({ tokens })]);
+ * const res = await handler(new Request('http://localhost/v2/campaigns', { method: 'POST', body: JSON.stringify({ visitor_id: 'v1' }) }));
+ * ```
+ */
 export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   const { engine, maxBodyBytes = 1_048_576, onError = reportToConsole } = options;
   if (!engine || typeof engine.decide !== 'function') throw new TypeError('abkit: createDecisionHandler: engine must be a DecisionEngine');

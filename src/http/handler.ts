@@ -17,7 +17,15 @@ import { reportToConsole, type Handler, type Routes } from './router';
 import { searchRoutes } from './search';
 import { tokenRoutes } from './token';
 
-/** Options of {@link createHandler}; every interface is optional. */
+/**
+ * Options of {@link createHandler}; every interface is optional.
+ *
+ * @example
+ * ```ts
+ * const options: HandlerOptions = { decision: engine, access: tokens, catalog: registry, search: { registry, requireSearchKey: ['acme'] }, prefix: '/api' };
+ * const handler = createHandler(options);
+ * ```
+ */
 export interface HandlerOptions {
   /** Serves the decision interface (`/v2/…`). */
   decision?: DecisionEngine;

@@ -30,7 +30,15 @@ const campaignValue = z
   .meta({ description: 'Campaign value (SPEC 2.4).' });
 const campaignsList = z.object({ visitor_id: z.string(), campaigns: z.array(campaignValue), panic: z.boolean() });
 
-/** Token request body (SPEC 2.6); also accepted form-encoded. */
+/**
+ * Token request body (SPEC 2.6); also accepted form-encoded.
+ *
+ * @example
+ * ```ts
+ * const body = tokenRequestSchema.parse({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: '*' });
+ * const token = await tokens.issue({ accountId: 'acme', clientId: body.client_id, clientSecret: body.client_secret, scope: body.scope });
+ * ```
+ */
 export const tokenRequestSchema = z.object({
   grant_type: z.literal('client_credentials'),
   scope: z.string().optional().meta({ description: '`*` or space-separated actions' }),
@@ -64,7 +72,15 @@ const customValue = z.union([
   z.record(z.string(), z.boolean()),
   z.null(),
 ]);
-/** A catalog item (SPEC 2.7): the standard fields, and custom fields of the supported types. */
+/**
+ * A catalog item (SPEC 2.7): the standard fields, and custom fields of the supported types.
+ *
+ * @example
+ * ```ts
+ * const item = catalogItemSchema.parse({ id: 'sku-1', is_recommendable: true, name: 'Phone', absolute_link: null, img_link: null, price: 199, categories_ids: ['phones'], color: 'black' });
+ * await catalog.put(item);
+ * ```
+ */
 export const catalogItemSchema = z
   .object({
     id: z.string().min(1).max(MAX_ITEM_ID_LENGTH),
@@ -115,7 +131,15 @@ function reply(description: string, s?: z.ZodType) {
 const query = (name: string, required: boolean, description: string, s: Schema = { type: 'string' }) => ({ name, in: 'query', required, description, schema: s });
 const path = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 
-/** Which interfaces a document describes. */
+/**
+ * Which interfaces a document describes.
+ *
+ * @example
+ * ```ts
+ * const scope: OpenApiScope = { decision: true, access: false, remote: false, catalog: true, search: true, prefix: '/api' };
+ * const document = openApiDocument(scope);
+ * ```
+ */
 export interface OpenApiScope {
   decision: boolean;
   access: boolean;
@@ -125,7 +149,15 @@ export interface OpenApiScope {
   prefix: string;
 }
 
-/** Builds the OpenAPI 3.1 document for the interfaces served. */
+/**
+ * Builds the OpenAPI 3.1 document for the interfaces served.
+ *
+ * @example
+ * ```ts
+ * const document = openApiDocument({ decision: true, access: true, remote: true, catalog: false, search: false, prefix: '' });
+ * await writeFile('openapi.json', JSON.stringify(document, null, 2));
+ * ```
+ */
 export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const add = (p: string, operations: Record<string, unknown>) => {

@@ -13,7 +13,15 @@ import { readJson } from './body';
 import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
 import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 
-/** Options of {@link createRemoteControlHandler}. */
+/**
+ * Options of {@link createRemoteControlHandler}.
+ *
+ * @example
+ * ```ts
+ * const options: RemoteControlHandlerOptions = { remote: new RemoteControl({ engine }), tokens, maxBodyBytes: 10 * 1024 * 1024 };
+ * const handler = createRemoteControlHandler(options);
+ * ```
+ */
 export interface RemoteControlHandlerOptions extends ErrorReporting {
   /** The campaign administration service. */
   remote: RemoteControl;
@@ -74,7 +82,15 @@ interface Endpoint {
   run: () => Promise<Response>;
 }
 
-/** The remote control routes, for composition with others (see {@link createRemoteControlHandler}). */
+/**
+ * The remote control routes, for composition with others (see {@link createRemoteControlHandler}).
+ *
+ * @example
+ * ```ts
+ * const remote = new RemoteControl({ engine });
+ * const handler = handlerOf([decisionRoutes({ engine }), tokenRoutes({ tokens }), remoteControlRoutes({ remote, tokens })]);
+ * ```
+ */
 export function remoteControlRoutes(options: RemoteControlHandlerOptions): Routes {
   const { remote, tokens, maxBodyBytes = 5 * 1024 * 1024, onError = reportToConsole } = options;
   if (!remote || typeof remote.getConfiguration !== 'function') throw new TypeError('abkit: createRemoteControlHandler: remote must be a RemoteControl');

@@ -6,16 +6,39 @@
 import { AbkitError } from '../errors';
 import { json } from './respond';
 
-/** A Web-standard request handler. */
+/**
+ * A Web-standard request handler.
+ *
+ * @example
+ * ```ts
+ * import { serve } from '@hono/node-server';
+ * const handler: Handler = createHandler({ decision: engine });
+ * serve({ fetch: handler, port: 3000 });
+ * ```
+ */
 export type Handler = (request: Request) => Promise<Response>;
 
 /**
  * The routes of one interface: a response for a request it owns (errors already mapped to the
  * interface's body format), or undefined to let another interface answer.
+ *
+ * @example
+ * ```ts
+ * const routes: Routes[] = [decisionRoutes({ engine }), searchRoutes({ registry })];
+ * const handler = handlerOf(routes);
+ * ```
  */
 export type Routes = (request: Request, url: URL) => Promise<Response> | undefined;
 
-/** What every module needs to report an unexpected error. */
+/**
+ * What every module needs to report an unexpected error.
+ *
+ * @example
+ * ```ts
+ * const reporting: ErrorReporting = { onError: (error) => logger.error('abkit', error) };
+ * const handler = createSearchHandler({ registry, ...reporting });
+ * ```
+ */
 export interface ErrorReporting {
   /** Called with every unexpected error (the client sees a bare 500). @defaultValue `console.error` */
   onError?: (error: unknown) => void;
@@ -27,6 +50,12 @@ export const reportToConsole = (error: unknown): void => console.error(error);
 /**
  * One handler over several route tables, tried in order; 404 `{ message }` when none owns the
  * path.
+ *
+ * @example
+ * ```ts
+ * const handler = handlerOf([decisionRoutes({ engine }), catalogRoutes({ registry })]);
+ * const res = await handler(new Request('http://localhost/nowhere')); // 404 { message: 'no route for GET /nowhere' }
+ * ```
  */
 export function handlerOf(routes: readonly Routes[]): Handler {
   return async (request) => {

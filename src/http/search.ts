@@ -10,7 +10,15 @@ import { SearchService, type SearchServiceOptions } from '../search/service';
 import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
 import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 
-/** Options of {@link createSearchHandler}. */
+/**
+ * Options of {@link createSearchHandler}.
+ *
+ * @example
+ * ```ts
+ * const options: SearchHandlerOptions = { registry, requireSearchKey: true, search: { boosts: { name: 3, brand: 1 }, refreshIntervalMs: 1000 } };
+ * const handler = createSearchHandler(options);
+ * ```
+ */
 export interface SearchHandlerOptions extends ErrorReporting {
   /** The catalogs searched. */
   registry: CatalogRegistry;
@@ -29,7 +37,15 @@ export interface SearchHandlerOptions extends ErrorReporting {
 
 const SUFFIX = '_Catalog';
 
-/** The search and autocomplete routes, for composition with others (see {@link createSearchHandler}). */
+/**
+ * The search and autocomplete routes, for composition with others (see {@link createSearchHandler}).
+ *
+ * @example
+ * ```ts
+ * const routes = searchRoutes({ registry, catalog: 'acme', search: { boosts: { name: 2 } } });
+ * const handler = handlerOf([routes]); // GET /search?text=... always searches acme
+ * ```
+ */
 export function searchRoutes(options: SearchHandlerOptions): Routes {
   const { registry, onError = reportToConsole, requireSearchKey = false } = options;
   if (!registry || typeof registry.get !== 'function') throw new TypeError('abkit: createSearchHandler: registry must be a CatalogRegistry');

@@ -10,7 +10,15 @@ import { readText } from './body';
 import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
 import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 
-/** Options of {@link createTokenHandler}. */
+/**
+ * Options of {@link createTokenHandler}.
+ *
+ * @example
+ * ```ts
+ * const options: TokenHandlerOptions = { tokens, prefix: '/auth', maxBodyBytes: 8192 };
+ * const handler = createTokenHandler(options); // POST /auth/{account_id}/token
+ * ```
+ */
 export interface TokenHandlerOptions extends ErrorReporting {
   /** The token service that answers. */
   tokens: TokenService;
@@ -99,7 +107,15 @@ function parseExpiresIn(raw: string | null | undefined): number | undefined {
   return Number(raw);
 }
 
-/** The remote-control access routes, for composition with others (see {@link createTokenHandler}). */
+/**
+ * The remote-control access routes, for composition with others (see {@link createTokenHandler}).
+ *
+ * @example
+ * ```ts
+ * const handler = handlerOf([tokenRoutes({ tokens, prefix: '/auth' })]);
+ * const res = await handler(new Request(`http://localhost/auth/token?access_token=${accessToken}`)); // { active: true, ... }
+ * ```
+ */
 export function tokenRoutes(options: TokenHandlerOptions): Routes {
   const { tokens, maxBodyBytes = 65_536, onError = reportToConsole } = options;
   if (!tokens || typeof tokens.issue !== 'function') throw new TypeError('abkit: createTokenHandler: tokens must be a TokenService');

@@ -8,26 +8,90 @@ import qs from 'qs';
 import { z } from 'zod';
 import { ValidationError } from '../errors';
 
-/** Range operators of SPEC 4.4. */
+/**
+ * Range operators of SPEC 4.4.
+ *
+ * @example
+ * ```ts
+ * const isRangeOperator = (text: string): text is RangeOperator => (RANGE_OPERATORS as readonly string[]).includes(text);
+ * isRangeOperator('>='); // true
+ * ```
+ */
 export const RANGE_OPERATORS = ['>', '<', '>=', '<=', '='] as const;
-/** A range operator. */
+/**
+ * A range operator.
+ *
+ * @example
+ * ```ts
+ * const operator: RangeOperator = '>=';
+ * await search.search({ text: 'tv', filters: { price: [{ operator, value: 300 }] } });
+ * ```
+ */
 export type RangeOperator = (typeof RANGE_OPERATORS)[number];
 
-/** Largest `hitsPerPage`. */
+/**
+ * Largest `hitsPerPage`.
+ *
+ * @example
+ * ```ts
+ * const everything = await search.search({ text: '', hitsPerPage: MAX_HITS_PER_PAGE }); // 1000, the largest page
+ * console.log(everything.totalPages);
+ * ```
+ */
 export const MAX_HITS_PER_PAGE = 1000;
-/** Default `hitsPerPage`. */
+/**
+ * Default `hitsPerPage`.
+ *
+ * @example
+ * ```ts
+ * const page = await search.search({ text: 'phone' });
+ * page.hitsPerPage === DEFAULT_HITS_PER_PAGE; // true: 20 when the query sets none
+ * ```
+ */
 export const DEFAULT_HITS_PER_PAGE = 20;
-/** Largest autocomplete `hits_per_page`. */
+/**
+ * Largest autocomplete `hits_per_page`.
+ *
+ * @example
+ * ```ts
+ * const { suggestions } = await search.autocomplete({ query: 'pho', hitsPerPage: MAX_SUGGESTIONS }); // 100, the most
+ * console.log(suggestions.length);
+ * ```
+ */
 export const MAX_SUGGESTIONS = 100;
-/** Default autocomplete `hits_per_page`. */
+/**
+ * Default autocomplete `hits_per_page`.
+ *
+ * @example
+ * ```ts
+ * const { suggestions } = await search.autocomplete({ query: 'pho' });
+ * suggestions.length <= DEFAULT_SUGGESTIONS; // true: at most 10 when the query sets none
+ * ```
+ */
 export const DEFAULT_SUGGESTIONS = 10;
 
-/** A parsed filter: a list of exact values (any matches), or range conditions (all must hold). */
+/**
+ * A parsed filter: a list of exact values (any matches), or range conditions (all must hold).
+ *
+ * @example
+ * ```ts
+ * const { filters } = searchQuerySchema.parse({ text: '', filters: { price: [{ operator: '>=', value: '100' }] } });
+ * const price: Filter | undefined = filters.price; // { kind: 'range', conditions: [{ operator: '>=', value: 100 }] }
+ * ```
+ */
 export type Filter =
   | { readonly kind: 'list'; readonly values: readonly string[] }
   | { readonly kind: 'range'; readonly conditions: readonly { readonly operator: RangeOperator; readonly value: number }[] };
 
-/** One sort criterion. */
+/**
+ * One sort criterion.
+ *
+ * @example
+ * ```ts
+ * const query = searchQuerySchema.parse({ text: '', sort: ['price:desc'] });
+ * const [first]: SortCriterion[] = query.sort; // { field: 'price', direction: 'desc' }
+ * ```
+ */
 export interface SortCriterion {
   readonly field: string;
   readonly direction: 'asc' | 'desc';
@@ -135,9 +199,25 @@ export const searchQuerySchema = z.object({
   semanticRatio: ratio('semanticRatio').optional(),
 });
 
-/** A search query as the library takes it (before defaults). */
+/**
+ * A search query as the library takes it (before defaults).
+ *
+ * @example
+ * ```ts
+ * const input: SearchQueryInput = { text: 'galaxy', filters: { brand: ['Samsung'] }, hitsPerPage: 10, sort: ['price:asc'] };
+ * const page = await search.search(input);
+ * ```
+ */
 export type SearchQueryInput = z.input<typeof searchQuerySchema>;
-/** A validated search query. */
+/**
+ * A validated search query.
+ *
+ * @example
+ * ```ts
+ * const query: SearchQuery = searchQuerySchema.parse({ text: 'galaxy', page: '2' });
+ * console.log(query.page, query.hitsPerPage, query.sort); // 2 20 []
+ * ```
+ */
 export type SearchQuery = z.output<typeof searchQuerySchema>;
 
 /**
@@ -153,12 +233,36 @@ export const autocompleteQuerySchema = z.object({
   hitsPerPage: integer('hits_per_page', 1, MAX_SUGGESTIONS).optional().transform((v) => v ?? DEFAULT_SUGGESTIONS),
 });
 
-/** An autocomplete query as the library takes it. */
+/**
+ * An autocomplete query as the library takes it.
+ *
+ * @example
+ * ```ts
+ * const input: AutocompleteQueryInput = { query: 'gala', hitsPerPage: '5' }; // numeric strings are accepted
+ * const { suggestions } = await search.autocomplete(input);
+ * ```
+ */
 export type AutocompleteQueryInput = z.input<typeof autocompleteQuerySchema>;
-/** A validated autocomplete query. */
+/**
+ * A validated autocomplete query.
+ *
+ * @example
+ * ```ts
+ * const query: AutocompleteQuery = autocompleteQuerySchema.parse({ query: 'gal' });
+ * console.log(query.hitsPerPage); // 10, the default
+ * ```
+ */
 export type AutocompleteQuery = z.output<typeof autocompleteQuerySchema>;
 
-/** Limits of the query-string parser: deep enough for `filters[f][0][operator]`, lists up to 1,000 values. */
+/**
+ * Limits of the query-string parser: deep enough for `filters[f][0][operator]`, lists up to 1,000 values.
+ *
+ * @example
+ * ```ts
+ * import qs from 'qs';
+ * const params = qs.parse('filters[brand][]=Apple&page=2', QS_OPTIONS); // the limits parseQueryString applies
+ * ```
+ */
 export const QS_OPTIONS: qs.IParseOptions = {
   depth: 4,
   arrayLimit: 1000,
@@ -172,6 +276,12 @@ export const QS_OPTIONS: qs.IParseOptions = {
 /**
  * Parses a query string in bracket notation. `__proto__` cannot be a key of a parsed object,
  * so it is refused by name rather than dropped; `constructor` and `toString` work as any name.
+ *
+ * @example
+ * ```ts
+ * parseQueryString('?text=tv&filters[brand][]=LG&filters[price][0][operator]=%3E%3D&filters[price][0][value]=300');
+ * // { text: 'tv', filters: { brand: ['LG'], price: [{ operator: '>=', value: '300' }] } }
+ * ```
  */
 export function parseQueryString(search: string): Record<string, unknown> {
   const raw = search.startsWith('?') ? search.slice(1) : search;

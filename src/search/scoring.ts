@@ -18,7 +18,16 @@
  */
 import { allowedTypos, damerau } from './typos';
 
-/** Quality of one query term against one document word, before the field weight. */
+/**
+ * Quality of one query term against one document word, before the field weight.
+ *
+ * @example
+ * ```ts
+ * matchQuality('phone', 'phone', false); // 1: exact
+ * matchQuality('pho', 'phone', true);    // 0.8: prefix of the last term, 0.5 + 0.5 * 3 / 5
+ * matchQuality('phnoe', 'phone', false); // 0.8: one typo (a transposition)
+ * ```
+ */
 export function matchQuality(term: string, word: string, isLast: boolean): number {
   if (term === word) return 1;
   const allowed = allowedTypos(term.length);
@@ -41,6 +50,12 @@ export function matchQuality(term: string, word: string, isLast: boolean): numbe
 /**
  * The ranking score of a document for the query terms, given the words it matched and, for
  * each word, the weight of the best field it appears in.
+ *
+ * @example
+ * ```ts
+ * rankingScore(['red', 'pho'], new Map([['red', 1], ['phone', 0.5]])); // 0.7: (1 + 0.8 * 0.5) / 2
+ * rankingScore([], new Map()); // 1: a placeholder search
+ * ```
  */
 export function rankingScore(terms: readonly string[], words: ReadonlyMap<string, number>): number {
   if (terms.length === 0) return 1;

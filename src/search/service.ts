@@ -12,21 +12,56 @@ import { allowedTypos, damerau, transpositions } from './typos';
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
  * version is indexed; the query's at search time.
+ *
+ * @example
+ * ```ts
+ * const embedder: Embedder = {
+ *   embed: async (texts) => (await fetch('http://localhost:8080/embed', { method: 'POST', body: JSON.stringify({ inputs: texts }) })).json(),
+ * };
+ * const search = new SearchService({ catalog, embedder });
+ * await search.search({ text: 'waterproof phone', semanticRatio: 0.5 });
+ * ```
  */
 export interface Embedder {
   /** One vector per text, all of the same dimension. */
   embed(texts: readonly string[]): Promise<number[][]>;
 }
 
-/** A facet (SPEC 2.9). */
+/**
+ * A facet (SPEC 2.9).
+ *
+ * @example
+ * ```ts
+ * const { facets } = await search.search({ text: 'phone' });
+ * const brand: Facet | undefined = facets.brand;
+ * if (brand?.type === 'list') for (const [value, count] of brand.values) console.log(value, count);
+ * ```
+ */
 export type Facet =
   | { readonly type: 'list'; readonly values: readonly (readonly [string | boolean, number])[] }
   | { readonly type: 'range'; readonly values: { readonly min: number; readonly max: number } };
 
-/** A hit: the item, with its ranking score. */
+/**
+ * A hit: the item, with its ranking score.
+ *
+ * @example
+ * ```ts
+ * const { hits } = await search.search({ text: 'galaxy' });
+ * const best: Hit | undefined = hits[0];
+ * console.log(best?.id, best?.name, best?._rankingScore);
+ * ```
+ */
 export type Hit = CatalogItem & { readonly _rankingScore: number };
 
-/** The search response (SPEC 2.9). */
+/**
+ * The search response (SPEC 2.9).
+ *
+ * @example
+ * ```ts
+ * const response: SearchResponse = await search.search({ text: 'galaxy', hitsPerPage: 10 });
+ * console.log(`${response.totalHits} hits, page ${response.page + 1} of ${response.totalPages}`, response.hits[0]?._rankingScore);
+ * ```
+ */
 export interface SearchResponse {
   readonly hits: readonly Hit[];
   readonly facets: Readonly<Record<string, Facet>>;
@@ -36,12 +71,28 @@ export interface SearchResponse {
   readonly page: number;
 }
 
-/** The autocomplete response (SPEC 2.10). */
+/**
+ * The autocomplete response (SPEC 2.10).
+ *
+ * @example
+ * ```ts
+ * const response: AutocompleteResponse = await search.autocomplete({ query: 'gala', hitsPerPage: 5 });
+ * console.log(response.suggestions.map((s) => s.text)); // e.g. ['Galaxy S24', 'Galaxy Tab A9']
+ * ```
+ */
 export interface AutocompleteResponse {
   readonly suggestions: readonly { readonly text: string }[];
 }
 
-/** Options of {@link SearchService}. */
+/**
+ * Options of {@link SearchService}.
+ *
+ * @example
+ * ```ts
+ * const options: SearchServiceOptions = { catalog, searchableFields: ['name', 'brand'], boosts: { name: 2 }, facets: ['brand', 'price'] };
+ * const search = new SearchService(options);
+ * ```
+ */
 export interface SearchServiceOptions {
   /** The catalog whose visible version is searched. */
   catalog: Catalog;

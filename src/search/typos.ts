@@ -5,7 +5,16 @@
  * @module
  */
 
-/** Typos allowed for a query term of `length` characters. */
+/**
+ * Typos allowed for a query term of `length` characters.
+ *
+ * @example
+ * ```ts
+ * allowedTypos('shoe'.length);       // 0
+ * allowedTypos('sneaker'.length);    // 1
+ * allowedTypos('trampoline'.length); // 2
+ * ```
+ */
 export function allowedTypos(length: number): number {
   return length <= 4 ? 0 : length <= 8 ? 1 : 2;
 }
@@ -13,6 +22,12 @@ export function allowedTypos(length: number): number {
 /**
  * Optimal-string-alignment distance (Levenshtein plus adjacent transposition), giving up past
  * `max` (returns `max + 1`).
+ *
+ * @example
+ * ```ts
+ * damerau('galaxy', 'galxay'); // 1: one adjacent transposition
+ * damerau('galaxy', 'gal', 2); // 3: gave up past max
+ * ```
  */
 export function damerau(a: string, b: string, max = Infinity): number {
   if (a === b) return 0;
@@ -37,7 +52,15 @@ export function damerau(a: string, b: string, max = Infinity): number {
   return Math.min(prev[n]!, max + 1);
 }
 
-/** The distinct terms made by swapping two adjacent characters of `term`. */
+/**
+ * The distinct terms made by swapping two adjacent characters of `term`.
+ *
+ * @example
+ * ```ts
+ * transpositions('abc');  // ['bac', 'acb']
+ * transpositions('book'); // ['obok', 'boko']: swapping the two o's gives nothing new
+ * ```
+ */
 export function transpositions(term: string): string[] {
   const out = new Set<string>();
   for (let i = 0; i + 1 < term.length; i++) {

@@ -1,4 +1,12 @@
-/** A remote-control access as stored: never its secret, only the secret's hash. */
+/**
+ * A remote-control access as stored: never its secret, only the secret's hash.
+ *
+ * @example
+ * ```ts
+ * const access: AccessRecord = await accesses.verifyClient('acme', clientId, clientSecret);
+ * console.log(access.id, access.actions, access.revokedAt === null);
+ * ```
+ */
 export interface AccessRecord {
   /** Access id (not secret), used to revoke. */
   readonly id: string;
@@ -18,7 +26,16 @@ export interface AccessRecord {
   readonly revokedAt: number | null;
 }
 
-/** Port: remote-control accesses. */
+/**
+ * Port: remote-control accesses.
+ *
+ * @example
+ * ```ts
+ * const store: AccessStore = storage.accesses;
+ * const access = await store.getByClientId(clientId);
+ * if (access && access.revokedAt === null) await store.revoke(access.id, Date.now());
+ * ```
+ */
 export interface AccessStore {
   /** Stores a new access; `ConflictError` when its id or client id is taken. */
   create(record: AccessRecord): Promise<void>;

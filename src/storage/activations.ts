@@ -1,4 +1,12 @@
-/** A recorded campaign activation: a visitor was exposed to a variation. */
+/**
+ * A recorded campaign activation: a visitor was exposed to a variation.
+ *
+ * @example
+ * ```ts
+ * const activations: Activation[] = await storage.activations.list({ environmentId: 'prod', visitorId: 'v1' });
+ * for (const a of activations) console.log(a.campaignId, a.variationId, new Date(a.timestamp));
+ * ```
+ */
 export interface Activation {
   readonly environmentId: string;
   readonly visitorId: string;
@@ -11,7 +19,15 @@ export interface Activation {
   readonly timestamp: number;
 }
 
-/** A filter over recorded activations. */
+/**
+ * A filter over recorded activations.
+ *
+ * @example
+ * ```ts
+ * const query: ActivationQuery = { environmentId: 'prod', since: Date.now() - 3_600_000, limit: 100 };
+ * const lastHour = await storage.activations.list(query);
+ * ```
+ */
 export interface ActivationQuery {
   readonly environmentId: string;
   /** Only this visitor's activations. */
@@ -22,7 +38,18 @@ export interface ActivationQuery {
   readonly limit?: number;
 }
 
-/** Port: the activation log. `record` stores a whole list atomically, in order. */
+/**
+ * Port: the activation log. `record` stores a whole list atomically, in order.
+ *
+ * @example
+ * ```ts
+ * const log: ActivationStore = storage.activations;
+ * await log.record([
+ *   { environmentId: 'prod', visitorId: 'v1', anonymousId: null, campaignId: 'c1', variationGroupId: 'vg1', variationId: 'var1', timestamp: Date.now() },
+ * ]);
+ * const mine = await log.list({ environmentId: 'prod', visitorId: 'v1' });
+ * ```
+ */
 export interface ActivationStore {
   /** Appends activations. */
   record(activations: readonly Activation[]): Promise<void>;

@@ -1,9 +1,25 @@
-/** Variation-group id → variation id: the sticky assignments of one visitor. */
+/**
+ * Variation-group id → variation id: the sticky assignments of one visitor.
+ *
+ * @example
+ * ```ts
+ * const sticky: Assignments = await storage.assignments.get('prod', 'v1');
+ * console.log(sticky.vg1); // the variation of group vg1 the visitor keeps, if any
+ * ```
+ */
 export type Assignments = Readonly<Record<string, string>>;
 
 /**
  * Port: sticky assignments, so that a visitor keeps its variation when allocations change.
  * Keyed by environment and visitor id (or anonymous id).
+ *
+ * @example
+ * ```ts
+ * const sticky: AssignmentStore = storage.assignments;
+ * await sticky.save('prod', 'v1', { vg1: 'var2' });
+ * await sticky.get('prod', 'v1'); // { vg1: 'var2' }
+ * await sticky.delete('prod', 'v1'); // e.g. on a data-deletion request
+ * ```
  */
 export interface AssignmentStore {
   /** The visitor's assignments; an empty object when there are none. */

@@ -1,9 +1,25 @@
 import type { FieldType } from '../catalog/typing';
 
-/** A catalog item: a JSON object with the standard fields of SPEC 2.7 and custom fields. */
+/**
+ * A catalog item: a JSON object with the standard fields of SPEC 2.7 and custom fields.
+ *
+ * @example
+ * ```ts
+ * const item: CatalogItem | undefined = await catalog.get('sku-1');
+ * console.log(item?.id, item?.price);
+ * ```
+ */
 export type CatalogItem = Readonly<Record<string, unknown>> & { readonly id: string };
 
-/** A catalog as stored: its identifier and the hashes of its two keys. */
+/**
+ * A catalog as stored: its identifier and the hashes of its two keys.
+ *
+ * @example
+ * ```ts
+ * const record: CatalogRecord | undefined = await storage.catalogs.getCatalog('acme');
+ * if (record) console.log(record.identifier, new Date(record.createdAt));
+ * ```
+ */
 export interface CatalogRecord {
   /** Customer identifier: a lower-case DNS label. */
   readonly identifier: string;
@@ -15,7 +31,15 @@ export interface CatalogRecord {
   readonly createdAt: number;
 }
 
-/** A custom field of the schema. `type` null: the field exists but only empty values were sent. */
+/**
+ * A custom field of the schema. `type` null: the field exists but only empty values were sent.
+ *
+ * @example
+ * ```ts
+ * const fields: SchemaField[] = await storage.catalogs.schema('acme');
+ * for (const f of fields) console.log(f.name, f.type ?? '(untyped)');
+ * ```
+ */
 export interface SchemaField {
   readonly name: string;
   readonly type: FieldType | null;
@@ -23,16 +47,42 @@ export interface SchemaField {
   readonly createdAt: number;
 }
 
-/** What an operation needs of a field: it exists, with this type when not null. */
+/**
+ * What an operation needs of a field: it exists, with this type when not null.
+ *
+ * @example
+ * ```ts
+ * // What Catalog.batch hands the store once the items are validated:
+ * const claims: FieldClaim[] = [{ name: 'color', type: 'string' }, { name: 'sizes', type: null }];
+ * await storage.catalogs.applyBatch('acme', claims, [{ op: 'put', item: { ...item, id: 'sku-1', color: 'red', sizes: [] } }], Date.now());
+ * ```
+ */
 export interface FieldClaim {
   readonly name: string;
   readonly type: FieldType | null;
 }
 
-/** An operation of a batch, already validated. */
+/**
+ * An operation of a batch, already validated.
+ *
+ * @example
+ * ```ts
+ * // What Catalog.batch hands the store once the items are validated:
+ * const operations: CatalogOperation[] = [{ op: 'put', item: { ...item, id: 'sku-2' } }, { op: 'delete', id: 'sku-1' }];
+ * await storage.catalogs.applyBatch('acme', [], operations, Date.now());
+ * ```
+ */
 export type CatalogOperation = { readonly op: 'put'; readonly item: CatalogItem } | { readonly op: 'delete'; readonly id: string };
 
-/** The published catalog: what search and recommendations see. */
+/**
+ * The published catalog: what search and recommendations see.
+ *
+ * @example
+ * ```ts
+ * const visible: VisibleCatalog = await catalog.visible();
+ * console.log(`version ${visible.version}: ${visible.items.length} items, synced at ${visible.syncedAt}`);
+ * ```
+ */
 export interface VisibleCatalog {
   /** 0 before the first synchronization, then grows by one at each. */
   readonly version: number;
@@ -49,6 +99,13 @@ export interface VisibleCatalog {
  * untyped one, and refusing with a `ConflictError` of code `field_type_conflict` when a field
  * already has another type) and applies the operations in order, all or nothing. Two writers
  * racing to create one field with different types: exactly one wins.
+ *
+ * @example
+ * ```ts
+ * const store: CatalogStore = storage.catalogs;
+ * const { version, syncedAt } = await store.visibleVersion('acme');
+ * const pending = (await store.countItems('acme')) - (await store.visibleItems('acme')).items.length;
+ * ```
  */
 export interface CatalogStore {
   /** Creates a catalog; `ConflictError` when the identifier or a key hash is taken. */

@@ -1,6 +1,14 @@
 import type { BucketingConfig } from '../decision/config';
 
-/** An environment as stored: its account, its campaign configuration and a version counter. */
+/**
+ * An environment as stored: its account, its campaign configuration and a version counter.
+ *
+ * @example
+ * ```ts
+ * const record: EnvironmentRecord = await engine.load(config, { environment: 'prod' });
+ * console.log(record.id, record.version, record.config.campaigns.length);
+ * ```
+ */
 export interface EnvironmentRecord {
   /** Environment id, unique across accounts (it appears alone in `/v2/{envId}/campaigns`). */
   readonly id: string;
@@ -16,7 +24,15 @@ export interface EnvironmentRecord {
   readonly updatedAt: number;
 }
 
-/** What a write gives; the store assigns `version` and `updatedAt`. */
+/**
+ * What a write gives; the store assigns `version` and `updatedAt`.
+ *
+ * @example
+ * ```ts
+ * const write: EnvironmentWrite = { id: 'staging', accountId: 'acme', config: parseBucketingConfig(json), apiKeyHash: null };
+ * const record = await storage.environments.put(write, { expectedVersion: 0 }); // 0: must not exist yet
+ * ```
+ */
 export interface EnvironmentWrite {
   readonly id: string;
   readonly accountId: string;
@@ -27,6 +43,14 @@ export interface EnvironmentWrite {
 /**
  * Port: campaign configurations per environment. Adapters must make `put` atomic and keep
  * `version` strictly increasing per environment.
+ *
+ * @example
+ * ```ts
+ * const environments: EnvironmentStore = storage.environments;
+ * const current = await environments.get('prod');
+ * if (current) await environments.put({ ...current, config: { ...current.config, panic: true } }, { expectedVersion: current.version });
+ * engine.invalidate('prod'); // written around the engine: drop its compiled copy
+ * ```
  */
 export interface EnvironmentStore {
   /** The environment, or undefined. */

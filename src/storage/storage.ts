@@ -9,6 +9,13 @@ import type { TokenStore } from './tokens';
  * The bundle of storage ports an abkit instance runs on. Adapters (memory, SQLite,
  * PostgreSQL) each return one; several abkit instances sharing one bundle's backing store
  * see each other's writes.
+ *
+ * @example
+ * ```ts
+ * const storage: Storage = process.env.DATABASE_URL ? await postgresStorage({ connectionString: process.env.DATABASE_URL }) : memoryStorage();
+ * const engine = new DecisionEngine({ storage });
+ * process.on('SIGTERM', () => void storage.close());
+ * ```
  */
 export interface Storage {
   /** Campaign configurations per environment. */

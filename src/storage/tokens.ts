@@ -1,4 +1,12 @@
-/** An issued bearer token as stored: only its hash, never the token. */
+/**
+ * An issued bearer token as stored: only its hash, never the token.
+ *
+ * @example
+ * ```ts
+ * const record: TokenRecord | undefined = await storage.tokens.get(tokenHash);
+ * if (record) console.log(record.accessId, record.actions, record.expiresAt > Date.now());
+ * ```
+ */
 export interface TokenRecord {
   /** Keyed SHA-256 (hex) of the token. */
   readonly tokenHash: string;
@@ -15,7 +23,15 @@ export interface TokenRecord {
   readonly expiresAt: number;
 }
 
-/** Port: issued tokens. Revocation is read from the access, so one write revokes them all. */
+/**
+ * Port: issued tokens. Revocation is read from the access, so one write revokes them all.
+ *
+ * @example
+ * ```ts
+ * const store: TokenStore = storage.tokens;
+ * const removed = await store.deleteExpired(Date.now()); // what TokenService.purgeExpired does
+ * ```
+ */
 export interface TokenStore {
   /** Stores a token; `ConflictError` when the hash exists. */
   save(record: TokenRecord): Promise<void>;
