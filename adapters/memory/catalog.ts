@@ -1,4 +1,4 @@
-import { ConflictError } from '../../src/errors';
+import { ConflictError, NotFoundError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
 import type {
   CatalogItem,
@@ -27,7 +27,7 @@ export class MemoryCatalogStore implements CatalogStore {
 
   #state(identifier: string): State {
     const state = this.#catalogs.get(identifier);
-    if (!state) throw new ConflictError(`abkit: catalog "${identifier}" does not exist`, 'unknown_catalog');
+    if (!state) throw new NotFoundError(`abkit: catalog "${identifier}" does not exist`, 'unknown_catalog');
     return state;
   }
 

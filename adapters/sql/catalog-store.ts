@@ -1,5 +1,5 @@
 import type { FieldType } from '../../src/catalog/typing';
-import { ConflictError } from '../../src/errors';
+import { ConflictError, NotFoundError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
 import type { CatalogItem, CatalogOperation, CatalogRecord, CatalogStore, FieldClaim, SchemaField, VisibleCatalog } from '../../src/storage/catalog';
 import { chunks, placeholders, valuesList, type Row, type SqlDriver } from './driver';
@@ -17,8 +17,8 @@ function byId(a: CatalogItem, b: CatalogItem): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-function unknownCatalog(identifier: string): ConflictError {
-  return new ConflictError(`abkit: catalog "${identifier}" does not exist`, 'unknown_catalog');
+function unknownCatalog(identifier: string): NotFoundError {
+  return new NotFoundError(`abkit: catalog "${identifier}" does not exist`, 'unknown_catalog');
 }
 
 /**

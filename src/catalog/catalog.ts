@@ -1,5 +1,5 @@
 import { memoryStorage } from '../../adapters/memory/memory';
-import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type ErrorDetail } from '../errors';
 import type { CatalogItem, CatalogOperation, FieldClaim, VisibleCatalog } from '../storage/catalog';
 import type { Storage } from '../storage/storage';
 import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem } from './typing';
@@ -288,7 +288,7 @@ export class Catalog {
       throw new ValidationError(`abkit: a batch holds at most ${MAX_BATCH_OPERATIONS} operations, got ${operations.length}`, [{ path: '(body)', message: 'too many operations' }], 'too_many_operations');
     }
     if (options.sizeBytes !== undefined && options.sizeBytes >= MAX_BATCH_BYTES) {
-      throw new ValidationError(`abkit: a batch must be smaller than ${MAX_BATCH_BYTES} bytes`, [{ path: '(body)', message: 'too large' }], 'payload_too_large');
+      throw new PayloadTooLargeError(`abkit: a batch must be smaller than ${MAX_BATCH_BYTES} bytes`);
     }
     for (let attempt = 0; ; attempt++) {
       const { claims, prepared } = await this.#prepare(operations);

@@ -401,7 +401,7 @@ export class DecisionEngine {
 
   #campaign(config: CompiledConfig, key: string): CompiledCampaign {
     const campaign = config.campaignByKey.get(key);
-    if (!campaign) throw new ValidationError(`campaign ${key} is paused or doesn't exist`, [{ path: 'id', message: 'unknown campaign' }], 'unknown_campaign');
+    if (!campaign) throw new ValidationError(`abkit: campaign ${key} is paused or doesn't exist`, [{ path: 'id', message: 'unknown campaign' }], 'unknown_campaign');
     return campaign;
   }
 

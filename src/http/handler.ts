@@ -13,7 +13,7 @@ import { decisionRoutes } from './decision';
 import { openApiDocument } from './openapi';
 import { remoteControlRoutes } from './remote';
 import { json, normalizePrefix } from './respond';
-import { reportToConsole, type Handler, type Routes } from './router';
+import { reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 import { searchRoutes } from './search';
 import { tokenRoutes } from './token';
 
@@ -26,7 +26,7 @@ import { tokenRoutes } from './token';
  * const handler = createHandler(options);
  * ```
  */
-export interface HandlerOptions {
+export interface HandlerOptions extends ErrorReporting {
   /** Serves the decision interface (`/v2/…`). */
   decision?: DecisionEngine;
   /** Serves token issue and check; with `decision`, also the remote control API. */
@@ -49,8 +49,6 @@ export interface HandlerOptions {
   requestIdHeader?: string | false;
   /** Serves `GET /health` and `GET /openapi.json`. @defaultValue `true` */
   serviceRoutes?: boolean;
-  /** Called with every unexpected error (the client sees a bare 500). @defaultValue `console.error` */
-  onError?: (error: unknown) => void;
 }
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;

@@ -159,7 +159,7 @@ describe('single campaign', () => {
     const engine = await engineWith(config([{ id: 'c1', split: [100] }]));
     const error = (await engine.decideCampaign('zzz', { visitorId: 'v' }).catch((e) => e)) as AbkitError;
     expect(error.status).toBe(400);
-    expect(error.message).toBe("campaign zzz is paused or doesn't exist");
+    expect(error.message).toBe("abkit: campaign zzz is paused or doesn't exist");
   });
 
   it('records an activation for the requested campaign only', async () => {
