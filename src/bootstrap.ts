@@ -11,7 +11,7 @@ import type { AccessManager } from './access/access-manager';
 import { MAX_BATCH_OPERATIONS } from './catalog/catalog';
 import type { CatalogRegistry } from './catalog/registry';
 import type { DecisionEngine } from './decision/engine';
-import { ValidationError } from './errors';
+import { ConflictError, ValidationError } from './errors';
 import { parseBucketingConfig } from './decision/config';
 import { parseWith } from './validation';
 
@@ -155,7 +155,6 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
         if (!readJsonFile) throw new ValidationError(`abkit: accounts[${a}].environments[${e}].bucketingFile needs a file reader`);
         config = await readJsonFile(env.bucketingFile);
       }
-      const stored = await engine.storage.environments.get(env.id);
       const keyHash = env.apiKey ? await sha256Hex(env.apiKey) : null;
       const source = env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`;
       let parsed;
@@ -164,24 +163,43 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       } catch (error) {
         rethrow(error, (path) => `accounts[${a}].environments[${e}].${source}.${path}`);
       }
-      if (stored) {
-        const same = stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed);
-        if (same) report.unchanged.push(env.id);
-        else report.warnings.push(`environment ${env.id} differs from the bootstrap file; the stored one is kept`);
+      // Create only if absent: another process applying the same file at once may win the race.
+      const created = await engine
+        .load(parsed, { environment: env.id, account: account.id, apiKey: env.apiKey ?? null, expectedVersion: 0 })
+        .then(() => true)
+        .catch((error: unknown) => {
+          if (error instanceof ConflictError) return false;
+          throw error;
+        });
+      if (created) {
+        report.written.push(env.id);
         continue;
       }
-      await engine.load(parsed, { environment: env.id, account: account.id, apiKey: env.apiKey ?? null });
-      report.written.push(env.id);
+      const stored = await engine.storage.environments.get(env.id);
+      const same = stored !== undefined && stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed);
+      if (same) report.unchanged.push(env.id);
+      else report.warnings.push(`environment ${env.id} differs from the bootstrap file; the stored one is kept`);
     }
   }
   for (const [i, input] of bootstrap.accesses.entries()) {
     const { accesses } = options;
     if (!accesses) throw new ValidationError(`abkit: accesses[${i}] needs an AccessManager (options.accesses)`);
-    const existing = await accesses.storage.accesses.getByClientId(input.clientId);
+    let existing = await accesses.storage.accesses.getByClientId(input.clientId);
     if (!existing) {
-      await accesses.createAccess(input).catch((error: unknown) => rethrow(error, (path) => `accesses[${i}].${path}`));
-      report.accessesCreated.push(input.clientId);
-      continue;
+      const created = await accesses
+        .createAccess(input)
+        .then(() => true)
+        .catch((error: unknown) => {
+          // Created meanwhile by another process applying the same file: compare with it below.
+          if (error instanceof ConflictError) return false;
+          return rethrow(error, (path) => `accesses[${i}].${path}`);
+        });
+      if (created) {
+        report.accessesCreated.push(input.clientId);
+        continue;
+      }
+      existing = await accesses.storage.accesses.getByClientId(input.clientId);
+      if (!existing) throw new ConflictError(`abkit: access ${input.clientId} could not be created`);
     }
     const same =
       existing.revokedAt === null &&
@@ -197,7 +215,12 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     const { catalogs } = options;
     if (!catalogs) throw new ValidationError(`abkit: catalogs[${i}] needs a CatalogRegistry (options.catalogs)`);
     const where = (path: string) => `catalogs[${i}].${path}`;
-    const { catalog, created } = await catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
+    const ensure = () => catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
+    // A ConflictError: another process created it meanwhile; ensuring again finds it.
+    const { catalog, created } = await ensure().catch((error: unknown) => {
+      if (error instanceof ConflictError) return ensure();
+      throw error;
+    });
     if (!created) {
       report.catalogs.push({ identifier: input.identifier, written: 0, synced: false, syncIntervalMs: input.syncIntervalMs });
       continue;

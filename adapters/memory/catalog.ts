@@ -15,6 +15,9 @@ interface State {
   fields: Map<string, SchemaField>;
   items: Map<string, CatalogItem>;
   visible: VisibleCatalog;
+  /** Grows at every write; a publication records the value it published. */
+  accepted: number;
+  publishedFrom: number;
 }
 
 function byId(a: CatalogItem, b: CatalogItem): number {
@@ -42,6 +45,8 @@ export class MemoryCatalogStore implements CatalogStore {
       fields: new Map(),
       items: new Map(),
       visible: Object.freeze({ version: 0, syncedAt: null, items: Object.freeze([]) }),
+      accepted: 0,
+      publishedFrom: -1,
     });
   }
 
@@ -86,6 +91,7 @@ export class MemoryCatalogStore implements CatalogStore {
       if (!existing) state.fields.set(claim.name, Object.freeze({ name: claim.name, type: claim.type, createdAt: now }));
       else if (existing.type === null && claim.type !== null) state.fields.set(claim.name, Object.freeze({ ...existing, type: claim.type }));
     }
+    state.accepted++;
     for (const operation of operations) {
       if (operation.op === 'put') state.items.set(operation.item.id, frozenCopy(operation.item));
       else state.items.delete(operation.id);
@@ -96,12 +102,14 @@ export class MemoryCatalogStore implements CatalogStore {
     const state = this.#state(identifier);
     const count = state.items.size;
     state.items.clear();
+    state.accepted++;
     return count;
   }
 
   async deleteField(identifier: string, name: string): Promise<boolean> {
     const state = this.#state(identifier);
     if (!state.fields.delete(name)) return false;
+    state.accepted++;
     for (const [id, item] of state.items) {
       if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
       const copy: Record<string, unknown> = { ...item };
@@ -121,6 +129,11 @@ export class MemoryCatalogStore implements CatalogStore {
 
   async publish(identifier: string, now: number): Promise<{ version: number; syncedAt: number; count: number }> {
     const state = this.#state(identifier);
+    // Nothing written since the last publication: keep it (as the SQL stores do).
+    if (state.visible.version > 0 && state.publishedFrom === state.accepted) {
+      return { version: state.visible.version, syncedAt: state.visible.syncedAt!, count: state.visible.items.length };
+    }
+    state.publishedFrom = state.accepted;
     // Items are frozen: the snapshot shares them with the accepted map safely.
     const items = Object.freeze([...state.items.values()].sort(byId));
     state.visible = Object.freeze({ version: state.visible.version + 1, syncedAt: now, items });

@@ -73,7 +73,8 @@ export class SqlCatalogStore implements CatalogStore {
 
   async applyBatch(identifier: string, claims: readonly FieldClaim[], operations: readonly CatalogOperation[], now: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await this.#require(tx, identifier);
+      // Locks the catalog row first: writers of one catalog take their locks in one order.
+      await this.#touch(tx, identifier);
       if (claims.length > 0) await this.#claim(tx, identifier, claims, now);
       // The net effect of the operations, in order: the last one on an id wins.
       const last = new Map<string, CatalogItem | null>();
@@ -95,7 +96,10 @@ export class SqlCatalogStore implements CatalogStore {
     });
   }
 
-  async #claim(tx: SqlDriver, identifier: string, claims: readonly FieldClaim[], now: number): Promise<void> {
+  async #claim(tx: SqlDriver, identifier: string, unordered: readonly FieldClaim[], now: number): Promise<void> {
+    // Every writer locks fields in name order, so two batches claiming the same new fields in
+    // different orders cannot deadlock.
+    const claims = [...unordered].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     // Create absent fields; an existing row (perhaps just created by another writer) is kept.
     for (const part of chunks(claims, 4, tx)) {
       await tx.exec(
@@ -103,7 +107,7 @@ export class SqlCatalogStore implements CatalogStore {
         part.flatMap((c) => [identifier, c.name, c.type, now]),
       );
     }
-    const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    const lock = tx.dialect === 'postgres' ? ' ORDER BY name FOR UPDATE' : '';
     const types = new Map<string, FieldType | null>();
     for (const part of chunks(claims, 1, tx)) {
       const rows = await tx.query(`SELECT name, type FROM catalog_fields WHERE identifier = ? AND name IN (${placeholders(part.length)})${lock}`, [identifier, ...part.map((c) => c.name)]);
@@ -126,7 +130,7 @@ export class SqlCatalogStore implements CatalogStore {
 
   async deleteAllItems(identifier: string): Promise<number> {
     return this.db.transaction(async (tx) => {
-      await this.#require(tx, identifier);
+      await this.#touch(tx, identifier);
       return tx.exec('DELETE FROM catalog_items WHERE identifier = ?', [identifier]);
     });
   }
@@ -134,6 +138,10 @@ export class SqlCatalogStore implements CatalogStore {
   async deleteField(identifier: string, name: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       await this.#require(tx, identifier);
+      const [exists] = await tx.query('SELECT 1 AS ok FROM catalog_fields WHERE identifier = ? AND name = ?', [identifier, name]);
+      if (!exists) return false;
+      // The catalog row first, as every writer locks it first.
+      await this.#touch(tx, identifier);
       if ((await tx.exec('DELETE FROM catalog_fields WHERE identifier = ? AND name = ?', [identifier, name])) === 0) return false;
       // JSON functions differ between databases and some reorder keys: rewrite in JS.
       const rows = await tx.query<{ body: string }>('SELECT body FROM catalog_items WHERE identifier = ?', [identifier]);
@@ -163,13 +171,21 @@ export class SqlCatalogStore implements CatalogStore {
 
   async publish(identifier: string, now: number): Promise<{ version: number; syncedAt: number; count: number }> {
     return this.db.transaction(async (tx) => {
-      if ((await tx.exec('UPDATE catalogs SET visible_version = visible_version + 1, synced_at = ? WHERE identifier = ?', [now, identifier])) === 0) {
-        throw unknownCatalog(identifier);
+      // Publish only what changed since the last publication: N instances running the same
+      // schedule then publish once, and searches do not rebuild for nothing.
+      const changed = await tx.exec(
+        'UPDATE catalogs SET visible_version = visible_version + 1, synced_at = ?, published_from = accepted_version WHERE identifier = ? AND (published_from <> accepted_version OR visible_version = 0)',
+        [now, identifier],
+      );
+      const [row] = await tx.query('SELECT visible_version, synced_at FROM catalogs WHERE identifier = ?', [identifier]);
+      if (!row) throw unknownCatalog(identifier);
+      if (changed === 0) {
+        const [n] = await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM catalog_visible WHERE identifier = ?', [identifier]);
+        return { version: Number(row.visible_version), syncedAt: Number(row.synced_at), count: Number(n?.n ?? 0) };
       }
       await tx.exec('DELETE FROM catalog_visible WHERE identifier = ?', [identifier]);
       const count = await tx.exec('INSERT INTO catalog_visible (identifier, id, body) SELECT identifier, id, body FROM catalog_items WHERE identifier = ?', [identifier]);
-      const [row] = await tx.query<{ visible_version: number }>('SELECT visible_version FROM catalogs WHERE identifier = ?', [identifier]);
-      return { version: Number(row!.visible_version), syncedAt: now, count };
+      return { version: Number(row.visible_version), syncedAt: now, count };
     });
   }
 
@@ -182,6 +198,8 @@ export class SqlCatalogStore implements CatalogStore {
   async visibleItems(identifier: string): Promise<VisibleCatalog> {
     // One transaction, so the version and the rows belong together.
     return this.db.transaction(async (tx) => {
+      // One snapshot for the version and the rows (PostgreSQL reads each statement afresh otherwise).
+      if (tx.dialect === 'postgres') await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
       const { version, syncedAt } = await this.#visibleVersion(tx, identifier);
       const rows = await tx.query<{ body: string }>('SELECT body FROM catalog_visible WHERE identifier = ?', [identifier]);
       const items = rows.map((r) => frozenCopy(JSON.parse(r.body) as CatalogItem)).sort(byId);
@@ -193,6 +211,11 @@ export class SqlCatalogStore implements CatalogStore {
     const [row] = await tx.query('SELECT visible_version, synced_at FROM catalogs WHERE identifier = ?', [identifier]);
     if (!row) throw unknownCatalog(identifier);
     return { version: Number(row.visible_version), syncedAt: row.synced_at === null ? null : Number(row.synced_at) };
+  }
+
+  /** Marks the accepted catalog changed (and locks its row until the transaction ends). */
+  async #touch(tx: SqlDriver, identifier: string): Promise<void> {
+    if ((await tx.exec('UPDATE catalogs SET accepted_version = accepted_version + 1 WHERE identifier = ?', [identifier])) === 0) throw unknownCatalog(identifier);
   }
 
   async #require(tx: SqlDriver, identifier: string): Promise<void> {

@@ -35,6 +35,14 @@ const MIGRATIONS: Migration[] = [
       ];
     },
   },
+  {
+    version: 2,
+    description: 'catalogs remember what their visible version was published from',
+    statements: () => [
+      'ALTER TABLE catalogs ADD COLUMN accepted_version BIGINT NOT NULL DEFAULT 0',
+      'ALTER TABLE catalogs ADD COLUMN published_from BIGINT NOT NULL DEFAULT -1',
+    ],
+  },
 ];
 
 /**

@@ -43,6 +43,19 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async transaction<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T> {
+    // A deadlock or serialization failure aborts the whole transaction, so running it again from
+    // the start is safe; PostgreSQL asks clients to do exactly that.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#once(fn);
+      } catch (error) {
+        const code = (error as { code?: unknown })?.code;
+        if ((code !== '40P01' && code !== '40001') || attempt >= 4) throw error;
+      }
+    }
+  }
+
+  async #once<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');

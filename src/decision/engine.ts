@@ -170,6 +170,11 @@ export interface LoadOptions {
   account?: string;
   /** API key the decision interface then requires in `x-api-key`; stored as its SHA-256. `null` removes it. */
   apiKey?: string | null;
+  /**
+   * Write only if the stored version is this one (0: only if the environment does not exist);
+   * otherwise `ConflictError`. @defaultValue none: always write
+   */
+  expectedVersion?: number;
 }
 
 interface CacheEntry {
@@ -262,7 +267,7 @@ export class DecisionEngine {
     const apiKeyHash = options.apiKey === undefined ? undefined : options.apiKey === null ? null : await sha256Hex(options.apiKey);
     const record = await this.storage.environments.put(
       { id, accountId: options.account ?? this.#defaultAccount, config: parsed, apiKeyHash },
-      { now: this.#clock() },
+      { now: this.#clock(), expectedVersion: options.expectedVersion },
     );
     this.invalidate(id);
     return record;

@@ -132,7 +132,10 @@ export interface CatalogStore {
   /** Number of accepted items. */
   countItems(identifier: string): Promise<number>;
 
-  /** Atomically publishes the accepted items as the next visible version. */
+  /**
+   * Atomically publishes the accepted items as the next visible version; when nothing was
+   * written since the last publication, keeps that one (same version) and returns it.
+   */
   publish(identifier: string, now: number): Promise<{ version: number; syncedAt: number; count: number }>;
   /** The visible version and its time, cheaply, so readers can tell when to reload. */
   visibleVersion(identifier: string): Promise<{ version: number; syncedAt: number | null }>;

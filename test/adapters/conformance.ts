@@ -342,6 +342,12 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         await storage.catalogs.publish('acme', 8000);
         expect((await storage.catalogs.visibleItems('acme')).items.map((i) => [i.id, i.price])).toEqual([['a', 99], ['b', 10], ['c', 10]]);
         expect(await storage.catalogs.visibleVersion('acme')).toEqual({ version: 2, syncedAt: 8000 });
+        // Nothing written since: the publication is kept, not repeated.
+        expect(await storage.catalogs.publish('acme', 9000)).toEqual({ version: 2, syncedAt: 8000, count: 3 });
+        await storage.catalogs.deleteField('acme', 'nope');
+        expect((await storage.catalogs.publish('acme', 9500)).version).toBe(2);
+        await storage.catalogs.deleteAllItems('acme');
+        expect(await storage.catalogs.publish('acme', 10_000)).toEqual({ version: 3, syncedAt: 10_000, count: 0 });
       });
 
       it('keeps catalogs apart', async () => {

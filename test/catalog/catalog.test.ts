@@ -294,12 +294,13 @@ describe('transitions (SPEC 3)', () => {
     expect(await catalog.visible()).toEqual({ version: 2, syncedAt: 3_000, items: [] });
   });
 
-  it('sync without changes still publishes a new version', async () => {
+  it('sync without changes keeps the published version; the next change publishes a new one', async () => {
     const { catalog } = await setup();
     await catalog.put(item('a'));
     await catalog.sync();
-    const second = await catalog.sync();
-    expect(second).toMatchObject({ version: 2, count: 1 });
+    expect(await catalog.sync()).toMatchObject({ version: 1, count: 1 });
+    await catalog.put(item('b'));
+    expect(await catalog.sync()).toMatchObject({ version: 2, count: 2 });
   });
 
   it('visible items are ordered by id and cannot be mutated by the caller', async () => {
@@ -577,6 +578,9 @@ describe('synchronization scheduler', () => {
     await catalog.put(item('a'));
     await catalog.sync();
     expect(await catalog.visibleVersion()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await catalog.visibleVersion()).toBe(1);
+    await catalog.put(item('b'));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(await catalog.visibleVersion()).toBe(2);
     schedule.stop();
