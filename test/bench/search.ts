@@ -2,20 +2,10 @@
  * Search latency on the 3,291 real Best Buy products, with and without facets, against bare
  * MiniSearch running the same text queries over the same documents in the same run.
  */
-import { readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
-import { CatalogRegistry, SearchService } from '../../src/index';
+import { SearchService } from '../../src/index';
+import { loadBestBuy, readBestBuyProducts } from '../helpers/bestbuy';
 import type { Row } from './measure';
-
-interface Product {
-  name: string;
-  description: string;
-  brand: string;
-  categories: string[];
-  price: number;
-  image: string;
-  popularity: number;
-}
 
 const QUERIES = ['samsung galaxy', 'iphone case', 'samsnug', 'otterbox defender', 'charger usb', 'screen protector glass', 'gala', 'unlocked'];
 
@@ -39,16 +29,8 @@ async function latency(name: string, run: (q: string) => unknown, rounds = 60): 
 }
 
 export async function benchSearch(): Promise<Row[]> {
-  const data = JSON.parse(readFileSync(new URL('../../../shared/data/bestbuy-cellphones.json', import.meta.url), 'utf8')) as Product[];
-  const registry = new CatalogRegistry();
-  const { catalog } = await registry.create({ identifier: 'bestbuy' });
-  await catalog.batch(
-    data.map((p, i) => ({
-      operation: 'create-replace' as const,
-      product: { id: `bb-${String(i).padStart(4, '0')}`, is_recommendable: true, name: p.name, absolute_link: null, img_link: p.image, price: p.price, categories_ids: p.categories, brand: p.brand, popularity: p.popularity },
-    })),
-  );
-  await catalog.sync();
+  const data = readBestBuyProducts();
+  const { catalog } = await loadBestBuy();
   const faceted = new SearchService({ catalog, facets: ['brand', 'categories_ids', 'price'] });
   const plain = new SearchService({ catalog, facets: [] });
   await faceted.search({ text: '' });

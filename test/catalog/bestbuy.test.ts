@@ -1,46 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRegistry, memoryStorage, type BatchOperation, type Catalog, type CatalogItem } from '../../src/index';
+import { readBestBuyProducts, toItem as baseItem, type BestBuyProduct } from '../helpers/bestbuy';
 
-/** Third-party data shared by the project's tests: read here, never copied (../shared/data/README.md). */
-const DATA_URL = new URL('../../../shared/data/bestbuy-cellphones.json', import.meta.url);
-
-interface BestBuyProduct {
-  name: string;
-  description: string;
-  brand: string;
-  categories: string[];
-  price: number;
-  image: string;
-  popularity: number;
-}
-
-function slug(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
-/** Maps a product to a catalog item: standard fields, then brand, categories, popularity and description as custom fields. */
+/** The shared mapping (test/helpers/bestbuy.ts), plus the category path as a string[] custom field. */
 function toItem(product: BestBuyProduct, index: number): Record<string, unknown> {
-  const id = `bb-${index}`;
-  return {
-    id,
-    is_recommendable: true,
-    name: product.name,
-    absolute_link: `https://shop.example/p/${id}`,
-    img_link: product.image,
-    price: product.price,
-    categories_ids: product.categories.map(slug),
-    item_purchase_key: [id],
-    item_pageview_key: [`/p/${id}`],
-    brand: product.brand,
-    categories: product.categories,
-    popularity: product.popularity,
-    description: product.description,
-  };
+  return { ...baseItem(product, index), categories: product.categories };
 }
 
 describe('the 3,291 Best Buy cell phone products', () => {
@@ -49,8 +13,7 @@ describe('the 3,291 Best Buy cell phone products', () => {
   let visible: readonly CatalogItem[];
 
   beforeAll(async () => {
-    expect(existsSync(fileURLToPath(DATA_URL)), `missing ${fileURLToPath(DATA_URL)}`).toBe(true);
-    products = JSON.parse(readFileSync(DATA_URL, 'utf8')) as BestBuyProduct[];
+    products = readBestBuyProducts();
     const registry = new CatalogRegistry({ storage: memoryStorage() });
     ({ catalog } = await registry.create({ identifier: 'bestbuy' }));
     const operations: BatchOperation[] = products.map((p, i) => ({ operation: 'create-replace', product: toItem(p, i) }));
