@@ -9,6 +9,7 @@ import MiniSearch from 'minisearch';
 import { STANDARD_FIELDS, typeOf, type FieldType } from '../catalog/typing';
 import type { CatalogItem } from '../storage/catalog';
 import { memberKind, scalarKind, valueAt, valuesOf, type PathKind } from './fields';
+import { damerau } from './typos';
 
 /** A path that can be filtered, faceted or sorted on. */
 export interface SearchPath {
@@ -55,6 +56,8 @@ export class SearchIndex {
   /** Every distinct indexed term. */
   readonly terms: ReadonlySet<string>;
   readonly #prefixes = new Map<number, string[]>();
+  // Query terms repeat: remember each one's near prefixes (bounded, cleared when full).
+  readonly #near = new Map<string, readonly string[]>();
 
   /**
    * Field types come from the visible items themselves, not the accepted schema: writes not yet
@@ -92,6 +95,26 @@ export class SearchIndex {
     }
     this.terms = terms;
     this.paths = buildPaths(items, types);
+  }
+
+  /**
+   * Indexed prefixes of `term`'s length within `typos` (Damerau) of it, other than `term`
+   * itself, at most `limit`; cached per term.
+   *
+   * @example
+   * ```ts
+   * index.nearPrefixes('sansu', 1, 20); // ['samsu', …]
+   * ```
+   */
+  nearPrefixes(term: string, typos: number, limit: number): readonly string[] {
+    const key = `${typos}:${term}`;
+    let near = this.#near.get(key);
+    if (!near) {
+      near = this.prefixes(term.length).filter((p) => p !== term && damerau(term, p, typos) <= typos).slice(0, limit);
+      if (this.#near.size >= 10_000) this.#near.clear();
+      this.#near.set(key, near);
+    }
+    return near;
   }
 
   /** The distinct `length`-character prefixes of longer indexed terms (cached per length). */

@@ -7,7 +7,7 @@ import { valueAt, valuesOf } from './fields';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { rankingScore } from './scoring';
 import { postingKey, SearchIndex, searchableText, type PathIndex } from './search-index';
-import { allowedTypos, damerau, transpositions } from './typos';
+import { allowedTypos, transpositions } from './typos';
 
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
@@ -150,7 +150,7 @@ function termQuery(term: string, isLast: boolean, index: SearchIndex): Query {
   const swappedTwice = twice.map((v): Query => ({ queries: [v], prefix: isLast }));
   // MiniSearch applies fuzziness to whole words only: for the last term, also try the indexed
   // prefixes within the allowed typos, so "sansu" still reaches "samsung".
-  const near = isLast ? index.prefixes(term.length).filter((p) => p !== term && damerau(term, p, typos) <= typos).slice(0, MAX_PREFIX_VARIANTS) : [];
+  const near = isLast ? index.nearPrefixes(term, typos, MAX_PREFIX_VARIANTS) : [];
   const prefixed = near.map((p): Query => ({ queries: [p], prefix: true }));
   return { combineWith: 'OR', queries: [exact, ...swapped, ...swappedTwice, ...prefixed] };
 }

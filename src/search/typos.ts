@@ -33,24 +33,34 @@ export function damerau(a: string, b: string, max = Infinity): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const n = b.length;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let row = new Array<number>(n + 1).fill(0);
+  // Three rolling rows in one reused buffer: this runs for every candidate of every query.
+  if (rows.length < 3 * (n + 1)) rows = new Int32Array(3 * (n + 1) * 2);
+  let prev2 = 0;
+  let prev = n + 1;
+  let row = 2 * (n + 1);
+  for (let j = 0; j <= n; j++) rows[prev + j] = j;
   for (let i = 1; i <= a.length; i++) {
-    row[0] = i;
-    let best = row[0];
+    rows[row] = i;
+    let best = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= n; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
-      row[j] = d;
+      const bj = b.charCodeAt(j - 1);
+      const cost = ai === bj ? 0 : 1;
+      let d = Math.min(rows[prev + j]! + 1, rows[row + j - 1]! + 1, rows[prev + j - 1]! + cost);
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) d = Math.min(d, rows[prev2 + j - 2]! + 1);
+      rows[row + j] = d;
       if (d < best) best = d;
     }
     if (best > max) return max + 1;
-    [prev2, prev, row] = [prev, row, prev2];
+    const t = prev2;
+    prev2 = prev;
+    prev = row;
+    row = t;
   }
-  return Math.min(prev[n]!, max + 1);
+  return Math.min(rows[prev + n]!, max + 1);
 }
+
+let rows = new Int32Array(96);
 
 /**
  * The distinct terms made by swapping two adjacent characters of `term`.
