@@ -136,6 +136,7 @@ export class AccessManager {
   readonly #clock: () => number;
   readonly #random: RandomSource;
   readonly #listeners = new Set<(accessId: string) => void>();
+  #revocations = 0;
 
   /** Creates a manager; a bad option throws a `TypeError` prefixed `abkit: AccessManager:`. */
   constructor(options: AccessManagerOptions = {}) {
@@ -233,7 +234,23 @@ export class AccessManager {
     const access = await this.storage.accesses.get(id);
     if (!access) throw new NotFoundError(`abkit: access "${id}" does not exist`);
     await this.storage.accesses.revoke(id, this.#clock());
+    this.#revocations++;
     for (const listener of this.#listeners) listener(id);
+  }
+
+  /**
+   * How many revocations this manager has made: a cache of verified tokens compares it to tell
+   * that it must forget them, without holding a listener.
+   *
+   * @example
+   * ```ts
+   * const before = accesses.revocations;
+   * await accesses.revokeAccess(id);
+   * accesses.revocations === before + 1; // true
+   * ```
+   */
+  get revocations(): number {
+    return this.#revocations;
   }
 
   /** Calls `listener` with the id of every access this manager revokes; returns an unsubscribe function. */

@@ -178,6 +178,9 @@ export class TokenService {
   readonly #clock: () => number;
   readonly #random: RandomSource;
   readonly #cache: LRUCache<string, TokenRecord>;
+  // A revocation through `accesses` clears the cache at once (compared, not subscribed, so a
+  // discarded service is not kept alive by the manager).
+  #seenRevocations: number;
 
   /** Creates a service; a bad option throws a `TypeError` prefixed `abkit: TokenService:`. */
   constructor(options: TokenServiceOptions = {}) {
@@ -204,8 +207,7 @@ export class TokenService {
     this.#random = random;
     // ttlResolution 0: expiry follows the injected clock exactly, even a fake one.
     this.#cache = new LRUCache({ max: cacheSize, ttl: cacheTtlMs, ttlResolution: 0, perf: { now: () => this.#clock() } });
-    // A revocation here is visible at once: forget every verified token.
-    accesses.onRevoke(() => this.#cache.clear());
+    this.#seenRevocations = accesses.revocations;
   }
 
   /**
@@ -278,6 +280,10 @@ export class TokenService {
     if (typeof token !== 'string' || !token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 256) return undefined;
     const hash = await credentialHash(token, this.accesses.pepper);
     const now = this.#clock();
+    if (this.#seenRevocations !== this.accesses.revocations) {
+      this.#seenRevocations = this.accesses.revocations;
+      this.#cache.clear();
+    }
     let record = this.#cache.get(hash);
     if (!record) {
       const stored = await this.accesses.storage.tokens.get(hash);
