@@ -11,7 +11,14 @@ export function toWebRequest(req: IncomingMessage, origin: string): Request {
   }
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', origin);
+  } catch {
+    // A malformed Host header or request target: answer for a neutral origin instead of failing.
+    url = new URL(req.url?.startsWith('/') ? req.url : '/', 'http://localhost');
+  }
+  return new Request(url, {
     method,
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,

@@ -8,13 +8,14 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AccessManager, applyBootstrap, CatalogRegistry, createHandler, DecisionEngine, TokenService } from '../src/index';
 import { toWebRequest, sendWebResponse } from './node-http';
 import { DEFAULT_STORAGE, openStorage } from './storage';
 
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
-const bootstrapPath = resolve(process.env.ABKIT_BOOTSTRAP ?? new URL('./demo/bootstrap.json', import.meta.url).pathname);
+const bootstrapPath = resolve(process.env.ABKIT_BOOTSTRAP ?? fileURLToPath(new URL('./demo/bootstrap.json', import.meta.url)));
 
 const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
 const bootstrap = await readJson(bootstrapPath);
@@ -42,6 +43,11 @@ const server = createServer(async (req, res) => {
   try {
     const response = await handler(toWebRequest(req, `http://${req.headers.host ?? host}`));
     await sendWebResponse(res, response);
+  } catch (error) {
+    // Never let one request take the process down.
+    console.error(error);
+    if (res.headersSent) res.end();
+    else res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"internal error"}');
   } finally {
     inFlight--;
     const path = (req.url ?? '/').split('?')[0];

@@ -221,7 +221,10 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       if (error instanceof ConflictError) return ensure();
       throw error;
     });
-    if (!created) {
+    // A catalog created by an earlier run that failed before its items landed is still empty
+    // and never published: load it now.
+    const unloaded = !created && (await catalog.visibleVersion()) === 0 && (await catalog.count()) === 0;
+    if (!created && !unloaded) {
       report.catalogs.push({ identifier: input.identifier, written: 0, synced: false, syncIntervalMs: input.syncIntervalMs });
       continue;
     }

@@ -90,7 +90,7 @@ export { createCatalogHandler, catalogRoutes } from './http/catalog';
 export type { CatalogHandlerOptions } from './http/catalog';
 export type { CatalogStore, CatalogItem, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
 
-export { SearchService } from './search/service';
+export { SearchService, MAX_QUERY_TERMS } from './search/service';
 export type { SearchServiceOptions, Embedder, Facet, Hit, SearchResponse, AutocompleteResponse } from './search/service';
 export {
   searchQuerySchema,
@@ -99,6 +99,7 @@ export {
   QS_OPTIONS,
   RANGE_OPERATORS,
   MAX_HITS_PER_PAGE,
+  MAX_TEXT_LENGTH,
   DEFAULT_HITS_PER_PAGE,
   MAX_SUGGESTIONS,
   DEFAULT_SUGGESTIONS,

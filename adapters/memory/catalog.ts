@@ -52,6 +52,11 @@ export class MemoryCatalogStore implements CatalogStore {
 
   async setKeys(identifier: string, keys: { catalogKeyHash: string; searchKeyHash: string }): Promise<void> {
     const state = this.#state(identifier);
+    for (const [other, s] of this.#catalogs) {
+      if (other === identifier) continue;
+      const hashes = [s.record.catalogKeyHash, s.record.searchKeyHash];
+      if (hashes.includes(keys.catalogKeyHash) || hashes.includes(keys.searchKeyHash)) throw new ConflictError('abkit: key already in use');
+    }
     state.record = Object.freeze({ ...state.record, ...keys });
   }
 

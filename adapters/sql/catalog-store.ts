@@ -29,14 +29,26 @@ function unknownCatalog(identifier: string): NotFoundError {
 export class SqlCatalogStore implements CatalogStore {
   constructor(private readonly db: SqlDriver) {}
 
+  /** A key must open one catalog only: neither hash may appear in another catalog, in either column. */
+  async #keysFree(tx: SqlDriver, identifier: string, hashes: readonly string[]): Promise<void> {
+    const [taken] = await tx.query(
+      `SELECT identifier FROM catalogs WHERE identifier <> ? AND (catalog_key_hash IN (${placeholders(hashes.length)}) OR search_key_hash IN (${placeholders(hashes.length)}))`,
+      [identifier, ...hashes, ...hashes],
+    );
+    if (taken) throw new ConflictError('abkit: key already in use');
+  }
+
   async createCatalog(record: CatalogRecord): Promise<void> {
     try {
-      await this.db.exec('INSERT INTO catalogs (identifier, catalog_key_hash, search_key_hash, created_at) VALUES (?, ?, ?, ?)', [
+      await this.db.transaction(async (tx) => {
+        await this.#keysFree(tx, record.identifier, [record.catalogKeyHash, record.searchKeyHash]);
+        await tx.exec('INSERT INTO catalogs (identifier, catalog_key_hash, search_key_hash, created_at) VALUES (?, ?, ?, ?)', [
         record.identifier,
         record.catalogKeyHash,
         record.searchKeyHash,
         record.createdAt,
-      ]);
+        ]);
+      });
     } catch (error) {
       if (this.db.isUniqueViolation(error)) throw new ConflictError(`abkit: catalog "${record.identifier}" or one of its keys exists`);
       throw error;
@@ -44,8 +56,16 @@ export class SqlCatalogStore implements CatalogStore {
   }
 
   async setKeys(identifier: string, keys: { catalogKeyHash: string; searchKeyHash: string }): Promise<void> {
-    const changed = await this.db.exec('UPDATE catalogs SET catalog_key_hash = ?, search_key_hash = ? WHERE identifier = ?', [keys.catalogKeyHash, keys.searchKeyHash, identifier]);
-    if (changed === 0) throw unknownCatalog(identifier);
+    try {
+      await this.db.transaction(async (tx) => {
+        await this.#keysFree(tx, identifier, [keys.catalogKeyHash, keys.searchKeyHash]);
+        const changed = await tx.exec('UPDATE catalogs SET catalog_key_hash = ?, search_key_hash = ? WHERE identifier = ?', [keys.catalogKeyHash, keys.searchKeyHash, identifier]);
+        if (changed === 0) throw unknownCatalog(identifier);
+      });
+    } catch (error) {
+      if (this.db.isUniqueViolation(error)) throw new ConflictError('abkit: key already in use');
+      throw error;
+    }
   }
 
   async getCatalog(identifier: string): Promise<CatalogRecord | undefined> {

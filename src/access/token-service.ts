@@ -150,6 +150,9 @@ export interface Requirement {
   environment?: string;
 }
 
+// How often issuing a token also deletes expired ones.
+const PURGE_INTERVAL_MS = 3_600_000;
+
 function positiveInteger(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1) throw new TypeError(`abkit: TokenService: ${name} must be a positive integer, got ${value}`);
   return value;
@@ -181,6 +184,7 @@ export class TokenService {
   // A revocation through `accesses` clears the cache at once (compared, not subscribed, so a
   // discarded service is not kept alive by the manager).
   #seenRevocations: number;
+  #lastPurge = -Infinity;
 
   /** Creates a service; a bad option throws a `TypeError` prefixed `abkit: TokenService:`. */
   constructor(options: TokenServiceOptions = {}) {
@@ -197,6 +201,9 @@ export class TokenService {
     positiveInteger(maxLifetimeSeconds, 'maxLifetimeSeconds');
     positiveInteger(cacheTtlMs, 'cacheTtlMs');
     positiveInteger(cacheSize, 'cacheSize');
+    if (typeof clock !== 'function') throw new TypeError('abkit: TokenService: clock must be a function returning epoch milliseconds');
+    if (typeof random !== 'function') throw new TypeError('abkit: TokenService: random must be a function returning random bytes');
+    if (!(accesses instanceof AccessManager)) throw new TypeError('abkit: TokenService: accesses must be an AccessManager');
     if (defaultLifetimeSeconds > maxLifetimeSeconds) {
       throw new TypeError(`abkit: TokenService: defaultLifetimeSeconds (${defaultLifetimeSeconds}) exceeds maxLifetimeSeconds (${maxLifetimeSeconds})`);
     }
@@ -245,6 +252,11 @@ export class TokenService {
       expiresAt: now + lifetime * 1000,
     };
     await this.accesses.storage.tokens.save(record);
+    // Expired tokens are useless rows: sweep them now and then, so the table does not grow forever.
+    if (now - this.#lastPurge >= PURGE_INTERVAL_MS) {
+      this.#lastPurge = now;
+      this.purgeExpired().catch(() => undefined);
+    }
     return { accessToken: token, tokenType: 'Bearer', expiresIn: lifetime, scope: requested.join(' '), expiresAt: record.expiresAt };
   }
 

@@ -125,6 +125,9 @@ export class CatalogRegistry {
     if (pepper !== undefined && (typeof pepper !== 'string' || pepper.length < 16)) {
       throw new TypeError('abkit: CatalogRegistry: pepper must be a string of at least 16 characters');
     }
+    if (typeof clock !== 'function') throw new TypeError('abkit: CatalogRegistry: clock must be a function returning epoch milliseconds');
+    if (typeof random !== 'function') throw new TypeError('abkit: CatalogRegistry: random must be a function returning random bytes');
+    if (!storage || typeof storage.catalogs?.getCatalog !== 'function') throw new TypeError('abkit: CatalogRegistry: storage must be a Storage (memoryStorage(), sqliteStorage(…), postgresStorage(…))');
     this.storage = storage;
     this.#pepper = pepper;
     this.#clock = clock;

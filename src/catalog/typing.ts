@@ -233,8 +233,10 @@ export interface ItemCheck {
  */
 export function checkItemId(id: unknown): ItemProblem | undefined {
   if (typeof id !== 'string' || id === '') return { field: 'id', reason: 'id must be a non-empty string' };
-  if (id.length > MAX_ITEM_ID_LENGTH) {
-    return { id, field: 'id', reason: `id is ${id.length} characters long; the limit is ${MAX_ITEM_ID_LENGTH}` };
+  // Characters, as SPEC 8 counts them: code points, not UTF-16 units.
+  const length = id.length <= MAX_ITEM_ID_LENGTH ? id.length : [...id].length;
+  if (length > MAX_ITEM_ID_LENGTH) {
+    return { id, field: 'id', reason: `id is ${length} characters long; the limit is ${MAX_ITEM_ID_LENGTH}` };
   }
   return undefined;
 }

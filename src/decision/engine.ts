@@ -38,7 +38,9 @@ export interface DecisionEngineOptions {
   /**
    * Campaign id → variation id forced for every visitor (QA, tests). Per-request
    * `forcedVariations` take precedence. Forced variations override targeting, bucket ranges,
-   * allocation and sticky assignments, but not panic mode.
+   * allocation and sticky assignments, but not panic mode. An engine serves many environments:
+   * an entry applies where its campaign and variation exist and is ignored elsewhere (a
+   * request's own entries must exist, else {@link ValidationError}).
    * @defaultValue `{}`
    * @example `{ 'checkout-test': 'variation-b' }`
    */
@@ -181,6 +183,8 @@ interface CacheEntry {
   config: CompiledConfig;
   checkedAt: number;
 }
+
+const NO_FORCED: Readonly<Record<string, string>> = Object.freeze({});
 
 function checkOption(condition: boolean, message: string): void {
   if (!condition) throw new TypeError(`abkit: DecisionEngine: ${message}`);
@@ -449,20 +453,28 @@ export class DecisionEngine {
         }
       }
     }
-    const requested = request.forcedVariations;
-    const forced = requested ? { ...this.#forced, ...requested } : this.#forced;
-    for (const campaignId in forced) {
+    // The engine's forced variations apply where they resolve (it serves many environments);
+    // a request's own are checked strictly.
+    const requested = request.forcedVariations ?? NO_FORCED;
+    const resolves = (campaignId: string, variationId: string) => {
       const campaign = config.campaignByKey.get(campaignId);
-      const variationId = forced[campaignId]!;
+      return campaign !== undefined && campaign.id === campaignId && campaign.groups.some((g) => g.variationById.has(variationId));
+    };
+    let forced: Record<string, string> | undefined;
+    for (const campaignId in this.#forced) {
+      if (!Object.hasOwn(requested, campaignId) && resolves(campaignId, this.#forced[campaignId]!)) (forced ??= {})[campaignId] = this.#forced[campaignId]!;
+    }
+    for (const campaignId in requested) {
+      const campaign = config.campaignByKey.get(campaignId);
+      const variationId = requested[campaignId]!;
       if (!campaign || campaign.id !== campaignId) {
         details.push({ path: `forcedVariations.${campaignId}`, message: `campaign "${campaignId}" does not exist` });
-      } else if (!campaign.groups.some((g) => g.variationById.has(variationId))) {
+      } else if (!resolves(campaignId, variationId)) {
         details.push({ path: `forcedVariations.${campaignId}`, message: `variation "${variationId}" is not in campaign "${campaignId}"` });
-      }
+      } else (forced ??= {})[campaignId] = variationId;
     }
     if (details.length > 0) fail(details);
-    for (const _ in forced) return forced;
-    return undefined;
+    return forced;
   }
 
   async #run(config: CompiledConfig, request: DecisionRequest, only: CompiledCampaign | undefined, trace?: CampaignExplanation[]): Promise<Assigned[]> {

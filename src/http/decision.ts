@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { DecisionEngine, DecisionRequest } from '../decision/engine';
-import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { AbkitError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
 import { serializeDecision } from '../decision/compile';
 import { readJson } from './body';
@@ -227,7 +227,9 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   return (request, url) => {
     const handle = route(request, url);
     if (!handle) return undefined;
-    return guarded(handle, (error) => json({ message: error.message.replace(/^abkit: /, '') }, error.status), onError);
+    // SPEC 7: the decision interface answers 400 (not 404) for what the request names wrongly.
+    const status = (error: AbkitError) => (error instanceof NotFoundError ? 400 : error.status);
+    return guarded(handle, (error) => json({ message: error.message.replace(/^abkit: /, '') }, status(error)), onError);
   };
 }
 
@@ -236,7 +238,8 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
  * `POST /v2/campaigns`, `POST /v2/campaigns/{id}`, `POST /v2/activate` (default environment,
  * or `cid` for activations) and `POST /v2/{envId}/campaigns[/{id}]` (a named environment, the URL
  * the Flagship SDKs build). Errors are `{ "message": string }` with status 400 for bad input,
- * 401 for a missing or wrong `x-api-key`, 404 for an unknown environment or path, 405 for a
+ * 401 for a missing or wrong `x-api-key`, 400 for an unknown environment (SPEC 7 names 400 and 500),
+ * 404 for an unknown path, 405 for a
  * wrong method, 413 for a body over `maxBodyBytes`, and 500 (without details) otherwise.
  *
  * @example

@@ -69,6 +69,9 @@ const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 export function createHandler(options: HandlerOptions): Handler {
   const { decision, access, catalog, prefix, maxBodyBytes = 1_048_576, requestIdHeader = 'x-request-id', serviceRoutes = true, onError = reportToConsole } = options;
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError(`abkit: createHandler: maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
+  if (requestIdHeader !== false && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(requestIdHeader)) {
+    throw new TypeError(`abkit: createHandler: requestIdHeader must be a header name or false, got ${JSON.stringify(requestIdHeader)}`);
+  }
   const base = normalizePrefix(prefix);
   const routes: Routes[] = [];
   if (decision) routes.push(decisionRoutes({ engine: decision, prefix, maxBodyBytes, onError }));

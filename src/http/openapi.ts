@@ -163,7 +163,12 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
   const add = (p: string, operations: Record<string, unknown>) => {
     paths[scope.prefix + p] = { ...(paths[scope.prefix + p] ?? {}), ...operations };
   };
-  const decisionErrors = { '400': reply('Bad request', message), '500': reply('Internal error', message) };
+  const decisionErrors = {
+    '400': reply('Bad request, unknown campaign or environment', message),
+    '401': reply('Missing or wrong x-api-key (environments with an API key)', message),
+    '413': reply('Body over the limit', message),
+    '500': reply('Internal error', message),
+  };
   if (scope.decision) {
     const campaigns = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaigns list (SPEC 2.5)', campaignsList), ...decisionErrors } };
     const one = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaign value (SPEC 2.4)', campaignValue), '204': reply('Not targeted or untracked'), ...decisionErrors } };

@@ -38,7 +38,9 @@ const REALM = 'Bearer realm="abkit"';
 function challenge(error?: string, description?: string, scope?: string): string {
   let value = REALM;
   if (error) value += `, error="${error}"`;
-  if (description) value += `, error_description="${description.replace(/["\\]/g, "'")}"`;
+  // RFC 6750 §3: error_description is visible ASCII without quote or backslash; ids from the URL
+  // may hold anything, and an invalid header value must never break the response.
+  if (description) value += `, error_description="${description.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?')}"`;
   if (scope) value += `, scope="${scope}"`;
   return value;
 }

@@ -86,7 +86,14 @@ export async function guarded(
   try {
     return await handle();
   } catch (error) {
-    if (error instanceof AbkitError && error.status < 500) return render(error);
+    if (error instanceof AbkitError && error.status < 500) {
+      try {
+        return render(error);
+      } catch (renderError) {
+        onError(renderError);
+        return internal();
+      }
+    }
     onError(error);
     return internal();
   }

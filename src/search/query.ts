@@ -39,6 +39,16 @@ export type RangeOperator = (typeof RANGE_OPERATORS)[number];
  * ```
  */
 export const MAX_HITS_PER_PAGE = 1000;
+
+/**
+ * Longest search text or autocomplete query, in characters (only the first 10 terms count).
+ *
+ * @example
+ * ```ts
+ * searchQuerySchema.safeParse({ text: 'x'.repeat(MAX_TEXT_LENGTH + 1) }).success; // false
+ * ```
+ */
+export const MAX_TEXT_LENGTH = 512;
 /**
  * Default `hitsPerPage`.
  *
@@ -190,7 +200,9 @@ const sortSchema = z.unknown().optional().transform((raw, ctx) => {
  * ```
  */
 export const searchQuerySchema = z.object({
-  text: z.string({ error: 'text is required (use text= for a placeholder search over all items)' }),
+  text: z
+    .string({ error: 'text is required (use text= for a placeholder search over all items)' })
+    .max(MAX_TEXT_LENGTH, `text must be at most ${MAX_TEXT_LENGTH} characters`),
   filters: filtersSchema,
   page: integer('page', 0, 1_000_000).optional().transform((v) => v ?? 0),
   hitsPerPage: integer('hitsPerPage', 1, MAX_HITS_PER_PAGE).optional().transform((v) => v ?? DEFAULT_HITS_PER_PAGE),
@@ -229,7 +241,7 @@ export type SearchQuery = z.output<typeof searchQuerySchema>;
  * ```
  */
 export const autocompleteQuerySchema = z.object({
-  query: z.string({ error: 'query is required' }),
+  query: z.string({ error: 'query is required' }).max(MAX_TEXT_LENGTH, `query must be at most ${MAX_TEXT_LENGTH} characters`),
   hitsPerPage: integer('hits_per_page', 1, MAX_SUGGESTIONS).optional().transform((v) => v ?? DEFAULT_SUGGESTIONS),
 });
 

@@ -131,8 +131,22 @@ interface Scored {
 
 const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
 
+/**
+ * Query terms taken into account, as Meilisearch does: later ones are ignored, which also bounds
+ * the work one query can cause.
+ *
+ * @example
+ * ```ts
+ * await search.search({ text: 'one two three four five six seven eight nine ten eleven' }); // "eleven" is ignored
+ * ```
+ */
+export const MAX_QUERY_TERMS = 10;
+
 function terms(text: string): string[] {
-  return tokenize(text).map((t) => t.toLowerCase()).filter((t) => t !== '');
+  return tokenize(text)
+    .map((t) => t.toLowerCase())
+    .filter((t) => t !== '')
+    .slice(0, MAX_QUERY_TERMS);
 }
 
 // Most prefix spellings tried for a mistyped last term.
@@ -214,6 +228,12 @@ export class SearchService {
       if (!(typeof boost === 'number' && boost > 0 && Number.isFinite(boost))) throw new TypeError(`abkit: SearchService: boosts.${field} must be a positive number, got ${boost}`);
     }
     if (embedder !== undefined && typeof embedder.embed !== 'function') throw new TypeError('abkit: SearchService: embedder must have an embed(texts) method');
+    for (const name of ['searchableFields', 'facets'] as const) {
+      const list = options[name];
+      if (list !== undefined && !(Array.isArray(list) && list.every((f) => typeof f === 'string' && f !== ''))) {
+        throw new TypeError(`abkit: SearchService: ${name} must be an array of field names, got ${JSON.stringify(list)}`);
+      }
+    }
     this.catalog = options.catalog;
     this.#options = options;
     this.#maxFacetValues = maxFacetValues;
@@ -389,6 +409,8 @@ export class SearchService {
 
   #facets(index: SearchIndex, scored: readonly Scored[]): Record<string, Facet> {
     const out: Record<string, Facet> = {};
+    // defineProperty: a field named `__proto__` becomes a key, not the object's prototype.
+    const set = (path: string, facet: Facet) => Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
     for (const path of this.#facetPaths(index)) {
       const info = index.paths.get(path)!.info;
       if (info.kind === 'number') {
@@ -401,7 +423,7 @@ export class SearchService {
             if (v > max) max = v;
           }
         }
-        if (min <= max) out[path] = { type: 'range', values: { min, max } };
+        if (min <= max) set(path, { type: 'range', values: { min, max } });
         continue;
       }
       const counts = new Map<string | boolean, number>();
@@ -409,7 +431,7 @@ export class SearchService {
         for (const v of new Set(valuesOf(valueAt(index.items[doc]!, path, info.objectField)))) counts.set(v as string | boolean, (counts.get(v as string | boolean) ?? 0) + 1);
       }
       const values = [...counts].sort((a, b) => b[1] - a[1] || compareValues(a[0], b[0]) || (String(a[0]) < String(b[0]) ? -1 : 1)).slice(0, this.#maxFacetValues);
-      out[path] = { type: 'list', values };
+      set(path, { type: 'list', values });
     }
     return out;
   }

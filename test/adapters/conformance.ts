@@ -253,6 +253,15 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         await expect(storage.catalogs.createCatalog(catalogRecord('gamma', 1))).rejects.toBeInstanceOf(ConflictError);
       });
 
+      it('a key opens one catalog only: no hash may repeat across catalogs, in either role', async () => {
+        const acme = catalogRecord();
+        await expect(storage.catalogs.createCatalog({ ...catalogRecord('beta', 2), catalogKeyHash: acme.searchKeyHash })).rejects.toBeInstanceOf(ConflictError);
+        await storage.catalogs.createCatalog(catalogRecord('beta', 2));
+        await expect(storage.catalogs.setKeys('beta', { catalogKeyHash: acme.searchKeyHash, searchKeyHash: 'z'.repeat(64) })).rejects.toBeInstanceOf(ConflictError);
+        expect((await storage.catalogs.findByKeyHash(acme.searchKeyHash))?.catalog.identifier).toBe('acme');
+        expect((await storage.catalogs.getCatalog('beta'))?.catalogKeyHash).toBe(catalogRecord('beta', 2).catalogKeyHash);
+      });
+
       it('rotates keys', async () => {
         await storage.catalogs.setKeys('acme', { catalogKeyHash: 'n'.repeat(64), searchKeyHash: 'm'.repeat(64) });
         expect(await storage.catalogs.findByKeyHash(catalogRecord().catalogKeyHash)).toBeUndefined();

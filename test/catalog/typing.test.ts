@@ -328,3 +328,11 @@ describe('checkItem: custom fields', () => {
     );
   });
 });
+
+describe('item id length counts characters (code points), as SPEC 8 says', () => {
+  it('accepts 40 emoji and refuses 41', async () => {
+    const { checkItemId } = await import('../../src/index');
+    expect(checkItemId('🙂'.repeat(40))).toBeUndefined();
+    expect(checkItemId('🙂'.repeat(41))?.reason).toBe('id is 41 characters long; the limit is 40');
+  });
+});

@@ -303,6 +303,14 @@ describe('forced variations', () => {
     await expect(engine.decide({ visitorId: 'v', forcedVariations: { zz: 'x' } })).rejects.toThrow(/campaign "zz" does not exist/);
   });
 
+  it('engine-wide entries apply where they resolve and are ignored in other environments', async () => {
+    const engine = new DecisionEngine({ forcedVariations: { c1: 'c1-v1' } });
+    await engine.load(config([{ id: 'c1', split: [100, 0] }]), { environment: 'prod' });
+    await engine.load(config([{ id: 'other', split: [100] }]), { environment: 'staging' });
+    expect((await engine.decide({ visitorId: 'v', environment: 'prod' })).campaigns[0]!.variation.id).toBe('c1-v1');
+    expect((await engine.decide({ visitorId: 'v', environment: 'staging' })).campaigns.map((c) => c.id)).toEqual(['other']);
+  });
+
   it('are not stored as sticky assignments', async () => {
     const storage = memoryStorage();
     const engine = await engineWith(config([{ id: 'c1', split: [100, 0] }]), { storage });

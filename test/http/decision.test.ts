@@ -102,10 +102,10 @@ describe('POST /v2/campaigns', () => {
     expect(await message(res)).toMatch(pattern);
   });
 
-  it('404 for an unknown environment, 405 with Allow for GET, 404 for unknown paths', async () => {
+  it('400 for an unknown environment (SPEC 7), 405 with Allow for GET, 404 for unknown paths', async () => {
     const { post, handler } = await setup();
     const unknown = await post('/v2/nowhere/campaigns', { visitor_id: 'v' });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(400);
     expect(await message(unknown)).toMatch(/environment "nowhere" does not exist/);
     const get = await handler(new Request('http://abkit.test/v2/campaigns'));
     expect(get.status).toBe(405);
