@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { sha256Hex } from './crypto';
 import type { AccessManager } from './access/access-manager';
-import { MAX_BATCH_OPERATIONS } from './catalog/catalog';
+import { MAX_BATCH_OPERATIONS, prepareBatch } from './catalog/catalog';
 import type { CatalogRegistry } from './catalog/registry';
 import type { DecisionEngine } from './decision/engine';
 import { ConflictError, ValidationError } from './errors';
@@ -215,19 +215,6 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     const { catalogs } = options;
     if (!catalogs) throw new ValidationError(`abkit: catalogs[${i}] needs a CatalogRegistry (options.catalogs)`);
     const where = (path: string) => `catalogs[${i}].${path}`;
-    const ensure = () => catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
-    // A ConflictError: another process created it meanwhile; ensuring again finds it.
-    const { catalog, created } = await ensure().catch((error: unknown) => {
-      if (error instanceof ConflictError) return ensure();
-      throw error;
-    });
-    // A catalog created by an earlier run that failed before its items landed is still empty
-    // and never published: load it now.
-    const unloaded = !created && (await catalog.visibleVersion()) === 0 && (await catalog.count()) === 0;
-    if (!created && !unloaded) {
-      report.catalogs.push({ identifier: input.identifier, written: 0, synced: false, syncIntervalMs: input.syncIntervalMs });
-      continue;
-    }
     let items = input.items;
     if (input.itemsFile !== undefined) {
       if (!readJsonFile) throw new ValidationError(`abkit: ${where('itemsFile')} needs a file reader`);
@@ -235,10 +222,30 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       if (!Array.isArray(fromFile)) throw new ValidationError(`abkit: invalid bootstrap file: ${where('itemsFile')} must hold a JSON array of items`, [{ path: where('itemsFile'), message: 'not an array' }]);
       items = [...items, ...fromFile];
     }
+    const operations = items.map((product) => ({ operation: 'create-replace' as const, product: product as Record<string, unknown> }));
+    // Batch problem paths are `[index].product.field`: point them at the file's items.
+    const itemPath = (start: number) => (path: string) => where(path.replace(/^\[(\d+)\]\.?(?:product)?/, (_, n: string) => `items[${start + Number(n)}]`));
+    // Validate every item before creating the catalog, so a bad file never leaves an empty one
+    // that later runs would take as loaded.
+    if (!(await catalogs.has(input.identifier))) {
+      try {
+        prepareBatch(operations, () => undefined);
+      } catch (error) {
+        rethrow(error, itemPath(0));
+      }
+    }
+    const ensure = () => catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
+    // A ConflictError: another process created it meanwhile; ensuring again finds it.
+    const { catalog, created } = await ensure().catch((error: unknown) => {
+      if (error instanceof ConflictError) return ensure();
+      throw error;
+    });
+    if (!created) {
+      report.catalogs.push({ identifier: input.identifier, written: 0, synced: false, syncIntervalMs: input.syncIntervalMs });
+      continue;
+    }
     for (let start = 0; start < items.length; start += MAX_BATCH_OPERATIONS) {
-      const chunk = items.slice(start, start + MAX_BATCH_OPERATIONS).map((product) => ({ operation: 'create-replace' as const, product: product as Record<string, unknown> }));
-      // Batch problem paths are `[index].product.field`: point them at the file's items.
-      await catalog.batch(chunk).catch((error: unknown) => rethrow(error, (path) => where(path.replace(/^\[(\d+)\]\.?(?:product)?/, (_, n: string) => `items[${start + Number(n)}]`))));
+      await catalog.batch(operations.slice(start, start + MAX_BATCH_OPERATIONS)).catch((error: unknown) => rethrow(error, itemPath(start)));
     }
     await catalog.sync();
     report.catalogs.push({ identifier: input.identifier, written: items.length, synced: true, syncIntervalMs: input.syncIntervalMs });

@@ -71,7 +71,7 @@ export type { AccessStore, AccessRecord } from './storage/accesses';
 export type { TokenStore, TokenRecord } from './storage/tokens';
 export type { RandomSource } from './crypto';
 
-export { Catalog, CatalogValidationError, MAX_BATCH_OPERATIONS, MAX_BATCH_BYTES, DEFAULT_SYNC_INTERVAL_MS } from './catalog/catalog';
+export { Catalog, CatalogValidationError, prepareBatch, MAX_BATCH_OPERATIONS, MAX_BATCH_BYTES, DEFAULT_SYNC_INTERVAL_MS } from './catalog/catalog';
 export type {
   CatalogOptions,
   BatchOperation,

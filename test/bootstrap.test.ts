@@ -156,12 +156,13 @@ describe('applyBootstrap: catalogs', () => {
     expect(error.details.map((d) => d.path)).toEqual(['catalogs[0].items[1].color']);
   });
 
-  it('loads the items of a catalog whose first load failed, once the file is fixed', async () => {
+  it('a bad item fails before the catalog is created, so the fixed file then loads it', async () => {
     const { CatalogRegistry } = await import('../src/index');
     const engine = new DecisionEngine();
     const catalogs = new CatalogRegistry({ storage: engine.storage });
     const broken = withCatalog([product('a', { price: 'ten' })]);
     await expect(applyBootstrap(broken, { engine, catalogs })).rejects.toThrow(/catalogs\[0\]\.items\[0\]\.price/);
+    expect(await catalogs.has('shop')).toBe(false);
     const fixed = await applyBootstrap(withCatalog([product('a')]), { engine, catalogs });
     expect(fixed.catalogs).toEqual([{ identifier: 'shop', written: 1, synced: true, syncIntervalMs: undefined }]);
     expect((await (await catalogs.get('shop')).visible()).items.map((i) => i.id)).toEqual(['a']);

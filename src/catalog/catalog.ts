@@ -2,7 +2,7 @@ import { memoryStorage } from '../../adapters/memory/memory';
 import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type ErrorDetail } from '../errors';
 import type { CatalogItem, CatalogOperation, FieldClaim, VisibleCatalog } from '../storage/catalog';
 import type { Storage } from '../storage/storage';
-import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem } from './typing';
+import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem, type SchemaLookup } from './typing';
 
 /**
  * Most operations one batch may hold (SPEC 8).
@@ -216,6 +216,62 @@ interface KeyIndex {
 }
 
 /**
+ * Validates a batch against a schema without writing anything: the operations as the store
+ * applies them, and the field claims they make. Typing takes into account fields created by
+ * earlier operations of the same batch. Throws {@link CatalogValidationError} listing every
+ * failing operation.
+ *
+ * @example
+ * ```ts
+ * const { prepared, claims } = prepareBatch([{ operation: 'create-replace', product: item }], () => undefined);
+ * ```
+ */
+export function prepareBatch(operations: readonly BatchOperation[], schema: SchemaLookup): { claims: FieldClaim[]; prepared: CatalogOperation[] } {
+  // Fields as this batch leaves them: earlier operations may create or type a field.
+  const local = new Map<string, FieldType | null>();
+  const lookup = (name: string) => (local.has(name) ? local.get(name) : schema(name));
+  const problems: BatchProblem[] = [];
+  const prepared: CatalogOperation[] = [];
+  operations.forEach((op, index) => {
+    if (op === null || typeof op !== 'object' || Array.isArray(op)) {
+      problems.push({ index, reason: 'an operation must be an object { operation, product }' });
+      return;
+    }
+    const { operation, product } = op as unknown as Record<string, unknown>;
+    if (operation !== 'create-replace' && operation !== 'delete') {
+      problems.push({ index, field: 'operation', reason: `unknown operation ${JSON.stringify(operation)}; use create-replace or delete` });
+      return;
+    }
+    if (product === null || typeof product !== 'object' || Array.isArray(product)) {
+      problems.push({ index, field: 'product', reason: 'product must be an object' });
+      return;
+    }
+    if (operation === 'delete') {
+      const problem = checkItemId((product as Record<string, unknown>).id);
+      if (problem) problems.push({ index, ...problem });
+      else prepared.push({ op: 'delete', id: (product as { id: string }).id });
+      return;
+    }
+    const check = checkItem(product, lookup);
+    if (check.problems.length > 0) {
+      for (const p of check.problems) problems.push({ index, ...p });
+      return;
+    }
+    for (const [name, type] of check.fields) {
+      const current = lookup(name);
+      if (current === undefined || (current === null && type !== null)) local.set(name, type);
+    }
+    prepared.push({ op: 'put', item: product as CatalogItem });
+  });
+  if (problems.length > 0) throw new CatalogValidationError(problems);
+  // Claim every custom field the batch uses, so the store catches a concurrent retyping.
+  const used = new Set<string>();
+  for (const op of prepared) if (op.op === 'put') for (const name of Object.keys(op.item)) if (!isStandardField(name)) used.add(name);
+  const claims = [...used].map((name) => ({ name, type: lookup(name) ?? null }));
+  return { claims, prepared };
+}
+
+/**
  * One customer's product catalog (SPEC 2.7, 3, 4.3): items added, replaced and deleted singly or
  * in batches, a dynamically typed schema, and a synchronization that publishes what search and
  * recommendations see. Writes change the accepted catalog only; {@link Catalog.visible} changes
@@ -306,49 +362,9 @@ export class Catalog {
 
   async #prepare(operations: readonly BatchOperation[]): Promise<{ claims: FieldClaim[]; prepared: CatalogOperation[] }> {
     const schema = new Map((await this.#storage.catalogs.schema(this.identifier)).map((f) => [f.name, f.type]));
-    // Fields as this batch leaves them: earlier operations may create or type a field.
-    const local = new Map<string, FieldType | null>();
-    const lookup = (name: string) => (local.has(name) ? local.get(name) : schema.get(name));
-    const problems: BatchProblem[] = [];
-    const prepared: CatalogOperation[] = [];
-    operations.forEach((op, index) => {
-      if (op === null || typeof op !== 'object' || Array.isArray(op)) {
-        problems.push({ index, reason: 'an operation must be an object { operation, product }' });
-        return;
-      }
-      const { operation, product } = op as unknown as Record<string, unknown>;
-      if (operation !== 'create-replace' && operation !== 'delete') {
-        problems.push({ index, field: 'operation', reason: `unknown operation ${JSON.stringify(operation)}; use create-replace or delete` });
-        return;
-      }
-      if (product === null || typeof product !== 'object' || Array.isArray(product)) {
-        problems.push({ index, field: 'product', reason: 'product must be an object' });
-        return;
-      }
-      if (operation === 'delete') {
-        const problem = checkItemId((product as Record<string, unknown>).id);
-        if (problem) problems.push({ index, ...problem });
-        else prepared.push({ op: 'delete', id: (product as { id: string }).id });
-        return;
-      }
-      const check = checkItem(product, lookup);
-      if (check.problems.length > 0) {
-        for (const p of check.problems) problems.push({ index, ...p });
-        return;
-      }
-      for (const [name, type] of check.fields) {
-        const current = lookup(name);
-        if (current === undefined || (current === null && type !== null)) local.set(name, type);
-      }
-      prepared.push({ op: 'put', item: product as CatalogItem });
-    });
-    if (problems.length > 0) throw new CatalogValidationError(problems);
-    // Claim every custom field the batch uses, so the store catches a concurrent retyping.
-    const used = new Set<string>();
-    for (const op of prepared) if (op.op === 'put') for (const name of Object.keys(op.item)) if (!isStandardField(name)) used.add(name);
-    const claims = [...used].map((name) => ({ name, type: lookup(name) ?? null }));
-    return { claims, prepared };
+    return prepareBatch(operations, (name) => schema.get(name));
   }
+
 
   /** The schema: the standard fields with their fixed types, then the custom fields by name. */
   async schema(): Promise<{ fields: SchemaFieldView[] }> {
