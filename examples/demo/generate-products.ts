@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 
 /** mulberry32: a small, fast, seeded PRNG. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

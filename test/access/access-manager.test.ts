@@ -12,17 +12,8 @@ import {
   ValidationError,
   type Storage,
 } from '../../src/index';
+import { seeded, T0 } from '../helpers/accounts';
 
-const T0 = 1_700_000_000_000;
-
-/** Storage with environments prod and staging for acme, and gprod for globex. */
-async function seeded(): Promise<Storage> {
-  const storage = memoryStorage();
-  for (const [id, accountId] of [['prod', 'acme'], ['staging', 'acme'], ['gprod', 'globex']] as const) {
-    await storage.environments.put({ id, accountId, config: { campaigns: [] } });
-  }
-  return storage;
-}
 
 async function setup(options: { pepper?: string } = {}) {
   const storage = await seeded();

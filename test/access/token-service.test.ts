@@ -12,16 +12,8 @@ import {
   type Storage,
   type TokenServiceOptions,
 } from '../../src/index';
+import { seeded, T0 } from '../helpers/accounts';
 
-const T0 = 1_700_000_000_000;
-
-async function seeded(): Promise<Storage> {
-  const storage = memoryStorage();
-  for (const [id, accountId] of [['prod', 'acme'], ['staging', 'acme'], ['gprod', 'globex']] as const) {
-    await storage.environments.put({ id, accountId, config: { campaigns: [] } });
-  }
-  return storage;
-}
 
 /** One instance: an AccessManager and a TokenService over `storage`, on a shared fake clock. */
 function instance(storage: Storage, clock: () => number, options: Omit<TokenServiceOptions, 'accesses' | 'clock'> = {}) {

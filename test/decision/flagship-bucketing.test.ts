@@ -24,6 +24,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DecisionMode, Flagship, LogLevel, type BucketingDTO } from '@flagship.io/js-sdk';
+import { prng } from '../../examples/demo/generate-products';
 import { DecisionEngine, hashString, murmur3, pickVariation, variationBucket } from '../../src/index';
 
 // ---------------------------------------------------------------------------------------------
@@ -88,16 +89,7 @@ const referenceHash = (text: string): number => referenceMurmur3(utf8(text));
 // Visitor ids: deterministic (mulberry32), ASCII only, of many shapes and lengths.
 // ---------------------------------------------------------------------------------------------
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const mulberry32 = prng;
 
 const VISITOR_COUNT = 10_000;
 
