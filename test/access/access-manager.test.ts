@@ -7,10 +7,8 @@ import {
   AuthenticationError,
   CLIENT_ID_PREFIX,
   CLIENT_SECRET_PREFIX,
-  memoryStorage,
   NotFoundError,
   ValidationError,
-  type Storage,
 } from '../../src/index';
 import { seeded, T0 } from '../helpers/accounts';
 

@@ -4,7 +4,6 @@ import {
   ACCESS_TOKEN_PREFIX,
   AccessManager,
   AuthenticationError,
-  memoryStorage,
   PermissionError,
   TokenService,
   ValidationError,
