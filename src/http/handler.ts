@@ -13,7 +13,7 @@ import { decisionRoutes } from './decision';
 import { openApiDocument } from './openapi';
 import { remoteControlRoutes } from './remote';
 import { json, normalizePrefix } from './respond';
-import { reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+import { handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 import { searchRoutes } from './search';
 import { tokenRoutes } from './token';
 
@@ -97,32 +97,20 @@ export function createHandler(options: HandlerOptions): Handler {
     });
   }
 
-  async function route(request: Request, url: URL): Promise<Response> {
-    for (const r of routes) {
-      const response = r(request, url);
-      if (response) return response;
-    }
-    return json({ message: `no route for ${request.method} ${url.pathname}` }, 404);
-  }
+  const route = handlerOf(routes);
 
   return async (request) => {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return json({ message: 'invalid request URL' }, 400);
-    }
     let response: Response;
     if (request.method === 'OPTIONS') {
       // Ask the routes with a method no route accepts: their 405 names what the path allows.
-      const probe = await route(new Request(request.url, { method: 'PATCH', headers: request.headers }), url);
-      const allow = probe.status === 405 ? probe.headers.get('allow') : probe.status === 404 ? null : 'PATCH';
+      const probe = await route(new Request(request.url, { method: 'PATCH', headers: request.headers }));
+      const allow = probe.status === 405 ? probe.headers.get('allow') : probe.status === 404 || probe.status === 400 ? null : 'PATCH';
       response = allow === null ? probe : new Response(null, { status: 204, headers: { allow: `${allow}, OPTIONS` } });
     } else if (request.method === 'HEAD') {
-      const get = await route(new Request(request.url, { method: 'GET', headers: request.headers }), url);
+      const get = await route(new Request(request.url, { method: 'GET', headers: request.headers }));
       response = new Response(null, { status: get.status, headers: get.headers });
     } else {
-      response = await route(request, url);
+      response = await route(request);
     }
     if (requestIdHeader) {
       const incoming = request.headers.get(requestIdHeader);

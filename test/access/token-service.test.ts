@@ -328,6 +328,18 @@ describe('authorize', () => {
   });
 });
 
+/** Two instances (A and B) over one store and one fake clock, and a token A issued. */
+async function twoInstances() {
+  const storage = await seeded();
+  let now = T0;
+  const clock = () => now;
+  const a = instance(storage, clock, { cacheTtlMs: 2000 });
+  const b = instance(storage, clock, { cacheTtlMs: 2000 });
+  const access = await a.accesses.createAccess({ account: 'acme', name: 'bot', environments: ['prod'], actions: ['campaigns.read'] });
+  const { accessToken } = await a.tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret });
+  return { a, b, access, accessToken, tick: (ms: number) => void (now += ms) };
+}
+
 describe('revocation', () => {
   it("fails the access's tokens at once on this instance, cached or not", async () => {
     const { issue, tokens, accesses, access } = await setup({ cacheTtlMs: 60_000 });
@@ -355,18 +367,12 @@ describe('revocation', () => {
   });
 
   it('fails on another instance sharing the store within its cache TTL', async () => {
-    const storage = await seeded();
-    let now = T0;
-    const clock = () => now;
-    const a = instance(storage, clock, { cacheTtlMs: 2000 });
-    const b = instance(storage, clock, { cacheTtlMs: 2000 });
-    const access = await a.accesses.createAccess({ account: 'acme', name: 'bot', environments: ['prod'], actions: ['campaigns.read'] });
-    const { accessToken } = await a.tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret });
+    const { a, b, access, accessToken, tick } = await twoInstances();
     const other = (await a.tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret })).accessToken;
 
     // B verifies (and caches) the first token; it never saw the other one.
     await expect(b.tokens.authorize(accessToken, prod)).resolves.toBeDefined();
-    now += 500;
+    tick(500);
     await a.accesses.revokeAccess(access.id);
 
     // A refuses at once.
@@ -374,28 +380,22 @@ describe('revocation', () => {
     // B reads the store for a token it has not cached: refused at once.
     expect(await b.tokens.introspect(other)).toEqual({ active: false });
     // B may still trust its cached verification until the TTL runs out...
-    now += 1000;
+    tick(1000);
     await expect(b.tokens.authorize(accessToken, prod)).resolves.toBeDefined();
     // ...and not one millisecond of fake time after.
-    now += 501;
+    tick(501);
     await expect(b.tokens.authorize(accessToken, prod)).rejects.toMatchObject({ code: 'invalid_token', status: 401 });
     expect(await b.tokens.introspect(accessToken)).toEqual({ active: false });
   });
 
   it('the other instance refuses once the TTL has passed, even with no real time elapsed', async () => {
     // Same as above without any pause: the TTL must follow the injected clock only.
-    const storage = await seeded();
-    let now = T0;
-    const clock = () => now;
-    const a = instance(storage, clock, { cacheTtlMs: 2000 });
-    const b = instance(storage, clock, { cacheTtlMs: 2000 });
-    const access = await a.accesses.createAccess({ account: 'acme', name: 'bot', environments: ['prod'], actions: ['campaigns.read'] });
-    const { accessToken } = await a.tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret });
+    const { a, b, access, accessToken, tick } = await twoInstances();
     for (let round = 0; round < 20; round++) {
       expect((await b.tokens.introspect(accessToken)).active).toBe(true);
     }
     await a.accesses.revokeAccess(access.id);
-    now += 2001;
+    tick(2001);
     expect(await b.tokens.introspect(accessToken)).toEqual({ active: false });
   });
 });
