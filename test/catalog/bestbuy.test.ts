@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRegistry, memoryStorage, type BatchOperation, type Catalog, type CatalogItem } from '../../src/index';
 import { readBestBuyProducts, toItem as baseItem, type BestBuyProduct } from '../helpers/bestbuy';
+import { describeWithBestBuy } from '../helpers/bestbuy-suite';
 
 /** The shared mapping (test/helpers/bestbuy.ts), plus the category path as a string[] custom field. */
 function toItem(product: BestBuyProduct, index: number): Record<string, unknown> {
   return { ...baseItem(product, index), categories: product.categories };
 }
 
-describe('the 3,291 Best Buy cell phone products', () => {
+describeWithBestBuy('the 3,291 Best Buy cell phone products', () => {
   let products: BestBuyProduct[];
   let catalog: Catalog;
   let visible: readonly CatalogItem[];

@@ -1,8 +1,9 @@
 /**
- * A TypeScript helper script run as a child process (`node --import tsx <script>`), driven by
- * lines: wait for a line it prints, send it a line.
+ * A TypeScript helper script run as a child process (bundled once by compileScript, then
+ * `node <bundle>`), driven by lines: wait for a line it prints, send it a line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { compileScript } from './compile-script';
 
 export interface ChildScript {
   readonly child: ChildProcess;
@@ -17,7 +18,7 @@ export interface ChildScript {
 }
 
 export function runScript(script: string, args: string[], env: Record<string, string> = {}): ChildScript {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [compileScript(script), ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   const lines: string[] = [];
   let consumed = 0;

@@ -3,6 +3,7 @@
  * need real separate processes: started on a free port, its URL read from what it prints.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { compileScript } from './compile-script';
 
 /** A running demo server process. */
 export interface ServerProcess {
@@ -15,9 +16,9 @@ export interface ServerProcess {
   stop(graceMs?: number): Promise<number | string | null>;
 }
 
-/** Starts `node --import tsx examples/server.ts` with `env` on PORT=0, HOST=127.0.0.1. */
+/** Starts examples/server.ts (bundled once, see compileScript) with `env` on PORT=0, HOST=127.0.0.1. */
 export function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+  const child = spawn(process.execPath, [compileScript('examples/server.ts')], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

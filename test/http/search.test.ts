@@ -13,6 +13,7 @@ import {
   type SearchResponse,
 } from '../../src/index';
 import { loadBestBuy, type BestBuyCatalog } from '../helpers/bestbuy';
+import { describeWithBestBuy } from '../helpers/bestbuy-suite';
 
 const ACME_CATALOG_KEY = 'ck-acme-0123456789abcdef0123456789abcdef';
 const ACME_SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';
@@ -70,7 +71,7 @@ const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 // ---------------------------------------------------------------------------------------------
 
-describe('search over HTTP on the Best Buy catalog (the only catalog: used by default)', () => {
+describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog: used by default)', () => {
   let bb: BestBuyCatalog;
   let handler: Handler;
   let library: SearchService;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SearchService, type SearchQueryInput, type SearchResponse } from '../../src/index';
 import { loadBestBuy, type BestBuyItem } from '../helpers/bestbuy';
+import { describeWithBestBuy } from '../helpers/bestbuy-suite';
 
 /** Lower-case words of a text, split like a tokenizer would. */
 function words(text: string): string[] {
@@ -13,7 +14,7 @@ function countBy<T>(values: readonly T[]): Map<T, number> {
   return out;
 }
 
-describe('search over the 3,291 real Best Buy products, loaded through the catalog and synced', () => {
+describeWithBestBuy('search over the 3,291 real Best Buy products, loaded through the catalog and synced', () => {
   let items: readonly BestBuyItem[];
   let byId: Map<string, BestBuyItem>;
   let service: SearchService;

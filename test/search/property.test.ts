@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RANGE_OPERATORS, SearchService, type RangeOperator } from '../../src/index';
 import { loadBestBuy, type BestBuyItem } from '../helpers/bestbuy';
+import { describeWithBestBuy } from '../helpers/bestbuy-suite';
 
 interface Condition {
   operator: RangeOperator;
@@ -42,7 +43,7 @@ function satisfies(item: BestBuyItem, q: RandomQuery): boolean {
 
 const TEXTS = ['', '', '', 'case', 'samsung galaxy', 'iphon', 'charger usb'];
 
-describe('property: totals and pages against a brute-force count over the raw Best Buy data', () => {
+describeWithBestBuy('property: totals and pages against a brute-force count over the raw Best Buy data', () => {
   let items: readonly BestBuyItem[];
   let service: SearchService;
   /** Ids matching each text with no filter (the text part of the brute force). */
