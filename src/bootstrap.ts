@@ -10,7 +10,7 @@ import { sha256Hex } from './crypto';
 import type { AccessManager } from './access/access-manager';
 import { MAX_BATCH_OPERATIONS, prepareBatch } from './catalog/catalog';
 import type { CatalogRegistry } from './catalog/registry';
-import type { DecisionEngine } from './decision/engine';
+import { MIN_API_KEY_LENGTH, type DecisionEngine } from './decision/engine';
 import { ConflictError, ValidationError } from './errors';
 import { parseBucketingConfig } from './decision/config';
 import { parseWith } from './validation';
@@ -19,7 +19,7 @@ const environmentSchema = z
   .looseObject({
     id: z.string().min(1),
     default: z.boolean().optional(),
-    apiKey: z.string().min(1).nullable().optional(),
+    apiKey: z.string().min(MIN_API_KEY_LENGTH, `must be at least ${MIN_API_KEY_LENGTH} characters`).nullable().optional(),
     bucketing: z.unknown().optional(),
     bucketingFile: z.string().min(1).optional(),
   })

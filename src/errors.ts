@@ -148,3 +148,26 @@ export class ConflictError extends AbkitError {
     super(message, code, 409, details);
   }
 }
+
+/**
+ * The store cannot be reached or cannot do its work right now (HTTP 503): a lost PostgreSQL
+ * connection, a SQLite database locked or failing I/O. Interfaces answer 503 `{ message }` with
+ * `Retry-After`; the next request after the store returns succeeds, no restart needed.
+ *
+ * @example
+ * ```ts
+ * try { await engine.decide({ visitorId: 'v1' }); }
+ * catch (e) { if (e instanceof StorageUnavailableError) setTimeout(retry, e.retryAfterSeconds * 1000); }
+ * ```
+ */
+export class StorageUnavailableError extends AbkitError {
+  /** Seconds a client should wait before trying again (the `Retry-After` header). */
+  readonly retryAfterSeconds: number;
+
+  /** Creates the error; `cause` keeps the driver's error for logs. */
+  constructor(message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+    super(message, 'storage_unavailable', 503);
+    this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
+    if (options.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false });
+  }
+}

@@ -11,6 +11,7 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   ConflictError,
+  StorageUnavailableError,
 } from './errors';
 export type { ErrorDetail } from './errors';
 

@@ -30,3 +30,20 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: 
   throw new ValidationError(`abkit: invalid ${what}: ${summary}`, details);
 }
 
+
+/**
+ * Whether `value` nests arrays and objects more than `max` levels deep (a scalar is level 0).
+ * Iterative, so it is safe on any input; a cycle counts as too deep.
+ */
+export function nestingExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

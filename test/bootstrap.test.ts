@@ -7,7 +7,7 @@ const file = {
     {
       id: 'acme',
       environments: [
-        { id: 'prod', default: true, apiKey: 'k', bucketing: config([{ id: 'c1', split: [100] }]) },
+        { id: 'prod', default: true, apiKey: 'k-0123456789abcdef', bucketing: config([{ id: 'c1', split: [100] }]) },
         { id: 'staging', bucketingFile: 'staging.json' },
       ],
     },
@@ -25,7 +25,7 @@ describe('applyBootstrap', () => {
     expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [], accessesCreated: [], accessesUnchanged: [], warnings: [], catalogs: [] });
     expect((await engine.storage.environments.get('staging'))?.config.campaigns[0]?.id).toBe('s1');
     await expect(engine.checkApiKey('prod', null)).rejects.toThrow(/x-api-key/);
-    await engine.checkApiKey('prod', 'k');
+    await engine.checkApiKey('prod', 'k-0123456789abcdef');
   });
 
   it('is idempotent: a second run writes nothing', async () => {
@@ -97,7 +97,7 @@ describe('applyBootstrap: accesses', () => {
   it('never overwrites an environment changed since (through the API), and says so', async () => {
     const engine = new DecisionEngine();
     await applyBootstrap(file, { engine, readJsonFile });
-    await engine.load(config([{ id: 'c1', split: [100] }], { panic: true }), { environment: 'prod', account: 'acme', apiKey: 'k' });
+    await engine.load(config([{ id: 'c1', split: [100] }], { panic: true }), { environment: 'prod', account: 'acme', apiKey: 'k-0123456789abcdef' });
     const report = await applyBootstrap(file, { engine, readJsonFile });
     expect(report.written).toEqual([]);
     expect(report.warnings).toEqual(['environment prod differs from the bootstrap file; the stored one is kept']);

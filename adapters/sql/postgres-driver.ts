@@ -1,5 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
+import { StorageUnavailableError } from '../../src/errors';
 import type { Row, SqlDriver } from './driver';
+import { guardStorage, isPostgresUnavailable } from './unavailable';
+
+const guard = <T>(work: () => Promise<T>): Promise<T> => guardStorage(work, isPostgresUnavailable, 'PostgreSQL');
 
 /** `?` placeholders → `$1, $2, …` (abkit's statements never put `?` in literals). */
 function numbered(sql: string): string {
@@ -13,8 +17,8 @@ function driverOn(target: Queryable, pool: PostgresDriver): SqlDriver {
   const tx: SqlDriver = {
     dialect: 'postgres',
     maxParams: pool.maxParams,
-    query: async <T extends Row>(sql: string, params: readonly unknown[] = []) => (await target.query(numbered(sql), params as unknown[])).rows as T[],
-    exec: async (sql, params = []) => (await target.query(numbered(sql), params as unknown[])).rowCount ?? 0,
+    query: <T extends Row>(sql: string, params: readonly unknown[] = []) => guard(async () => (await target.query(numbered(sql), params as unknown[])).rows as T[]),
+    exec: (sql, params = []) => guard(async () => (await target.query(numbered(sql), params as unknown[])).rowCount ?? 0),
     transaction: (fn) => fn(tx),
     isUniqueViolation: (e) => pool.isUniqueViolation(e),
     close: async () => {},
@@ -32,14 +36,18 @@ export class PostgresDriver implements SqlDriver {
   constructor(pool: Pool, ownsPool: boolean) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
+    // An idle pooled connection that dies (server restart, pg_terminate_backend) is reported as
+    // an 'error' event on the pool; unhandled, it would end the process. The pool has already
+    // dropped that client and the next query opens a new one, so there is nothing else to do.
+    pool.on('error', () => undefined);
   }
 
-  async query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return (await this.#pool.query(numbered(sql), params as unknown[])).rows as T[];
+  query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return guard(async () => (await this.#pool.query(numbered(sql), params as unknown[])).rows as T[]);
   }
 
-  async exec(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return (await this.#pool.query(numbered(sql), params as unknown[])).rowCount ?? 0;
+  exec(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return guard(async () => (await this.#pool.query(numbered(sql), params as unknown[])).rowCount ?? 0);
   }
 
   async transaction<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T> {
@@ -47,7 +55,7 @@ export class PostgresDriver implements SqlDriver {
     // the start is safe; PostgreSQL asks clients to do exactly that.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#once(fn);
+        return await guard(() => this.#once(fn));
       } catch (error) {
         const code = (error as { code?: unknown })?.code;
         if ((code !== '40P01' && code !== '40001') || attempt >= 4) throw error;
@@ -57,16 +65,24 @@ export class PostgresDriver implements SqlDriver {
 
   async #once<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
+    // A checked-out client has no listener of the pool's: its connection dying between two
+    // statements would be an unhandled 'error' event. The failing statement reports it instead.
+    let lost: unknown;
+    const onError = (error: unknown) => (lost = error);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(driverOn(client, this));
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (lost === undefined && !(error instanceof StorageUnavailableError) && !isPostgresUnavailable(error)) await client.query('ROLLBACK').catch(() => undefined);
+      else lost ??= error;
       throw error;
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      // A broken connection goes back destroyed, so the pool never hands it out again.
+      client.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
     }
   }
 

@@ -36,6 +36,11 @@ export interface PostgresStorageOptions {
   migrate?: boolean;
   /** Largest number of pooled connections (when abkit makes the pool). @defaultValue `10` */
   maxConnections?: number;
+  /**
+   * Milliseconds to wait for a new connection before the request fails with a
+   * `StorageUnavailableError` (503), when abkit makes the pool. @defaultValue `5000`
+   */
+  connectTimeoutMs?: number;
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -50,7 +55,7 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
  * ```
  */
 export async function postgresStorage(options: PostgresStorageOptions): Promise<SqlStorage> {
-  const { connectionString, schema = 'public', migrate = true, maxConnections = 10 } = options ?? {};
+  const { connectionString, schema = 'public', migrate = true, maxConnections = 10, connectTimeoutMs = 5000 } = options ?? {};
   if (!IDENT.test(schema)) throw new TypeError(`abkit: postgresStorage: schema must be a plain identifier, got ${JSON.stringify(schema)}`);
   if (!options?.pool && !connectionString) throw new TypeError('abkit: postgresStorage: give connectionString or pool');
   let pg: typeof import('pg');
@@ -78,7 +83,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
     }
   }
   // Every pooled connection starts in the schema, before any statement of ours.
-  const config: PoolConfig = { connectionString, max: maxConnections, types: types as PoolConfig['types'], options: `-c search_path="${schema}"` };
+  const config: PoolConfig = { connectionString, max: maxConnections, connectionTimeoutMillis: connectTimeoutMs, types: types as PoolConfig['types'], options: `-c search_path="${schema}"` };
   const pool = options.pool ?? new pg.Pool(config);
   return sqlStorage(new PostgresDriver(pool, !options.pool), { migrate });
 }

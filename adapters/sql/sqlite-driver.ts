@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Row, SqlDriver } from './driver';
+import { guardStorage, isSqliteUnavailable } from './unavailable';
 
 /**
  * better-sqlite3 behind the async driver interface. The connection is single-threaded and
@@ -28,7 +29,9 @@ export class SqliteDriver implements SqlDriver {
   }
 
   #run<T>(work: () => T | Promise<T>): Promise<T> {
-    const next = this.#tail.then(work, work);
+    // Busy past the timeout, I/O errors, a full disk: 503 for this request, not a 500.
+    const guarded = () => guardStorage(async () => work(), isSqliteUnavailable, 'SQLite');
+    const next = this.#tail.then(guarded, guarded);
     this.#tail = next.catch(() => undefined);
     return next;
   }

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from 'zod';
-import { parseWith } from '../validation';
+import { nestingExceeds, parseWith } from '../validation';
 import { parseSemver } from './semver';
 
 /**
@@ -96,6 +96,20 @@ export const targetingSchema = z
   });
 
 /**
+ * Limits of a configuration, so that what one write stores can always be copied, served and
+ * deleted: the configuration nests at most `depth` levels of arrays and objects (a campaign
+ * written alone counts as two levels down), and each modification value at most `valueDepth`
+ * levels and `valueBytes` bytes of JSON.
+ *
+ * @example
+ * ```ts
+ * const deep = { modifications: { type: 'JSON', value: { a: [[[[['...']]]]] } } };
+ * console.log(CONFIG_LIMITS.valueDepth); // 32: a value nested deeper is a 400 naming the limit
+ * ```
+ */
+export const CONFIG_LIMITS = Object.freeze({ depth: 48, valueDepth: 32, valueBytes: 65_536 });
+
+/**
  * Schema of a variation and its modifications.
  *
  * @example
@@ -110,7 +124,13 @@ export const variationSchema = z.looseObject({
   allocation: z.number().min(0).max(100).optional(),
   modifications: z.looseObject({
     type: z.string(),
-    value: z.record(z.string(), z.unknown()),
+    value: z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+      if (nestingExceeds(value, CONFIG_LIMITS.valueDepth)) {
+        ctx.addIssue({ code: 'custom', message: `nests deeper than the limit of ${CONFIG_LIMITS.valueDepth} levels` });
+      } else if (new TextEncoder().encode(JSON.stringify(value)).length > CONFIG_LIMITS.valueBytes) {
+        ctx.addIssue({ code: 'custom', message: `is larger than the limit of ${CONFIG_LIMITS.valueBytes} bytes of JSON` });
+      }
+    }),
   }),
 });
 
@@ -164,6 +184,9 @@ export const campaignSchema = z.looseObject({
     )
     .optional(),
   variationGroups: z.array(variationGroupSchema).min(1),
+}).superRefine((campaign, ctx) => {
+  // Unknown members are kept, so they are bounded too; a campaign sits two levels down.
+  if (nestingExceeds(campaign, CONFIG_LIMITS.depth - 2)) ctx.addIssue({ code: 'custom', message: `nests deeper than the configuration limit of ${CONFIG_LIMITS.depth} levels` });
 });
 
 /**
@@ -186,7 +209,8 @@ export const bucketingConfigSchema = z
   .superRefine(
     (c, ctx) => {
       // Runs even when other members failed, so every problem is reported at once; hence the guards.
-      const campaigns: unknown[] = Array.isArray(c.campaigns) ? c.campaigns : [];
+      // A body of `null` reaches here too.
+      const campaigns: unknown[] = c !== null && typeof c === 'object' && Array.isArray(c.campaigns) ? c.campaigns : [];
       const field = (x: unknown, name: string): unknown => (x && typeof x === 'object' ? (x as Record<string, unknown>)[name] : undefined);
       const strings = (xs: unknown[]) => xs.filter((x): x is string => typeof x === 'string' && x !== '');
       duplicates(strings(campaigns.map((x) => field(x, 'id'))), 'campaign id', ['campaigns'], ctx);
@@ -197,6 +221,10 @@ export const bucketingConfigSchema = z
         return Array.isArray(g) ? g.map((y) => field(y, 'id')) : [];
       });
       duplicates(strings(groups), 'variation group id', ['campaigns'], ctx);
+      // Campaigns bound themselves; the other (kept) members are bounded here.
+      if (c !== null && typeof c === 'object' && nestingExceeds({ ...c, campaigns: [] }, CONFIG_LIMITS.depth)) {
+        ctx.addIssue({ code: 'custom', path: [], message: `nests deeper than the configuration limit of ${CONFIG_LIMITS.depth} levels` });
+      }
     },
     { when: () => true },
   );

@@ -157,6 +157,18 @@ export interface ActivationInput {
 }
 
 /**
+ * Shortest environment API key {@link DecisionEngine.load} accepts: a shorter one could be
+ * guessed by trying.
+ *
+ * @example
+ * ```ts
+ * const apiKey = crypto.randomUUID(); // 36 characters, well over MIN_API_KEY_LENGTH (16)
+ * await engine.load(bucketing, { environment: 'prod', apiKey });
+ * ```
+ */
+export const MIN_API_KEY_LENGTH = 16;
+
+/**
  * Where {@link DecisionEngine.load} files a configuration.
  *
  * @example
@@ -170,7 +182,10 @@ export interface LoadOptions {
   environment?: string;
   /** @defaultValue the engine's `defaultAccount` */
   account?: string;
-  /** API key the decision interface then requires in `x-api-key`; stored as its SHA-256. `null` removes it. */
+  /**
+   * API key the decision interface then requires in `x-api-key`, at least
+   * {@link MIN_API_KEY_LENGTH} characters; stored as its SHA-256. `null` removes it.
+   */
   apiKey?: string | null;
   /**
    * Write only if the stored version is this one (0: only if the environment does not exist);
@@ -262,10 +277,14 @@ export class DecisionEngine {
    *
    * @example
    * ```ts
-   * await engine.load(JSON.parse(text), { environment: 'prod', account: 'acme', apiKey: 'secret' });
+   * await engine.load(JSON.parse(text), { environment: 'prod', account: 'acme', apiKey: process.env.DECISION_API_KEY });
    * ```
    */
   async load(config: unknown, options: LoadOptions = {}): Promise<EnvironmentRecord> {
+    const { apiKey } = options;
+    if (apiKey !== undefined && apiKey !== null && (typeof apiKey !== 'string' || apiKey.length < MIN_API_KEY_LENGTH)) {
+      throw new ValidationError(`abkit: apiKey must be a string of at least ${MIN_API_KEY_LENGTH} characters`, [{ path: 'apiKey', message: `shorter than ${MIN_API_KEY_LENGTH} characters` }]);
+    }
     const parsed = parseBucketingConfig(config);
     const id = options.environment ?? this.defaultEnvironment;
     const apiKeyHash = options.apiKey === undefined ? undefined : options.apiKey === null ? null : await sha256Hex(options.apiKey);

@@ -206,11 +206,15 @@ export function targetedValue(t: CompiledTargeting, context: VisitorContext, vis
   return typeof own === 'string' || typeof own === 'number' || typeof own === 'boolean' ? own : undefined;
 }
 
-// Visitors' versions have few distinct values: parse each once. Bounded, cleared when full.
+// Visitors' versions have few distinct values: parse each once. Bounded in entries (cleared
+// when full) and in key length, so at most 4096 x 256 characters are kept whatever visitors
+// send: a value over 256 characters is not a version (npm's semver draws the same line).
 const versions = new Map<string, SemVer | null>();
 const MAX_VERSIONS = 4096;
+const MAX_VERSION_LENGTH = 256;
 
 function versionOf(text: string): SemVer | undefined {
+  if (text.length > MAX_VERSION_LENGTH) return undefined;
   let v = versions.get(text);
   if (v === undefined) {
     if (versions.size >= MAX_VERSIONS) versions.clear();

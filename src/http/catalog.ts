@@ -7,7 +7,7 @@ import { CatalogValidationError, MAX_BATCH_BYTES, type BatchOperation, type Batc
 import type { CatalogRegistry } from '../catalog/registry';
 import { checkItemId } from '../catalog/typing';
 import { AbkitError, AuthenticationError, PermissionError, ValidationError } from '../errors';
-import { readJson, readText } from './body';
+import { parseJsonBody, readJson, readText } from './body';
 import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
 import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 
@@ -121,12 +121,7 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
       const catalog = await catalogFor(request);
       // Read as text to know the size: 413 as soon as it reaches 50 MB, without buffering the rest.
       const text = await readText(request, MAX_BATCH_BYTES - 1);
-      let operations: unknown;
-      try {
-        operations = JSON.parse(text);
-      } catch (error) {
-        throw new ValidationError(`abkit: request body is not valid JSON: ${(error as Error).message}`, [{ path: '(body)', message: 'invalid JSON' }], 'invalid_json');
-      }
+      const operations = parseJsonBody(text);
       if (!Array.isArray(operations)) throw new ValidationError('abkit: the batch body must be a JSON array of { operation, product }', [{ path: '(body)', message: 'not an array' }]);
       return json(await catalog.batch(operations as BatchOperation[], { sizeBytes: new TextEncoder().encode(text).length }));
     },

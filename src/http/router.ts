@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { AbkitError } from '../errors';
+import { AbkitError, StorageUnavailableError } from '../errors';
 import { json } from './respond';
 
 /**
@@ -75,7 +75,8 @@ export function handlerOf(routes: readonly Routes[]): Handler {
 
 /**
  * Runs a route, turning an {@link AbkitError} below 500 into the interface's error response
- * (`render`) and anything else into a bare 500 after reporting it.
+ * (`render`), a {@link StorageUnavailableError} into the interface's 503 with `Retry-After`
+ * (reported too: operators want to know), and anything else into a bare 500 after reporting it.
  */
 export async function guarded(
   handle: () => Promise<Response>,
@@ -86,9 +87,13 @@ export async function guarded(
   try {
     return await handle();
   } catch (error) {
-    if (error instanceof AbkitError && error.status < 500) {
+    const outage = error instanceof StorageUnavailableError;
+    if (outage) onError(error);
+    if (error instanceof AbkitError && (error.status < 500 || outage)) {
       try {
-        return render(error);
+        const response = render(error);
+        if (outage) response.headers.set('retry-after', String(error.retryAfterSeconds));
+        return response;
       } catch (renderError) {
         onError(renderError);
         return internal();

@@ -6,7 +6,7 @@
  */
 import type { TokenService } from '../access/token-service';
 import { AbkitError, ValidationError } from '../errors';
-import { readText } from './body';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, readText } from './body';
 import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
 import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 
@@ -63,6 +63,7 @@ async function readFields(request: Request, limit: number): Promise<TokenRequest
     return out;
   }
   if (text.trim() === '') return out;
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) invalidRequest(`the body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -170,6 +171,7 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
     const description = error.message.replace(/^abkit: /, '');
     if (error.status === 401) return oauthError('invalid_client', description, 401, { 'www-authenticate': 'Basic realm="abkit"' });
     if (error.status === 413) return oauthError('invalid_request', description, 413);
+    if (error.status === 503) return oauthError('temporarily_unavailable', description, 503);
     const known = ['invalid_request', 'invalid_scope', 'unsupported_grant_type', 'invalid_grant', 'unauthorized_client'];
     return oauthError(known.includes(error.code) ? error.code : 'invalid_request', description, 400);
   };

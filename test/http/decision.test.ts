@@ -12,7 +12,7 @@ async function setup(options: { apiKey?: string; maxBodyBytes?: number; prefix?:
     ]),
     { environment: 'prod', account: 'acme' },
   );
-  await engine.load(config([{ id: 'k1', split: [100] }]), { environment: 'locked', account: 'acme', apiKey: options.apiKey ?? 'sesame' });
+  await engine.load(config([{ id: 'k1', split: [100] }]), { environment: 'locked', account: 'acme', apiKey: options.apiKey ?? 'open-sesame-0123456' });
   const handler = createDecisionHandler({ engine, maxBodyBytes: options.maxBodyBytes, prefix: options.prefix, onError: () => {} });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     handler(
@@ -132,10 +132,10 @@ describe('POST /v2/campaigns', () => {
   });
 
   it('an environment with an API key needs x-api-key', async () => {
-    const { post } = await setup({ apiKey: 'sesame' });
+    const { post } = await setup({ apiKey: 'open-sesame-0123456' });
     expect((await post('/v2/locked/campaigns', { visitor_id: 'v' })).status).toBe(401);
     expect((await post('/v2/locked/campaigns', { visitor_id: 'v' }, { 'x-api-key': 'wrong' })).status).toBe(401);
-    const ok = await post('/v2/locked/campaigns', { visitor_id: 'v' }, { 'x-api-key': 'sesame' });
+    const ok = await post('/v2/locked/campaigns', { visitor_id: 'v' }, { 'x-api-key': 'open-sesame-0123456' });
     expect(ok.status).toBe(200);
   });
 
@@ -237,6 +237,6 @@ describe('POST /v2/activate', () => {
     const { post } = await setup();
     const body = { vid: 'v', cid: 'locked', caid: 'k1-vg', vaid: 'k1-v0' };
     expect((await post('/v2/activate', body)).status).toBe(401);
-    expect((await post('/v2/activate', body, { 'x-api-key': 'sesame' })).status).toBe(204);
+    expect((await post('/v2/activate', body, { 'x-api-key': 'open-sesame-0123456' })).status).toBe(204);
   });
 });

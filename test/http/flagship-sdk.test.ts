@@ -23,7 +23,7 @@ import { DecisionEngine, createDecisionHandler, type CampaignDecision } from '..
 import { sendWebResponse, toWebRequest } from '../../examples/node-http';
 
 const ENV = 'env-sdk';
-const API_KEY = 'sdk-secret-key';
+const API_KEY = 'sdk-secret-key-0123456789';
 
 const config = {
   campaigns: [
