@@ -13,6 +13,7 @@ const INTEGRATION = [
   'test/adapters/postgres.test.ts',
   'test/adapters/sqlite.test.ts',
   'test/adapters/persistence.test.ts',
+  'test/adapters/outage.test.ts',
   'test/examples/**/*.test.ts',
   'test/http/flagship-sdk.test.ts',
   'test/http/search.test.ts',
