@@ -33,6 +33,8 @@ export type { SemVer } from './decision/semver';
 export type { CampaignDecision, DecidedVariation, Modifications } from './decision/compile';
 export type { AssignmentSource, CampaignExplanation, Outcome, TargetingFailure, AllocationStep } from './decision/evaluate';
 export { DecisionEngine } from './decision/engine';
+export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from './results/track';
+export type { TrackInput } from './results/track';
 export type {
   DecisionEngineOptions,
   DecisionRequest,
@@ -46,7 +48,9 @@ export type { Storage } from './storage/storage';
 export type { EnvironmentStore, EnvironmentRecord, EnvironmentWrite } from './storage/environments';
 export type { AssignmentStore, Assignments } from './storage/assignments';
 export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';
+export type { EventStore, ConversionEvent, EventQuery, ExposureQuery, VariationAggregate } from './storage/events';
 export { memoryStorage } from '../adapters/memory/memory';
+export type { MemoryStorageOptions } from '../adapters/memory/memory';
 
 export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './http/decision';
 export type { DecisionHandlerOptions } from './http/decision';

@@ -7,6 +7,7 @@ import type { Storage } from '../../src/storage/storage';
 import type { TokenRecord, TokenStore } from '../../src/storage/tokens';
 import { frozenCopy } from '../../src/freeze';
 import { MemoryCatalogStore } from './catalog';
+import { MemoryEventStore } from './events';
 
 // Stored rows are frozen copies: callers can neither alias nor mutate stored state.
 const snapshot = frozenCopy;
@@ -78,6 +79,11 @@ class MemoryAssignmentStore implements AssignmentStore {
 
 class MemoryActivationStore implements ActivationStore {
   readonly #rows: Activation[] = [];
+
+  /** Every activation in recording order, for the event store's aggregation. */
+  rows(): readonly Activation[] {
+    return this.#rows;
+  }
 
   async record(activations: readonly Activation[]): Promise<void> {
     for (const a of activations) this.#rows.push(Object.freeze({ ...a }));
@@ -160,8 +166,27 @@ class MemoryTokenStore implements TokenStore {
 }
 
 /**
+ * Options of {@link memoryStorage}.
+ *
+ * @example
+ * ```ts
+ * const options: MemoryStorageOptions = { maxEvents: 100_000 };
+ * const engine = new DecisionEngine({ storage: memoryStorage(options) });
+ * ```
+ */
+export interface MemoryStorageOptions {
+  /**
+   * Most conversion events kept; beyond it the earliest recorded are forgotten, so results
+   * cover only the newest events. About 200 bytes each.
+   * @defaultValue `1000000`
+   */
+  maxEvents?: number;
+}
+
+/**
  * In-memory storage: the default, and the reference implementation of every port.
  * Nothing survives the process; use `abkit/sqlite` or `abkit/postgres` to keep data.
+ * The conversion event log is bounded by `maxEvents`.
  *
  * @example
  * ```ts
@@ -169,11 +194,15 @@ class MemoryTokenStore implements TokenStore {
  * const engine = new DecisionEngine({ storage });
  * ```
  */
-export function memoryStorage(): Storage {
+export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
+  const { maxEvents = 1_000_000 } = options;
+  if (!Number.isInteger(maxEvents) || maxEvents < 1) throw new TypeError(`abkit: memoryStorage: maxEvents must be a positive integer, got ${maxEvents}`);
+  const activations = new MemoryActivationStore();
   return {
     environments: new MemoryEnvironmentStore(),
     assignments: new MemoryAssignmentStore(),
-    activations: new MemoryActivationStore(),
+    activations,
+    events: new MemoryEventStore(() => activations.rows(), maxEvents),
     accesses: new MemoryAccessStore(),
     tokens: new MemoryTokenStore(),
     catalogs: new MemoryCatalogStore(),

@@ -3,7 +3,7 @@ import { frozenCopy } from '../../src/freeze';
 import type { Activation, ActivationQuery, ActivationStore } from '../../src/storage/activations';
 import type { Assignments, AssignmentStore } from '../../src/storage/assignments';
 import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../../src/storage/environments';
-import { chunks, valuesList, type Row, type SqlDriver } from './driver';
+import { chunks, logQuery, valuesList, type Row, type SqlDriver } from './driver';
 
 function environment(row: Row): EnvironmentRecord {
   return frozenCopy({
@@ -116,21 +116,7 @@ export class SqlActivationStore implements ActivationStore {
   }
 
   async list(query: ActivationQuery): Promise<Activation[]> {
-    const where = ['environment_id = ?'];
-    const params: unknown[] = [query.environmentId];
-    if (query.visitorId !== undefined) {
-      where.push('visitor_id = ?');
-      params.push(query.visitorId);
-    }
-    if (query.since !== undefined) {
-      where.push('timestamp >= ?');
-      params.push(query.since);
-    }
-    let sql = `SELECT * FROM activations WHERE ${where.join(' AND ')} ORDER BY timestamp, seq`;
-    if (query.limit !== undefined) {
-      sql += ' LIMIT ?';
-      params.push(query.limit);
-    }
+    const { sql, params } = logQuery('activations', [['environment_id = ?', query.environmentId], ['visitor_id = ?', query.visitorId], ['timestamp >= ?', query.since]], query.limit);
     const rows = await this.db.query(sql, params);
     return rows.map((r) =>
       Object.freeze({

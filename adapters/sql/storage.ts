@@ -3,6 +3,7 @@ import { SqlAccessStore, SqlTokenStore } from './access-stores';
 import { SqlCatalogStore } from './catalog-store';
 import { SqlActivationStore, SqlAssignmentStore, SqlEnvironmentStore } from './decision-stores';
 import type { SqlDriver } from './driver';
+import { SqlEventStore } from './event-store';
 import { migrate } from './migrations';
 
 /**
@@ -30,6 +31,7 @@ export async function sqlStorage(driver: SqlDriver, options: { migrate?: boolean
     environments: new SqlEnvironmentStore(driver),
     assignments: new SqlAssignmentStore(driver),
     activations: new SqlActivationStore(driver),
+    events: new SqlEventStore(driver),
     accesses: new SqlAccessStore(driver),
     tokens: new SqlTokenStore(driver),
     catalogs: new SqlCatalogStore(driver),

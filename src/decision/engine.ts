@@ -2,7 +2,9 @@ import { LRUCache } from 'lru-cache';
 import { memoryStorage } from '../../adapters/memory/memory';
 import { sha256Hex, constantTimeEqual } from '../crypto';
 import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from '../results/track';
 import type { Activation } from '../storage/activations';
+import type { ConversionEvent } from '../storage/events';
 import type { EnvironmentRecord } from '../storage/environments';
 import type { Storage } from '../storage/storage';
 import { parseBucketingConfig } from './config';
@@ -384,10 +386,7 @@ export class DecisionEngine {
       requireId(a.variationId, at('variationId'), details);
       if (a.anonymousId != null && typeof a.anonymousId !== 'string') details.push({ path: at('anonymousId'), message: 'must be a string' });
       if (details.length > before) continue;
-      const config = await this.#config(a.environmentId).catch((e: unknown) => {
-        if (e instanceof NotFoundError) return undefined;
-        throw e;
-      });
+      const config = await this.#find(a.environmentId);
       if (!config) {
         details.push({ path: at('environmentId'), message: `"${a.environmentId}" is not a known environment` });
         continue;
@@ -413,6 +412,54 @@ export class DecisionEngine {
     }
     if (details.length > 0) fail(details);
     await this.storage.activations.record(rows);
+  }
+
+  /**
+   * Records conversion events (all or none), e.g. a purchase and its revenue, for
+   * `results()`. Each names a known environment (default: the engine's), a
+   * visitor and an event name; otherwise {@link ValidationError} names the field (`[i].field` for
+   * a list). At most {@link MAX_EVENTS_PER_CALL} events per call.
+   *
+   * @example
+   * ```ts
+   * await engine.track({ visitorId: 'v1', environment: 'prod', event: 'purchase', value: 42.5 });
+   * await engine.track([{ visitorId: 'v2', event: 'signup' }, { visitorId: 'v3', event: 'signup' }]);
+   * ```
+   */
+  async track(input: TrackInput | readonly TrackInput[]): Promise<void> {
+    const batch = Array.isArray(input);
+    const list: readonly TrackInput[] = batch ? input : [input as TrackInput];
+    if (list.length > MAX_EVENTS_PER_CALL) fail([{ path: '(root)', message: `holds ${list.length} events; at most ${MAX_EVENTS_PER_CALL} per call` }]);
+    const details: ErrorDetail[] = [];
+    const rows: ConversionEvent[] = [];
+    const now = this.#clock();
+    const known = new Map<string, CompiledConfig | undefined>();
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
+      const prefix = batch ? `[${i}]` : '';
+      const before = details.length;
+      trackProblems(e, prefix, details);
+      if (details.length > before) continue;
+      const environmentId = e.environment ?? this.defaultEnvironment;
+      if (!known.has(environmentId)) known.set(environmentId, await this.#find(environmentId));
+      if (!known.get(environmentId)) {
+        details.push({ path: prefix === '' ? 'environment' : `${prefix}.environment`, message: `"${environmentId}" is not a known environment` });
+        continue;
+      }
+      rows.push({ environmentId, visitorId: e.visitorId, event: e.event, value: e.value ?? null, timestamp: e.timestamp ?? now });
+    }
+    if (details.length > 0) fail(details);
+    await this.storage.events.record(rows);
+  }
+
+  /** The environment's configuration, or undefined when it does not exist. */
+  async #find(environmentId: string): Promise<CompiledConfig | undefined> {
+    try {
+      return await this.#config(environmentId);
+    } catch (e) {
+      if (e instanceof NotFoundError) return undefined;
+      throw e;
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ import type { ActivationStore } from './activations';
 import type { AssignmentStore } from './assignments';
 import type { CatalogStore } from './catalog';
 import type { EnvironmentStore } from './environments';
+import type { EventStore } from './events';
 import type { TokenStore } from './tokens';
 
 /**
@@ -24,6 +25,8 @@ export interface Storage {
   readonly assignments: AssignmentStore;
   /** The activation log. */
   readonly activations: ActivationStore;
+  /** Conversion events, and their aggregation against the activation log. */
+  readonly events: EventStore;
   /** Remote-control accesses. */
   readonly accesses: AccessStore;
   /** Issued bearer tokens. */

@@ -4,7 +4,7 @@
  * empty storage each time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, parseBucketingConfig, type AccessRecord, type Activation, type CatalogItem, type CatalogRecord, type Storage, type TokenRecord } from '../../src/index';
+import { ConflictError, parseBucketingConfig, type AccessRecord, type Activation, type CatalogItem, type CatalogRecord, type ConversionEvent, type VariationAggregate, type Storage, type TokenRecord } from '../../src/index';
 
 const config = parseBucketingConfig({
   campaigns: [
@@ -35,6 +35,16 @@ function activation(over: Partial<Activation> = {}): Activation {
     timestamp: 1000,
     ...over,
   };
+}
+
+function conversion(over: Partial<ConversionEvent> = {}): ConversionEvent {
+  return { environmentId: 'env', visitorId: 'v1', event: 'purchase', value: null, timestamp: 1000, ...over };
+}
+
+function byVariation(rows: VariationAggregate[]): Record<string, Omit<VariationAggregate, 'variationGroupId' | 'variationId'>> {
+  const out: Record<string, Omit<VariationAggregate, 'variationGroupId' | 'variationId'>> = {};
+  for (const { variationGroupId, variationId, ...sums } of rows) out[`${variationGroupId}/${variationId}`] = sums;
+  return out;
 }
 
 function access(over: Partial<AccessRecord> = {}): AccessRecord {
@@ -390,6 +400,82 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
       it('accepts an empty list', async () => {
         await storage.activations.record([]);
         expect(await storage.activations.list({ environmentId: 'env' })).toEqual([]);
+      });
+    });
+
+    describe('events', () => {
+      it('records and lists in order, filtered by environment, visitor, event and time', async () => {
+        await storage.events.record([conversion({ timestamp: 3000, visitorId: 'v2', value: 19.99 }), conversion({ timestamp: 1000 })]);
+        await storage.events.record([conversion({ timestamp: 2000, event: 'signup', value: -0.5 }), conversion({ environmentId: 'other' })]);
+        const all = await storage.events.list({ environmentId: 'env' });
+        expect(all.map((e) => e.timestamp)).toEqual([1000, 2000, 3000]);
+        expect(all[1]).toEqual(conversion({ timestamp: 2000, event: 'signup', value: -0.5 }));
+        expect(all[2]!.value).toBe(19.99);
+        expect(all[0]!.value).toBeNull();
+        expect((await storage.events.list({ environmentId: 'env', visitorId: 'v2' })).map((e) => e.visitorId)).toEqual(['v2']);
+        expect((await storage.events.list({ environmentId: 'env', event: 'signup' })).map((e) => e.event)).toEqual(['signup']);
+        expect((await storage.events.list({ environmentId: 'env', since: 2000, until: 3000 })).map((e) => e.timestamp)).toEqual([2000]);
+        expect(await storage.events.list({ environmentId: 'env', limit: 2 })).toHaveLength(2);
+        expect(await storage.events.list({ environmentId: 'none' })).toEqual([]);
+      });
+
+      it('keeps recording order for equal timestamps and accepts an empty list', async () => {
+        await storage.events.record([]);
+        await storage.events.record([conversion({ event: 'first' }), conversion({ event: 'second' })]);
+        await storage.events.record([conversion({ event: 'third' })]);
+        expect((await storage.events.list({ environmentId: 'env' })).map((e) => e.event)).toEqual(['first', 'second', 'third']);
+      });
+
+      describe('aggregate', () => {
+        beforeEach(async () => {
+          await storage.activations.record([
+            activation({ visitorId: 'v1', variationId: 'a', timestamp: 1000 }),
+            activation({ visitorId: 'v1', campaignId: 'c2', variationGroupId: 'vg2', variationId: 'z', timestamp: 900 }),
+            activation({ visitorId: 'v2', variationId: 'a', timestamp: 3000 }),
+            activation({ visitorId: 'v2', variationId: 'a', timestamp: 1000 }),
+            activation({ visitorId: 'v3', variationId: 'b', timestamp: 2000 }),
+            activation({ visitorId: 'v4', variationId: 'b', timestamp: 1000 }),
+            activation({ visitorId: 'v4', variationId: 'a', timestamp: 1200 }),
+            activation({ visitorId: 'v5', variationId: 'b', timestamp: 1000 }),
+            activation({ visitorId: 'v6', environmentId: 'other', variationId: 'b', timestamp: 1000 }),
+          ]);
+          await storage.events.record([
+            conversion({ visitorId: 'v1', value: 100, timestamp: 500 }), // before its exposure
+            conversion({ visitorId: 'v1', value: 10, timestamp: 1500 }),
+            conversion({ visitorId: 'v1', value: 5, timestamp: 2000 }),
+            conversion({ visitorId: 'v2', value: null, timestamp: 2000 }),
+            conversion({ visitorId: 'v3', event: 'signup', value: 1, timestamp: 2500 }), // another metric
+            conversion({ visitorId: 'v3', environmentId: 'other', value: 1, timestamp: 2500 }), // another environment
+            conversion({ visitorId: 'v4', value: 3, timestamp: 2000 }), // exposed to two variations
+            conversion({ visitorId: 'v5', value: 7, timestamp: 1000 }), // at the exposure: counts
+            conversion({ visitorId: 'v5', value: 9, timestamp: 5000 }),
+            conversion({ visitorId: 'v9', value: 50, timestamp: 5000 }), // never exposed
+          ]);
+        });
+
+        it('counts unique exposed visitors, conversions after the first exposure and value sums per variation', async () => {
+          const rows = byVariation(await storage.events.aggregate({ environmentId: 'env', campaignId: 'c1', event: 'purchase' }));
+          expect(rows).toEqual({
+            'vg1/a': { exposed: 2, converted: 2, valued: 2, valueSum: 15, valueSumSquares: 225 },
+            'vg1/b': { exposed: 2, converted: 1, valued: 2, valueSum: 16, valueSumSquares: 256 },
+            'null/null': { exposed: 1, converted: 0, valued: 0, valueSum: 0, valueSumSquares: 0 },
+          });
+        });
+
+        it('restricts exposures to [since, until) and events to before until', async () => {
+          const untilRows = byVariation(await storage.events.aggregate({ environmentId: 'env', campaignId: 'c1', event: 'purchase', until: 4000 }));
+          expect(untilRows['vg1/b']).toEqual({ exposed: 2, converted: 1, valued: 1, valueSum: 7, valueSumSquares: 49 });
+          const sinceRows = byVariation(await storage.events.aggregate({ environmentId: 'env', campaignId: 'c1', event: 'purchase', since: 1100 }));
+          expect(sinceRows).toEqual({
+            'vg1/a': { exposed: 2, converted: 1, valued: 1, valueSum: 3, valueSumSquares: 9 }, // v2 after its event, v4 now only in a
+            'vg1/b': { exposed: 1, converted: 0, valued: 0, valueSum: 0, valueSumSquares: 0 },
+          });
+        });
+
+        it('is empty for a campaign nobody was exposed to', async () => {
+          expect(await storage.events.aggregate({ environmentId: 'env', campaignId: 'nope', event: 'purchase' })).toEqual([]);
+          expect(await storage.events.aggregate({ environmentId: 'none', campaignId: 'c1', event: 'purchase' })).toEqual([]);
+        });
       });
     });
   });
