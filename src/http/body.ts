@@ -1,32 +1,117 @@
+/**
+ * The one request body reader: every route reads its body through it, within a limit.
+ *
+ * @module
+ */
 import { PayloadTooLargeError, ValidationError } from '../errors';
 
 /**
- * Reads a request body as text, refusing with {@link PayloadTooLargeError} as soon as more than
- * `limit` bytes have arrived (or `content-length` announces more), without buffering the rest.
+ * A request body read within a limit; each method reads the body once.
+ *
+ * @example
+ * ```ts
+ * const body = bodyReader(request, 65_536);
+ * const value = await body.json(); // undefined for an empty body
+ * ```
  */
-export async function readText(request: Request, limit: number): Promise<string> {
-  const announced = Number(request.headers.get('content-length') ?? NaN);
-  if (announced > limit) throw new PayloadTooLargeError(`abkit: request body exceeds the limit of ${limit} bytes`);
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let size = 0;
-  let text = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw new PayloadTooLargeError(`abkit: request body exceeds the limit of ${limit} bytes`);
-      }
-      text += decoder.decode(value, { stream: true });
+export interface BodyReader {
+  /** The raw bytes. */
+  bytes(): Promise<Uint8Array>;
+  /** The bytes decoded as UTF-8 (invalid UTF-8 is a 400). */
+  text(): Promise<string>;
+  /** The body parsed as JSON; an empty (or blank) body is `undefined`, invalid JSON a 400. */
+  json(): Promise<unknown>;
+}
+
+/** The default `maxBodyBytes` of the HTTP interfaces: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * Validates a `maxBodyBytes` option: a positive integer, or undefined for `fallback`.
+ *
+ * @example
+ * ```ts
+ * const limit = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createDecisionHandler');
+ * ```
+ */
+export function maxBodyBytesOption(value: unknown, fallback: number, owner: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new TypeError(`${owner}: maxBodyBytes must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * The body of `request`, refused with {@link PayloadTooLargeError} when it exceeds `limit` bytes:
+ * a declared `Content-Length` is checked before anything is read and the body is then read in one
+ * copy; a body without a length is streamed with a running count, stopping at the limit.
+ *
+ * @example
+ * ```ts
+ * const text = await bodyReader(request, 1024).text();
+ * ```
+ */
+export function bodyReader(request: Request, limit: number): BodyReader {
+  const bytes = () => readBytes(request, limit);
+  const text = async () => decodeUtf8(await bytes());
+  return {
+    bytes,
+    text,
+    json: async () => parseJsonBody(await text()),
+  };
+}
+
+async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
+  const tooLarge = () => new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
+  if (!request.body) return new Uint8Array(0);
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d{1,15}$/.test(declared.trim())) {
+    if (Number(declared) > limit) {
+      await request.body.cancel().catch(() => undefined);
+      throw tooLarge();
     }
-    return text + decoder.decode();
-  } catch (error) {
-    if (error instanceof TypeError) throw new ValidationError('abkit: request body is not valid UTF-8', [{ path: '(body)', message: 'not valid UTF-8' }]);
-    throw error;
+    const buffer = new Uint8Array(await request.arrayBuffer());
+    // A framework's Request may not hold to its header; never keep more than the limit.
+    if (buffer.byteLength > limit) throw tooLarge();
+    return buffer;
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Decodes UTF-8, refusing invalid sequences with a {@link ValidationError}.
+ *
+ * @example
+ * ```ts
+ * decodeUtf8(new Uint8Array([0x68, 0x69])); // 'hi'
+ * ```
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ValidationError('request body is not valid UTF-8', [{ path: '(body)', message: 'not valid UTF-8' }]);
   }
 }
 
@@ -40,6 +125,11 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * Nesting depth of JSON text, counted without parsing (brackets outside strings), stopping as
  * soon as it passes `max`: linear time, constant memory, no recursion.
+ *
+ * @example
+ * ```ts
+ * jsonDepthExceeds('[[1]]', 1); // true
+ * ```
  */
 export function jsonDepthExceeds(text: string, max: number): boolean {
   let depth = 0;
@@ -58,23 +148,24 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
 }
 
 /**
- * Parses a JSON request body: nesting deeper than {@link MAX_JSON_DEPTH} or invalid JSON is a
- * {@link ValidationError} naming the problem. Empty text → undefined.
+ * Parses a JSON request body: blank text is `undefined`; nesting deeper than
+ * {@link MAX_JSON_DEPTH} (code `too_deep`) or invalid JSON (code `invalid_json`) is a
+ * {@link ValidationError} naming the problem.
+ *
+ * @example
+ * ```ts
+ * parseJsonBody('{"a":1}'); // { a: 1 }
+ * ```
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-    throw new ValidationError(`abkit: request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`, [{ path: '(body)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }], 'too_deep');
+    throw new ValidationError(`request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`, [{ path: '(body)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }], 'too_deep');
   }
   try {
     return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ValidationError(`abkit: request body is not valid JSON: ${reason}`, [{ path: '(body)', message: 'invalid JSON' }], 'invalid_json');
+    throw new ValidationError(`request body is not valid JSON: ${reason}`, [{ path: '(body)', message: 'invalid JSON' }], 'invalid_json');
   }
-}
-
-/** Reads and parses a JSON body (see {@link parseJsonBody}). Empty body → undefined. */
-export async function readJson(request: Request, limit: number): Promise<unknown> {
-  return parseJsonBody(await readText(request, limit));
 }

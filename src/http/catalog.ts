@@ -7,16 +7,17 @@ import { CatalogValidationError, MAX_BATCH_BYTES, type BatchOperation, type Batc
 import type { CatalogRegistry } from '../catalog/registry';
 import { checkItemId } from '../catalog/typing';
 import { AbkitError, AuthenticationError, PermissionError, ValidationError } from '../errors';
-import { parseJsonBody, readJson, readText } from './body';
-import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
-import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+import { challengeHeaders, optionalBearerToken } from './bearer';
+import { decodeUtf8, DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption, parseJsonBody } from './body';
+import { json } from './respond';
+import { handlerOf, routeTable, type ErrorReporting, type Handler, type Routes, type RouteSpec } from './router';
 
 /**
  * Options of {@link createCatalogHandler}.
  *
  * @example
  * ```ts
- * const options: CatalogHandlerOptions = { registry, prefix: '/catalog/v1', maxItemBytes: 256 * 1024, onError: (e) => logger.error(e) };
+ * const options: CatalogHandlerOptions = { registry, prefix: '/catalog/v1', maxBodyBytes: 256 * 1024, onError: (e) => logger.error(e) };
  * const handler = createCatalogHandler(options);
  * ```
  */
@@ -33,7 +34,7 @@ export interface CatalogHandlerOptions extends ErrorReporting {
    * Largest body of a single-item write, in bytes (batches have the SPEC limit of 50 MB).
    * @defaultValue `1048576` (1 MiB)
    */
-  maxItemBytes?: number;
+  maxBodyBytes?: number;
 }
 
 function problemView(p: BatchProblem, batch: boolean) {
@@ -47,12 +48,25 @@ function problemView(p: BatchProblem, batch: boolean) {
   };
 }
 
-function render(error: AbkitError, batch: boolean): Response {
+/**
+ * The catalog interface's route table (SPEC 4.3). `/indexes/catalog/batch` is also an item path:
+ * PUT and DELETE there address the item "batch".
+ */
+export const CATALOG_ROUTES = [
+  { method: 'DELETE', path: '/indexes/catalog', name: 'deleteAll' },
+  { method: 'POST', path: '/indexes/catalog/batch', name: 'batch', maxBodyBytes: MAX_BATCH_BYTES - 1 },
+  { method: 'PUT', path: '/indexes/catalog/:itemID', name: 'put' },
+  { method: 'DELETE', path: '/indexes/catalog/:itemID', name: 'delete' },
+  { method: 'DELETE', path: '/indexes/catalog/schema/:fieldID', name: 'deleteField' },
+] as const satisfies readonly RouteSpec[];
+
+function render(error: AbkitError, route: RouteSpec): Response {
   const message = error.message.replace(/^abkit: /, '');
   if (error instanceof CatalogValidationError) {
+    const batch = route.name === 'batch';
     return json({ error: error.code, message, details: error.problems.map((p) => problemView(p, batch)) }, 400);
   }
-  const headers: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer realm="abkit"' } : {};
+  const headers = challengeHeaders(error);
   const details = error.details.length > 0 ? { details: error.details.map((d) => ({ field: d.path, reason: d.message })) } : {};
   return json({ error: error.code, message, ...details }, error.status, headers);
 }
@@ -67,87 +81,71 @@ function render(error: AbkitError, batch: boolean): Response {
  * ```
  */
 export function catalogRoutes(options: CatalogHandlerOptions): Routes {
-  const { registry, maxItemBytes = 1_048_576, onError = reportToConsole } = options;
-  if (!registry || typeof registry.authenticate !== 'function') throw new TypeError('abkit: createCatalogHandler: registry must be a CatalogRegistry');
-  if (!Number.isInteger(maxItemBytes) || maxItemBytes < 1) throw new TypeError(`abkit: createCatalogHandler: maxItemBytes must be a positive integer, got ${maxItemBytes}`);
-  const prefix = normalizePrefix(options.prefix);
+  const { registry, onError } = options;
+  if (!registry || typeof registry.authenticate !== 'function') throw new TypeError('createCatalogHandler: registry must be a CatalogRegistry');
+  const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createCatalogHandler');
 
   async function catalogFor(request: Request) {
-    const header = request.headers.get('authorization');
-    const m = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) throw new AuthenticationError('abkit: an authorization: Bearer <CATALOG_API_KEY> header is required');
-    const grant = await registry.authenticate(m[1]!);
-    if (!grant) throw new AuthenticationError('abkit: unknown catalog key');
-    if (grant.role !== 'catalog') throw new PermissionError('abkit: this key cannot manage the catalog; use the catalog key');
+    const key = optionalBearerToken(request);
+    if (key === undefined) throw new AuthenticationError('an authorization: Bearer <CATALOG_API_KEY> header is required', 'missing_token');
+    const grant = await registry.authenticate(key);
+    if (!grant) throw new AuthenticationError('unknown catalog key');
+    if (grant.role !== 'catalog') throw new PermissionError('this key cannot manage the catalog; use the catalog key');
     return grant.catalog;
   }
 
   function pathId(raw: string): string {
     const problem = checkItemId(raw);
-    if (problem) throw new ValidationError(`abkit: itemID in the path: ${problem.reason}`, [{ path: 'itemID', message: problem.reason }]);
+    if (problem) throw new ValidationError(`itemID in the path: ${problem.reason}`, [{ path: 'itemID', message: problem.reason }]);
     return raw;
   }
 
-  const routes: Record<string, (request: Request, params: string[]) => Promise<Response>> = {
-    async 'PUT item'(request, [raw]) {
-      const catalog = await catalogFor(request);
-      const id = pathId(raw!);
-      const body = await readJson(request, maxItemBytes);
-      if (body !== null && typeof body === 'object' && !Array.isArray(body) && (body as { id?: unknown }).id !== id) {
-        throw new ValidationError(`abkit: the body's id ${JSON.stringify((body as { id?: unknown }).id)} differs from ${JSON.stringify(id)} in the path`, [{ path: 'id', message: 'differs from the path' }], 'id_mismatch');
-      }
-      return json(await catalog.put(body as Record<string, unknown>));
-    },
-    async 'DELETE item'(request, [raw]) {
-      const catalog = await catalogFor(request);
-      const id = pathId(raw!);
-      const body = await readJson(request, maxItemBytes);
-      if (body !== undefined) {
-        const bodyId = body !== null && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
-        if (bodyId !== id) throw new ValidationError(`abkit: the body's id ${JSON.stringify(bodyId)} differs from ${JSON.stringify(id)} in the path`, [{ path: 'id', message: 'differs from the path' }], 'id_mismatch');
-      }
-      return json(await catalog.delete(id));
-    },
-    async 'DELETE all'(request) {
-      const catalog = await catalogFor(request);
-      return json(await catalog.deleteAll());
-    },
-    async 'DELETE field'(request, [field]) {
-      const catalog = await catalogFor(request);
-      await catalog.deleteSchemaField(field!);
-      return json({ deleted: field });
-    },
-    async 'POST batch'(request) {
-      const catalog = await catalogFor(request);
-      // Read as text to know the size: 413 as soon as it reaches 50 MB, without buffering the rest.
-      const text = await readText(request, MAX_BATCH_BYTES - 1);
-      const operations = parseJsonBody(text);
-      if (!Array.isArray(operations)) throw new ValidationError('abkit: the batch body must be a JSON array of { operation, product }', [{ path: '(body)', message: 'not an array' }]);
-      return json(await catalog.batch(operations as BatchOperation[], { sizeBytes: new TextEncoder().encode(text).length }));
-    },
-  };
-
-  function match(parts: string[]): { key: string; params: string[]; allow: string[] } | undefined {
-    if (parts[0] !== 'indexes' || parts[1] !== 'catalog') return undefined;
-    const rest = parts.slice(2);
-    if (rest.length === 0) return { key: 'all', params: [], allow: ['DELETE'] };
-    if (rest.length === 1 && rest[0] === 'batch') return { key: 'batch', params: [], allow: ['POST', 'PUT', 'DELETE'] };
-    if (rest.length === 1) return { key: 'item', params: [rest[0]!], allow: ['PUT', 'DELETE'] };
-    if (rest.length === 2 && rest[0] === 'schema') return { key: 'field', params: [rest[1]!], allow: ['DELETE'] };
-    return undefined;
+  function idMismatch(bodyId: unknown, id: string): ValidationError {
+    return new ValidationError(`the body's id ${JSON.stringify(bodyId)} differs from ${JSON.stringify(id)} in the path`, [{ path: 'id', message: 'differs from the path' }], 'id_mismatch');
   }
 
-  return (request, url) => {
-    const parts = segments(url.pathname, prefix);
-    const found = parts && match(parts);
-    if (!found) return undefined;
-    // `/indexes/catalog/batch` is also an item path: PUT and DELETE address the item "batch".
-    const key = found.key === 'batch' && request.method !== 'POST' ? 'item' : found.key;
-    const params = key === 'item' && found.key === 'batch' ? ['batch'] : found.params;
-    const handle = routes[`${request.method} ${key}`];
-    if (!handle) return Promise.resolve(methodNotAllowed(found.allow, { error: 'method_not_allowed', message: `${request.method} is not allowed on ${url.pathname}` }));
-    return guarded(() => handle(request, params), (error) => render(error, key === 'batch'), onError, () => json({ error: 'internal_error', message: 'internal error' }, 500));
-  };
+  return routeTable(
+    CATALOG_ROUTES,
+    {
+      async put({ request, params, body }) {
+        const catalog = await catalogFor(request);
+        const id = pathId(params.itemID!);
+        const item = await body.json();
+        if (item !== null && typeof item === 'object' && !Array.isArray(item) && (item as { id?: unknown }).id !== id) {
+          throw idMismatch((item as { id?: unknown }).id, id);
+        }
+        return json(await catalog.put(item as Record<string, unknown>));
+      },
+      async delete({ request, params, body }) {
+        const catalog = await catalogFor(request);
+        const id = pathId(params.itemID!);
+        const item = await body.json();
+        if (item !== undefined) {
+          const bodyId = item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+          if (bodyId !== id) throw idMismatch(bodyId, id);
+        }
+        return json(await catalog.delete(id));
+      },
+      async deleteAll({ request }) {
+        const catalog = await catalogFor(request);
+        return json(await catalog.deleteAll());
+      },
+      async deleteField({ request, params }) {
+        const catalog = await catalogFor(request);
+        await catalog.deleteSchemaField(params.fieldID!);
+        return json({ deleted: params.fieldID });
+      },
+      async batch({ request, body }) {
+        const catalog = await catalogFor(request);
+        // The size counts against the SPEC batch limit: 413 as soon as it reaches 50 MB.
+        const bytes = await body.bytes();
+        const operations = parseJsonBody(decodeUtf8(bytes));
+        if (!Array.isArray(operations)) throw new ValidationError('the batch body must be a JSON array of { operation, product }', [{ path: '(body)', message: 'not an array' }]);
+        return json(await catalog.batch(operations as BatchOperation[], { sizeBytes: bytes.byteLength }));
+      },
+    },
+    { prefix: options.prefix, maxBodyBytes, onError, render },
+  );
 }
 
 /**

@@ -5,12 +5,12 @@
  */
 import { z } from 'zod';
 import type { DecisionEngine, DecisionRequest } from '../decision/engine';
-import { AbkitError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
 import { serializeDecision } from '../decision/compile';
-import { readJson } from './body';
-import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
-import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
+import { json } from './respond';
+import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 const contextValue = z.union([z.string(), z.number(), z.boolean()], {
   error: 'must be a boolean, a number or a string',
@@ -153,6 +153,18 @@ function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environ
 }
 
 /**
+ * The decision interface's route table (SPEC 4.1); static paths come before the parameters that
+ * would also match them.
+ */
+export const DECISION_ROUTES = [
+  { method: 'POST', path: '/v2/campaigns', name: 'campaigns' },
+  { method: 'POST', path: '/v2/campaigns/:id', name: 'campaign' },
+  { method: 'POST', path: '/v2/activate', name: 'activate' },
+  { method: 'POST', path: '/v2/:envId/campaigns', name: 'campaigns' },
+  { method: 'POST', path: '/v2/:envId/campaigns/:id', name: 'campaign' },
+] as const satisfies readonly RouteSpec[];
+
+/**
  * The decision interface's routes, for composition with others (see {@link createDecisionHandler}).
  *
  * @example
@@ -162,30 +174,27 @@ function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environ
  * ```
  */
 export function decisionRoutes(options: DecisionHandlerOptions): Routes {
-  const { engine, maxBodyBytes = 1_048_576, onError = reportToConsole } = options;
-  if (!engine || typeof engine.decide !== 'function') throw new TypeError('abkit: createDecisionHandler: engine must be a DecisionEngine');
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new TypeError(`abkit: createDecisionHandler: maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
-  }
-  const prefix = normalizePrefix(options.prefix);
+  const { engine, onError } = options;
+  if (!engine || typeof engine.decide !== 'function') throw new TypeError('createDecisionHandler: engine must be a DecisionEngine');
+  const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createDecisionHandler');
 
-  async function campaigns(request: Request, url: URL, environment: string | undefined, campaign: string | undefined): Promise<Response> {
-    await engine.checkApiKey(environment, request.headers.get('x-api-key'));
-    const body = parseWith(campaignsRequestSchema, (await readJson(request, maxBodyBytes)) ?? {}, 'request');
-    const decision = toDecisionRequest(body, environment, url);
-    if (campaign === undefined) {
+  async function decide({ request, url, params, body }: RouteContext): Promise<Response> {
+    await engine.checkApiKey(params.envId, request.headers.get('x-api-key'));
+    const parsed = parseWith(campaignsRequestSchema, (await body.json()) ?? {}, 'request');
+    const decision = toDecisionRequest(parsed, params.envId, url);
+    if (params.id === undefined) {
       const result = await engine.decide(decision);
       // Campaign values come prebuilt with their JSON text: concatenate instead of serializing.
       const campaignsJson = result.campaigns.map(serializeDecision).join(',');
       const text = `{"visitor_id":${JSON.stringify(result.visitorId)},"campaigns":[${campaignsJson}],"panic":${result.panic}}`;
       return new Response(text, { status: 200, headers: JSON_HEADERS });
     }
-    const value = await engine.decideCampaign(campaign, decision);
+    const value = await engine.decideCampaign(params.id, decision);
     return value ? new Response(serializeDecision(value), { status: 200, headers: JSON_HEADERS }) : new Response(null, { status: 204 });
   }
 
-  async function activate(request: Request): Promise<Response> {
-    const parsed = parseActivation(await readJson(request, maxBodyBytes));
+  async function activate({ request, body }: RouteContext): Promise<Response> {
+    const parsed = parseActivation(await body.json());
     const { cid: environmentId, batch } = parsed;
     await engine.checkApiKey(environmentId, request.headers.get('x-api-key')).catch((e: unknown) => {
       if (e instanceof NotFoundError) throw new ValidationError(`cid "${environmentId}" is not a known environment`, [{ path: 'cid', message: 'unknown environment' }]);
@@ -208,29 +217,13 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     return new Response(null, { status: 204 });
   }
 
-  function route(request: Request, url: URL): (() => Promise<Response>) | undefined {
-    const parts = segments(url.pathname, prefix);
-    if (!parts || parts[0] !== 'v2') return undefined;
-    const [, a, b, c, ...more] = parts;
-    if (more.length > 0 || a === undefined) return undefined;
-    let handle: (() => Promise<Response>) | undefined;
-    if (a === 'activate' && b === undefined) handle = () => activate(request);
-    else if (a === 'campaigns' && c === undefined) handle = () => campaigns(request, url, undefined, b);
-    else if (b === 'campaigns') handle = () => campaigns(request, url, a, c);
-    if (!handle) return undefined;
-    if (request.method !== 'POST') {
-      return async () => methodNotAllowed(['POST'], { message: `${request.method} is not allowed on ${url.pathname}; use POST` });
-    }
-    return handle;
-  }
-
-  return (request, url) => {
-    const handle = route(request, url);
-    if (!handle) return undefined;
+  return routeTable(DECISION_ROUTES, { campaigns: decide, campaign: decide, activate }, {
+    prefix: options.prefix,
+    maxBodyBytes,
+    onError,
     // SPEC 7: the decision interface answers 400 (not 404) for what the request names wrongly.
-    const status = (error: AbkitError) => (error instanceof NotFoundError ? 400 : error.status);
-    return guarded(handle, (error) => json({ message: error.message.replace(/^abkit: /, '') }, status(error)), onError);
-  };
+    render: (error) => json({ message: error.message.replace(/^abkit: /, '') }, error instanceof NotFoundError ? 400 : error.status),
+  });
 }
 
 /**

@@ -12,8 +12,9 @@ import { catalogRoutes } from './catalog';
 import { decisionRoutes } from './decision';
 import { openApiDocument } from './openapi';
 import { remoteControlRoutes } from './remote';
-import { json, normalizePrefix } from './respond';
-import { handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
+import { json } from './respond';
+import { handlerOf, normalizePrefix, reportToConsole, routeTable, type ErrorReporting, type Handler, type Routes, type RouteSpec } from './router';
 import { searchRoutes } from './search';
 import { tokenRoutes } from './token';
 
@@ -53,6 +54,12 @@ export interface HandlerOptions extends ErrorReporting {
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
+/** The service routes of the combined handler. */
+export const SERVICE_ROUTES = [
+  { method: 'GET', path: '/health', name: 'health' },
+  { method: 'GET', path: '/openapi.json', name: 'openapi' },
+] as const satisfies readonly RouteSpec[];
+
 /**
  * Creates one handler serving every configured interface with its own error format
  * (SPEC 7 for decisions, RFC 6749 for tokens, `{ error, message }` elsewhere), plus:
@@ -67,57 +74,42 @@ const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
  * ```
  */
 export function createHandler(options: HandlerOptions): Handler {
-  const { decision, access, catalog, prefix, maxBodyBytes = 1_048_576, requestIdHeader = 'x-request-id', serviceRoutes = true, onError = reportToConsole } = options;
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError(`abkit: createHandler: maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
+  const { decision, access, catalog, prefix, requestIdHeader = 'x-request-id', serviceRoutes = true, onError = reportToConsole } = options;
+  const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createHandler');
   if (requestIdHeader !== false && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(requestIdHeader)) {
-    throw new TypeError(`abkit: createHandler: requestIdHeader must be a header name or false, got ${JSON.stringify(requestIdHeader)}`);
+    throw new TypeError(`createHandler: requestIdHeader must be a header name or false, got ${JSON.stringify(requestIdHeader)}`);
   }
-  const base = normalizePrefix(prefix);
-  const routes: Routes[] = [];
-  if (decision) routes.push(decisionRoutes({ engine: decision, prefix, maxBodyBytes, onError }));
-  if (access) routes.push(tokenRoutes({ tokens: access, prefix, maxBodyBytes, onError }));
-  if (access && decision) routes.push(remoteControlRoutes({ remote: new RemoteControl({ engine: decision }), tokens: access, prefix, maxBodyBytes, onError }));
-  if (catalog) routes.push(catalogRoutes({ registry: catalog, prefix, maxItemBytes: maxBodyBytes, onError }));
+  const tables: Routes[] = [];
+  if (decision) tables.push(decisionRoutes({ engine: decision, prefix, maxBodyBytes, onError }));
+  if (access) tables.push(tokenRoutes({ tokens: access, prefix, maxBodyBytes, onError }));
+  if (access && decision) tables.push(remoteControlRoutes({ remote: new RemoteControl({ engine: decision }), tokens: access, prefix, maxBodyBytes, onError }));
+  if (catalog) tables.push(catalogRoutes({ registry: catalog, prefix, maxBodyBytes, onError }));
   if (options.search) {
     const s = 'registry' in options.search ? options.search : { registry: options.search };
-    routes.push(searchRoutes({ registry: s.registry, search: 'options' in s ? s.options : undefined, requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined, prefix, onError }));
+    tables.push(searchRoutes({ registry: s.registry, search: 'options' in s ? s.options : undefined, requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined, prefix, onError }));
   }
-  let document: unknown;
-  const interfaces = { decision: !!decision, access: !!access, remote: !!(access && decision), catalog: !!catalog, search: !!options.search };
   if (serviceRoutes) {
-    routes.push((request, url) => {
-      const path = url.pathname.slice(base.length);
-      if (path !== '/health' && path !== '/openapi.json') return undefined;
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return Promise.resolve(json({ message: `${request.method} is not allowed on ${url.pathname}; use GET` }, 405, { allow: 'GET, HEAD' }));
-      }
-      if (path === '/health') return Promise.resolve(json({ status: 'ok', interfaces }));
-      document ??= openApiDocument({ ...interfaces, prefix: base });
-      return Promise.resolve(json(document));
-    });
+    const interfaces = { decision: !!decision, access: !!access, remote: !!(access && decision), catalog: !!catalog, search: !!options.search };
+    let document: unknown;
+    tables.push(
+      routeTable(
+        SERVICE_ROUTES,
+        {
+          health: async () => json({ status: 'ok', interfaces }),
+          openapi: async () => json((document ??= openApiDocument({ ...interfaces, prefix: normalizePrefix(prefix) }))),
+        },
+        { prefix, maxBodyBytes, onError, render: (error) => json({ message: error.message }, error.status) },
+      ),
+    );
   }
 
-  const route = handlerOf(routes);
-
+  const route = handlerOf(tables);
+  if (!requestIdHeader) return route;
   return async (request) => {
-    let response: Response;
-    if (request.method === 'OPTIONS') {
-      // Ask the routes with a method no route accepts: their 405 names what the path allows.
-      const probe = await route(new Request(request.url, { method: 'PATCH', headers: request.headers }));
-      const allow = probe.status === 405 ? probe.headers.get('allow') : probe.status === 404 || probe.status === 400 ? null : 'PATCH';
-      response = allow === null ? probe : new Response(null, { status: 204, headers: { allow: `${allow}, OPTIONS` } });
-    } else if (request.method === 'HEAD') {
-      const get = await route(new Request(request.url, { method: 'GET', headers: request.headers }));
-      response = new Response(null, { status: get.status, headers: get.headers });
-    } else {
-      response = await route(request);
-    }
-    if (requestIdHeader) {
-      const incoming = request.headers.get(requestIdHeader);
-      const id = incoming && REQUEST_ID.test(incoming) ? incoming : globalThis.crypto.randomUUID();
-      response = withHeader(response, requestIdHeader, id);
-    }
-    return response;
+    const response = await route(request);
+    const incoming = request.headers.get(requestIdHeader);
+    const id = incoming && REQUEST_ID.test(incoming) ? incoming : globalThis.crypto.randomUUID();
+    return withHeader(response, requestIdHeader, id);
   };
 }
 

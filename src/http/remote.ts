@@ -7,11 +7,14 @@
 import type { AccessAction } from '../access/actions';
 import type { RemoteControl } from '../access/remote-control';
 import type { TokenService } from '../access/token-service';
-import { AbkitError, AuthenticationError, ConflictError, ValidationError } from '../errors';
+import { ConflictError, ValidationError, type AbkitError } from '../errors';
 import type { EnvironmentRecord } from '../storage/environments';
-import { readJson } from './body';
-import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
-import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+import { bearerToken, challengeHeaders } from './bearer';
+import { maxBodyBytesOption } from './body';
+import { json } from './respond';
+import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type RouteHandler, type Routes, type RouteSpec } from './router';
+
+const ENVIRONMENT = '/v1/accounts/:account_id/environments/:env_id';
 
 /**
  * Options of {@link createRemoteControlHandler}.
@@ -31,28 +34,6 @@ export interface RemoteControlHandlerOptions extends ErrorReporting {
   prefix?: string;
   /** Largest request body (a whole configuration), in bytes. @defaultValue `5242880` (5 MiB) */
   maxBodyBytes?: number;
-}
-
-const REALM = 'Bearer realm="abkit"';
-
-function challenge(error?: string, description?: string, scope?: string): string {
-  let value = REALM;
-  if (error) value += `, error="${error}"`;
-  // RFC 6750 §3: error_description is visible ASCII without quote or backslash; ids from the URL
-  // may hold anything, and an invalid header value must never break the response.
-  if (description) value += `, error_description="${description.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?')}"`;
-  if (scope) value += `, scope="${scope}"`;
-  return value;
-}
-
-/** The bearer token of a request; throws for a missing (401) or malformed (400) header. */
-function bearer(request: Request): string {
-  const header = request.headers.get('authorization');
-  if (header === null) throw new AuthenticationError('abkit: an Authorization: Bearer <token> header is required', 'missing_token');
-  // RFC 7235: the scheme is case-insensitive; RFC 6750: one or more spaces before the token.
-  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
-  if (!m) throw new ValidationError('abkit: the Authorization header must be "Bearer <token>"', [{ path: 'authorization', message: 'malformed' }], 'invalid_request');
-  return m[1]!;
 }
 
 function view(record: EnvironmentRecord) {
@@ -79,10 +60,19 @@ function integerParam(url: URL, name: string): number | undefined {
   return Number(raw);
 }
 
-interface Endpoint {
-  action: AccessAction;
-  run: () => Promise<Response>;
-}
+/** The remote control route table, each route with the action its token must hold. */
+export const REMOTE_CONTROL_ROUTES = [
+  { method: 'GET', path: `${ENVIRONMENT}/configuration`, name: 'getConfiguration', action: 'campaigns.read' },
+  { method: 'PUT', path: `${ENVIRONMENT}/configuration`, name: 'replaceConfiguration', action: 'campaigns.write' },
+  { method: 'GET', path: `${ENVIRONMENT}/campaigns/:id`, name: 'getCampaign', action: 'campaigns.read' },
+  { method: 'PUT', path: `${ENVIRONMENT}/campaigns/:id`, name: 'putCampaign', action: 'campaigns.write' },
+  { method: 'DELETE', path: `${ENVIRONMENT}/campaigns/:id`, name: 'deleteCampaign', action: 'campaigns.write' },
+  { method: 'GET', path: `${ENVIRONMENT}/panic`, name: 'getPanic', action: 'campaigns.read' },
+  { method: 'PUT', path: `${ENVIRONMENT}/panic`, name: 'setPanic', action: 'panic.write' },
+  { method: 'GET', path: `${ENVIRONMENT}/activations`, name: 'listActivations', action: 'activations.read' },
+] as const satisfies readonly (RouteSpec & { action: AccessAction })[];
+
+type RemoteRoute = (typeof REMOTE_CONTROL_ROUTES)[number];
 
 /**
  * The remote control routes, for composition with others (see {@link createRemoteControlHandler}).
@@ -94,114 +84,81 @@ interface Endpoint {
  * ```
  */
 export function remoteControlRoutes(options: RemoteControlHandlerOptions): Routes {
-  const { remote, tokens, maxBodyBytes = 5 * 1024 * 1024, onError = reportToConsole } = options;
-  if (!remote || typeof remote.getConfiguration !== 'function') throw new TypeError('abkit: createRemoteControlHandler: remote must be a RemoteControl');
-  if (!tokens || typeof tokens.authorize !== 'function') throw new TypeError('abkit: createRemoteControlHandler: tokens must be a TokenService');
-  const prefix = normalizePrefix(options.prefix);
+  const { remote, tokens, onError } = options;
+  if (!remote || typeof remote.getConfiguration !== 'function') throw new TypeError('createRemoteControlHandler: remote must be a RemoteControl');
+  if (!tokens || typeof tokens.authorize !== 'function') throw new TypeError('createRemoteControlHandler: tokens must be a TokenService');
+  const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, 5 * 1024 * 1024, 'createRemoteControlHandler');
 
-  function endpoints(request: Request, url: URL, account: string, env: string, rest: string[]): Record<string, Endpoint> | undefined {
-    const body = () => readJson(request, maxBodyBytes);
-    const [resource, id, ...more] = rest;
-    if (more.length > 0) return undefined;
-    if (resource === 'configuration' && id === undefined) {
-      return {
-        GET: { action: 'campaigns.read', run: async () => { const r = await remote.getConfiguration(account, env); return json(view(r), 200, etag(r)); } },
-        PUT: {
-          action: 'campaigns.write',
-          run: async () => {
-            const expected = ifMatch(request);
-            try {
-              const r = await remote.replaceConfiguration(account, env, await body(), { expectedVersion: expected });
-              return json(view(r), 200, etag(r));
-            } catch (error) {
-              if (error instanceof ConflictError && expected !== undefined) {
-                return json({ error: 'precondition_failed', message: `the configuration is no longer at version ${expected}` }, 412);
-              }
-              throw error;
-            }
-          },
-        },
-      };
-    }
-    if (resource === 'campaigns' && id !== undefined) {
-      return {
-        GET: { action: 'campaigns.read', run: async () => json(await remote.getCampaign(account, env, id)) },
-        PUT: {
-          action: 'campaigns.write',
-          run: async () => {
-            const r = await remote.putCampaign(account, env, id, await body());
-            return json({ environment: r.id, version: r.version, campaign: r.config.campaigns.find((c) => c.id === id) }, 200, etag(r));
-          },
-        },
-        DELETE: { action: 'campaigns.write', run: async () => { const r = await remote.deleteCampaign(account, env, id); return json({ environment: r.id, version: r.version }, 200, etag(r)); } },
-      };
-    }
-    if (resource === 'panic' && id === undefined) {
-      return {
-        GET: { action: 'campaigns.read', run: async () => { const r = await remote.getConfiguration(account, env); return json({ panic: r.config.panic ?? false, version: r.version }); } },
-        PUT: {
-          action: 'panic.write',
-          run: async () => {
-            const input = await body();
-            const panic = input !== null && typeof input === 'object' ? (input as { panic?: unknown }).panic : undefined;
-            if (typeof panic !== 'boolean') throw new ValidationError('abkit: the body must be { "panic": true | false }', [{ path: 'panic', message: 'must be a boolean' }]);
-            const r = await remote.setPanic(account, env, panic);
-            return json({ panic: r.config.panic ?? false, version: r.version }, 200, etag(r));
-          },
-        },
-      };
-    }
-    if (resource === 'activations' && id === undefined) {
-      return {
-        GET: {
-          action: 'activations.read',
-          run: async () => {
-            const visitorId = url.searchParams.get('visitor_id') ?? undefined;
-            const limit = Math.min(integerParam(url, 'limit') ?? 1000, 10_000);
-            const activations = await remote.listActivations(account, env, { visitorId, since: integerParam(url, 'since'), limit });
-            return json({ activations });
-          },
-        },
-      };
-    }
-    return undefined;
-  }
+  type Run = (c: RouteContext, account: string, env: string) => Promise<Response>;
+  const runs: { [N in RemoteRoute['name']]: Run } = {
+    async getConfiguration(_, account, env) {
+      const r = await remote.getConfiguration(account, env);
+      return json(view(r), 200, etag(r));
+    },
+    async replaceConfiguration({ request, body }, account, env) {
+      const expected = ifMatch(request);
+      try {
+        const r = await remote.replaceConfiguration(account, env, await body.json(), { expectedVersion: expected });
+        return json(view(r), 200, etag(r));
+      } catch (error) {
+        if (error instanceof ConflictError && expected !== undefined) {
+          return json({ error: 'precondition_failed', message: `the configuration is no longer at version ${expected}` }, 412);
+        }
+        throw error;
+      }
+    },
+    async getCampaign({ params }, account, env) {
+      return json(await remote.getCampaign(account, env, params.id!));
+    },
+    async putCampaign({ params, body }, account, env) {
+      const id = params.id!;
+      const r = await remote.putCampaign(account, env, id, await body.json());
+      return json({ environment: r.id, version: r.version, campaign: r.config.campaigns.find((c) => c.id === id) }, 200, etag(r));
+    },
+    async deleteCampaign({ params }, account, env) {
+      const r = await remote.deleteCampaign(account, env, params.id!);
+      return json({ environment: r.id, version: r.version }, 200, etag(r));
+    },
+    async getPanic(_, account, env) {
+      const r = await remote.getConfiguration(account, env);
+      return json({ panic: r.config.panic ?? false, version: r.version });
+    },
+    async setPanic({ body }, account, env) {
+      const input = await body.json();
+      const panic = input !== null && typeof input === 'object' ? (input as { panic?: unknown }).panic : undefined;
+      if (typeof panic !== 'boolean') throw new ValidationError('the body must be { "panic": true | false }', [{ path: 'panic', message: 'must be a boolean' }]);
+      const r = await remote.setPanic(account, env, panic);
+      return json({ panic: r.config.panic ?? false, version: r.version }, 200, etag(r));
+    },
+    async listActivations({ url }, account, env) {
+      const visitorId = url.searchParams.get('visitor_id') ?? undefined;
+      const limit = Math.min(integerParam(url, 'limit') ?? 1000, 10_000);
+      const activations = await remote.listActivations(account, env, { visitorId, since: integerParam(url, 'since'), limit });
+      return json({ activations });
+    },
+  };
+
+  // Every route first checks the token holds its action for the account and environment.
+  const handlers = Object.fromEntries(
+    REMOTE_CONTROL_ROUTES.map((route): [string, RouteHandler] => [
+      route.name,
+      async (c) => {
+        const account = c.params.account_id!;
+        const environment = c.params.env_id!;
+        await tokens.authorize(bearerToken(c.request), { account, action: route.action, environment });
+        return runs[route.name](c, account, environment);
+      },
+    ]),
+  ) as Record<RemoteRoute['name'], RouteHandler>;
 
   // RFC 6750 §3: a 403 names the scope the endpoint needs.
-  const render = (error: AbkitError, scope: AccessAction): Response => {
+  const render = (error: AbkitError, route: RemoteRoute): Response => {
     const message = error.message.replace(/^abkit: /, '');
-    const body = { error: error.code, message, ...(error.details.length > 0 ? { details: error.details } : {}) };
-    if (error.code === 'missing_token') return json({ ...body, error: 'invalid_token' }, 401, { 'www-authenticate': challenge() });
-    if (error.status === 401) return json(body, 401, { 'www-authenticate': challenge('invalid_token', message) });
-    if (error.status === 403) return json(body, 403, { 'www-authenticate': challenge('insufficient_scope', message, scope) });
-    if (error.code === 'invalid_request' && error.details[0]?.path === 'authorization') {
-      return json(body, 400, { 'www-authenticate': challenge('invalid_request', message) });
-    }
-    return json(body, error.status);
+    const body = { error: error.code === 'missing_token' ? 'invalid_token' : error.code, message, ...(error.details.length > 0 ? { details: error.details } : {}) };
+    return json(body, error.status, challengeHeaders(error, route.action));
   };
 
-  return (request, url) => {
-    const parts = segments(url.pathname, prefix);
-    if (!parts || parts[0] !== 'v1' || parts[1] !== 'accounts' || parts[3] !== 'environments' || parts.length < 6) return undefined;
-    const account = parts[2]!;
-    const env = parts[4]!;
-    const table = endpoints(request, url, account, env, parts.slice(5));
-    if (!table) return undefined;
-    const endpoint = table[request.method];
-    if (!endpoint) {
-      const allow = Object.keys(table);
-      return Promise.resolve(methodNotAllowed(allow, { error: 'method_not_allowed', message: `${request.method} is not allowed here; use ${allow.join(', ')}` }));
-    }
-    return guarded(
-      async () => {
-        await tokens.authorize(bearer(request), { account, action: endpoint.action, environment: env });
-        return endpoint.run();
-      },
-      (error) => render(error, endpoint.action),
-      onError,
-      () => json({ error: 'server_error', message: 'internal error' }, 500),
-    );
-  };
+  return routeTable(REMOTE_CONTROL_ROUTES, handlers, { prefix: options.prefix, maxBodyBytes, onError, render });
 }
 
 /**

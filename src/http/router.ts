@@ -1,9 +1,13 @@
 /**
- * Composition of the per-interface route tables into one Web-standard handler.
+ * Route tables and their dispatch: every route is declared once as (method, pattern, name) with
+ * `:named` parameters; 404, 405 with `Allow`, HEAD and OPTIONS are derived from the tables.
+ * Matching is Hono's trie router.
  *
  * @module
  */
+import { TrieRouter } from 'hono/router/trie-router';
 import { AbkitError, StorageUnavailableError } from '../errors';
+import { bodyReader, type BodyReader } from './body';
 import { json } from './respond';
 
 /**
@@ -18,17 +22,50 @@ import { json } from './respond';
  */
 export type Handler = (request: Request) => Promise<Response>;
 
+/** The methods a route table declares; HEAD and OPTIONS are derived. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 /**
- * The routes of one interface: a response for a request it owns (errors already mapped to the
- * interface's body format), or undefined to let another interface answer.
+ * One line of a route table: the method, the path pattern (`:name` for a parameter, one whole
+ * segment) and the name of the operation that serves it.
  *
  * @example
  * ```ts
- * const routes: Routes[] = [decisionRoutes({ engine }), searchRoutes({ registry })];
- * const handler = handlerOf(routes);
+ * const route: RouteSpec = { method: 'POST', path: '/v2/:envId/campaigns', name: 'campaigns' };
  * ```
  */
-export type Routes = (request: Request, url: URL) => Promise<Response> | undefined;
+export interface RouteSpec {
+  /** The method served. */
+  readonly method: Method;
+  /** The path pattern under the table's prefix, with `:name` parameters. */
+  readonly path: string;
+  /** The operation serving it, a key of the table's handlers. */
+  readonly name: string;
+  /** Largest body this route reads, when not the table's limit. */
+  readonly maxBodyBytes?: number;
+}
+
+/**
+ * What a route's handler receives.
+ *
+ * @example
+ * ```ts
+ * const item: RouteHandler = async ({ params, body }) => json(await catalog.put((await body.json()) as CatalogItem));
+ * ```
+ */
+export interface RouteContext {
+  /** The request. */
+  readonly request: Request;
+  /** Its parsed URL. */
+  readonly url: URL;
+  /** The path parameters, percent-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The body, read within the route's limit. */
+  readonly body: BodyReader;
+}
+
+/** Serves one route. */
+export type RouteHandler = (context: RouteContext) => Promise<Response>;
 
 /**
  * What every module needs to report an unexpected error.
@@ -48,8 +85,90 @@ export interface ErrorReporting {
 export const reportToConsole = (error: unknown): void => console.error(error);
 
 /**
- * One handler over several route tables, tried in order; 404 `{ message }` when none owns the
- * path.
+ * The routes of one interface, mounted under a prefix, with the interface's error format.
+ * Build one with an interface's `…Routes(options)`; combine several with {@link handlerOf}.
+ *
+ * @example
+ * ```ts
+ * const routes: Routes[] = [decisionRoutes({ engine }), searchRoutes({ registry })];
+ * const handler = handlerOf(routes);
+ * ```
+ */
+export interface Routes {
+  /** The mount prefix: `''` or `/a/b`. */
+  readonly prefix: string;
+  /** The table. @internal */
+  readonly routes: readonly BoundRoute[];
+  /** Renders an error of one of these routes in the interface's format. @internal */
+  render(error: AbkitError, route: RouteSpec): Response;
+  /** Reports unexpected errors. */
+  readonly onError: (error: unknown) => void;
+}
+
+/** A table line with its handler and body limit. */
+export interface BoundRoute {
+  /** The declaration. */
+  readonly spec: RouteSpec;
+  /** Its handler. */
+  readonly handle: RouteHandler;
+  /** Largest body it reads, in bytes. */
+  readonly maxBodyBytes: number;
+}
+
+/** A method the path does not serve (HTTP 405); the dispatcher adds `Allow`. */
+export class MethodNotAllowedError extends AbkitError {
+  /** The methods the path serves. */
+  readonly allow: readonly string[];
+
+  /** Creates the error for `method` on `path`. */
+  constructor(method: string, path: string, allow: readonly string[]) {
+    super(`${method} is not allowed on ${path}; use ${allow.join(', ')}`, 'method_not_allowed', 405);
+    this.allow = allow;
+  }
+}
+
+/** What the client sees of an unexpected error: nothing of it. */
+export class InternalError extends AbkitError {
+  /** Creates the error; it never carries the cause's message. */
+  constructor() {
+    super('internal error', 'server_error', 500);
+  }
+}
+
+/**
+ * Binds a table's declarations to their handlers (every name needs one), under a prefix, with
+ * the interface's error format.
+ *
+ * @example
+ * ```ts
+ * const PING = [{ method: 'GET', path: '/ping', name: 'ping' }] as const;
+ * const routes = routeTable(PING, { ping: async () => json({ pong: true }) }, { render: (e) => json({ message: e.message }, e.status), maxBodyBytes: 1024 });
+ * ```
+ */
+export function routeTable<S extends RouteSpec>(
+  specs: readonly S[],
+  handlers: { readonly [N in S['name']]: RouteHandler },
+  format: { prefix?: string; maxBodyBytes: number; render: (error: AbkitError, route: S) => Response; onError?: (error: unknown) => void },
+): Routes {
+  const routes = specs.map((spec) => ({ spec, handle: handlers[spec.name as S['name']], maxBodyBytes: spec.maxBodyBytes ?? format.maxBodyBytes }));
+  return {
+    prefix: normalizePrefix(format.prefix),
+    routes,
+    render: (error, route) => format.render(error, route as S),
+    onError: format.onError ?? reportToConsole,
+  };
+}
+
+interface Entry {
+  readonly route: BoundRoute;
+  readonly table: Routes;
+}
+
+/**
+ * One handler over several route tables. A request is served by the first route (in table
+ * order) whose pattern and method match; HEAD runs the GET route without sending its body;
+ * OPTIONS answers 204 with `Allow`; a path some route matches with another method is a 405 with
+ * `Allow` in that route's error format; any other path is a 404 `{ message }`.
  *
  * @example
  * ```ts
@@ -57,7 +176,12 @@ export const reportToConsole = (error: unknown): void => console.error(error);
  * const res = await handler(new Request('http://localhost/nowhere')); // 404 { message: 'no route for GET /nowhere' }
  * ```
  */
-export function handlerOf(routes: readonly Routes[]): Handler {
+export function handlerOf(tables: readonly Routes[]): Handler {
+  const router = new TrieRouter<Entry>();
+  for (const table of tables) {
+    for (const route of table.routes) router.add('ALL', `${table.prefix}${route.spec.path}`, { route, table });
+  }
+
   return async (request) => {
     let url: URL;
     try {
@@ -65,41 +189,95 @@ export function handlerOf(routes: readonly Routes[]): Handler {
     } catch {
       return json({ message: 'invalid request URL' }, 400);
     }
-    for (const r of routes) {
-      const response = r(request, url);
-      if (response) return response;
+    const matches = router.match('ALL', url.pathname)[0] as unknown as [Entry, Record<string, string>][];
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    let found: [Entry, Record<string, string>] | undefined;
+    for (const m of matches) {
+      if (m[0].route.spec.method === method) {
+        found = m;
+        break;
+      }
     }
-    return json({ message: `no route for ${request.method} ${url.pathname}` }, 404);
+    if (found) {
+      const params = decodeParams(found[1]);
+      if (!params) return notFound(request, url);
+      const response = await run(found[0], request, url, params);
+      if (request.method !== 'HEAD') return response;
+      await response.body?.cancel();
+      return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
+    if (matches.length === 0 || !decodeParams(matches[0]![1])) return notFound(request, url);
+    const allow = allowed(matches.map((m) => m[0].route.spec.method));
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
+    const { table, route } = matches[0]![0];
+    const response = render(table, route.spec, new MethodNotAllowedError(request.method, url.pathname, allow));
+    response.headers.set('allow', allow.join(', '));
+    return response;
   };
 }
 
-/**
- * Runs a route, turning an {@link AbkitError} below 500 into the interface's error response
- * (`render`), a {@link StorageUnavailableError} into the interface's 503 with `Retry-After`
- * (reported too: operators want to know), and anything else into a bare 500 after reporting it.
- */
-export async function guarded(
-  handle: () => Promise<Response>,
-  render: (error: AbkitError) => Response,
-  onError: (error: unknown) => void,
-  internal: () => Response = () => json({ message: 'internal error' }, 500),
-): Promise<Response> {
-  try {
-    return await handle();
-  } catch (error) {
-    const outage = error instanceof StorageUnavailableError;
-    if (outage) onError(error);
-    if (error instanceof AbkitError && (error.status < 500 || outage)) {
-      try {
-        const response = render(error);
-        if (outage) response.headers.set('retry-after', String(error.retryAfterSeconds));
-        return response;
-      } catch (renderError) {
-        onError(renderError);
-        return internal();
-      }
-    }
-    onError(error);
-    return internal();
+function notFound(request: Request, url: URL): Response {
+  return json({ message: `no route for ${request.method} ${url.pathname}` }, 404);
+}
+
+// HEAD follows GET, as the dispatcher serves it.
+function allowed(methods: readonly Method[]): string[] {
+  const out: string[] = [];
+  for (const m of methods) {
+    if (!out.includes(m)) out.push(m);
+    if (m === 'GET' && !out.includes('HEAD')) out.push('HEAD');
   }
+  return out;
+}
+
+function decodeParams(raw: Record<string, string>): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  try {
+    for (const [name, value] of Object.entries(raw)) out[name] = decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+  return out;
+}
+
+async function run(entry: Entry, request: Request, url: URL, params: Record<string, string>): Promise<Response> {
+  const { route, table } = entry;
+  try {
+    return await route.handle({ request, url, params, body: bodyReader(request, route.maxBodyBytes) });
+  } catch (error) {
+    if (error instanceof AbkitError && error.status < 500) return render(table, route.spec, error);
+    table.onError(error);
+    // A storage outage is the interface's 503 with Retry-After (reported too: operators want to
+    // know); anything else is the one 500, which says nothing of its cause.
+    if (!(error instanceof StorageUnavailableError)) return render(table, route.spec, new InternalError());
+    const response = render(table, route.spec, error);
+    if (response.status === 503) response.headers.set('retry-after', String(error.retryAfterSeconds));
+    return response;
+  }
+}
+
+// The one error hook: a renderer that throws is reported, and the client gets the bare 500.
+function render(table: Routes, spec: RouteSpec, error: AbkitError): Response {
+  try {
+    return table.render(error, spec);
+  } catch (renderError) {
+    table.onError(renderError);
+    return json({ message: 'internal error' }, 500);
+  }
+}
+
+const PREFIX_SEGMENT = /^[A-Za-z0-9\-._~!$&'()+,;=@%]+$/;
+
+/**
+ * Normalises a mount prefix: `''`, or `/x/y` without a trailing slash; a segment that the route
+ * patterns would read as a parameter or wildcard (`:`, `*`, braces) is refused.
+ */
+export function normalizePrefix(prefix: string | undefined): string {
+  if (prefix === undefined || prefix === '' || prefix === '/') return '';
+  if (typeof prefix !== 'string') throw new TypeError(`prefix must be a string, got ${typeof prefix}`);
+  const parts = prefix.split('/').filter((p) => p !== '');
+  for (const part of parts) {
+    if (!PREFIX_SEGMENT.test(part)) throw new TypeError(`prefix must be a path of plain segments, got ${JSON.stringify(prefix)}`);
+  }
+  return parts.length === 0 ? '' : `/${parts.join('/')}`;
 }

@@ -7,8 +7,10 @@ import type { CatalogRegistry } from '../catalog/registry';
 import { AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
 import { SearchService, type SearchServiceOptions } from '../search/service';
-import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
-import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+import { challengeHeaders, optionalBearerToken } from './bearer';
+import { DEFAULT_MAX_BODY_BYTES } from './body';
+import { json } from './respond';
+import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 /**
  * Options of {@link createSearchHandler}.
@@ -37,6 +39,15 @@ export interface SearchHandlerOptions extends ErrorReporting {
 
 const SUFFIX = '_Catalog';
 
+/** The route table of search (v0.4, v0.3) and autocomplete (v0.2). */
+export const SEARCH_ROUTES = [
+  { method: 'GET', path: '/search', name: 'search' },
+  { method: 'GET', path: '/v0.4/search', name: 'search' },
+  { method: 'GET', path: '/v0.3/search', name: 'searchV03' },
+  { method: 'GET', path: '/autocomplete', name: 'autocomplete' },
+  { method: 'GET', path: '/v0.2/autocomplete', name: 'autocomplete' },
+] as const satisfies readonly RouteSpec[];
+
 /**
  * The search and autocomplete routes, for composition with others (see {@link createSearchHandler}).
  *
@@ -47,9 +58,8 @@ const SUFFIX = '_Catalog';
  * ```
  */
 export function searchRoutes(options: SearchHandlerOptions): Routes {
-  const { registry, onError = reportToConsole, requireSearchKey = false } = options;
-  if (!registry || typeof registry.get !== 'function') throw new TypeError('abkit: createSearchHandler: registry must be a CatalogRegistry');
-  const prefix = normalizePrefix(options.prefix);
+  const { registry, onError, requireSearchKey = false } = options;
+  if (!registry || typeof registry.get !== 'function') throw new TypeError('createSearchHandler: registry must be a CatalogRegistry');
   const services = new Map<string, SearchService>();
 
   async function service(identifier: string): Promise<SearchService> {
@@ -88,15 +98,14 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
   async function authorize(request: Request, identifier: string): Promise<void> {
     const required = requireSearchKey === true || (Array.isArray(requireSearchKey) && requireSearchKey.includes(identifier));
     if (!required) return;
-    const header = request.headers.get('authorization');
-    const key = (header && /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1]) ?? request.headers.get('x-api-key');
-    if (!key) throw new AuthenticationError('abkit: this catalog requires its search key (Authorization: Bearer or x-api-key)');
+    const key = optionalBearerToken(request) ?? request.headers.get('x-api-key');
+    if (!key) throw new AuthenticationError('this catalog requires its search key (Authorization: Bearer or x-api-key)', 'missing_token');
     const grant = await registry.authenticate(key);
     if (!grant) throw new AuthenticationError('abkit: unknown search key');
     if (grant.catalog.identifier !== identifier) throw new PermissionError('abkit: this key belongs to another catalog');
   }
 
-  async function search(request: Request, url: URL, version: '0.3' | '0.4'): Promise<Response> {
+  async function search({ request, url }: RouteContext, version: '0.3' | '0.4'): Promise<Response> {
     const params = parseQueryString(url.search);
     if (version === '0.3' && params.sort !== undefined) {
       throw new ValidationError('abkit: sort is not supported by search v0.3; use /search (v0.4)', [{ path: 'sort', message: 'not in v0.3' }]);
@@ -110,7 +119,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     return json(result);
   }
 
-  async function autocomplete(request: Request, url: URL): Promise<Response> {
+  async function autocomplete({ request, url }: RouteContext): Promise<Response> {
     const params = parseQueryString(url.search);
     const identifier = await tenant(request, params, true);
     await authorize(request, identifier);
@@ -121,24 +130,14 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
 
   const render = (error: AbkitError): Response => {
     const message = error.message.replace(/^abkit: (invalid (search|autocomplete) query: )?/, '');
-    const headers: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer realm="abkit"' } : {};
-    return json({ error: error.code, message }, error.status, headers);
+    return json({ error: error.code, message }, error.status, challengeHeaders(error));
   };
 
-  return (request, url) => {
-    const parts = segments(url.pathname, prefix);
-    if (!parts) return undefined;
-    const path = parts.join('/');
-    let handle: (() => Promise<Response>) | undefined;
-    if (path === 'search' || path === 'v0.4/search') handle = () => search(request, url, '0.4');
-    else if (path === 'v0.3/search') handle = () => search(request, url, '0.3');
-    else if (path === 'autocomplete' || path === 'v0.2/autocomplete') handle = () => autocomplete(request, url);
-    if (!handle) return undefined;
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return Promise.resolve(methodNotAllowed(['GET', 'HEAD'], { error: 'method_not_allowed', message: `${request.method} is not allowed on ${url.pathname}; use GET` }));
-    }
-    return guarded(handle, render, onError, () => json({ error: 'internal_error', message: 'internal error' }, 500));
-  };
+  return routeTable(
+    SEARCH_ROUTES,
+    { search: (c) => search(c, '0.4'), searchV03: (c) => search(c, '0.3'), autocomplete },
+    { prefix: options.prefix, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, onError, render },
+  );
 }
 
 /**

@@ -6,9 +6,9 @@
  */
 import type { TokenService } from '../access/token-service';
 import { AbkitError, ValidationError } from '../errors';
-import { jsonDepthExceeds, MAX_JSON_DEPTH, readText } from './body';
-import { json, methodNotAllowed, normalizePrefix, segments } from './respond';
-import { guarded, handlerOf, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, maxBodyBytesOption, type BodyReader } from './body';
+import { json } from './respond';
+import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 /**
  * Options of {@link createTokenHandler}.
@@ -47,10 +47,16 @@ interface TokenRequestFields {
   expires_in?: string;
 }
 
+/** The route table of remote control access (SPEC 4.2). */
+export const TOKEN_ROUTES = [
+  { method: 'GET', path: '/token', name: 'check' },
+  { method: 'POST', path: '/:account_id/token', name: 'issue' },
+] as const satisfies readonly RouteSpec[];
+
 const FIELDS = ['grant_type', 'scope', 'client_id', 'client_secret', 'expires_in'] as const;
 
-async function readFields(request: Request, limit: number): Promise<TokenRequestFields> {
-  const text = await readText(request, limit);
+async function readFields(request: Request, reader: BodyReader): Promise<TokenRequestFields> {
+  const text = await reader.text();
   const type = request.headers.get('content-type') ?? '';
   const out: TokenRequestFields = {};
   if (type.includes('application/x-www-form-urlencoded')) {
@@ -118,12 +124,13 @@ function parseExpiresIn(raw: string | null | undefined): number | undefined {
  * ```
  */
 export function tokenRoutes(options: TokenHandlerOptions): Routes {
-  const { tokens, maxBodyBytes = 65_536, onError = reportToConsole } = options;
-  if (!tokens || typeof tokens.issue !== 'function') throw new TypeError('abkit: createTokenHandler: tokens must be a TokenService');
-  const prefix = normalizePrefix(options.prefix);
+  const { tokens, onError } = options;
+  if (!tokens || typeof tokens.issue !== 'function') throw new TypeError('createTokenHandler: tokens must be a TokenService');
+  const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, 65_536, 'createTokenHandler');
 
-  async function issue(request: Request, url: URL, accountId: string): Promise<Response> {
-    const fields = await readFields(request, maxBodyBytes);
+  async function issue({ request, url, params, body }: RouteContext): Promise<Response> {
+    const accountId = params.account_id!;
+    const fields = await readFields(request, body);
     const basic = basicCredentials(request);
     if (basic && (fields.client_id !== undefined || fields.client_secret !== undefined)) {
       invalidRequest('give client credentials either in the Authorization header or in the body, not both');
@@ -146,7 +153,7 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
     );
   }
 
-  async function check(url: URL): Promise<Response> {
+  async function check({ url }: RouteContext): Promise<Response> {
     const values = url.searchParams.getAll('access_token');
     if (values.length !== 1 || values[0] === '') invalidRequest('give exactly one access_token query parameter');
     const result = await tokens.introspect(values[0]!);
@@ -170,25 +177,14 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
   const render = (error: AbkitError): Response => {
     const description = error.message.replace(/^abkit: /, '');
     if (error.status === 401) return oauthError('invalid_client', description, 401, { 'www-authenticate': 'Basic realm="abkit"' });
-    if (error.status === 413) return oauthError('invalid_request', description, 413);
     if (error.status === 503) return oauthError('temporarily_unavailable', description, 503);
+    if (error.status >= 500) return oauthError(error.code, description, error.status);
+    if (error.status !== 400) return oauthError('invalid_request', description, error.status);
     const known = ['invalid_request', 'invalid_scope', 'unsupported_grant_type', 'invalid_grant', 'unauthorized_client'];
     return oauthError(known.includes(error.code) ? error.code : 'invalid_request', description, 400);
   };
-  const internal = () => oauthError('server_error', 'internal error', 500);
 
-  return (request, url) => {
-    const parts = segments(url.pathname, prefix);
-    if (!parts) return undefined;
-    let handle: (() => Promise<Response>) | undefined;
-    if (parts.length === 1 && parts[0] === 'token') {
-      handle = request.method === 'GET' || request.method === 'HEAD' ? () => check(url) : async () => methodNotAllowed(['GET'], { error: 'invalid_request', error_description: 'use GET /token?access_token=…' });
-    } else if (parts.length === 2 && parts[1] === 'token') {
-      const account = parts[0]!;
-      handle = request.method === 'POST' ? () => issue(request, url, account) : async () => methodNotAllowed(['POST'], { error: 'invalid_request', error_description: `use POST /${account}/token` });
-    }
-    return handle && guarded(handle, render, onError, internal);
-  };
+  return routeTable(TOKEN_ROUTES, { check, issue }, { prefix: options.prefix, maxBodyBytes, onError, render });
 }
 
 /**

@@ -236,11 +236,11 @@ describe('routing', () => {
   it('405 with Allow for a method a route does not take', async () => {
     const { call, token } = await setup();
     const cases: [string, string, string][] = [
-      ['POST', `${PROD}/configuration`, 'GET, PUT'],
-      ['DELETE', `${PROD}/configuration`, 'GET, PUT'],
-      ['PATCH', `${PROD}/campaigns/c1`, 'GET, PUT, DELETE'],
-      ['DELETE', `${PROD}/panic`, 'GET, PUT'],
-      ['PUT', `${PROD}/activations`, 'GET'],
+      ['POST', `${PROD}/configuration`, 'GET, HEAD, PUT'],
+      ['DELETE', `${PROD}/configuration`, 'GET, HEAD, PUT'],
+      ['PATCH', `${PROD}/campaigns/c1`, 'GET, HEAD, PUT, DELETE'],
+      ['DELETE', `${PROD}/panic`, 'GET, HEAD, PUT'],
+      ['PUT', `${PROD}/activations`, 'GET, HEAD'],
     ];
     for (const [method, path, allow] of cases) {
       const res = await call(method, path, { token, body: method === 'GET' ? undefined : {} });

@@ -315,11 +315,11 @@ describe('GET /token?access_token=…', () => {
     }
   });
 
-  it('POST /token is 405 with Allow: GET', async () => {
+  it('POST /token is 405 with Allow: GET, HEAD', async () => {
     const { handler } = await setup();
     const res = await handler(new Request(`${BASE}/token`, { method: 'POST', body: '' }));
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
   });
 });
 
