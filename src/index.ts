@@ -35,6 +35,8 @@ export type { AssignmentSource, CampaignExplanation, Outcome, TargetingFailure, 
 export { DecisionEngine } from './decision/engine';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from './results/track';
 export type { TrackInput } from './results/track';
+export type { ResultsQuery, ExperimentResults, GroupResult, VariationResult, RateComparison, ValueComparison } from './results/results';
+export type { Estimate, SampleRatioCheck, TestResult } from './results/statistics';
 export type {
   DecisionEngineOptions,
   DecisionRequest,

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { memoryStorage } from '../../adapters/memory/memory';
 import { sha256Hex, constantTimeEqual } from '../crypto';
 import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { analyzeCampaign, resultsQueryProblems, type ExperimentResults, type ResultsQuery } from '../results/results';
 import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from '../results/track';
 import type { Activation } from '../storage/activations';
 import type { ConversionEvent } from '../storage/events';
@@ -450,6 +451,33 @@ export class DecisionEngine {
     }
     if (details.length > 0) fail(details);
     await this.storage.events.record(rows);
+  }
+
+  /**
+   * An experiment's results for one metric, per variation of the campaign's variation groups:
+   * exposed and converted visitors, conversion rate, mean value per exposed visitor, and against
+   * the group's reference: uplift with a 95% interval, p-value (two-proportion z-test for rates,
+   * Welch's t-test for values), chance to beat, plus a sample-ratio-mismatch check per group.
+   * The store aggregates (one SQL statement); no event is loaded into memory. Throws
+   * {@link ValidationError} for a bad query and {@link NotFoundError} for an unknown environment
+   * or campaign.
+   *
+   * @example
+   * ```ts
+   * const results = await engine.results({ environment: 'prod', campaignId: 'new-checkout', metric: 'purchase' });
+   * for (const v of results.groups[0]!.variations) console.log(v.variationId, v.conversionRate, v.comparison?.conversionRate.pValue);
+   * ```
+   */
+  async results(query: ResultsQuery): Promise<ExperimentResults> {
+    const details: ErrorDetail[] = [];
+    resultsQueryProblems(query, details);
+    if (details.length > 0) fail(details);
+    const config = await this.#config(query.environment);
+    const campaign = config.campaignByKey.get(query.campaignId);
+    if (!campaign) throw new NotFoundError(`abkit: campaign "${query.campaignId}" does not exist in environment "${config.environmentId}"`);
+    const window = { environmentId: config.environmentId, metric: query.metric, since: query.since, until: query.until };
+    const rows = await this.storage.events.aggregate({ ...window, campaignId: campaign.id, event: query.metric });
+    return analyzeCampaign(campaign, rows, window);
   }
 
   /** The environment's configuration, or undefined when it does not exist. */
