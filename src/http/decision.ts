@@ -160,8 +160,8 @@ export const DECISION_ROUTES = [
   { method: 'POST', path: '/v2/campaigns', name: 'campaigns' },
   { method: 'POST', path: '/v2/campaigns/:id', name: 'campaign' },
   { method: 'POST', path: '/v2/activate', name: 'activate' },
-  { method: 'POST', path: '/v2/:envId/campaigns', name: 'campaigns' },
-  { method: 'POST', path: '/v2/:envId/campaigns/:id', name: 'campaign' },
+  { method: 'POST', path: '/v2/:envId/campaigns', name: 'environmentCampaigns' },
+  { method: 'POST', path: '/v2/:envId/campaigns/:id', name: 'environmentCampaign' },
 ] as const satisfies readonly RouteSpec[];
 
 /**
@@ -217,7 +217,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     return new Response(null, { status: 204 });
   }
 
-  return routeTable(DECISION_ROUTES, { campaigns: decide, campaign: decide, activate }, {
+  return routeTable(DECISION_ROUTES, { campaigns: decide, campaign: decide, environmentCampaigns: decide, environmentCampaign: decide, activate }, {
     prefix: options.prefix,
     maxBodyBytes,
     onError,

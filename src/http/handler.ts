@@ -13,8 +13,8 @@ import { decisionRoutes } from './decision';
 import { openApiDocument } from './openapi';
 import { remoteControlRoutes } from './remote';
 import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
-import { json } from './respond';
-import { handlerOf, normalizePrefix, reportToConsole, routeTable, type ErrorReporting, type Handler, type Routes, type RouteSpec } from './router';
+import { handlerOf, normalizePrefix, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
+import { serviceRoutes } from './service';
 import { searchRoutes } from './search';
 import { tokenRoutes } from './token';
 
@@ -54,11 +54,6 @@ export interface HandlerOptions extends ErrorReporting {
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
-/** The service routes of the combined handler. */
-export const SERVICE_ROUTES = [
-  { method: 'GET', path: '/health', name: 'health' },
-  { method: 'GET', path: '/openapi.json', name: 'openapi' },
-] as const satisfies readonly RouteSpec[];
 
 /**
  * Creates one handler serving every configured interface with its own error format
@@ -74,7 +69,7 @@ export const SERVICE_ROUTES = [
  * ```
  */
 export function createHandler(options: HandlerOptions): Handler {
-  const { decision, access, catalog, prefix, requestIdHeader = 'x-request-id', serviceRoutes = true, onError = reportToConsole } = options;
+  const { decision, access, catalog, prefix, requestIdHeader = 'x-request-id', onError = reportToConsole } = options;
   const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createHandler');
   if (requestIdHeader !== false && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(requestIdHeader)) {
     throw new TypeError(`createHandler: requestIdHeader must be a header name or false, got ${JSON.stringify(requestIdHeader)}`);
@@ -88,19 +83,9 @@ export function createHandler(options: HandlerOptions): Handler {
     const s = 'registry' in options.search ? options.search : { registry: options.search };
     tables.push(searchRoutes({ registry: s.registry, search: 'options' in s ? s.options : undefined, requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined, prefix, onError }));
   }
-  if (serviceRoutes) {
+  if (options.serviceRoutes ?? true) {
     const interfaces = { decision: !!decision, access: !!access, remote: !!(access && decision), catalog: !!catalog, search: !!options.search };
-    let document: unknown;
-    tables.push(
-      routeTable(
-        SERVICE_ROUTES,
-        {
-          health: async () => json({ status: 'ok', interfaces }),
-          openapi: async () => json((document ??= openApiDocument({ ...interfaces, prefix: normalizePrefix(prefix) }))),
-        },
-        { prefix, maxBodyBytes, onError, render: (error) => json({ message: error.message }, error.status) },
-      ),
-    );
+    tables.push(serviceRoutes({ health: () => ({ status: 'ok', interfaces }), document: () => openApiDocument({ ...interfaces, prefix: normalizePrefix(prefix) }), prefix, onError }));
   }
 
   const route = handlerOf(tables);

@@ -9,7 +9,13 @@ import { ACCESS_ACTIONS } from '../access/actions';
 import { bucketingConfigSchema, campaignSchema } from '../decision/config';
 import { FIELD_TYPES, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
 import { autocompleteQuerySchema, searchQuerySchema, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, RANGE_OPERATORS } from '../search/query';
-import { activationBatchSchema, activationSchema, campaignsRequestSchema } from './decision';
+import { CATALOG_ROUTES } from './catalog';
+import { activationBatchSchema, activationSchema, campaignsRequestSchema, DECISION_ROUTES } from './decision';
+import { REMOTE_CONTROL_ROUTES } from './remote';
+import type { RouteSpec } from './router';
+import { SEARCH_ROUTES } from './search';
+import { SERVICE_ROUTES } from './service';
+import { TOKEN_ROUTES } from './token';
 
 const message = z.object({ message: z.string() }).meta({ description: 'Error message (SPEC 2.1).' });
 const oauthError = z.object({ error: z.string(), error_description: z.string() }).meta({ description: 'RFC 6749 §5.2 error.' });
@@ -129,7 +135,21 @@ function reply(description: string, s?: z.ZodType) {
 }
 
 const query = (name: string, required: boolean, description: string, s: Schema = { type: 'string' }) => ({ name, in: 'query', required, description, schema: s });
-const path = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+// Descriptions of the path parameters the route tables name.
+const PATH_PARAMETERS: Record<string, string> = {
+  id: 'Campaign id or slug',
+  envId: 'Environment',
+  account_id: 'Account',
+  env_id: 'Environment',
+  campaign_id: 'Campaign',
+  itemID: 'Item id',
+  fieldID: 'Field',
+};
+const pathParameter = (name: string) => ({ name, in: 'path', required: true, description: PATH_PARAMETERS[name] ?? name, schema: { type: 'string' } });
+
+/** An OpenAPI operation; its path parameters come from the route's pattern. */
+type Operation = { summary: string; parameters?: readonly unknown[] } & Record<string, unknown>;
 
 /**
  * Which interfaces a document describes.
@@ -160,8 +180,15 @@ export interface OpenApiScope {
  */
 export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const add = (p: string, operations: Record<string, unknown>) => {
-    paths[scope.prefix + p] = { ...(paths[scope.prefix + p] ?? {}), ...operations };
+  // Paths come from the route tables; each table names an operation per route, described here.
+  const describe = <S extends RouteSpec>(table: readonly S[], operations: { [N in S['name']]: Operation }, extra: (route: S) => object = () => ({})) => {
+    for (const route of table) {
+      const { parameters = [], ...operation } = { ...operations[route.name as S['name']], ...extra(route) };
+      const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+      const p = scope.prefix + route.path.replace(/:(\w+)/g, '{$1}');
+      const described = { ...operation, ...(names.length + parameters.length > 0 ? { parameters: [...names.map(pathParameter), ...parameters] } : {}) };
+      paths[p] = { ...(paths[p] ?? {}), [route.method.toLowerCase()]: described };
+    }
   };
   const decisionErrors = {
     '400': reply('Bad request, unknown campaign or environment', message),
@@ -172,13 +199,13 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
   if (scope.decision) {
     const campaigns = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaigns list (SPEC 2.5)', campaignsList), ...decisionErrors } };
     const one = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaign value (SPEC 2.4)', campaignValue), '204': reply('Not targeted or untracked'), ...decisionErrors } };
-    const exposeAllKeys = query('exposeAllKeys', false, 'true adds sibling variations\' keys with value null', { type: 'string', enum: ['true', 'false'] });
-    add('/v2/campaigns', { post: { summary: 'Campaigns of a visitor (default environment)', parameters: [exposeAllKeys], ...campaigns } });
-    add('/v2/campaigns/{id}', { post: { summary: 'One campaign by id or slug', parameters: [path('id', 'Campaign id or slug'), exposeAllKeys], ...one } });
-    add('/v2/{envId}/campaigns', { post: { summary: 'Campaigns of a visitor in an environment', parameters: [path('envId', 'Environment'), exposeAllKeys], ...campaigns } });
-    add('/v2/{envId}/campaigns/{id}', { post: { summary: 'One campaign in an environment', parameters: [path('envId', 'Environment'), path('id', 'Campaign id or slug'), exposeAllKeys], ...one } });
-    add('/v2/activate', {
-      post: {
+    const parameters = [query('exposeAllKeys', false, 'true adds sibling variations\' keys with value null', { type: 'string', enum: ['true', 'false'] })];
+    describe(DECISION_ROUTES, {
+      campaigns: { summary: 'Campaigns of a visitor (default environment)', parameters, ...campaigns },
+      campaign: { summary: 'One campaign by id or slug', parameters, ...one },
+      environmentCampaigns: { summary: 'Campaigns of a visitor in an environment', parameters, ...campaigns },
+      environmentCampaign: { summary: 'One campaign in an environment', parameters, ...one },
+      activate: {
         summary: 'Record campaign activations',
         requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [schema(activationSchema, 'input'), schema(activationBatchSchema, 'input')] } } } },
         responses: { '204': reply('Recorded'), ...decisionErrors },
@@ -186,58 +213,45 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     });
   }
   if (scope.access) {
-    add('/{account_id}/token', {
-      post: {
+    describe(TOKEN_ROUTES, {
+      issue: {
         summary: 'Issue a bearer token (client credentials)',
-        parameters: [path('account_id', 'Account'), query('expires_in', false, 'Lifetime in seconds: 0 or absent = 3600; clamped to the maximum', { type: 'integer', minimum: 0 })],
+        parameters: [query('expires_in', false, 'Lifetime in seconds: 0 or absent = 3600; clamped to the maximum', { type: 'integer', minimum: 0 })],
         requestBody: { required: true, content: { 'application/json': { schema: schema(tokenRequestSchema, 'input') }, 'application/x-www-form-urlencoded': { schema: schema(tokenRequestSchema, 'input') } } },
         responses: { '200': reply('Token', tokenResponse), '400': reply('Bad request', oauthError), '401': reply('Bad client credentials', oauthError) },
       },
-    });
-    add('/token', {
-      get: { summary: 'Check a token', parameters: [query('access_token', true, 'The token')], responses: { '200': reply('Token state', introspection), '400': reply('Bad request', oauthError) } },
+      check: { summary: 'Check a token', parameters: [query('access_token', true, 'The token')], responses: { '200': reply('Token state', introspection), '400': reply('Bad request', oauthError) } },
     });
   }
   if (scope.remote) {
-    const base = '/v1/accounts/{account_id}/environments/{env_id}';
-    const params = [path('account_id', 'Account'), path('env_id', 'Environment')];
     const errors = { '400': reply('Bad request', apiError), '401': reply('Missing, invalid, expired or revoked token', apiError), '403': reply('Action or environment not granted', apiError), '404': reply('Unknown environment or campaign', apiError) };
-    const security = (action: string) => ({ security: [{ bearer: [action] }] });
-    add(`${base}/configuration`, {
-      get: { summary: 'Read the campaign configuration', parameters: params, ...security('campaigns.read'), responses: { '200': reply('Configuration', configurationView), ...errors } },
-      put: { summary: 'Replace the campaign configuration', parameters: params, ...security('campaigns.write'), requestBody: body(bucketingConfigSchema), responses: { '200': reply('Configuration', configurationView), '412': reply('Stale If-Match', apiError), ...errors } },
-    });
-    add(`${base}/campaigns/{campaign_id}`, {
-      get: { summary: 'Read one campaign', parameters: [...params, path('campaign_id', 'Campaign')], ...security('campaigns.read'), responses: { '200': reply('Campaign', campaignSchema), ...errors } },
-      put: { summary: 'Create or replace one campaign', parameters: [...params, path('campaign_id', 'Campaign')], ...security('campaigns.write'), requestBody: body(campaignSchema), responses: { '200': reply('Written'), ...errors } },
-      delete: { summary: 'Delete one campaign', parameters: [...params, path('campaign_id', 'Campaign')], ...security('campaigns.write'), responses: { '200': reply('Deleted'), ...errors } },
-    });
-    add(`${base}/panic`, {
-      get: { summary: 'Read panic mode', parameters: params, ...security('campaigns.read'), responses: { '200': reply('Panic state', z.object({ panic: z.boolean(), version: z.number().int() })), ...errors } },
-      put: { summary: 'Switch panic mode', parameters: params, ...security('panic.write'), requestBody: body(z.object({ panic: z.boolean() })), responses: { '200': reply('Panic state', z.object({ panic: z.boolean(), version: z.number().int() })), ...errors } },
-    });
-    add(`${base}/activations`, {
-      get: {
+    const panicState = z.object({ panic: z.boolean(), version: z.number().int() });
+    const operations: { [N in (typeof REMOTE_CONTROL_ROUTES)[number]['name']]: Operation } = {
+      getConfiguration: { summary: 'Read the campaign configuration', responses: { '200': reply('Configuration', configurationView), ...errors } },
+      replaceConfiguration: { summary: 'Replace the campaign configuration', requestBody: body(bucketingConfigSchema), responses: { '200': reply('Configuration', configurationView), '412': reply('Stale If-Match', apiError), ...errors } },
+      getCampaign: { summary: 'Read one campaign', responses: { '200': reply('Campaign', campaignSchema), ...errors } },
+      putCampaign: { summary: 'Create or replace one campaign', requestBody: body(campaignSchema), responses: { '200': reply('Written'), ...errors } },
+      deleteCampaign: { summary: 'Delete one campaign', responses: { '200': reply('Deleted'), ...errors } },
+      getPanic: { summary: 'Read panic mode', responses: { '200': reply('Panic state', panicState), ...errors } },
+      setPanic: { summary: 'Switch panic mode', requestBody: body(z.object({ panic: z.boolean() })), responses: { '200': reply('Panic state', panicState), ...errors } },
+      listActivations: {
         summary: 'Read activations',
-        parameters: [...params, query('visitor_id', false, 'Only this visitor'), query('since', false, 'Epoch ms', { type: 'integer' }), query('limit', false, 'At most (10,000)', { type: 'integer' })],
-        ...security('activations.read'),
+        parameters: [query('visitor_id', false, 'Only this visitor'), query('since', false, 'Epoch ms', { type: 'integer' }), query('limit', false, 'At most (10,000)', { type: 'integer' })],
         responses: { '200': reply('Activations'), ...errors },
       },
-    });
+    };
+    // Each route's security names the action its token must hold.
+    describe(REMOTE_CONTROL_ROUTES, operations, (route) => ({ security: [{ bearer: [route.action] }] }));
   }
   if (scope.catalog) {
     const errors = { '400': reply('Invalid operations, nothing applied', apiError), '401': reply('Missing or unknown catalog key', apiError), '403': reply('Not the catalog key', apiError) };
     const security = { security: [{ catalogKey: [] }] };
-    add('/indexes/catalog/{itemID}', {
-      put: { summary: 'Add or replace an item', parameters: [path('itemID', 'Item id')], ...security, requestBody: body(catalogItemSchema), responses: { '200': reply('Applied', batchResult), ...errors } },
-      delete: { summary: 'Delete an item', parameters: [path('itemID', 'Item id')], ...security, responses: { '200': reply('Applied', batchResult), ...errors } },
-    });
-    add('/indexes/catalog', { delete: { summary: 'Delete every item (the schema is kept)', ...security, responses: { '200': reply('Deleted'), ...errors } } });
-    add('/indexes/catalog/schema/{fieldID}', {
-      delete: { summary: 'Delete a schema field', parameters: [path('fieldID', 'Field')], ...security, responses: { '200': reply('Deleted'), '404': reply('Unknown field', apiError), ...errors } },
-    });
-    add('/indexes/catalog/batch', {
-      post: {
+    describe(CATALOG_ROUTES, {
+      put: { summary: 'Add or replace an item', ...security, requestBody: body(catalogItemSchema), responses: { '200': reply('Applied', batchResult), ...errors } },
+      delete: { summary: 'Delete an item', ...security, responses: { '200': reply('Applied', batchResult), ...errors } },
+      deleteAll: { summary: 'Delete every item (the schema is kept)', ...security, responses: { '200': reply('Deleted'), ...errors } },
+      deleteField: { summary: 'Delete a schema field', ...security, responses: { '200': reply('Deleted'), '404': reply('Unknown field', apiError), ...errors } },
+      batch: {
         summary: 'Apply up to 10,000 operations atomically',
         ...security,
         requestBody: body(z.array(batchOperation).max(10_000), 'Less than 50 MB'),
@@ -258,12 +272,10 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     ];
     const sort = { name: 'sort', in: 'query', required: false, description: '<field>:asc or <field>:desc', schema: { type: 'array', items: { type: 'string', pattern: '^.+:(asc|desc)$' } } };
     const errors = { '400': reply('Bad parameter', apiError), '404': reply('Unknown catalog', apiError) };
-    const search = { summary: 'Search (v0.4)', parameters: [...parameters, sort], responses: { '200': reply('Results', searchResponse), ...errors } };
-    add('/search', { get: search });
-    add('/v0.4/search', { get: search });
-    add('/v0.3/search', { get: { summary: 'Search (v0.3: no sort)', parameters, responses: { '200': reply('Results', searchResponse), ...errors } } });
-    add('/autocomplete', {
-      get: {
+    describe(SEARCH_ROUTES, {
+      search: { summary: 'Search (v0.4)', parameters: [...parameters, sort], responses: { '200': reply('Results', searchResponse), ...errors } },
+      searchV03: { summary: 'Search (v0.3: no sort)', parameters, responses: { '200': reply('Results', searchResponse), ...errors } },
+      autocomplete: {
         summary: 'Autocomplete (v0.2)',
         parameters: [
           query('query', true, 'Partial input', schema(autocompleteQuerySchema.shape.query, 'input')),
@@ -274,8 +286,10 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       },
     });
   }
-  add('/health', { get: { summary: 'Liveness', responses: { '200': reply('OK') } } });
-  add('/openapi.json', { get: { summary: 'This document', responses: { '200': reply('OpenAPI 3.1') } } });
+  describe(SERVICE_ROUTES, {
+    health: { summary: 'Liveness', responses: { '200': reply('OK') } },
+    openapi: { summary: 'This document', responses: { '200': reply('OpenAPI 3.1') } },
+  });
   return {
     openapi: '3.1.0',
     info: { title: 'abkit', version: '0.1.0', description: 'Decision, remote control access, catalog, search and autocomplete interfaces.' },

@@ -64,9 +64,9 @@ function integerParam(url: URL, name: string): number | undefined {
 export const REMOTE_CONTROL_ROUTES = [
   { method: 'GET', path: `${ENVIRONMENT}/configuration`, name: 'getConfiguration', action: 'campaigns.read' },
   { method: 'PUT', path: `${ENVIRONMENT}/configuration`, name: 'replaceConfiguration', action: 'campaigns.write' },
-  { method: 'GET', path: `${ENVIRONMENT}/campaigns/:id`, name: 'getCampaign', action: 'campaigns.read' },
-  { method: 'PUT', path: `${ENVIRONMENT}/campaigns/:id`, name: 'putCampaign', action: 'campaigns.write' },
-  { method: 'DELETE', path: `${ENVIRONMENT}/campaigns/:id`, name: 'deleteCampaign', action: 'campaigns.write' },
+  { method: 'GET', path: `${ENVIRONMENT}/campaigns/:campaign_id`, name: 'getCampaign', action: 'campaigns.read' },
+  { method: 'PUT', path: `${ENVIRONMENT}/campaigns/:campaign_id`, name: 'putCampaign', action: 'campaigns.write' },
+  { method: 'DELETE', path: `${ENVIRONMENT}/campaigns/:campaign_id`, name: 'deleteCampaign', action: 'campaigns.write' },
   { method: 'GET', path: `${ENVIRONMENT}/panic`, name: 'getPanic', action: 'campaigns.read' },
   { method: 'PUT', path: `${ENVIRONMENT}/panic`, name: 'setPanic', action: 'panic.write' },
   { method: 'GET', path: `${ENVIRONMENT}/activations`, name: 'listActivations', action: 'activations.read' },
@@ -108,15 +108,15 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
       }
     },
     async getCampaign({ params }, account, env) {
-      return json(await remote.getCampaign(account, env, params.id!));
+      return json(await remote.getCampaign(account, env, params.campaign_id!));
     },
     async putCampaign({ params, body }, account, env) {
-      const id = params.id!;
+      const id = params.campaign_id!;
       const r = await remote.putCampaign(account, env, id, await body.json());
       return json({ environment: r.id, version: r.version, campaign: r.config.campaigns.find((c) => c.id === id) }, 200, etag(r));
     },
     async deleteCampaign({ params }, account, env) {
-      const r = await remote.deleteCampaign(account, env, params.id!);
+      const r = await remote.deleteCampaign(account, env, params.campaign_id!);
       return json({ environment: r.id, version: r.version }, 200, etag(r));
     },
     async getPanic(_, account, env) {

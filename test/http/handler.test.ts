@@ -1,6 +1,12 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, TokenService } from '../../src/index';
+import { CATALOG_ROUTES } from '../../src/http/catalog';
+import { DECISION_ROUTES } from '../../src/http/decision';
+import { REMOTE_CONTROL_ROUTES } from '../../src/http/remote';
+import { SEARCH_ROUTES } from '../../src/http/search';
+import { SERVICE_ROUTES } from '../../src/http/service';
+import { TOKEN_ROUTES } from '../../src/http/token';
 import { config } from '../helpers/configs';
 
 async function setup(options: Partial<Parameters<typeof createHandler>[0]> = {}) {
@@ -51,6 +57,25 @@ describe('createHandler', () => {
     expect(Object.keys(campaigns.post.requestBody.content['application/json'].schema.properties)).toEqual(
       expect.arrayContaining(['visitor_id', 'anonymous_id', 'context', 'trigger_hit', 'visitor_consent']),
     );
+  });
+
+  it('documents exactly the routes of the tables, each under its prefix, and serves every one', async () => {
+    const { handler } = await setup({ prefix: '/api' });
+    const doc = (await (await handler(new Request('http://x/api/openapi.json'))).json()) as { paths: Record<string, Record<string, unknown>> };
+    const tables = [DECISION_ROUTES, TOKEN_ROUTES, REMOTE_CONTROL_ROUTES, CATALOG_ROUTES, SEARCH_ROUTES, SERVICE_ROUTES];
+    const routes = tables.flatMap((t) => t.map((r) => `${r.method} /api${r.path.replace(/:(\w+)/g, '{$1}')}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual([...new Set(routes)].sort());
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const operation of Object.values(operations) as { parameters?: { name: string; in: string }[] }[]) {
+        expect((operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name), path).toEqual(names);
+      }
+      // Every documented operation is routed: OPTIONS lists its methods.
+      const concrete = path.replace(/\{\w+\}/g, 'x');
+      const allow = (await handler(new Request(`http://x${concrete}`, { method: 'OPTIONS' }))).headers.get('allow') ?? '';
+      for (const m of Object.keys(operations)) expect(allow.split(', '), `${m} ${concrete}`).toContain(m.toUpperCase());
+    }
   });
 
   it('documents only the interfaces served', async () => {
