@@ -112,8 +112,11 @@ export {
   DEFAULT_SUGGESTIONS,
 } from './search/query';
 export type { SearchQuery, SearchQueryInput, AutocompleteQuery, AutocompleteQueryInput, Filter, SortCriterion, RangeOperator } from './search/query';
-export { rankingScore, matchQuality } from './search/scoring';
-export { allowedTypos, damerau, transpositions } from './search/typos';
+export { allowedTypos, damerau } from './search/typos';
+export { ENGLISH_STOP_WORDS } from './search/stop-words';
+export type { Synonyms, Stemmer } from './search/analysis';
+export type { MatchingStrategy } from './search/matching';
+export type { RankingRule, RankingScoreDetails } from './search/ranking';
 export { createSearchHandler, searchRoutes } from './http/search';
 export type { SearchHandlerOptions } from './http/search';
 

@@ -39,3 +39,23 @@ export function valuesOf(value: unknown): (string | number | boolean)[] {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v !== '');
   return [];
 }
+
+/**
+ * Orders two values of a sort criterion or facet: numbers by value, anything else as lowercased
+ * text; missing values (undefined, null) last whatever `sign` (1 ascending, -1 descending).
+ *
+ * @example
+ * ```ts
+ * compareValues('apple', 'Banana'); // < 0
+ * compareValues(undefined, 3, -1);  // > 0: missing values go last
+ * ```
+ */
+export function compareValues(a: unknown, b: unknown, sign = 1): number {
+  const am = a === undefined || a === null;
+  const bm = b === undefined || b === null;
+  if (am || bm) return am === bm ? 0 : am ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return sign * (a - b);
+  const x = String(a).toLowerCase();
+  const y = String(b).toLowerCase();
+  return sign * (x < y ? -1 : x > y ? 1 : 0);
+}

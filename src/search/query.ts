@@ -209,6 +209,15 @@ export const searchQuerySchema = z.object({
   sort: sortSchema,
   rankingScoreThreshold: ratio('rankingScoreThreshold').optional(),
   semanticRatio: ratio('semanticRatio').optional(),
+  showRankingScoreDetails: z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === false || value === 'false') return false;
+      if (value === true || value === 'true') return true;
+      ctx.addIssue({ code: 'custom', message: `showRankingScoreDetails must be true or false, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }),
 });
 
 /**

@@ -1,15 +1,15 @@
 /**
- * One immutable search index over one visible catalog version: MiniSearch for text, plus
- * per-path value indexes (postings for exact values, sorted arrays for number ranges), so
- * filters never scan every document.
+ * One immutable search index over one visible catalog version: the text index (dictionary,
+ * postings, per-field word sequences) and per-path value indexes (postings for exact values,
+ * sorted arrays for number ranges), so filters never scan every document.
  *
  * @module
  */
-import MiniSearch from 'minisearch';
 import { STANDARD_FIELDS, typeOf, type FieldType } from '../catalog/typing';
 import type { CatalogItem } from '../storage/catalog';
+import { words, type Analyzer } from './analysis';
+import { Dictionary } from './dictionary';
 import { memberKind, scalarKind, valueAt, valuesOf, type PathKind } from './fields';
-import { damerau } from './typos';
 
 /** A path that can be filtered, faceted or sorted on. */
 export interface SearchPath {
@@ -31,7 +31,7 @@ export interface PathIndex {
 
 /** How an index is built. */
 export interface IndexSettings {
-  /** Fields whose text is searched; undefined: `name` and every string custom field. */
+  /** Fields whose text is searched, best first; undefined: `name` and every string custom field. */
   readonly searchableFields?: readonly string[];
   /** Field → boost (relative weight); default 1. */
   readonly boosts?: Readonly<Record<string, number>>;
@@ -42,91 +42,186 @@ export function postingKey(value: string | number | boolean): string {
   return typeof value === 'string' ? `s:${value}` : `${typeof value === 'number' ? 'n' : 'b'}:${String(value)}`;
 }
 
-/** An immutable index of one visible version. */
+/**
+ * Gives the event loop a turn whenever the current slice of work has run `budgetMs`, so building
+ * a large index never blocks it for long.
+ *
+ * @example
+ * ```ts
+ * const slicer = new Slicer(8);
+ * for (const item of items) { index(item); await slicer.tick(); }
+ * ```
+ */
+export class Slicer {
+  readonly #budget: number;
+  #start = performance.now();
+  #count = 0;
+
+  constructor(budgetMs = 8) {
+    this.#budget = budgetMs;
+  }
+
+  /** Yields when the slice is used up (checks the clock every 32 calls). */
+  async tick(): Promise<void> {
+    if (++this.#count % 32 !== 0 || performance.now() - this.#start < this.#budget) return;
+    await new Promise<void>((resolve) => (globalThis.setImmediate ? globalThis.setImmediate(resolve) : setTimeout(resolve, 0)));
+    this.#start = performance.now();
+  }
+}
+
+/**
+ * An immutable index of one visible version: a dictionary of folded words, their postings,
+ * the words of every document field in order (positions for proximity, attribute and
+ * exactness), stems, and the value indexes of filters and facets.
+ */
 export class SearchIndex {
   readonly version: number;
   readonly items: readonly CatalogItem[];
-  readonly mini: MiniSearch;
   readonly paths: ReadonlyMap<string, PathIndex>;
+  /** Searched fields, in the order given. */
   readonly searchable: readonly string[];
-  /** Field → weight in (0, 1]: its boost over the largest boost. */
-  readonly weights: ReadonlyMap<string, number>;
+  /** Per searched field: its rank (0 = best) by boost, then order. */
+  readonly fieldRank: Uint8Array;
+  /** Number of distinct field ranks. */
+  readonly fieldRanks: number;
+  /** Per searched field: its boost over the largest boost. */
+  readonly fieldWeight: Float64Array;
+  readonly dictionary: Dictionary;
+  /** Stem → numbers of the words having it. */
+  readonly stems: ReadonlyMap<string, readonly number[]>;
+  /** Word number → ascending document numbers containing it. */
+  readonly postings: readonly Uint32Array[];
+  /** Word numbers of document d, field f, in order: `tokens[offsets[d·F + f] … offsets[d·F + f + 1]]`. */
+  readonly tokens: Uint32Array;
+  readonly offsets: Uint32Array;
+  /** Mean length in words of each searched field. */
+  readonly averageLength: Float64Array;
   /** Unit vectors per document, when an embedder is configured. */
   vectors: readonly Float32Array[] | undefined;
-  /** Every distinct indexed term. */
-  readonly terms: ReadonlySet<string>;
-  readonly #prefixes = new Map<number, string[]>();
-  // Query terms repeat: remember each one's near prefixes (bounded, cleared when full).
-  readonly #near = new Map<string, readonly string[]>();
+
+  private constructor(parts: Omit<SearchIndex, 'vectors' | 'fieldWeightOf' | 'fieldsOf'>) {
+    this.version = parts.version;
+    this.items = parts.items;
+    this.paths = parts.paths;
+    this.searchable = parts.searchable;
+    this.fieldRank = parts.fieldRank;
+    this.fieldRanks = parts.fieldRanks;
+    this.fieldWeight = parts.fieldWeight;
+    this.dictionary = parts.dictionary;
+    this.stems = parts.stems;
+    this.postings = parts.postings;
+    this.tokens = parts.tokens;
+    this.offsets = parts.offsets;
+    this.averageLength = parts.averageLength;
+    this.vectors = undefined;
+  }
 
   /**
-   * Field types come from the visible items themselves, not the accepted schema: writes not yet
-   * synchronized must not change what search accepts.
+   * Builds the index of one visible version in slices that yield to the event loop.
+   * Field types come from the visible items themselves, not the accepted schema: writes not
+   * yet synchronized must not change what search accepts.
    */
-  constructor(version: number, items: readonly CatalogItem[], settings: IndexSettings) {
-    this.version = version;
-    this.items = items;
-    const custom = visibleTypes(items);
+  static async build(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer, slicer = new Slicer()): Promise<SearchIndex> {
+    const custom = await visibleTypes(items, slicer);
     const types = new Map<string, FieldType>();
     for (const [name, f] of Object.entries(STANDARD_FIELDS)) types.set(name, f.type);
     for (const [name, type] of custom) types.set(name, type);
-    this.searchable = settings.searchableFields ?? ['name', ...[...custom].filter(([, t]) => t === 'string').map(([name]) => name)];
+    const searchable = settings.searchableFields ?? ['name', ...[...custom].filter(([, t]) => t === 'string').map(([name]) => name)];
     const boosts = settings.boosts ?? {};
     // Own properties only: a field named `constructor` must not read Object's.
     const boost = (f: string) => (Object.hasOwn(boosts, f) ? boosts[f]! : 1);
-    const top = Math.max(1, ...this.searchable.map(boost));
-    this.weights = new Map(this.searchable.map((f) => [f, boost(f) / top]));
-    this.mini = new MiniSearch({
-      fields: [...this.searchable],
-      idField: '__doc',
-      extractField: (doc, field) => {
-        if (field === '__doc') return (doc as { __doc: number }).__doc as unknown as string;
-        const item = (doc as { item: CatalogItem }).item;
-        return searchableText(Object.hasOwn(item, field) ? item[field] : undefined);
-      },
-    });
-    this.mini.addAll(items.map((item, i) => ({ __doc: i, item })));
-    const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-    const terms = new Set<string>();
-    for (const item of items) {
-      for (const field of this.searchable) {
-        for (const t of tokenize(searchableText(Object.hasOwn(item, field) ? item[field] : undefined))) if (t !== '') terms.add(t.toLowerCase());
+    const top = Math.max(1, ...searchable.map(boost));
+    const fieldWeight = Float64Array.from(searchable, (f) => boost(f) / top);
+    const distinct = [...new Set(searchable.map(boost))].sort((a, b) => b - a);
+    // Without boosts the order of the fields ranks them; with boosts, the boost does.
+    const fieldRank = Uint8Array.from(searchable, (f, i) => (settings.boosts ? distinct.indexOf(boost(f)) : Math.min(i, 255)));
+    const fieldRanks = Math.max(...fieldRank, 0) + 1;
+
+    const F = searchable.length;
+    const ids = new Map<string, number>();
+    const wordList: string[] = [];
+    let tokens = new Uint32Array(1024);
+    let count = 0;
+    const offsets = new Uint32Array(items.length * F + 1);
+    const totalLength = new Float64Array(F);
+    for (let d = 0; d < items.length; d++) {
+      const item = items[d]!;
+      for (let f = 0; f < F; f++) {
+        offsets[d * F + f] = count;
+        const field = searchable[f]!;
+        for (const w of words(searchableText(Object.hasOwn(item, field) ? item[field] : undefined))) {
+          let id = ids.get(w);
+          if (id === undefined) {
+            id = wordList.length;
+            ids.set(w, id);
+            wordList.push(w);
+          }
+          if (count === tokens.length) {
+            const grown = new Uint32Array(tokens.length * 2);
+            grown.set(tokens);
+            tokens = grown;
+          }
+          tokens[count++] = id;
+        }
+        totalLength[f]! += count - offsets[d * F + f]!;
       }
+      await slicer.tick();
     }
-    this.terms = terms;
-    this.paths = buildPaths(items, types);
-  }
+    offsets[items.length * F] = count;
+    const averageLength = totalLength.map((t) => (items.length === 0 ? 0 : t / items.length));
 
-  /**
-   * Indexed prefixes of `term`'s length within `typos` (Damerau) of it, other than `term`
-   * itself, at most `limit`; cached per term.
-   *
-   * @example
-   * ```ts
-   * index.nearPrefixes('sansu', 1, 20); // ['samsu', …]
-   * ```
-   */
-  nearPrefixes(term: string, typos: number, limit: number): readonly string[] {
-    const key = `${typos}:${term}`;
-    let near = this.#near.get(key);
-    if (!near) {
-      near = this.prefixes(term.length).filter((p) => p !== term && damerau(term, p, typos) <= typos).slice(0, limit);
-      if (this.#near.size >= 10_000) this.#near.clear();
-      this.#near.set(key, near);
+    // Postings: count, then fill, each document once per word.
+    const lastDoc = new Int32Array(wordList.length).fill(-1);
+    const df = new Uint32Array(wordList.length);
+    for (let d = 0; d < items.length; d++) {
+      for (let t = offsets[d * F]!; t < offsets[(d + 1) * F]!; t++) {
+        const w = tokens[t]!;
+        if (lastDoc[w] !== d) {
+          lastDoc[w] = d;
+          df[w]!++;
+        }
+      }
+      await slicer.tick();
     }
-    return near;
-  }
-
-  /** The distinct `length`-character prefixes of longer indexed terms (cached per length). */
-  prefixes(length: number): readonly string[] {
-    let list = this.#prefixes.get(length);
-    if (!list) {
-      const set = new Set<string>();
-      for (const t of this.terms) if (t.length > length) set.add(t.slice(0, length));
-      list = [...set];
-      this.#prefixes.set(length, list);
+    const postings = Array.from(df, (n) => new Uint32Array(n));
+    const filled = new Uint32Array(wordList.length);
+    lastDoc.fill(-1);
+    for (let d = 0; d < items.length; d++) {
+      for (let t = offsets[d * F]!; t < offsets[(d + 1) * F]!; t++) {
+        const w = tokens[t]!;
+        if (lastDoc[w] !== d) {
+          lastDoc[w] = d;
+          postings[w]![filled[w]!++] = d;
+        }
+      }
+      await slicer.tick();
     }
-    return list;
+    const stems = new Map<string, number[]>();
+    for (let w = 0; w < wordList.length; w++) {
+      const s = analyzer.stem(wordList[w]!);
+      const list = stems.get(s);
+      if (list) list.push(w);
+      else stems.set(s, [w]);
+      await slicer.tick();
+    }
+    const dictionary = new Dictionary(wordList);
+    await slicer.tick();
+    const paths = await buildPaths(items, types, slicer);
+    return new SearchIndex({
+      version,
+      items,
+      paths,
+      searchable,
+      fieldRank,
+      fieldRanks,
+      fieldWeight,
+      dictionary,
+      stems,
+      postings,
+      tokens: tokens.slice(0, count),
+      offsets,
+      averageLength,
+    });
   }
 }
 
@@ -140,9 +235,10 @@ export function searchableText(value: unknown): string {
 }
 
 /** Field types as the visible items show them: the type of each field's first non-empty value. */
-export function visibleTypes(items: readonly CatalogItem[]): Map<string, FieldType> {
+export async function visibleTypes(items: readonly CatalogItem[], slicer = new Slicer()): Promise<Map<string, FieldType>> {
   const types = new Map<string, FieldType>();
   for (const item of items) {
+    await slicer.tick();
     for (const name of Object.keys(item)) {
       if (types.has(name) || Object.hasOwn(STANDARD_FIELDS, name)) continue;
       const kind = typeOf(item[name]);
@@ -152,7 +248,7 @@ export function visibleTypes(items: readonly CatalogItem[]): Map<string, FieldTy
   return types;
 }
 
-function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>): Map<string, PathIndex> {
+async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>, slicer: Slicer): Promise<Map<string, PathIndex>> {
   const infos: SearchPath[] = [];
   for (const [name, type] of types) {
     const kind = scalarKind(type);
@@ -164,6 +260,7 @@ function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, Fi
     if (!member) continue;
     const keys = new Set<string>();
     for (const item of items) {
+      await slicer.tick();
       const obj = item[name];
       if (obj && typeof obj === 'object' && !Array.isArray(obj)) for (const k of Object.keys(obj)) keys.add(k);
     }
@@ -173,8 +270,9 @@ function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, Fi
   for (const info of infos) {
     const lists = new Map<string, number[]>();
     const numbers: [number, number][] = [];
-    items.forEach((item, doc) => {
-      for (const v of valuesOf(valueAt(item, info.path, info.objectField))) {
+    for (let doc = 0; doc < items.length; doc++) {
+      await slicer.tick();
+      for (const v of valuesOf(valueAt(items[doc]!, info.path, info.objectField))) {
         const key = postingKey(v);
         const list = lists.get(key);
         if (list) {
@@ -182,7 +280,7 @@ function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, Fi
         } else lists.set(key, [doc]);
         if (typeof v === 'number') numbers.push([v, doc]);
       }
-    });
+    }
     const postings = new Map<string, Uint32Array>();
     for (const [k, list] of lists) postings.set(k, Uint32Array.from(list));
     if (info.kind === 'number') {

@@ -1,13 +1,13 @@
-import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import type { Catalog } from '../catalog/catalog';
 import { ValidationError } from '../errors';
 import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
-import { valueAt, valuesOf } from './fields';
+import { Analyzer, type Stemmer, type Synonyms } from './analysis';
+import { compareValues, valueAt, valuesOf } from './fields';
+import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
-import { rankingScore } from './scoring';
+import { RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
 import { postingKey, SearchIndex, searchableText, type PathIndex } from './search-index';
-import { allowedTypos, transpositions } from './typos';
 
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
@@ -42,16 +42,17 @@ export type Facet =
   | { readonly type: 'range'; readonly values: { readonly min: number; readonly max: number } };
 
 /**
- * A hit: the item, with its ranking score.
+ * A hit: the item, with its ranking score, and what each rule counted when
+ * `showRankingScoreDetails` is set.
  *
  * @example
  * ```ts
- * const { hits } = await search.search({ text: 'galaxy' });
+ * const { hits } = await search.search({ text: 'galaxy', showRankingScoreDetails: true });
  * const best: Hit | undefined = hits[0];
- * console.log(best?.id, best?.name, best?._rankingScore);
+ * console.log(best?.id, best?.name, best?._rankingScore, best?._rankingScoreDetails?.words);
  * ```
  */
-export type Hit = CatalogItem & { readonly _rankingScore: number };
+export type Hit = CatalogItem & { readonly _rankingScore: number; readonly _rankingScoreDetails?: RankingScoreDetails };
 
 /**
  * The search response (SPEC 2.9).
@@ -82,6 +83,29 @@ export interface SearchResponse {
  */
 export interface AutocompleteResponse {
   readonly suggestions: readonly { readonly text: string }[];
+}
+
+/**
+ * Work done by the latest search or autocomplete of a {@link SearchService}: what bounds its
+ * cost, for tests and monitoring.
+ *
+ * @example
+ * ```ts
+ * await search.search({ text: 'x'.repeat(512) });
+ * console.log(search.work.dictionaryNodes); // at most 66: one row per character kept
+ * ```
+ */
+export interface SearchWork {
+  /** Dictionary trie nodes visited by the term lookups (each at most 66 cells of distance table). */
+  readonly dictionaryNodes: number;
+  /** Indexed words the dictionary lookups reached (exact, prefixes, typos). */
+  readonly wordsReached: number;
+  /** Posting entries read to collect candidates. */
+  readonly postingsRead: number;
+  /** Candidates ranked. */
+  readonly candidates: number;
+  /** Candidates whose words were read for proximity, attribute, exactness and bm25. */
+  readonly documentsRead: number;
 }
 
 /**
@@ -117,6 +141,30 @@ export interface SearchServiceOptions {
   /** Enables hybrid ranking with `semanticRatio`. @defaultValue none: `semanticRatio` is validated and has no effect */
   embedder?: Embedder;
   /**
+   * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
+   * `sort` applies before them; the document id after them.
+   * @defaultValue `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']`
+   * @example `['words', 'exactness', 'typo', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   */
+  rankingRules?: readonly RankingRule[];
+  /**
+   * Criteria applied by the `customRanking` rule (and by placeholder searches after `sort`),
+   * each `<field>:asc` or `<field>:desc`. @defaultValue none
+   * @example `['popularity:desc']`
+   */
+  customRanking?: readonly string[];
+  /** How many query terms a document must match. @defaultValue `'frequency'` */
+  matchingStrategy?: MatchingStrategy;
+  /**
+   * Words that are optional in queries and never make a document a candidate.
+   * @defaultValue {@link ENGLISH_STOP_WORDS} @example `[]` (none)
+   */
+  stopWords?: readonly string[];
+  /** Synonyms, one-way and multi-way. @defaultValue none @example `{ multiWay: [['tv', 'television']] }` */
+  synonyms?: Synonyms;
+  /** Stems folded words, for documents and queries alike. @defaultValue Porter2 English (package `porter2`) for words of 3+ ASCII letters */
+  stemmer?: Stemmer;
+  /**
    * How long an index is served before asking the catalog whether a newer version is visible,
    * in milliseconds. 0: every search asks (one cheap store read).
    * @defaultValue `0`
@@ -124,12 +172,6 @@ export interface SearchServiceOptions {
   refreshIntervalMs?: number;
 }
 
-interface Scored {
-  doc: number;
-  score: number;
-}
-
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
 
 /**
  * Query terms taken into account, as Meilisearch does: later ones are ignored, which also bounds
@@ -141,42 +183,6 @@ const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[]
  * ```
  */
 export const MAX_QUERY_TERMS = 10;
-
-function terms(text: string): string[] {
-  return tokenize(text)
-    .map((t) => t.toLowerCase())
-    .filter((t) => t !== '')
-    .slice(0, MAX_QUERY_TERMS);
-}
-
-// Most prefix spellings tried for a mistyped last term.
-const MAX_PREFIX_VARIANTS = 20;
-
-function termQuery(term: string, isLast: boolean, index: SearchIndex): Query {
-  const typos = allowedTypos(term.length);
-  const exact: Query = { queries: [term], fuzzy: typos > 0 ? typos : false, prefix: isLast };
-  if (typos === 0) return exact;
-  // A swap of two adjacent letters is one typo: search each swapped form with one typo less,
-  // and, where two typos are allowed, each twice-swapped form exactly.
-  const once = transpositions(term);
-  const swapped = once.map((v): Query => ({ queries: [v], fuzzy: typos > 1 ? typos - 1 : false, prefix: isLast }));
-  const twice = typos > 1 ? [...new Set(once.flatMap(transpositions))].filter((v) => v !== term && !once.includes(v)) : [];
-  const swappedTwice = twice.map((v): Query => ({ queries: [v], prefix: isLast }));
-  // MiniSearch applies fuzziness to whole words only: for the last term, also try the indexed
-  // prefixes within the allowed typos, so "sansu" still reaches "samsung".
-  const near = isLast ? index.nearPrefixes(term, typos, MAX_PREFIX_VARIANTS) : [];
-  const prefixed = near.map((p): Query => ({ queries: [p], prefix: true }));
-  return { combineWith: 'OR', queries: [exact, ...swapped, ...swappedTwice, ...prefixed] };
-}
-
-function compareValues(a: unknown, b: unknown): number {
-  if (a === undefined || a === null) return b === undefined || b === null ? 0 : 1;
-  if (b === undefined || b === null) return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const x = String(a).toLowerCase();
-  const y = String(b).toLowerCase();
-  return x < y ? -1 : x > y ? 1 : 0;
-}
 
 function lowerBound(values: Float64Array, x: number, strict: boolean): number {
   let lo = 0;
@@ -190,22 +196,25 @@ function lowerBound(values: Float64Array, x: number, strict: boolean): number {
 }
 
 /**
- * Search and autocomplete over a catalog's visible version, backed by MiniSearch, with
- * per-field value indexes for filters and facets.
+ * Search and autocomplete over a catalog's visible version, with per-field value indexes for
+ * filters and facets.
  *
- * It follows the catalog: after `catalog.sync()`, the next search builds and uses the new
- * index; searches arriving while it is built keep using the previous one.
+ * It follows the catalog: after `catalog.sync()`, the next search starts building the new index
+ * in slices that yield to the event loop; searches keep using the previous index until it is
+ * ready.
  *
- * Ranking: every hit has an absolute `_rankingScore` in [0, 1] (see `scoring.ts` for the
- * formula; 1 = every query term matched exactly). Hits are ordered by `sort` criteria when
- * given, then by score, then by id. With an embedder and `semanticRatio` r > 0, the score is
- * `(1 − r) · keyword + r · semantic` (semantic = max(0, cosine)), and documents whose semantic
- * score is at least `1 − r` join the keyword matches.
+ * Ranking: text is analysed (words, folding, stems, stop words, synonyms), every term is
+ * optional (see `matchingStrategy`), and hits are ordered by `sort`, then the ranking rules
+ * (`words`, `typo`, `proximity`, `attribute`, `exactness`, `customRanking`, `bm25`), then id.
+ * `_rankingScore` in [0, 1] reads the rules' ranks in order (1 = a field equal to the query).
+ * With an embedder and `semanticRatio` r > 0, the score is `(1 − r) · keyword + r · semantic`
+ * (semantic = max(0, cosine)), hits are ordered by it, and documents whose semantic score is at
+ * least `1 − r` join the keyword matches.
  *
  * @example
  * ```ts
- * const search = new SearchService({ catalog });
- * const page = await search.search({ text: 'galaxy', filters: { brand: ['Samsung'] }, sort: ['price:asc'] });
+ * const search = new SearchService({ catalog, customRanking: ['popularity:desc'], synonyms: { multiWay: [['phone', 'cellphone']] } });
+ * const page = await search.search({ text: 'galaxy case', filters: { brand: ['Samsung'] }, showRankingScoreDetails: true });
  * ```
  */
 export class SearchService {
@@ -214,30 +223,60 @@ export class SearchService {
   readonly #options: SearchServiceOptions;
   readonly #maxFacetValues: number;
   readonly #refreshMs: number;
+  readonly #analyzer: Analyzer;
+  readonly #rules: readonly RankingRule[];
+  readonly #customRanking: readonly SortCriterion[];
+  readonly #strategy: MatchingStrategy;
   #current: SearchIndex | undefined;
   #building: Promise<SearchIndex> | undefined;
   #checkedAt = -Infinity;
+  #work: SearchWork = { dictionaryNodes: 0, wordsReached: 0, postingsRead: 0, candidates: 0, documentsRead: 0 };
 
-  /** Creates the service; a bad option throws a `TypeError` prefixed `abkit: SearchService:`. */
+  /** Work done by the latest search or autocomplete (see {@link SearchWork}). */
+  get work(): SearchWork {
+    return this.#work;
+  }
+
+  /** Creates the service; a bad option throws a `TypeError` prefixed `abkit: SearchService:` naming it. */
   constructor(options: SearchServiceOptions) {
-    if (!options?.catalog || typeof options.catalog.visible !== 'function') throw new TypeError('abkit: SearchService: catalog must be a Catalog');
-    const { maxFacetValues = 100, refreshIntervalMs = 0, boosts = {}, embedder } = options;
-    if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) throw new TypeError(`abkit: SearchService: maxFacetValues must be a positive integer, got ${maxFacetValues}`);
-    if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0) throw new TypeError(`abkit: SearchService: refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
+    const fail = (message: string): never => {
+      throw new TypeError(`abkit: SearchService: ${message}`);
+    };
+    if (!options?.catalog || typeof options.catalog.visible !== 'function') fail('catalog must be a Catalog');
+    const { maxFacetValues = 100, refreshIntervalMs = 0, boosts = {}, embedder, rankingRules = RANKING_RULES, customRanking = [], matchingStrategy = 'frequency', stopWords, synonyms, stemmer } = options;
+    if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) fail(`maxFacetValues must be a positive integer, got ${maxFacetValues}`);
+    if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0) fail(`refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
     for (const [field, boost] of Object.entries(boosts)) {
-      if (!(typeof boost === 'number' && boost > 0 && Number.isFinite(boost))) throw new TypeError(`abkit: SearchService: boosts.${field} must be a positive number, got ${boost}`);
+      if (!(typeof boost === 'number' && boost > 0 && Number.isFinite(boost))) fail(`boosts.${field} must be a positive number, got ${boost}`);
     }
-    if (embedder !== undefined && typeof embedder.embed !== 'function') throw new TypeError('abkit: SearchService: embedder must have an embed(texts) method');
+    if (embedder !== undefined && typeof embedder.embed !== 'function') fail('embedder must have an embed(texts) method');
     for (const name of ['searchableFields', 'facets'] as const) {
       const list = options[name];
-      if (list !== undefined && !(Array.isArray(list) && list.every((f) => typeof f === 'string' && f !== ''))) {
-        throw new TypeError(`abkit: SearchService: ${name} must be an array of field names, got ${JSON.stringify(list)}`);
-      }
+      if (list !== undefined && !(Array.isArray(list) && list.every((f) => typeof f === 'string' && f !== ''))) fail(`${name} must be an array of field names, got ${JSON.stringify(list)}`);
     }
+    if (!Array.isArray(rankingRules)) fail(`rankingRules must be an array of rule names (${RANKING_RULES.join(', ')}), got ${JSON.stringify(rankingRules)}`);
+    rankingRules.forEach((rule, i) => {
+      if (!(RANKING_RULES as readonly string[]).includes(rule)) fail(`rankingRules[${i}]: unknown rule ${JSON.stringify(rule)}; use ${RANKING_RULES.join(', ')}`);
+      if (rankingRules.indexOf(rule) !== i) fail(`rankingRules[${i}]: ${rule} is listed twice`);
+    });
+    if (!Array.isArray(customRanking)) fail(`customRanking must be an array like ["popularity:desc"], got ${JSON.stringify(customRanking)}`);
+    const criteria = customRanking.map((c, i) => {
+      const m = typeof c === 'string' ? /^(.+):(asc|desc)$/.exec(c) : null;
+      if (!m) return fail(`customRanking[${i}] must have the form <field>:asc or <field>:desc, got ${JSON.stringify(c)}`);
+      return { field: m[1]!, direction: m[2] as 'asc' | 'desc' };
+    });
+    if (!['last', 'all', 'frequency'].includes(matchingStrategy)) fail(`matchingStrategy must be last, all or frequency, got ${JSON.stringify(matchingStrategy)}`);
+    if (stopWords !== undefined && !(Array.isArray(stopWords) && stopWords.every((w) => typeof w === 'string'))) fail(`stopWords must be an array of words, got ${JSON.stringify(stopWords)}`);
+    if (stemmer !== undefined && typeof stemmer !== 'function') fail('stemmer must be a function (word) => stem');
+    validateSynonyms(synonyms, fail);
     this.catalog = options.catalog;
     this.#options = options;
     this.#maxFacetValues = maxFacetValues;
     this.#refreshMs = refreshIntervalMs;
+    this.#analyzer = new Analyzer({ stopWords, synonyms, stemmer });
+    this.#rules = [...rankingRules];
+    this.#customRanking = criteria;
+    this.#strategy = matchingStrategy;
   }
 
   /** Runs a search (SPEC 4.4); {@link ValidationError} names the offending parameter. */
@@ -246,43 +285,145 @@ export class SearchService {
     const index = await this.#index();
     this.#validate(index, query);
     const allowed = this.#filter(index, query.filters);
-    let scored = await this.#candidates(index, query, allowed);
-    if (allowed) scored = scored.filter((s) => allowed.has(s.doc));
-    // Scores are shown rounded: compare the shown value, so a returned score works as a threshold.
-    for (const s of scored) s.score = round(s.score);
+    const analyzed = this.#analyzer.query(query.text, MAX_QUERY_TERMS);
+    const { page, hitsPerPage } = query;
+    const ratio = query.semanticRatio ?? 0;
+    const semantic = ratio > 0 && this.#options.embedder !== undefined && index.vectors !== undefined && analyzed.terms.length > 0;
+    const ranker = this.#ranker(index, analyzed, allowed, query.sort);
+    let docs: number[];
+    let scores: number[];
+    let details: (RankingScoreDetails | undefined)[] = [];
+    try {
+      const size = ranker.size;
+      const everything = query.rankingScoreThreshold !== undefined || semantic;
+      const order = ranker.order(everything ? 0 : page * hitsPerPage, everything ? size : (page + 1) * hitsPerPage);
+      if (everything) {
+        docs = [];
+        scores = [];
+        for (const c of order) {
+          docs.push(ranker.doc(c));
+          scores.push(ranker.score(c));
+        }
+      } else {
+        docs = Array.from(order, (c) => ranker.doc(c));
+        scores = [];
+        for (let k = page * hitsPerPage; k < Math.min(size, (page + 1) * hitsPerPage); k++) scores[k] = ranker.score(order[k]!);
+        if (query.showRankingScoreDetails) for (let k = page * hitsPerPage; k < Math.min(size, (page + 1) * hitsPerPage); k++) details[k] = ranker.details(order[k]!);
+      }
+      if (everything && query.showRankingScoreDetails && !semantic) details = Array.from(order, (c, k) => (k >= page * hitsPerPage && k < (page + 1) * hitsPerPage ? ranker.details(c) : undefined));
+    } finally {
+      this.#done(ranker);
+    }
+    if (semantic) ({ docs, scores } = await this.#blend(index, query.text, ratio, docs, scores));
+    // Scores are returned unrounded (JSON keeps every double), so a returned score works as a threshold.
     if (query.rankingScoreThreshold !== undefined) {
       const threshold = query.rankingScoreThreshold;
-      scored = scored.filter((s) => s.score >= threshold);
+      const keptDocs: number[] = [];
+      const keptScores: number[] = [];
+      const keptDetails: (RankingScoreDetails | undefined)[] = [];
+      docs.forEach((d, k) => {
+        if (scores[k]! < threshold) return;
+        keptDocs.push(d);
+        keptScores.push(scores[k]!);
+        keptDetails.push(details[k]);
+      });
+      docs = keptDocs;
+      scores = keptScores;
+      details = keptDetails;
+      if (query.showRankingScoreDetails && !semantic) {
+        // The page moved: explain the hits of the page actually shown.
+        const again = this.#ranker(index, analyzed, allowed, query.sort);
+        try {
+          const byDoc = new Map<number, number>();
+          for (let c = 0; c < again.size; c++) byDoc.set(again.doc(c), c);
+          for (let k = page * hitsPerPage; k < Math.min(docs.length, (page + 1) * hitsPerPage); k++) details[k] = again.details(byDoc.get(docs[k]!)!);
+        } finally {
+          again.release();
+        }
+      }
     }
-    this.#order(index, scored, query.sort);
-    const facets = this.#facets(index, scored);
-    const { page, hitsPerPage } = query;
-    const hits = scored.slice(page * hitsPerPage, (page + 1) * hitsPerPage).map((s) => ({ ...index.items[s.doc]!, _rankingScore: s.score }) as Hit);
-    return { hits, facets, totalPages: Math.ceil(scored.length / hitsPerPage), totalHits: scored.length, hitsPerPage, page };
+    const facets = this.#facets(index, docs);
+    const hits: Hit[] = [];
+    for (let k = page * hitsPerPage; k < Math.min(docs.length, (page + 1) * hitsPerPage); k++) {
+      const hit: Record<string, unknown> = { ...index.items[docs[k]!]!, _rankingScore: scores[k]! };
+      if (query.showRankingScoreDetails) hit._rankingScoreDetails = details[k] ?? {};
+      hits.push(hit as Hit);
+    }
+    return { hits, facets, totalPages: Math.ceil(docs.length / hitsPerPage), totalHits: docs.length, hitsPerPage, page };
   }
 
   /**
-   * Suggestions for a partial input (SPEC 4.5): the names of the best-matching visible items
-   * (prefix and typo tolerant), best first, without duplicates (case-insensitive).
+   * Suggestions for a partial input (SPEC 4.5): the names of the best-matching visible items,
+   * analysed and ranked like a search (stems, prefixes, typos, synonyms, the ranking rules and
+   * `customRanking`), best first, without duplicates (case-insensitive).
    */
   async autocomplete(input: AutocompleteQueryInput): Promise<AutocompleteResponse> {
     const { query, hitsPerPage } = parseWith(autocompleteQuerySchema, input, 'autocomplete query');
-    if (terms(query).length === 0) return { suggestions: [] };
+    const analyzed = this.#analyzer.query(query, MAX_QUERY_TERMS);
+    if (analyzed.terms.length === 0) return { suggestions: [] };
     const index = await this.#index();
-    const scored = this.#keyword(index, terms(query));
-    this.#order(index, scored, []);
+    const ranker = this.#ranker(index, analyzed, undefined, []);
     const seen = new Set<string>();
     const suggestions: { text: string }[] = [];
-    for (const { doc } of scored) {
-      const name = index.items[doc]!.name;
-      if (typeof name !== 'string' || name === '') continue;
-      const key = name.toLowerCase();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      suggestions.push({ text: name });
-      if (suggestions.length >= hitsPerPage) break;
+    try {
+      // Names repeat: rank a few pages first, everything only when they were not enough.
+      let order = ranker.order(0, hitsPerPage * 4);
+      for (let pass = 0; pass < 2 && suggestions.length < hitsPerPage; pass++) {
+        if (pass === 1) {
+          if (ranker.size <= hitsPerPage * 4) break;
+          order = ranker.order(0, ranker.size);
+          seen.clear();
+          suggestions.length = 0;
+        }
+        const upTo = pass === 0 ? Math.min(order.length, hitsPerPage * 4) : order.length;
+        for (let k = 0; k < upTo && suggestions.length < hitsPerPage; k++) {
+          const name = index.items[ranker.doc(order[k]!)]!.name;
+          if (typeof name !== 'string' || name === '') continue;
+          const key = name.toLowerCase();
+          if (seen.has(key)) continue;
+          seen.add(key);
+          suggestions.push({ text: name });
+        }
+      }
+    } finally {
+      this.#done(ranker);
     }
     return { suggestions };
+  }
+
+  /** Releases a ranker and records the work of its query. */
+  #done(ranker: Ranker): void {
+    ranker.release();
+    this.#work = ranker.work;
+  }
+
+  /** A ranker of the query's candidates (every allowed document for a placeholder search). */
+  #ranker(index: SearchIndex, analyzed: ReturnType<Analyzer['query']>, allowed: Uint8Array | undefined, sort: readonly SortCriterion[]): Ranker {
+    const options = { rules: this.#rules, customRanking: this.#customRanking, strategy: this.#strategy, sort };
+    if (analyzed.terms.length === 0) {
+      const docs: number[] = [];
+      for (let d = 0; d < index.items.length; d++) if (!allowed || allowed[d] === 1) docs.push(d);
+      const cands: Candidates = { docs: Int32Array.from(docs), codes: new Uint8Array(0), df: new Float64Array(0), postingsRead: 0 };
+      return new Ranker(index, undefined, cands, options);
+    }
+    const match = matchQuery(index, this.#analyzer, analyzed);
+    return new Ranker(index, match, gather(index, match, this.#strategy, allowed), options);
+  }
+
+  /** Blends keyword scores with vector similarity (see the class comment). */
+  async #blend(index: SearchIndex, text: string, ratio: number, docs: number[], scores: number[]): Promise<{ docs: number[]; scores: number[] }> {
+    const [raw] = await this.#options.embedder!.embed([text]);
+    const q = unit(raw ?? []);
+    const byDoc = new Map(docs.map((d, k) => [d, scores[k]!]));
+    const out: { doc: number; score: number }[] = [];
+    index.vectors!.forEach((v, doc) => {
+      const semantic = Math.max(0, dot(q, v));
+      const kw = byDoc.get(doc);
+      if (kw === undefined && semantic < 1 - ratio) return;
+      out.push({ doc, score: (1 - ratio) * (kw ?? 0) + ratio * semantic });
+    });
+    out.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    return { docs: out.map((o) => o.doc), scores: out.map((o) => o.score) };
   }
 
   /** The index of the current visible version (built on first use). */
@@ -299,12 +440,13 @@ export class SearchService {
       this.#building = undefined;
     });
     this.#building = building;
+    // The search that noticed the new version waits for it; the others meanwhile keep the previous.
     return building;
   }
 
   async #build(): Promise<SearchIndex> {
     const visible = await this.catalog.visible();
-    const index = new SearchIndex(visible.version, visible.items, this.#options);
+    const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer);
     const { embedder } = this.#options;
     if (embedder) {
       const vectors: Float32Array[] = [];
@@ -338,76 +480,18 @@ export class SearchService {
     if (details.length > 0) throw new ValidationError(`abkit: ${details.map((d) => d.message).join('; ')}`, details);
   }
 
-  async #candidates(index: SearchIndex, query: SearchQuery, allowed: Set<number> | undefined): Promise<Scored[]> {
-    const words = terms(query.text);
-    // A placeholder search starts from the filtered set when there is one, not from every item.
-    const all = (): Scored[] => (allowed ? [...allowed].sort((a, b) => a - b).map((doc) => ({ doc, score: 1 })) : index.items.map((_, doc) => ({ doc, score: 1 })));
-    const keyword = words.length === 0 ? all() : this.#keyword(index, words);
-    const ratio = query.semanticRatio ?? 0;
-    const { embedder } = this.#options;
-    if (ratio === 0 || !embedder || !index.vectors || words.length === 0) return keyword;
-    const [raw] = await embedder.embed([query.text]);
-    const q = unit(raw ?? []);
-    const byDoc = new Map(keyword.map((s) => [s.doc, s.score]));
-    const out: Scored[] = [];
-    index.vectors.forEach((v, doc) => {
-      const semantic = Math.max(0, dot(q, v));
-      const kw = byDoc.get(doc);
-      if (kw === undefined && semantic < 1 - ratio) return;
-      out.push({ doc, score: (1 - ratio) * (kw ?? 0) + ratio * semantic });
-    });
-    return out;
-  }
-
-  #keyword(index: SearchIndex, words: string[]): Scored[] {
-    const run = (n: number): SearchResult[] =>
-      index.mini.search({ combineWith: 'AND', queries: words.slice(0, n).map((t, i) => termQuery(t, i === n - 1, index)) });
-    // Like Meilisearch's "last" matching strategy: drop trailing terms until something matches.
-    let results: SearchResult[] = [];
-    for (let n = words.length; n > 0 && results.length === 0; n--) results = run(n);
-    return results.map((r) => {
-      const weights = new Map<string, number>();
-      for (const [word, fields] of Object.entries(r.match)) {
-        weights.set(word, Math.max(...fields.map((f) => index.weights.get(f) ?? 1)));
-      }
-      return { doc: r.id as number, score: rankingScore(words, weights) };
-    });
-  }
-
-  /** Documents passing every filter, or undefined without filters. */
-  #filter(index: SearchIndex, filters: Readonly<Record<string, Filter>>): Set<number> | undefined {
-    let allowed: Set<number> | undefined;
+  /** Documents passing every filter (1 in the mask), or undefined without filters. */
+  #filter(index: SearchIndex, filters: Readonly<Record<string, Filter>>): Uint8Array | undefined {
+    let allowed: Uint8Array | undefined;
     for (const [field, filter] of Object.entries(filters)) {
-      const docs = matching(index.paths.get(field)!, filter);
-      allowed = allowed === undefined ? docs : new Set([...docs].filter((d) => allowed!.has(d)));
-      if (allowed.size === 0) break;
+      const mask = new Uint8Array(index.items.length);
+      for (const doc of matching(index.paths.get(field)!, filter)) if (!allowed || allowed[doc] === 1) mask[doc] = 1;
+      allowed = mask;
     }
     return allowed;
   }
 
-  #order(index: SearchIndex, scored: Scored[], sort: readonly SortCriterion[]): void {
-    // Items are sorted by id, so the document number breaks ties by id.
-    const criteria = sort.map((c) => {
-      const info = index.paths.get(c.field)?.info;
-      const sign = c.direction === 'asc' ? 1 : -1;
-      return (a: Scored, b: Scored) => {
-        const x = c.field === 'id' ? index.items[a.doc]!.id : first(valueAt(index.items[a.doc]!, c.field, info?.objectField));
-        const y = c.field === 'id' ? index.items[b.doc]!.id : first(valueAt(index.items[b.doc]!, c.field, info?.objectField));
-        // Missing values go last whatever the direction.
-        if (x == null || y == null) return compareValues(x, y);
-        return sign * compareValues(x, y);
-      };
-    });
-    scored.sort((a, b) => {
-      for (const c of criteria) {
-        const d = c(a, b);
-        if (d !== 0) return d;
-      }
-      return b.score - a.score || a.doc - b.doc;
-    });
-  }
-
-  #facets(index: SearchIndex, scored: readonly Scored[]): Record<string, Facet> {
+  #facets(index: SearchIndex, docs: readonly number[]): Record<string, Facet> {
     const out: Record<string, Facet> = {};
     // defineProperty: a field named `__proto__` becomes a key, not the object's prototype.
     const set = (path: string, facet: Facet) => Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
@@ -416,7 +500,7 @@ export class SearchService {
       if (info.kind === 'number') {
         let min = Infinity;
         let max = -Infinity;
-        for (const { doc } of scored) {
+        for (const doc of docs) {
           for (const v of valuesOf(valueAt(index.items[doc]!, path, info.objectField))) {
             if (typeof v !== 'number') continue;
             if (v < min) min = v;
@@ -427,7 +511,7 @@ export class SearchService {
         continue;
       }
       const counts = new Map<string | boolean, number>();
-      for (const { doc } of scored) {
+      for (const doc of docs) {
         for (const v of new Set(valuesOf(valueAt(index.items[doc]!, path, info.objectField)))) counts.set(v as string | boolean, (counts.get(v as string | boolean) ?? 0) + 1);
       }
       const values = [...counts].sort((a, b) => b[1] - a[1] || compareValues(a[0], b[0]) || (String(a[0]) < String(b[0]) ? -1 : 1)).slice(0, this.#maxFacetValues);
@@ -448,11 +532,21 @@ export class SearchService {
   }
 }
 
-const STANDARD = new Set(['id', 'is_recommendable', 'name', 'absolute_link', 'img_link', 'price', 'categories_ids', 'item_purchase_key', 'item_pageview_key']);
-
-function first(value: unknown): unknown {
-  return Array.isArray(value) ? value[0] : value;
+function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string) => never): void {
+  if (synonyms === undefined) return;
+  if (synonyms === null || typeof synonyms !== 'object') fail(`synonyms must be { multiWay?, oneWay? }, got ${JSON.stringify(synonyms)}`);
+  const { multiWay = [], oneWay = {} } = synonyms;
+  if (!Array.isArray(multiWay)) fail('synonyms.multiWay must be an array of groups, e.g. [["tv", "television"]]');
+  multiWay.forEach((group, i) => {
+    if (!Array.isArray(group) || !group.every((w) => typeof w === 'string' && w.trim() !== '')) fail(`synonyms.multiWay[${i}] must be an array of words or phrases, got ${JSON.stringify(group)}`);
+  });
+  if (oneWay === null || typeof oneWay !== 'object' || Array.isArray(oneWay)) fail('synonyms.oneWay must map a word or phrase to its alternatives, e.g. { "iphone": ["apple phone"] }');
+  for (const [key, list] of Object.entries(oneWay)) {
+    if (!Array.isArray(list) || !list.every((w) => typeof w === 'string' && w.trim() !== '')) fail(`synonyms.oneWay[${JSON.stringify(key)}] must be an array of words or phrases, got ${JSON.stringify(list)}`);
+  }
 }
+
+const STANDARD = new Set(['id', 'is_recommendable', 'name', 'absolute_link', 'img_link', 'price', 'categories_ids', 'item_purchase_key', 'item_pageview_key']);
 
 function matching(path: PathIndex, filter: Filter): Set<number> {
   const out = new Set<number>();
@@ -507,8 +601,4 @@ function dot(a: Float32Array, b: Float32Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) s += a[i]! * b[i]!;
   return s;
-}
-
-function round(score: number): number {
-  return Math.round(score * 1e6) / 1e6;
 }

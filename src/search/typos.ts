@@ -1,9 +1,20 @@
 /**
  * Typo tolerance as Meilisearch counts it: no typo for terms of up to 4 characters, one up to 8,
- * two beyond; swapping two adjacent letters counts as one typo (Damerau distance).
+ * two beyond, none past {@link TYPO_MAX_LENGTH}; swapping two adjacent letters counts as one typo
+ * (Damerau distance).
  *
  * @module
  */
+
+/**
+ * Longest term that tolerates typos: longer ones (no real word is) must match exactly.
+ *
+ * @example
+ * ```ts
+ * allowedTypos(TYPO_MAX_LENGTH + 1); // 0
+ * ```
+ */
+export const TYPO_MAX_LENGTH = 64;
 
 /**
  * Typos allowed for a query term of `length` characters.
@@ -16,7 +27,7 @@
  * ```
  */
 export function allowedTypos(length: number): number {
-  return length <= 4 ? 0 : length <= 8 ? 1 : 2;
+  return length <= 4 || length > TYPO_MAX_LENGTH ? 0 : length <= 8 ? 1 : 2;
 }
 
 /**
@@ -61,21 +72,3 @@ export function damerau(a: string, b: string, max = Infinity): number {
 }
 
 let rows = new Int32Array(96);
-
-/**
- * The distinct terms made by swapping two adjacent characters of `term`.
- *
- * @example
- * ```ts
- * transpositions('abc');  // ['bac', 'acb']
- * transpositions('book'); // ['obok', 'boko']: swapping the two o's gives nothing new
- * ```
- */
-export function transpositions(term: string): string[] {
-  const out = new Set<string>();
-  for (let i = 0; i + 1 < term.length; i++) {
-    if (term[i] === term[i + 1]) continue;
-    out.add(term.slice(0, i) + term[i + 1] + term[i] + term.slice(i + 2));
-  }
-  return [...out];
-}

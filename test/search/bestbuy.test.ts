@@ -148,14 +148,14 @@ describeWithBestBuy('search over the 3,291 real Best Buy products, loaded throug
     }
   });
 
-  it('sort=price:asc is ordered (and price:desc), ties by score then id', async () => {
+  it('sort=price:asc is ordered (and price:desc), equal prices by relevance', async () => {
     for (const query of [{ text: '' }, { text: 'otterbox' }, { text: '', filters: { brand: ['Apple'] } }]) {
       const asc = await everyHit(service, { ...query, sort: ['price:asc'] });
       expect(asc.length).toBeGreaterThan(1);
       for (let i = 1; i < asc.length; i++) {
         const [a, b] = [asc[i - 1]!, asc[i]!];
         expect(a.price as number).toBeLessThanOrEqual(b.price as number);
-        if (a.price === b.price) expect(a._rankingScore > b._rankingScore || (a._rankingScore === b._rankingScore && a.id < b.id)).toBe(true);
+        if (a.price === b.price) expect(a._rankingScore).toBeGreaterThanOrEqual(b._rankingScore);
       }
       const desc = await everyHit(service, { ...query, sort: ['price:desc'] });
       for (let i = 1; i < desc.length; i++) expect(desc[i - 1]!.price as number).toBeGreaterThanOrEqual(desc[i]!.price as number);
@@ -197,19 +197,35 @@ describeWithBestBuy('search over the 3,291 real Best Buy products, loaded throug
     expect((await service.autocomplete({ query: 'gala', hitsPerPage: 50 })).suggestions.filter((s) => /galaxy/i.test(s.text)).length).toBeGreaterThan(25);
   });
 
-  it('ranks products matching every term exactly at 1.0, and every score lies in [0, 1]', async () => {
+  it('ranks products matching both terms first, with scores in [0, 1] that never increase down the list', async () => {
     const hits = await everyHit(service, { text: 'samsung galaxy' });
     expect(hits.length).toBeGreaterThan(0);
+    let seenPartial = false;
     for (const h of hits) {
       expect(h._rankingScore).toBeGreaterThanOrEqual(0);
       expect(h._rankingScore).toBeLessThanOrEqual(1);
       const item = byId.get(h.id)!;
       const w = words(`${item.name} ${item.description} ${item.brand}`);
-      if (w.includes('samsung') && w.includes('galaxy')) expect(h._rankingScore, h.id).toBe(1);
-      else expect(h._rankingScore, h.id).toBeLessThan(1);
+      const both = w.includes('samsung') && w.includes('galaxy');
+      if (!both) seenPartial = true;
+      else expect(seenPartial, `${h.id} matches both terms but comes after a partial match`).toBe(false);
+      // No field of these products is exactly "samsung galaxy": nothing is a perfect match.
+      expect(h._rankingScore).toBeLessThan(1);
     }
-    // Scores never increase down the list.
+    expect(seenPartial).toBe(true);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!._rankingScore).toBeGreaterThanOrEqual(hits[i]!._rankingScore);
+  });
+
+  it('"galaxy case" at rankingScoreThreshold 0.9 keeps fewer hits than at 0, in totals and facets', async () => {
+    const loose = await wide.search({ text: 'galaxy case', rankingScoreThreshold: 0 });
+    const strict = await wide.search({ text: 'galaxy case', rankingScoreThreshold: 0.9 });
+    expect(strict.totalHits).toBeGreaterThan(0);
+    expect(strict.totalHits).toBeLessThan(loose.totalHits);
+    expect(((strict.facets.brand?.values ?? []) as [string, number][]).reduce((sum, [, n]) => sum + n, 0)).toBe(strict.totalHits);
+    // Scores differ (the old formula gave 422 hits 1.000), and no product is named just "galaxy case".
+    const top = await everyHit(service, { text: 'galaxy case' });
+    expect(new Set(top.slice(0, 50).map((h) => h._rankingScore)).size).toBeGreaterThan(1);
+    expect(top.filter((h) => h._rankingScore === 1)).toEqual([]);
   });
 
   it('rankingScoreThreshold keeps exactly the hits scoring at least the threshold, in totals and facets too', async () => {

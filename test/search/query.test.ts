@@ -32,10 +32,17 @@ function refused(search: string): ValidationError {
 }
 
 describe('searchQuerySchema: the typed library input', () => {
-  it('defaults page to 0, hitsPerPage to 20, filters to none and sort to none', () => {
-    expect(searchQuerySchema.parse({ text: 'galaxy' })).toEqual({ text: 'galaxy', filters: {}, page: 0, hitsPerPage: DEFAULT_HITS_PER_PAGE, sort: [] });
+  it('defaults page to 0, hitsPerPage to 20, filters to none, sort to none and details off', () => {
+    expect(searchQuerySchema.parse({ text: 'galaxy' })).toEqual({ text: 'galaxy', filters: {}, page: 0, hitsPerPage: DEFAULT_HITS_PER_PAGE, sort: [], showRankingScoreDetails: false });
     expect(DEFAULT_HITS_PER_PAGE).toBe(20);
     expect(MAX_HITS_PER_PAGE).toBe(1000);
+  });
+
+  it('takes showRankingScoreDetails as a boolean or its text, and refuses anything else, naming it', () => {
+    for (const [value, parsed] of [[true, true], ['true', true], [false, false], ['false', false]] as const) {
+      expect(searchQuerySchema.parse({ text: '', showRankingScoreDetails: value }).showRankingScoreDetails).toBe(parsed);
+    }
+    for (const value of ['1', 'yes', 1, null]) expect(issues({ text: '', showRankingScoreDetails: value }).join()).toMatch(/showRankingScoreDetails must be true or false/);
   });
 
   it('accepts an empty text (placeholder search) but requires text, naming it', () => {

@@ -1,0 +1,205 @@
+/**
+ * Text analysis, the same for documents and queries: Unicode words split at punctuation and at
+ * letter–digit boundaries, folded (case, diacritics), stemmed (English, Porter2), with the exact
+ * folded form kept beside the stem; stop words; synonyms.
+ *
+ * @module
+ */
+import { stem as porter2 } from 'porter2';
+import { ENGLISH_STOP_WORDS } from './stop-words';
+import { TYPO_MAX_LENGTH } from './typos';
+
+/**
+ * Longest word kept, in characters: longer words are cut to this length, in documents and
+ * queries alike, so a 512-character word costs no more than a 65-character one. One more than
+ * {@link TYPO_MAX_LENGTH}: a cut word still gets no typo tolerance.
+ *
+ * @example
+ * ```ts
+ * words('x'.repeat(500))[0]!.length === MAX_WORD_LENGTH; // true
+ * ```
+ */
+export const MAX_WORD_LENGTH = TYPO_MAX_LENGTH + 1;
+
+// Runs of letters or of digits: punctuation splits (BLACK+DECKER, USB-C, 6/6s), and so does a
+// change between letters and digits (18volt, 61in).
+const WORD = /\p{L}+|\p{N}+/gu;
+const MARKS = /\p{M}+/gu;
+// Symbols go before compatibility decomposition, which would turn ™ into "TM" (Insignia™ → insigniatm).
+const SYMBOLS = /\p{S}+/gu;
+
+/**
+ * Folds case and diacritics: `Écouteurs` → `ecouteurs`.
+ *
+ * @example
+ * ```ts
+ * fold('Écouteurs Ñandú'); // 'ecouteurs nandu'
+ * ```
+ */
+export function fold(text: string): string {
+  // ASCII needs no decomposition: most catalog text takes the short path.
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.replace(SYMBOLS, ' ').normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
+}
+
+/**
+ * The folded words of a text, in order, each at most {@link MAX_WORD_LENGTH} characters.
+ *
+ * @example
+ * ```ts
+ * words('BLACK+DECKER 18volt USB-C, iPhone 6/6s'); // ['black', 'decker', '18', 'volt', 'usb', 'c', 'iphone', '6', '6', 's']
+ * ```
+ */
+export function words(text: string): string[] {
+  const out = fold(text).match(WORD) ?? [];
+  for (let i = 0; i < out.length; i++) if (out[i]!.length > MAX_WORD_LENGTH) out[i] = out[i]!.slice(0, MAX_WORD_LENGTH);
+  return out;
+}
+
+/**
+ * A stemmer: maps a folded word to its stem.
+ *
+ * @example
+ * ```ts
+ * const keep: Stemmer = (word) => word; // no stemming
+ * new SearchService({ catalog, stemmer: keep });
+ * ```
+ */
+export type Stemmer = (word: string) => string;
+
+/**
+ * Synonyms (Meilisearch's two kinds). Words and phrases are analysed like any text.
+ *
+ * @example
+ * ```ts
+ * const synonyms: Synonyms = {
+ *   multiWay: [['phone', 'cellphone', 'mobile phone']], // each finds the others
+ *   oneWay: { iphone: ['apple phone'] },               // "iphone" also finds "apple phone", not the reverse
+ * };
+ * ```
+ */
+export interface Synonyms {
+  /** Groups of words or phrases that each match every other of their group. */
+  readonly multiWay?: readonly (readonly string[])[];
+  /** A word or phrase (key) that also matches its alternatives; an alternative does not match it. */
+  readonly oneWay?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Options of an {@link Analyzer}. */
+export interface AnalyzerOptions {
+  /** Words that are optional in queries and never make a document a candidate. @defaultValue {@link ENGLISH_STOP_WORDS} */
+  readonly stopWords?: readonly string[];
+  /** @defaultValue none */
+  readonly synonyms?: Synonyms;
+  /** @defaultValue Porter2 English (package `porter2`) */
+  readonly stemmer?: Stemmer;
+}
+
+/**
+ * Porter2 (Snowball English) stemming of a folded word; words with a digit or a non-ASCII letter
+ * are kept as they are (model numbers, other scripts).
+ *
+ * @example
+ * ```ts
+ * englishStem('batteries'); // 'batteri', as 'battery'
+ * englishStem('s7');        // 's7'
+ * ```
+ */
+export function englishStem(word: string): string {
+  return /^[a-z]{3,}$/.test(word) ? porter2(word) : word;
+}
+
+/**
+ * One analysed query: its terms (at most `maxTerms`), each exact form with its stem, whether it
+ * is a stop word, and the synonym phrases that may stand for a run of terms.
+ */
+export interface AnalyzedQuery {
+  readonly terms: readonly QueryTerm[];
+  /** Alternatives for runs of terms: documents matching every word of `words` match terms `from`..`to`. */
+  readonly synonyms: readonly { readonly from: number; readonly to: number; readonly words: readonly string[] }[];
+}
+
+/** One query term. */
+export interface QueryTerm {
+  /** Folded form as typed. */
+  readonly text: string;
+  readonly stem: string;
+  readonly stopWord: boolean;
+}
+
+/**
+ * Analysis shared by the index and the queries of one search service.
+ *
+ * @example
+ * ```ts
+ * const analyzer = new Analyzer({ synonyms: { oneWay: { tv: ['television'] } } });
+ * analyzer.query('TV stands', 10).terms.map((t) => t.stem); // ['tv', 'stand']
+ * ```
+ */
+export class Analyzer {
+  readonly stopWords: ReadonlySet<string>;
+  readonly #stemmer: Stemmer;
+  readonly #stems = new Map<string, string>();
+  /** Folded key phrase → alternative phrases (folded words). */
+  readonly #synonyms = new Map<string, string[][]>();
+  /** Longest key phrase, in words. */
+  #longest = 0;
+
+  constructor(options: AnalyzerOptions = {}) {
+    this.stopWords = new Set((options.stopWords ?? ENGLISH_STOP_WORDS).flatMap((w) => words(w)));
+    this.#stemmer = options.stemmer ?? englishStem;
+    const add = (from: string, to: string) => {
+      const key = words(from);
+      const value = words(to);
+      if (key.length === 0 || value.length === 0 || key.join(' ') === value.join(' ')) return;
+      const list = this.#synonyms.get(key.join(' ')) ?? [];
+      if (!list.some((v) => v.join(' ') === value.join(' '))) list.push(value);
+      this.#synonyms.set(key.join(' '), list);
+      this.#longest = Math.max(this.#longest, key.length);
+    };
+    for (const group of options.synonyms?.multiWay ?? []) for (const a of group) for (const b of group) add(a, b);
+    for (const [key, list] of Object.entries(options.synonyms?.oneWay ?? {})) for (const to of list) add(key, to);
+  }
+
+  /**
+   * The stem of a folded word (cached).
+   *
+   * @example
+   * ```ts
+   * new Analyzer().stem('headphones'); // 'headphon'
+   * ```
+   */
+  stem(word: string): string {
+    let s = this.#stems.get(word);
+    if (s === undefined) {
+      s = this.#stemmer(word);
+      if (this.#stems.size >= 100_000) this.#stems.clear();
+      this.#stems.set(word, s);
+    }
+    return s;
+  }
+
+  /**
+   * Analyses a query: its first `maxTerms` words, their stems and stop-word flags, and the
+   * synonym alternatives of every run of them.
+   *
+   * @example
+   * ```ts
+   * new Analyzer().query('Cases for the iPhone', 10).terms.map((t) => [t.text, t.stopWord]);
+   * // [['cases', false], ['for', true], ['the', true], ['iphone', false]]
+   * ```
+   */
+  query(text: string, maxTerms: number): AnalyzedQuery {
+    const list = words(text).slice(0, maxTerms);
+    const terms = list.map((w) => ({ text: w, stem: this.stem(w), stopWord: this.stopWords.has(w) }));
+    const synonyms: { from: number; to: number; words: string[] }[] = [];
+    if (this.#synonyms.size > 0) {
+      for (let from = 0; from < list.length; from++) {
+        for (let to = from; to < Math.min(list.length, from + this.#longest); to++) {
+          for (const alt of this.#synonyms.get(list.slice(from, to + 1).join(' ')) ?? []) synonyms.push({ from, to, words: alt });
+        }
+      }
+    }
+    return { terms, synonyms };
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The term dictionary of an index: a character trie in flat typed arrays, walked by a bounded
+ * Damerau–Levenshtein automaton (one row of the distance table per trie node, pruned as soon as
+ * every cell of a row exceeds the allowed typos). A lookup's cost is bounded by the dictionary,
+ * and each visited node costs at most `term.length + 1` cells: never a number of edits
+ * enumerated.
+ *
+ * @module
+ */
+
+/** Work done by lookups, for tests and benchmarks that count it. */
+export interface LookupWork {
+  /** Trie nodes visited (each one row of at most `term.length + 1` cells). */
+  nodes: number;
+  /** Words emitted. */
+  words: number;
+}
+
+/**
+ * A sorted set of words, each with a number, answering exact, prefix and typo-tolerant lookups.
+ *
+ * @example
+ * ```ts
+ * const dict = Dictionary.of(['case', 'cases', 'galaxy']);
+ * const found: [string, number][] = [];
+ * dict.lookup('galxay', 1, false, 100, (id, typos) => found.push([dict.words[id]!, typos]));
+ * found; // [['galaxy', 1]]: one adjacent swap is one typo
+ * ```
+ */
+export class Dictionary {
+  /** Word number → word. */
+  readonly words: readonly string[];
+  readonly #ids: Map<string, number>;
+  // Trie: node 0 is the root; children are linked first-child / next-sibling.
+  readonly #char: Uint16Array;
+  readonly #child: Int32Array;
+  readonly #sibling: Int32Array;
+  readonly #word: Int32Array;
+  readonly #maxDepth: number;
+
+  /** A dictionary of distinct words numbered by their position in `words`. */
+  static of(words: readonly string[]): Dictionary {
+    return new Dictionary(words);
+  }
+
+  constructor(words: readonly string[]) {
+    this.words = words;
+    this.#ids = new Map(words.map((w, i) => [w, i]));
+    const order = words.map((_, i) => i).sort((a, b) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
+    let size = 1;
+    for (const w of words) size += w.length;
+    const char = new Uint16Array(size);
+    const child = new Int32Array(size).fill(-1);
+    const sibling = new Int32Array(size).fill(-1);
+    const word = new Int32Array(size).fill(-1);
+    const last = new Int32Array(size).fill(-1);
+    // Sorted insertion: the path of the previous word is a stack; a new child is always the last.
+    const path = [0];
+    let previous = '';
+    let nodes = 1;
+    let maxDepth = 0;
+    for (const id of order) {
+      const w = words[id]!;
+      let common = 0;
+      while (common < w.length && common < previous.length && w.charCodeAt(common) === previous.charCodeAt(common)) common++;
+      path.length = common + 1;
+      for (let d = common; d < w.length; d++) {
+        const parent = path[d]!;
+        const node = nodes++;
+        char[node] = w.charCodeAt(d);
+        if (last[parent]! < 0) child[parent] = node;
+        else sibling[last[parent]!] = node;
+        last[parent] = node;
+        path.push(node);
+      }
+      word[path[w.length]!] = id;
+      previous = w;
+      if (w.length > maxDepth) maxDepth = w.length;
+    }
+    this.#char = char.subarray(0, nodes);
+    this.#child = child.subarray(0, nodes);
+    this.#sibling = sibling.subarray(0, nodes);
+    this.#word = word.subarray(0, nodes);
+    this.#maxDepth = maxDepth;
+  }
+
+  /** The number of a word, or -1. */
+  id(word: string): number {
+    return this.#ids.get(word) ?? -1;
+  }
+
+  /**
+   * Emits every word within `maxTypos` of `term` (optimal string alignment: an adjacent swap is
+   * one typo), or with `prefix`, every word having a prefix within `maxTypos` of `term`, with the
+   * fewest typos found; at most `limit` words. Adds the work done to `work`.
+   */
+  lookup(term: string, maxTypos: number, prefix: boolean, limit: number, emit: (id: number, typos: number) => void, work?: LookupWork): void {
+    const n = term.length;
+    const width = n + 1;
+    const depthLimit = Math.min(this.#maxDepth, prefix ? Infinity : n + maxTypos);
+    const rows = new Int32Array((depthLimit + 1) * width);
+    const pathChar = new Uint16Array(depthLimit + 1);
+    // Fewest typos of a prefix of the path so far (prefix mode).
+    const best = new Int32Array(depthLimit + 1);
+    for (let j = 0; j <= n; j++) rows[j] = j;
+    best[0] = n;
+    const stackNode: number[] = [];
+    const stackDepth: number[] = [];
+    for (let c = this.#child[0]!; c >= 0; c = this.#sibling[c]!) {
+      stackNode.push(c);
+      stackDepth.push(1);
+    }
+    let emitted = 0;
+    let nodes = 0;
+    if (n === 0 && prefix && this.#word[0]! >= 0) emit(this.#word[0]!, 0);
+    while (stackNode.length > 0 && emitted < limit) {
+      const node = stackNode.pop()!;
+      const d = stackDepth.pop()!;
+      nodes++;
+      const ch = this.#char[node]!;
+      pathChar[d] = ch;
+      const row = d * width;
+      const up = row - width;
+      rows[row] = d;
+      let rowMin = d;
+      for (let j = 1; j <= n; j++) {
+        const tj = term.charCodeAt(j - 1);
+        let v = rows[up + j - 1]! + (tj === ch ? 0 : 1);
+        const del = rows[up + j]! + 1;
+        if (del < v) v = del;
+        const ins = rows[row + j - 1]! + 1;
+        if (ins < v) v = ins;
+        if (d > 1 && j > 1 && tj === pathChar[d - 1] && term.charCodeAt(j - 2) === ch) {
+          const swap = rows[row - 2 * width + j - 2]! + 1;
+          if (swap < v) v = swap;
+        }
+        rows[row + j] = v;
+        if (v < rowMin) rowMin = v;
+      }
+      const whole = rows[row + n]!;
+      best[d] = Math.min(best[d - 1]!, whole);
+      const typos = prefix ? best[d]! : whole;
+      const id = this.#word[node]!;
+      if (id >= 0 && typos <= maxTypos) {
+        emit(id, typos);
+        emitted++;
+      }
+      // Deeper rows only grow past rowMin; in prefix mode a matched prefix keeps its subtree.
+      if ((rowMin <= maxTypos || (prefix && best[d]! <= maxTypos)) && d < depthLimit) {
+        for (let c = this.#child[node]!; c >= 0; c = this.#sibling[c]!) {
+          stackNode.push(c);
+          stackDepth.push(d + 1);
+        }
+      }
+    }
+    if (work) {
+      work.nodes += nodes;
+      work.words += emitted;
+    }
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * Matching: which indexed words each query term reaches (exact, stem, prefix, typos, synonyms),
+ * and which documents are candidates, with the best match of every term in each.
+ *
+ * A match is coded in one byte, lower is better: `1 + 2 · typos + (exact ? 0 : 1)`; 0 means no
+ * match. So 1 is the exact word as typed, 2 a stem, prefix or synonym without typo, 4 one typo,
+ * 6 two typos.
+ *
+ * @module
+ */
+import type { AnalyzedQuery, Analyzer } from './analysis';
+import type { LookupWork } from './dictionary';
+import type { SearchIndex } from './search-index';
+import { allowedTypos } from './typos';
+
+/**
+ * How many query terms a document must match (Meilisearch's names).
+ *
+ * - `frequency` (default): any term is optional; the `words` rule counts matched terms weighted
+ *   by rarity, so a document matching the rare terms ("otterbox", "s7") ranks before one matching
+ *   only frequent ones ("case").
+ * - `last`: any term is optional; the `words` rule prefers documents matching the first terms of
+ *   the query, dropping terms from the end.
+ * - `all`: every term (stop words aside) is required.
+ *
+ * @example
+ * ```ts
+ * new SearchService({ catalog, matchingStrategy: 'all' });
+ * ```
+ */
+export type MatchingStrategy = 'last' | 'all' | 'frequency';
+
+/** Most words a term may reach through prefixes and typos (the most common prefixes stay cheap). */
+export const MAX_DERIVATIONS = 1000;
+/** Shortest term matched as a prefix when it is not the last one. */
+const MIN_INNER_PREFIX = 3;
+
+/** One analysed query against one index. */
+export interface QueryMatch {
+  readonly query: AnalyzedQuery;
+  /** Number of terms. */
+  readonly n: number;
+  /** Terms that count in the rules (stop words aside, unless every term is one). */
+  readonly counted: readonly number[];
+  /** Typos allowed per term. */
+  readonly allowed: readonly number[];
+  /** Words reached by each term, and their code. */
+  readonly termWords: readonly number[][];
+  readonly termCodes: readonly number[][];
+  /** Documents matching multi-word synonyms: the terms `from`..`to` they stand for. */
+  readonly phrases: readonly { readonly from: number; readonly to: number; readonly docs: readonly number[] }[];
+  /** Work done by the dictionary. */
+  readonly work: LookupWork;
+}
+
+/**
+ * The words each term of `query` reaches in `index`.
+ *
+ * @example
+ * ```ts
+ * const m = matchQuery(index, analyzer, analyzer.query('samsnug', 10));
+ * m.termWords[0]!.map((w) => index.dictionary.words[w]); // ['samsung', …]
+ * ```
+ */
+export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery): QueryMatch {
+  const { terms } = query;
+  const n = terms.length;
+  const dict = index.dictionary;
+  const work: LookupWork = { nodes: 0, words: 0 };
+  const termWords: number[][] = [];
+  const termCodes: number[][] = [];
+  const allowed: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const term = terms[i]!;
+    const codes = new Map<number, number>();
+    const offer = (word: number, code: number) => {
+      const had = codes.get(word);
+      if (had === undefined || code < had) codes.set(word, code);
+    };
+    const exact = dict.id(term.text);
+    const typos = allowedTypos(term.text.length);
+    allowed.push(typos);
+    const prefix = i === n - 1 || term.text.length >= MIN_INNER_PREFIX;
+    if (typos > 0 || prefix) {
+      dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, (word, t) => offer(word, word === exact ? 1 : 2 + 2 * t), work);
+    } else if (exact >= 0) offer(exact, 1);
+    for (const word of index.stems.get(term.stem) ?? []) offer(word, word === exact ? 1 : 2);
+    termWords.push([...codes.keys()]);
+    termCodes.push([...codes.values()]);
+  }
+  const phrases: { from: number; to: number; docs: number[] }[] = [];
+  for (const { from, to, words } of query.synonyms) {
+    const reach = words.map((w) => {
+      const ids = new Set(index.stems.get(analyzer.stem(w)) ?? []);
+      const id = dict.id(w);
+      if (id >= 0) ids.add(id);
+      return [...ids];
+    });
+    if (reach.length === 1) {
+      for (let i = from; i <= to; i++) for (const word of reach[0]!) addCode(termWords[i]!, termCodes[i]!, word, 2);
+      continue;
+    }
+    phrases.push({ from, to, docs: intersect(reach.map((ids) => union(ids.map((w) => index.postings[w]!)))) });
+    // Their words also count where positions are read (proximity, attribute).
+    for (let i = from; i <= to; i++) for (const ids of reach) for (const word of ids) addCode(termWords[i]!, termCodes[i]!, word, 2);
+  }
+  const content = terms.flatMap((t, i) => (t.stopWord ? [] : [i]));
+  const counted = content.length > 0 ? content : terms.map((_, i) => i);
+  return { query, n, counted, allowed, termWords, termCodes, phrases, work };
+}
+
+function addCode(words: number[], codes: number[], word: number, code: number): void {
+  const at = words.indexOf(word);
+  if (at < 0) {
+    words.push(word);
+    codes.push(code);
+  } else if (code < codes[at]!) codes[at] = code;
+}
+
+function union(lists: readonly Uint32Array[]): number[] {
+  const set = new Set<number>();
+  for (const l of lists) for (const d of l) set.add(d);
+  return [...set];
+}
+
+function intersect(lists: readonly number[][]): number[] {
+  if (lists.length === 0) return [];
+  const [first, ...rest] = [...lists].sort((a, b) => a.length - b.length);
+  const sets = rest.map((l) => new Set(l));
+  return first!.filter((d) => sets.every((s) => s.has(d)));
+}
+
+/**
+ * The candidates of a query: documents matching at least one counted term (every one with
+ * `all`), among `allowed` when filters apply, with the best code of each term in each.
+ */
+export interface Candidates {
+  /** Document numbers. */
+  readonly docs: Int32Array;
+  /** Best code of term i in candidate c: `codes[c · n + i]`. */
+  readonly codes: Uint8Array;
+  /** Documents matching each term, over the whole index (rarity). */
+  readonly df: Float64Array;
+  /** Posting entries read. */
+  readonly postingsRead: number;
+}
+
+// Per-document scratch, reused by every query on one index (queries run synchronously).
+const scratch = new WeakMap<SearchIndex, { codes: Uint8Array; flags: Uint8Array; seen: Int32Array }>();
+/** Most terms of a query (the service passes at most this many). */
+const STRIDE = 10;
+
+/**
+ * Collects the candidates of a match.
+ *
+ * @example
+ * ```ts
+ * const { docs } = gather(index, matchQuery(index, analyzer, analyzer.query('galaxy case', 10)), 'frequency');
+ * ```
+ */
+export function gather(index: SearchIndex, match: QueryMatch, strategy: MatchingStrategy, allowed?: Uint8Array): Candidates {
+  const n = Math.min(match.n, STRIDE);
+  const size = index.items.length;
+  let s = scratch.get(index);
+  if (!s) {
+    s = { codes: new Uint8Array(size * STRIDE), flags: new Uint8Array(size), seen: new Int32Array(size) };
+    scratch.set(index, s);
+  }
+  const { codes, flags, seen } = s;
+  let touched = 0;
+  let postingsRead = 0;
+  const df = new Float64Array(n);
+  const mark = (doc: number, i: number, code: number) => {
+    postingsRead++;
+    const at = doc * STRIDE + i;
+    const had = codes[at]!;
+    if (had === 0) {
+      if (flags[doc] === 0) {
+        flags[doc] = 1;
+        seen[touched++] = doc;
+      }
+      df[i]!++;
+      codes[at] = code;
+    } else if (code < had) codes[at] = code;
+  };
+  for (let i = 0; i < n; i++) {
+    const words = match.termWords[i]!;
+    const wc = match.termCodes[i]!;
+    for (let k = 0; k < words.length; k++) {
+      const code = wc[k]!;
+      for (const doc of index.postings[words[k]!]!) mark(doc, i, code);
+    }
+  }
+  for (const { from, to, docs } of match.phrases) for (const doc of docs) for (let i = from; i <= to; i++) mark(doc, i, 2);
+
+  const counted = match.counted;
+  const out: number[] = [];
+  for (let k = 0; k < touched; k++) {
+    const doc = seen[k]!;
+    if (allowed && allowed[doc] === 0) continue;
+    let matched = 0;
+    for (const i of counted) if (codes[doc * STRIDE + i] !== 0) matched++;
+    if (strategy === 'all' ? matched === counted.length : matched > 0) out.push(doc);
+  }
+  out.sort((a, b) => a - b);
+  const docs = Int32Array.from(out);
+  const outCodes = new Uint8Array(docs.length * n);
+  for (let c = 0; c < docs.length; c++) for (let i = 0; i < n; i++) outCodes[c * n + i] = codes[docs[c]! * STRIDE + i]!;
+  // Clear what this query wrote.
+  for (let k = 0; k < touched; k++) {
+    const doc = seen[k]!;
+    flags[doc] = 0;
+    codes.fill(0, doc * STRIDE, doc * STRIDE + n);
+  }
+  return { docs, codes: outCodes, df, postingsRead };
+}

@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Analyzer, englishStem, fold, MAX_WORD_LENGTH, words } from '../../src/search/analysis';
+
+describe('words: tokenization', () => {
+  it('splits at punctuation', () => {
+    expect(words('BLACK+DECKER')).toEqual(['black', 'decker']);
+    expect(words('USB-C cable')).toEqual(['usb', 'c', 'cable']);
+    expect(words('iPhone 6/6s')).toEqual(['iphone', '6', '6', 's']);
+    expect(words("Men's 3.5mm (AUX) jack!")).toEqual(['men', 's', '3', '5', 'mm', 'aux', 'jack']);
+  });
+
+  it('splits letters from digits', () => {
+    expect(words('18volt drill')).toEqual(['18', 'volt', 'drill']);
+    expect(words('61in TV')).toEqual(['61', 'in', 'tv']);
+    expect(words('Galaxy S7 edge 32GB')).toEqual(['galaxy', 's', '7', 'edge', '32', 'gb']);
+  });
+
+  it('folds case and diacritics, and drops symbols', () => {
+    expect(words('Écouteurs CAFÉ Ñandú')).toEqual(['ecouteurs', 'cafe', 'nandu']);
+    expect(words('Insignia™ Apple® iPhone®')).toEqual(['insignia', 'apple', 'iphone']);
+    expect(fold('Straße')).toBe('straße');
+  });
+
+  it('keeps other scripts as words', () => {
+    expect(words('смартфон 三星')).toEqual(['смартфон', '三星']);
+  });
+
+  it('cuts words past MAX_WORD_LENGTH characters', () => {
+    expect(words('x'.repeat(512))).toEqual(['x'.repeat(MAX_WORD_LENGTH)]);
+  });
+
+  it('gives folded runs of only letters or only digits, none empty (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        for (const w of words(text)) {
+          expect(w.length).toBeGreaterThan(0);
+          expect(w.length).toBeLessThanOrEqual(MAX_WORD_LENGTH);
+          expect(/^(\p{L}+|\p{N}+)$/u.test(w), w).toBe(true);
+          expect(fold(w)).toBe(w);
+        }
+        // Analysing twice changes nothing: documents and queries meet on the same words.
+        expect(words(words(text).join(' '))).toEqual(words(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('stemming (Porter2)', () => {
+  it('maps plurals and inflections to one stem', () => {
+    const same = [
+      ['tops', 'top'],
+      ['batteries', 'battery'],
+      ['headphones', 'headphone'],
+      ['cases', 'case'],
+      ['chargers', 'charger'],
+      ['watches', 'watch'],
+      ['glasses', 'glass'],
+      ['accessories', 'accessory'],
+    ];
+    for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
+  });
+
+  it('keeps words apart that Porter (v1) merges', () => {
+    expect(englishStem('news')).not.toBe(englishStem('new'));
+    expect(englishStem('generous')).not.toBe(englishStem('general'));
+  });
+
+  it('leaves model numbers, short words and other scripts alone', () => {
+    for (const w of ['s7', 'a5', 'gb', 'xl', 'смартфоны', '128']) expect(englishStem(w)).toBe(w);
+  });
+});
+
+describe('Analyzer.query', () => {
+  it('keeps the exact form beside the stem, and flags stop words', () => {
+    const q = new Analyzer().query('Cases for the iPhone', 10);
+    expect(q.terms).toEqual([
+      { text: 'cases', stem: 'case', stopWord: false },
+      { text: 'for', stem: 'for', stopWord: true },
+      { text: 'the', stem: 'the', stopWord: true },
+      { text: 'iphone', stem: 'iphon', stopWord: false },
+    ]);
+  });
+
+  it('takes at most maxTerms terms', () => {
+    expect(new Analyzer().query('a b c d e f g h i j k l', 10).terms).toHaveLength(10);
+  });
+
+  it('uses the configured stop words, folded', () => {
+    const q = new Analyzer({ stopWords: ['Pour', 'LE'] }).query('étui pour le téléphone the', 10);
+    expect(q.terms.map((t) => t.stopWord)).toEqual([false, true, true, false, false]);
+  });
+
+  it('expands one-way synonyms in one direction only', () => {
+    const a = new Analyzer({ synonyms: { oneWay: { iPhone: ['apple phone'] } } });
+    expect(a.query('iphone case', 10).synonyms).toEqual([{ from: 0, to: 0, words: ['apple', 'phone'] }]);
+    expect(a.query('apple phone', 10).synonyms).toEqual([]);
+  });
+
+  it('expands multi-way synonyms in every direction, phrases included', () => {
+    const a = new Analyzer({ synonyms: { multiWay: [['cell phone', 'mobile', 'smartphone']] } });
+    expect(a.query('mobile', 10).synonyms).toEqual([
+      { from: 0, to: 0, words: ['cell', 'phone'] },
+      { from: 0, to: 0, words: ['smartphone'] },
+    ]);
+    expect(a.query('new cell phone', 10).synonyms).toEqual([
+      { from: 1, to: 2, words: ['mobile'] },
+      { from: 1, to: 2, words: ['smartphone'] },
+    ]);
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * Each ranking rule in isolation: two documents that differ only in what the rule measures, the
+ * score, its details, and the options that configure ranking.
+ */
+import { describe, expect, it } from 'vitest';
+import { CatalogRegistry, memoryStorage, SearchService, type Catalog, type SearchServiceOptions } from '../../src/index';
+
+type Item = Record<string, unknown> & { id: string };
+
+function item(id: string, name: string, extra: Record<string, unknown> = {}): Item {
+  return { id, is_recommendable: true, name, absolute_link: null, img_link: null, price: 10, categories_ids: null, ...extra };
+}
+
+let count = 0;
+async function catalogOf(items: readonly Item[]): Promise<Catalog> {
+  const registry = new CatalogRegistry({ storage: memoryStorage() });
+  const { catalog } = await registry.create({ identifier: `r${++count}` });
+  await catalog.batch(items.map((product) => ({ operation: 'create-replace' as const, product })));
+  await catalog.sync();
+  return catalog;
+}
+
+async function serviceOf(items: readonly Item[], options: Omit<SearchServiceOptions, 'catalog'> = {}): Promise<SearchService> {
+  return new SearchService({ catalog: await catalogOf(items), ...options });
+}
+
+/** Ids in rank order. The loser's id sorts first, so only the rule can put the winner first. */
+async function order(items: readonly Item[], text: string, options: Omit<SearchServiceOptions, 'catalog'> = {}): Promise<string[]> {
+  return (await (await serviceOf(items, options)).search({ text, hitsPerPage: 1000 })).hits.map((h) => h.id);
+}
+
+describe('each rule decides between two documents that differ only in what it measures', () => {
+  it('words: more matched terms first', async () => {
+    expect(await order([item('a', 'red lamp shade'), item('b', 'red lamp table')], 'red lamp table')).toEqual(['b', 'a']);
+  });
+
+  it('words (frequency): the rarer term outweighs the frequent one', async () => {
+    const filler = Array.from({ length: 20 }, (_, i) => item(`f${i}`, `case filler${i}`));
+    // a matches the frequent "case", b the rare "otterbox".
+    const ids = await order([item('a', 'case zzz'), item('b', 'otterbox zzz'), ...filler], 'otterbox case');
+    expect(ids.indexOf('b')).toBeLessThan(ids.indexOf('a'));
+  });
+
+  it('words (last): the earlier query term outweighs the later one', async () => {
+    const ids = await order([item('a', 'case zzz'), item('b', 'otterbox zzz'), ...Array.from({ length: 20 }, (_, i) => item(`f${i}`, `case filler${i}`))], 'case otterbox', { matchingStrategy: 'last' });
+    expect(ids.indexOf('a')).toBeLessThan(ids.indexOf('b'));
+  });
+
+  it('typo: fewer typos first', async () => {
+    expect(await order([item('a', 'sansung tablet'), item('b', 'samsung tablet')], 'samsung tablet')).toEqual(['b', 'a']);
+  });
+
+  it('proximity: terms closer together first, in query order before reversed', async () => {
+    expect(await order([item('a', 'blue big fancy lamp'), item('b', 'blue lamp big fancy')], 'blue lamp')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'lamp blue big fancy'), item('b', 'blue lamp big fancy')], 'blue lamp')).toEqual(['b', 'a']);
+  });
+
+  it('attribute: the earlier searchable field first, then the earlier position', async () => {
+    expect(await order([item('a', 'other', { brand: 'zed' }), item('b', 'zed', { brand: 'other' })], 'zed')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'big red zed'), item('b', 'zed red big')], 'zed')).toEqual(['b', 'a']);
+  });
+
+  it('exactness: the word as typed before a stem, prefix or typo match', async () => {
+    expect(await order([item('a', 'lamps and more'), item('b', 'lamp and more')], 'lamp')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'lampshade and more'), item('b', 'lamp and more')], 'lamp')).toEqual(['b', 'a']);
+  });
+
+  it('exactness: a field equal to the query before one that starts with it', async () => {
+    expect(await order([item('a', 'galaxy tab case'), item('b', 'galaxy tab')], 'galaxy tab', { rankingRules: ['exactness'] })).toEqual(['b', 'a']);
+  });
+
+  it('customRanking: by the configured criteria', async () => {
+    const items = [item('a', 'lamp', { popularity: 5 }), item('b', 'lamp', { popularity: 9 })];
+    expect(await order(items, 'lamp', { customRanking: ['popularity:desc'] })).toEqual(['b', 'a']);
+    expect(await order(items, 'lamp', { customRanking: ['popularity:asc'] })).toEqual(['a', 'b']);
+    expect(await order(items, 'lamp')).toEqual(['a', 'b']);
+  });
+
+  it('bm25: more occurrences of the term, in a shorter field, first', async () => {
+    expect(await order([item('a', 'lamp', { description: 'a lamp' }), item('b', 'lamp', { description: 'lamp lamp' })], 'lamp')).toEqual(['b', 'a']);
+  });
+
+  it('id: the last tie-breaker', async () => {
+    expect(await order([item('b', 'lamp'), item('a', 'lamp')], 'lamp')).toEqual(['a', 'b']);
+  });
+
+  it('applies the rules in the configured order', async () => {
+    // a: exact word, far in the name; b: a stem match at the start.
+    const items = [item('a', 'big red shiny lamp'), item('b', 'lamps big red shiny')];
+    expect(await order(items, 'lamp', { rankingRules: ['attribute', 'exactness'] })).toEqual(['b', 'a']);
+    expect(await order(items, 'lamp', { rankingRules: ['exactness', 'attribute'] })).toEqual(['a', 'b']);
+  });
+
+  it('an explicit sort applies before every rule', async () => {
+    const items = [item('a', 'lamp', { price: 5 }), item('b', 'big lamp', { price: 1 })];
+    expect(await order(items, 'lamp')).toEqual(['a', 'b']);
+    expect((await (await serviceOf(items)).search({ text: 'lamp', sort: ['price:asc'] })).hits.map((h) => h.id)).toEqual(['b', 'a']);
+  });
+
+  it('placeholder search: sort, then customRanking, then id', async () => {
+    const items = [item('a', 'x', { price: 2, popularity: 1 }), item('b', 'y', { price: 1, popularity: 2 }), item('c', 'z', { price: 2, popularity: 3 })];
+    const s = await serviceOf(items, { customRanking: ['popularity:desc'] });
+    expect((await s.search({ text: '' })).hits.map((h) => h.id)).toEqual(['c', 'b', 'a']);
+    expect((await s.search({ text: '', sort: ['price:desc'] })).hits.map((h) => h.id)).toEqual(['c', 'a', 'b']);
+  });
+});
+
+describe('matching', () => {
+  it('makes every term optional, stop words never enough', async () => {
+    const s = await serviceOf([item('a', 'the lamp'), item('b', 'the chair'), item('c', 'a table')]);
+    expect((await s.search({ text: 'the lamp' })).hits.map((h) => h.id)).toEqual(['a']);
+    expect((await s.search({ text: 'lamp chair' })).hits.map((h) => h.id).sort()).toEqual(['a', 'b']);
+  });
+
+  it('requires every term with matchingStrategy all (stop words still optional)', async () => {
+    const s = await serviceOf([item('a', 'red lamp'), item('b', 'red chair')], { matchingStrategy: 'all' });
+    expect((await s.search({ text: 'red lamp' })).hits.map((h) => h.id)).toEqual(['a']);
+    expect((await s.search({ text: 'the red lamp' })).hits.map((h) => h.id)).toEqual(['a']);
+  });
+
+  it('searches a query of stop words only as ordinary words', async () => {
+    const s = await serviceOf([item('a', 'The Who'), item('b', 'lamp')]);
+    expect((await s.search({ text: 'the who' })).hits.map((h) => h.id)).toEqual(['a']);
+  });
+
+  it('uses the configured stop words', async () => {
+    const items = [item('a', 'lamp'), item('b', 'new chair')];
+    expect((await (await serviceOf(items)).search({ text: 'new lamp' })).hits.map((h) => h.id).sort()).toEqual(['a', 'b']);
+    expect((await (await serviceOf(items, { stopWords: ['new'] })).search({ text: 'new lamp' })).hits.map((h) => h.id)).toEqual(['a']);
+  });
+
+  it('matches stems both ways: "tops" finds "top", "battery" finds "batteries"', async () => {
+    const s = await serviceOf([item('a', 'Tank top'), item('b', 'Spare batteries'), item('c', 'lamp')]);
+    expect((await s.search({ text: 'tops' })).hits.map((h) => h.id)).toEqual(['a']);
+    expect((await s.search({ text: 'battery' })).hits.map((h) => h.id)).toEqual(['b']);
+  });
+
+  it('matches every term as a prefix, and tolerates typos in short words by their length', async () => {
+    const s = await serviceOf([item('a', 'Headphones wireless'), item('b', 'Speaker')]);
+    expect((await s.search({ text: 'headph wireless' })).hits.map((h) => h.id)).toEqual(['a']);
+    expect((await s.search({ text: 'speakr' })).hits.map((h) => h.id)).toEqual(['b']);
+  });
+
+  it('splits punctuation in documents and queries alike', async () => {
+    const s = await serviceOf([item('a', 'BLACK+DECKER 18V drill'), item('b', 'USB-C cable'), item('c', 'lamp')]);
+    expect((await s.search({ text: 'black decker' })).hits.map((h) => h.id)).toEqual(['a']);
+    expect((await s.search({ text: 'BLACK+DECKER' })).hits[0]!.id).toBe('a');
+    expect((await s.search({ text: 'usbc' })).hits.map((h) => h.id)).toEqual([]);
+    expect((await s.search({ text: 'usb c' })).hits[0]!.id).toBe('b');
+  });
+
+  it('expands synonyms: one-way in one direction, multi-way in all, phrases included', async () => {
+    const items = [item('a', 'Television stand'), item('b', 'TV mount'), item('c', 'Cell phone holder'), item('d', 'Mobile charger')];
+    const s = await serviceOf(items, { synonyms: { oneWay: { tv: ['television'] }, multiWay: [['mobile', 'cell phone']] } });
+    const found = async (text: string) => (await s.search({ text })).hits.map((h) => h.id).sort();
+    expect(await found('tv')).toEqual(['a', 'b']);
+    expect(await found('television')).toEqual(['a']);
+    expect(await found('mobile')).toEqual(['c', 'd']);
+    expect(await found('cell phone')).toEqual(['c', 'd']);
+  });
+
+  it('refuses bad ranking options with a TypeError naming them', async () => {
+    const catalog = await catalogOf([]);
+    const make = (options: Partial<SearchServiceOptions>) => () => new SearchService({ catalog, ...options } as SearchServiceOptions);
+    expect(make({ rankingRules: ['words', 'speed'] as never })).toThrow(/rankingRules\[1\]: unknown rule "speed"; use words, typo/);
+    expect(make({ rankingRules: ['words', 'words'] })).toThrow(/rankingRules\[1\]: words is listed twice/);
+    expect(make({ rankingRules: 'words' as never })).toThrow(/rankingRules must be an array/);
+    expect(make({ customRanking: ['popularity'] })).toThrow(/customRanking\[0\] must have the form <field>:asc or <field>:desc, got "popularity"/);
+    expect(make({ matchingStrategy: 'any' as never })).toThrow(/matchingStrategy must be last, all or frequency/);
+    expect(make({ stopWords: 'the' as never })).toThrow(/stopWords must be an array/);
+    expect(make({ synonyms: { multiWay: [['tv', 3]] } as never })).toThrow(/synonyms\.multiWay\[0\]/);
+    expect(make({ synonyms: { oneWay: { tv: 'television' } } as never })).toThrow(/synonyms\.oneWay\["tv"\]/);
+    expect(make({ stemmer: 'porter' as never })).toThrow(/stemmer must be a function/);
+  });
+});
+
+describe('_rankingScore and _rankingScoreDetails', () => {
+  const ITEMS = [item('a', 'galaxy case'), item('b', 'samsung galaxy case', { description: 'a slim case' }), item('c', 'galaxy', { description: 'phone case' }), item('d', 'galxy cases')];
+
+  it('lies in [0, 1], is 1 only for a field equal to the query, and never increases down the hits', async () => {
+    const s = await serviceOf(ITEMS);
+    const r = await s.search({ text: 'galaxy case' });
+    expect(r.hits.map((h) => h.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(r.hits[0]!._rankingScore).toBe(1);
+    for (const h of r.hits.slice(1)) expect(h._rankingScore).toBeLessThan(1);
+    for (let i = 1; i < r.hits.length; i++) expect(r.hits[i - 1]!._rankingScore).toBeGreaterThan(r.hits[i]!._rankingScore);
+    for (const h of r.hits) expect(h._rankingScore).toBeGreaterThan(0);
+  });
+
+  it('depends on the document and the query only', async () => {
+    const alone = await serviceOf([ITEMS[1]!]);
+    const all = await serviceOf(ITEMS);
+    for (const text of ['galaxy case', 'samsung', 'galaxy ca', 'samsnug galaxy']) {
+      const x = (await alone.search({ text })).hits[0]?._rankingScore;
+      const y = (await all.search({ text })).hits.find((h) => h.id === 'b')?._rankingScore;
+      expect(x, text).toBeDefined();
+      expect(x, text).toBe(y);
+    }
+  });
+
+  it('rankingScoreThreshold drops lower hits from hits and totals', async () => {
+    const s = await serviceOf(ITEMS);
+    const all = await s.search({ text: 'galaxy case' });
+    for (const h of all.hits) {
+      const r = await s.search({ text: 'galaxy case', rankingScoreThreshold: h._rankingScore });
+      expect(r.hits.map((x) => x.id)).toEqual(all.hits.filter((x) => x._rankingScore >= h._rankingScore).map((x) => x.id));
+      expect(r.totalHits).toBe(r.hits.length);
+    }
+  });
+
+  it('details each rule: its order, score, and what it counted', async () => {
+    const s = await serviceOf(ITEMS, { customRanking: ['price:asc'] });
+    const r = await s.search({ text: 'galaxy case', showRankingScoreDetails: true });
+    const [a, , , d] = r.hits;
+    expect(a!._rankingScoreDetails).toEqual({
+      words: { order: 0, score: 1, matchingWords: 2, maxMatchingWords: 2 },
+      typo: { order: 1, score: 1, typoCount: 0, maxTypoCount: 1 },
+      proximity: { order: 2, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
+      attribute: { order: 3, score: 1, field: 'name', position: 0 },
+      exactness: { order: 4, score: 1, exactWords: 2, matchType: 'exactMatch' },
+      'price:asc': { order: 5, value: 10 },
+      bm25: { order: 6, value: expect.any(Number) },
+    });
+    expect(d!._rankingScoreDetails).toMatchObject({
+      words: { matchingWords: 2 },
+      typo: { typoCount: 1, maxTypoCount: 1 },
+      exactness: { exactWords: 0, matchType: 'noExactMatch' },
+    });
+    for (const h of r.hits) {
+      for (const [rule, detail] of Object.entries(h._rankingScoreDetails!)) {
+        if (detail?.score !== undefined) expect(detail.score, rule).toBeGreaterThanOrEqual(0);
+        if (detail?.score !== undefined) expect(detail.score, rule).toBeLessThanOrEqual(1);
+      }
+    }
+    expect((await s.search({ text: 'galaxy case' })).hits[0]).not.toHaveProperty('_rankingScoreDetails');
+  });
+});
