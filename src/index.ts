@@ -98,7 +98,7 @@ export type { CatalogHandlerOptions } from './http/catalog';
 export type { CatalogStore, CatalogItem, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
 
 export { SearchService, MAX_QUERY_TERMS } from './search/service';
-export type { SearchServiceOptions, Embedder, Facet, Hit, SearchResponse, AutocompleteResponse } from './search/service';
+export type { SearchServiceOptions, Embedder, Facet, Hit, SearchResponse, AutocompleteResponse, SearchWork } from './search/service';
 export {
   searchQuerySchema,
   autocompleteQuerySchema,

@@ -108,8 +108,24 @@ const facet = z.union([
   z.object({ type: z.literal('list'), values: z.array(z.tuple([z.union([z.string(), z.boolean()]), z.number().int()])) }),
   z.object({ type: z.literal('range'), values: z.object({ min: z.number(), max: z.number() }) }),
 ]);
+const ruleDetail = z.object({ order: z.number().int(), score: z.number().min(0).max(1) });
+const rankingScoreDetails = z
+  .object({
+    words: ruleDetail.extend({ matchingWords: z.number().int(), maxMatchingWords: z.number().int() }).optional(),
+    typo: ruleDetail.extend({ typoCount: z.number().int(), maxTypoCount: z.number().int() }).optional(),
+    proximity: ruleDetail.extend({ distance: z.number().int(), minDistance: z.number().int(), maxDistance: z.number().int() }).optional(),
+    attribute: ruleDetail.extend({ field: z.string().nullable(), position: z.number().int().nullable() }).optional(),
+    exactness: ruleDetail.extend({ exactWords: z.number().int(), matchType: z.enum(['exactMatch', 'matchesStart', 'noExactMatch']) }).optional(),
+    bm25: z.object({ order: z.number().int(), value: z.number() }).optional(),
+  })
+  .catchall(z.object({ order: z.number().int(), value: z.unknown() }))
+  .meta({ description: 'Per ranking rule: its order, score in [0, 1] and what it counted; customRanking criteria (e.g. "popularity:desc") and bm25 give their value.' });
+const hit = z
+  .object({ _rankingScore: z.number().min(0).max(1), _rankingScoreDetails: rankingScoreDetails.optional() })
+  .catchall(z.unknown())
+  .meta({ description: 'The item, with its ranking score (1 = a field equal to the query) and, with showRankingScoreDetails=true, the details.' });
 const searchResponse = z.object({
-  hits: z.array(z.record(z.string(), z.unknown())),
+  hits: z.array(hit),
   facets: z.record(z.string(), facet),
   totalPages: z.number().int(),
   totalHits: z.number().int(),
@@ -268,6 +284,7 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       query('hitsPerPage', false, 'Page size', { type: 'integer', minimum: 1, maximum: MAX_HITS_PER_PAGE, default: 20 }),
       query('rankingScoreThreshold', false, 'Absolute score cut-off', { type: 'number', minimum: 0, maximum: 1 }),
       query('semanticRatio', false, 'Hybrid blend (needs an embedder)', { type: 'number', minimum: 0, maximum: 1 }),
+      query('showRankingScoreDetails', false, 'Add _rankingScoreDetails to every hit', { type: 'boolean', default: false }),
       query('index', false, '<identifier>_Catalog'),
     ];
     const sort = { name: 'sort', in: 'query', required: false, description: '<field>:asc or <field>:desc', schema: { type: 'array', items: { type: 'string', pattern: '^.+:(asc|desc)$' } } };

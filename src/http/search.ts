@@ -112,9 +112,9 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     }
     const identifier = await tenant(request, params, false);
     await authorize(request, identifier);
-    const { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio } = params;
+    const { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } = params;
     // Raw query values: the service validates them with searchQuerySchema, naming each parameter.
-    const query = { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio } as SearchQueryInput;
+    const query = { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } as SearchQueryInput;
     const result = await (await service(identifier)).search(query);
     return json(result);
   }

@@ -26,7 +26,7 @@ import type { SearchIndex } from './search-index';
  * new SearchService({ catalog, rankingRules: ['words', 'exactness', 'typo', 'proximity', 'attribute', 'customRanking', 'bm25'] });
  * ```
  */
-export const RANKING_RULES = ['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'] as const;
+export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'];
 
 /**
  * One ranking rule:
@@ -47,7 +47,7 @@ export const RANKING_RULES = ['words', 'typo', 'proximity', 'attribute', 'exactn
  * const rules: RankingRule[] = ['words', 'typo', 'attribute'];
  * ```
  */
-export type RankingRule = (typeof RANKING_RULES)[number];
+export type RankingRule = 'words' | 'typo' | 'proximity' | 'attribute' | 'exactness' | 'customRanking' | 'bm25';
 
 /** Rules that give a rank, in the score. */
 type Scored = 'words' | 'typo' | 'proximity' | 'attribute' | 'exactness';

@@ -221,6 +221,20 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
     const body = await ok(await get(handler, '/search?text=samsnug&filters[brand][]=Samsung&hitsPerPage=1'));
     expect(body.totalHits).toBe(146);
   });
+
+  it('adds _rankingScoreDetails with showRankingScoreDetails=true, as the library does', async () => {
+    const body = await same('text=galaxy%20case&hitsPerPage=5&showRankingScoreDetails=true', { text: 'galaxy case', hitsPerPage: 5, showRankingScoreDetails: true });
+    for (const h of body.hits) expect(Object.keys(h._rankingScoreDetails ?? {})).toEqual(['words', 'typo', 'proximity', 'attribute', 'exactness', 'bm25']);
+    const plain = await ok(await get(handler, '/search?text=galaxy%20case&hitsPerPage=5'));
+    for (const h of plain.hits) expect(h).not.toHaveProperty('_rankingScoreDetails');
+    expect((await errorBody(await get(handler, '/search?text=a&showRankingScoreDetails=yes'), 400)).message).toMatch(/showRankingScoreDetails must be true or false/);
+  });
+
+  it('answers a 512-character word on /search and /autocomplete', async () => {
+    const word = 'a'.repeat(512);
+    expect((await ok(await get(handler, `/search?text=${word}`))).totalHits).toBe(0);
+    expect(await ok(await get(handler, `/autocomplete?query=${word}`))).toEqual({ suggestions: [] });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,54 @@
+/**
+ * The cost of a query is bounded by the dictionary, never by the length of a term: counted
+ * through SearchService.work (dictionary nodes visited, postings read, documents read), not timed.
+ */
+import { beforeAll, expect, it } from 'vitest';
+import { SearchService } from '../../src/index';
+import { MAX_WORD_LENGTH } from '../../src/search/analysis';
+import { loadBestBuy } from '../helpers/bestbuy';
+import { describeWithBestBuy } from '../helpers/bestbuy-suite';
+
+describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
+  let service: SearchService;
+
+  beforeAll(async () => {
+    service = new SearchService({ catalog: (await loadBestBuy()).catalog });
+    await service.search({ text: '' });
+  });
+
+  it('a 512-character word costs no more than a 65-character one, and reads no document', async () => {
+    const work = async (text: string) => {
+      await service.search({ text });
+      const search = service.work;
+      await service.autocomplete({ query: text });
+      return { search, autocomplete: service.work };
+    };
+    const long = await work('a'.repeat(512));
+    const cut = await work('a'.repeat(MAX_WORD_LENGTH));
+    for (const w of [long.search, long.autocomplete]) {
+      expect(w).toEqual(cut.search);
+      // The path of "aaa…" in the trie and the siblings met on the way: a few hundred nodes at most.
+      expect(w.dictionaryNodes).toBeLessThan(MAX_WORD_LENGTH * 40);
+      expect(w.postingsRead).toBe(0);
+      expect(w.documentsRead).toBe(0);
+    }
+  });
+
+  it('a long word with typos allowed visits a bounded part of the dictionary', async () => {
+    await service.search({ text: 'samsunggalaxyotterboxdefenderseries' });
+    const typos = service.work;
+    await service.search({ text: 'samsunggalaxyotterboxdefenderseriesxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' });
+    const longer = service.work;
+    // Every row is pruned once all its cells exceed 2 typos: no more nodes for a longer term.
+    expect(longer.dictionaryNodes).toBeLessThanOrEqual(typos.dictionaryNodes);
+    expect(typos.dictionaryNodes).toBeLessThan(5000);
+  });
+
+  it('ten long terms cost at most ten times one', async () => {
+    const term = 'x'.repeat(50);
+    await service.search({ text: term });
+    const one = service.work.dictionaryNodes;
+    await service.search({ text: Array.from({ length: 12 }, () => term).join(' ').slice(0, 512) });
+    expect(service.work.dictionaryNodes).toBeLessThanOrEqual(10 * one);
+  });
+});
