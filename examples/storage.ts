@@ -19,5 +19,5 @@ export async function openStorage(spec: string = DEFAULT_STORAGE): Promise<Stora
     url.searchParams.delete('schema');
     return postgresStorage({ connectionString: url.toString(), schema });
   }
-  throw new Error(`abkit: ABKIT_STORAGE must be memory, sqlite:<file> or a postgres:// URL, got ${JSON.stringify(spec)}`);
+  throw new Error(`ABKIT_STORAGE must be memory, sqlite:<file> or a postgres:// URL, got ${JSON.stringify(spec)}`);
 }

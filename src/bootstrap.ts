@@ -143,7 +143,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
   const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [], accessesCreated: [], accessesUnchanged: [], warnings: [], catalogs: [] };
   const defaults = bootstrap.accounts.flatMap((a) => a.environments.filter((e) => e.default).map((e) => e.id));
   if (defaults.length > 1) {
-    throw new ValidationError(`abkit: invalid bootstrap file: several default environments (${defaults.join(', ')})`, [
+    throw new ValidationError(`invalid bootstrap file: several default environments (${defaults.join(', ')})`, [
       { path: 'accounts', message: 'at most one environment may be the default' },
     ]);
   }
@@ -152,7 +152,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     for (const [e, env] of account.environments.entries()) {
       let config = env.bucketing;
       if (env.bucketingFile !== undefined) {
-        if (!readJsonFile) throw new ValidationError(`abkit: accounts[${a}].environments[${e}].bucketingFile needs a file reader`);
+        if (!readJsonFile) throw new ValidationError(`accounts[${a}].environments[${e}].bucketingFile needs a file reader`);
         config = await readJsonFile(env.bucketingFile);
       }
       const keyHash = env.apiKey ? await sha256Hex(env.apiKey) : null;
@@ -183,7 +183,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
   }
   for (const [i, input] of bootstrap.accesses.entries()) {
     const { accesses } = options;
-    if (!accesses) throw new ValidationError(`abkit: accesses[${i}] needs an AccessManager (options.accesses)`);
+    if (!accesses) throw new ValidationError(`accesses[${i}] needs an AccessManager (options.accesses)`);
     let existing = await accesses.storage.accesses.getByClientId(input.clientId);
     if (!existing) {
       const created = await accesses
@@ -199,7 +199,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
         continue;
       }
       existing = await accesses.storage.accesses.getByClientId(input.clientId);
-      if (!existing) throw new ConflictError(`abkit: access ${input.clientId} could not be created`);
+      if (!existing) throw new ConflictError(`access ${input.clientId} could not be created`);
     }
     const same =
       existing.revokedAt === null &&
@@ -213,13 +213,13 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
   }
   for (const [i, input] of bootstrap.catalogs.entries()) {
     const { catalogs } = options;
-    if (!catalogs) throw new ValidationError(`abkit: catalogs[${i}] needs a CatalogRegistry (options.catalogs)`);
+    if (!catalogs) throw new ValidationError(`catalogs[${i}] needs a CatalogRegistry (options.catalogs)`);
     const where = (path: string) => `catalogs[${i}].${path}`;
     let items = input.items;
     if (input.itemsFile !== undefined) {
-      if (!readJsonFile) throw new ValidationError(`abkit: ${where('itemsFile')} needs a file reader`);
+      if (!readJsonFile) throw new ValidationError(`${where('itemsFile')} needs a file reader`);
       const fromFile = await readJsonFile(input.itemsFile);
-      if (!Array.isArray(fromFile)) throw new ValidationError(`abkit: invalid bootstrap file: ${where('itemsFile')} must hold a JSON array of items`, [{ path: where('itemsFile'), message: 'not an array' }]);
+      if (!Array.isArray(fromFile)) throw new ValidationError(`invalid bootstrap file: ${where('itemsFile')} must hold a JSON array of items`, [{ path: where('itemsFile'), message: 'not an array' }]);
       items = [...items, ...fromFile];
     }
     const operations = items.map((product) => ({ operation: 'create-replace' as const, product: product as Record<string, unknown> }));
@@ -258,7 +258,7 @@ function rethrow(error: unknown, where: (path: string) => string): never {
   if (!(error instanceof ValidationError)) throw error;
   const details = error.details.map((d) => ({ path: where(d.path), message: d.message }));
   const shown = details.slice(0, 5).map((d) => `${d.path}: ${d.message}`);
-  throw new ValidationError(`abkit: invalid bootstrap file: ${shown.join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}`, details);
+  throw new ValidationError(`invalid bootstrap file: ${shown.join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}`, details);
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

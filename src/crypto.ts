@@ -62,7 +62,7 @@ export function base64url(bytes: Uint8Array): string {
 /** `prefix` followed by `bytes` random bytes in base64url: an opaque, recognizable credential. */
 export function randomCredential(prefix: string, bytes: number, random: RandomSource = secureRandom): string {
   const raw = random(bytes);
-  if (!(raw instanceof Uint8Array) || raw.length !== bytes) throw new TypeError(`abkit: random source must return ${bytes} bytes`);
+  if (!(raw instanceof Uint8Array) || raw.length !== bytes) throw new TypeError(`random source must return ${bytes} bytes`);
   return prefix + base64url(raw);
 }
 

@@ -45,7 +45,7 @@ export class AbkitError extends Error {
   /**
    * Creates the error.
    *
-   * @param message - What went wrong, prefixed `abkit: `.
+   * @param message - What went wrong, as a plain sentence (the class and `code` say it is abkit's).
    * @param code - Stable machine-readable code.
    * @param status - HTTP status.
    * @param details - Individual problems, when there are several.
@@ -64,7 +64,7 @@ export class AbkitError extends Error {
  *
  * @example
  * ```ts
- * throw new ValidationError('abkit: visitor_id must be a non-empty string', [{ path: 'visitor_id', message: 'required' }]);
+ * throw new ValidationError('visitor_id must be a non-empty string', [{ path: 'visitor_id', message: 'required' }]);
  * ```
  */
 export class ValidationError extends AbkitError {
@@ -79,7 +79,7 @@ export class ValidationError extends AbkitError {
  *
  * @example
  * ```ts
- * throw new AuthenticationError('abkit: x-api-key is missing');
+ * throw new AuthenticationError('x-api-key is missing');
  * ```
  */
 export class AuthenticationError extends AbkitError {
@@ -94,7 +94,7 @@ export class AuthenticationError extends AbkitError {
  *
  * @example
  * ```ts
- * throw new PermissionError('abkit: this key cannot manage the catalog');
+ * throw new PermissionError('this key cannot manage the catalog');
  * ```
  */
 export class PermissionError extends AbkitError {
@@ -109,7 +109,7 @@ export class PermissionError extends AbkitError {
  *
  * @example
  * ```ts
- * throw new NotFoundError('abkit: environment "prod" does not exist');
+ * throw new NotFoundError('environment "prod" does not exist');
  * ```
  */
 export class NotFoundError extends AbkitError {
@@ -124,7 +124,7 @@ export class NotFoundError extends AbkitError {
  *
  * @example
  * ```ts
- * throw new PayloadTooLargeError('abkit: body exceeds 52428800 bytes');
+ * throw new PayloadTooLargeError('body exceeds 52428800 bytes');
  * ```
  */
 export class PayloadTooLargeError extends AbkitError {
@@ -139,7 +139,7 @@ export class PayloadTooLargeError extends AbkitError {
  *
  * @example
  * ```ts
- * throw new ConflictError('abkit: environment "prod" changed since version 3');
+ * throw new ConflictError('environment "prod" changed since version 3');
  * ```
  */
 export class ConflictError extends AbkitError {

@@ -27,7 +27,7 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: 
   if (result.success) return result.data;
   const details = zodDetails(result.error);
   const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
-  throw new ValidationError(`abkit: invalid ${what}: ${summary}`, details);
+  throw new ValidationError(`invalid ${what}: ${summary}`, details);
 }
 
 

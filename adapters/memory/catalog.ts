@@ -30,15 +30,15 @@ export class MemoryCatalogStore implements CatalogStore {
 
   #state(identifier: string): State {
     const state = this.#catalogs.get(identifier);
-    if (!state) throw new NotFoundError(`abkit: catalog "${identifier}" does not exist`, 'unknown_catalog');
+    if (!state) throw new NotFoundError(`catalog "${identifier}" does not exist`, 'unknown_catalog');
     return state;
   }
 
   async createCatalog(record: CatalogRecord): Promise<void> {
-    if (this.#catalogs.has(record.identifier)) throw new ConflictError(`abkit: catalog "${record.identifier}" exists`);
+    if (this.#catalogs.has(record.identifier)) throw new ConflictError(`catalog "${record.identifier}" exists`);
     for (const s of this.#catalogs.values()) {
       const hashes = [s.record.catalogKeyHash, s.record.searchKeyHash];
-      if (hashes.includes(record.catalogKeyHash) || hashes.includes(record.searchKeyHash)) throw new ConflictError('abkit: key already in use');
+      if (hashes.includes(record.catalogKeyHash) || hashes.includes(record.searchKeyHash)) throw new ConflictError('key already in use');
     }
     this.#catalogs.set(record.identifier, {
       record: Object.freeze({ ...record }),
@@ -55,7 +55,7 @@ export class MemoryCatalogStore implements CatalogStore {
     for (const [other, s] of this.#catalogs) {
       if (other === identifier) continue;
       const hashes = [s.record.catalogKeyHash, s.record.searchKeyHash];
-      if (hashes.includes(keys.catalogKeyHash) || hashes.includes(keys.searchKeyHash)) throw new ConflictError('abkit: key already in use');
+      if (hashes.includes(keys.catalogKeyHash) || hashes.includes(keys.searchKeyHash)) throw new ConflictError('key already in use');
     }
     state.record = Object.freeze({ ...state.record, ...keys });
   }
@@ -86,7 +86,7 @@ export class MemoryCatalogStore implements CatalogStore {
     for (const claim of claims) {
       const existing = state.fields.get(claim.name);
       if (existing && existing.type !== null && claim.type !== null && existing.type !== claim.type) {
-        throw new ConflictError(`abkit: field ${claim.name} is of type ${existing.type}, not ${claim.type}`, 'field_type_conflict', [
+        throw new ConflictError(`field ${claim.name} is of type ${existing.type}, not ${claim.type}`, 'field_type_conflict', [
           { path: claim.name, message: `is of type ${existing.type}, not ${claim.type}` },
         ]);
       }

@@ -32,12 +32,12 @@ class MemoryEnvironmentStore implements EnvironmentStore {
   async put(write: EnvironmentWrite, options: { expectedVersion?: number; now?: number } = {}): Promise<EnvironmentRecord> {
     const current = this.#rows.get(write.id);
     if (current && current.accountId !== write.accountId) {
-      throw new ConflictError(`abkit: environment "${write.id}" belongs to another account`);
+      throw new ConflictError(`environment "${write.id}" belongs to another account`);
     }
     const version = current?.version ?? 0;
     if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
       throw new ConflictError(
-        `abkit: environment "${write.id}" is at version ${version}, not ${options.expectedVersion}`,
+        `environment "${write.id}" is at version ${version}, not ${options.expectedVersion}`,
       );
     }
     const record = snapshot<EnvironmentRecord>({
@@ -114,8 +114,8 @@ class MemoryAccessStore implements AccessStore {
   readonly #byClient = new Map<string, string>();
 
   async create(record: AccessRecord): Promise<void> {
-    if (this.#byId.has(record.id)) throw new ConflictError(`abkit: access id "${record.id}" is taken`);
-    if (this.#byClient.has(record.clientId)) throw new ConflictError('abkit: client id is taken');
+    if (this.#byId.has(record.id)) throw new ConflictError(`access id "${record.id}" is taken`);
+    if (this.#byClient.has(record.clientId)) throw new ConflictError('client id is taken');
     this.#byId.set(record.id, snapshot(record));
     this.#byClient.set(record.clientId, record.id);
   }
@@ -145,7 +145,7 @@ class MemoryTokenStore implements TokenStore {
   readonly #rows = new Map<string, TokenRecord>();
 
   async save(record: TokenRecord): Promise<void> {
-    if (this.#rows.has(record.tokenHash)) throw new ConflictError('abkit: token hash collision');
+    if (this.#rows.has(record.tokenHash)) throw new ConflictError('token hash collision');
     this.#rows.set(record.tokenHash, snapshot(record));
   }
 
@@ -196,7 +196,7 @@ export interface MemoryStorageOptions {
  */
 export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
   const { maxEvents = 1_000_000 } = options;
-  if (!Number.isInteger(maxEvents) || maxEvents < 1) throw new TypeError(`abkit: memoryStorage: maxEvents must be a positive integer, got ${maxEvents}`);
+  if (!Number.isInteger(maxEvents) || maxEvents < 1) throw new TypeError(`memoryStorage: maxEvents must be a positive integer, got ${maxEvents}`);
   const activations = new MemoryActivationStore();
   return {
     environments: new MemoryEnvironmentStore(),

@@ -41,7 +41,7 @@ export class SqlAccessStore implements AccessStore {
         [a.id, a.accountId, a.name, JSON.stringify(a.environments), JSON.stringify(a.actions), a.clientId, a.secretHash, a.createdAt, a.revokedAt],
       );
     } catch (error) {
-      if (this.db.isUniqueViolation(error)) throw new ConflictError('abkit: access id or client id is taken');
+      if (this.db.isUniqueViolation(error)) throw new ConflictError('access id or client id is taken');
       throw error;
     }
   }
@@ -76,7 +76,7 @@ export class SqlTokenStore implements TokenStore {
         [t.tokenHash, t.accessId, t.accountId, t.clientId, JSON.stringify(t.actions), JSON.stringify(t.environments), t.issuedAt, t.expiresAt],
       );
     } catch (error) {
-      if (this.db.isUniqueViolation(error)) throw new ConflictError('abkit: token hash collision');
+      if (this.db.isUniqueViolation(error)) throw new ConflictError('token hash collision');
       throw error;
     }
   }

@@ -18,7 +18,7 @@ function byId(a: CatalogItem, b: CatalogItem): number {
 }
 
 function unknownCatalog(identifier: string): NotFoundError {
-  return new NotFoundError(`abkit: catalog "${identifier}" does not exist`, 'unknown_catalog');
+  return new NotFoundError(`catalog "${identifier}" does not exist`, 'unknown_catalog');
 }
 
 /**
@@ -35,7 +35,7 @@ export class SqlCatalogStore implements CatalogStore {
       `SELECT identifier FROM catalogs WHERE identifier <> ? AND (catalog_key_hash IN (${placeholders(hashes.length)}) OR search_key_hash IN (${placeholders(hashes.length)}))`,
       [identifier, ...hashes, ...hashes],
     );
-    if (taken) throw new ConflictError('abkit: key already in use');
+    if (taken) throw new ConflictError('key already in use');
   }
 
   async createCatalog(record: CatalogRecord): Promise<void> {
@@ -50,7 +50,7 @@ export class SqlCatalogStore implements CatalogStore {
         ]);
       });
     } catch (error) {
-      if (this.db.isUniqueViolation(error)) throw new ConflictError(`abkit: catalog "${record.identifier}" or one of its keys exists`);
+      if (this.db.isUniqueViolation(error)) throw new ConflictError(`catalog "${record.identifier}" or one of its keys exists`);
       throw error;
     }
   }
@@ -63,7 +63,7 @@ export class SqlCatalogStore implements CatalogStore {
         if (changed === 0) throw unknownCatalog(identifier);
       });
     } catch (error) {
-      if (this.db.isUniqueViolation(error)) throw new ConflictError('abkit: key already in use');
+      if (this.db.isUniqueViolation(error)) throw new ConflictError('key already in use');
       throw error;
     }
   }
@@ -136,7 +136,7 @@ export class SqlCatalogStore implements CatalogStore {
     for (const claim of claims) {
       const existing = types.get(claim.name) ?? null;
       if (existing !== null && claim.type !== null && existing !== claim.type) {
-        throw new ConflictError(`abkit: field ${claim.name} is of type ${existing}, not ${claim.type}`, 'field_type_conflict', [
+        throw new ConflictError(`field ${claim.name} is of type ${existing}, not ${claim.type}`, 'field_type_conflict', [
           { path: claim.name, message: `is of type ${existing}, not ${claim.type}` },
         ]);
       }

@@ -40,10 +40,10 @@ export class SqlEnvironmentStore implements EnvironmentStore {
       return await this.db.transaction(async (tx) => {
         const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
         const [current] = await tx.query(`SELECT account_id, api_key_hash, version FROM environments WHERE id = ?${lock}`, [write.id]);
-        if (current && current.account_id !== write.accountId) throw new ConflictError(`abkit: environment "${write.id}" belongs to another account`);
+        if (current && current.account_id !== write.accountId) throw new ConflictError(`environment "${write.id}" belongs to another account`);
         const version = current ? Number(current.version) : 0;
         if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
-          throw new ConflictError(`abkit: environment "${write.id}" is at version ${version}, not ${options.expectedVersion}`);
+          throw new ConflictError(`environment "${write.id}" is at version ${version}, not ${options.expectedVersion}`);
         }
         const apiKeyHash = write.apiKeyHash === undefined ? ((current?.api_key_hash as string | null | undefined) ?? null) : write.apiKeyHash;
         const row = [write.id, write.accountId, apiKeyHash, JSON.stringify(write.config), version + 1, options.now ?? Date.now()];
@@ -56,7 +56,7 @@ export class SqlEnvironmentStore implements EnvironmentStore {
       });
     } catch (error) {
       // Two creators of one new environment: the second insert loses.
-      if (this.db.isUniqueViolation(error)) throw new ConflictError(`abkit: environment "${write.id}" was created concurrently`);
+      if (this.db.isUniqueViolation(error)) throw new ConflictError(`environment "${write.id}" was created concurrently`);
       throw error;
     }
   }

@@ -80,7 +80,7 @@ export async function migrate(driver: SqlDriver): Promise<number[]> {
     const done = new Set(rows.map((r) => Number(r.version)));
     const newest = Math.max(0, ...done);
     if (newest > SCHEMA_VERSION) {
-      throw new Error(`abkit: the database schema is at version ${newest}, newer than this abkit (${SCHEMA_VERSION}); upgrade abkit`);
+      throw new Error(`the database schema is at version ${newest}, newer than this abkit (${SCHEMA_VERSION}); upgrade abkit`);
     }
     const applied: number[] = [];
     for (const m of MIGRATIONS) {

@@ -56,19 +56,19 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
  */
 export async function postgresStorage(options: PostgresStorageOptions): Promise<SqlStorage> {
   const { connectionString, schema = 'public', migrate = true, maxConnections = 10, connectTimeoutMs = 5000 } = options ?? {};
-  if (!IDENT.test(schema)) throw new TypeError(`abkit: postgresStorage: schema must be a plain identifier, got ${JSON.stringify(schema)}`);
-  if (!options?.pool && !connectionString) throw new TypeError('abkit: postgresStorage: give connectionString or pool');
+  if (!IDENT.test(schema)) throw new TypeError(`postgresStorage: schema must be a plain identifier, got ${JSON.stringify(schema)}`);
+  if (!options?.pool && !connectionString) throw new TypeError('postgresStorage: give connectionString or pool');
   let pg: typeof import('pg');
   try {
     const mod = await import('pg');
     pg = ((mod as { default?: unknown }).default ?? mod) as typeof import('pg');
   } catch (error) {
-    throw new Error(`abkit: install pg to use abkit/postgres (npm install pg): ${(error as Error).message}`);
+    throw new Error(`install pg to use abkit/postgres (npm install pg): ${(error as Error).message}`);
   }
   // BIGINT columns hold epoch milliseconds: read them as numbers, not strings.
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) };
   if (options.pool && schema !== 'public') {
-    throw new TypeError('abkit: postgresStorage: with your own pool, set its search_path yourself and leave schema unset');
+    throw new TypeError('postgresStorage: with your own pool, set its search_path yourself and leave schema unset');
   }
   if (!options.pool && schema !== 'public') {
     const setup = new pg.Client({ connectionString });

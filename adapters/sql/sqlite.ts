@@ -45,12 +45,12 @@ export interface SqliteStorageOptions {
  */
 export async function sqliteStorage(options: SqliteStorageOptions): Promise<SqlStorage> {
   const { filename, migrate = true, busyTimeoutMs = 5000 } = options ?? ({} as SqliteStorageOptions);
-  if (typeof filename !== 'string' || filename === '') throw new TypeError('abkit: sqliteStorage: filename must be a file path or ":memory:"');
+  if (typeof filename !== 'string' || filename === '') throw new TypeError('sqliteStorage: filename must be a file path or ":memory:"');
   let Database: typeof import('better-sqlite3');
   try {
     Database = (await import('better-sqlite3')).default;
   } catch (error) {
-    throw new Error(`abkit: install better-sqlite3 to use abkit/sqlite (npm install better-sqlite3): ${(error as Error).message}`);
+    throw new Error(`install better-sqlite3 to use abkit/sqlite (npm install better-sqlite3): ${(error as Error).message}`);
   }
   if (filename !== ':memory:') {
     const { mkdirSync } = await import('node:fs');

@@ -36,6 +36,6 @@ export async function guardStorage<T>(work: () => Promise<T>, unavailable: (erro
   } catch (error) {
     if (error instanceof StorageUnavailableError || !unavailable(error)) throw error;
     // The driver's reason stays in `cause` (for logs): clients learn only that it is temporary.
-    throw new StorageUnavailableError(`abkit: the ${database} store is unavailable; retry shortly`, { cause: error });
+    throw new StorageUnavailableError(`the ${database} store is unavailable; retry shortly`, { cause: error });
   }
 }

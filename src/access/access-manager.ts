@@ -138,14 +138,14 @@ export class AccessManager {
   readonly #listeners = new Set<(accessId: string) => void>();
   #revocations = 0;
 
-  /** Creates a manager; a bad option throws a `TypeError` prefixed `abkit: AccessManager:`. */
+  /** Creates a manager; a bad option throws a `TypeError` prefixed `AccessManager:`. */
   constructor(options: AccessManagerOptions = {}) {
     const { storage = memoryStorage(), pepper, clock = Date.now, random = secureRandom } = options;
     if (pepper !== undefined && (typeof pepper !== 'string' || pepper.length < 16)) {
-      throw new TypeError('abkit: AccessManager: pepper must be a string of at least 16 characters');
+      throw new TypeError('AccessManager: pepper must be a string of at least 16 characters');
     }
-    if (typeof clock !== 'function') throw new TypeError('abkit: AccessManager: clock must be a function');
-    if (typeof random !== 'function') throw new TypeError('abkit: AccessManager: random must be a function');
+    if (typeof clock !== 'function') throw new TypeError('AccessManager: clock must be a function');
+    if (typeof random !== 'function') throw new TypeError('AccessManager: random must be a function');
     this.storage = storage;
     this.#pepper = pepper;
     this.#clock = clock;
@@ -183,7 +183,7 @@ export class AccessManager {
     if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length < 32 || !VISIBLE_ASCII.test(clientSecret))) {
       details.push({ path: 'clientSecret', message: 'must be at least 32 visible ASCII characters' });
     }
-    if (details.length > 0) throw new ValidationError(`abkit: invalid access: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+    if (details.length > 0) throw new ValidationError(`invalid access: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
 
     const secret = clientSecret ?? randomCredential(CLIENT_SECRET_PREFIX, 32, this.#random);
     const record: AccessRecord = {
@@ -232,7 +232,7 @@ export class AccessManager {
    */
   async revokeAccess(id: string): Promise<void> {
     const access = await this.storage.accesses.get(id);
-    if (!access) throw new NotFoundError(`abkit: access "${id}" does not exist`);
+    if (!access) throw new NotFoundError(`access "${id}" does not exist`);
     await this.storage.accesses.revoke(id, this.#clock());
     this.#revocations++;
     for (const listener of this.#listeners) listener(id);
@@ -270,7 +270,7 @@ export class AccessManager {
     const presented = await credentialHash(clientSecret, this.#pepper);
     const ok = access !== undefined && constantTimeEqual(presented, access.secretHash);
     if (!ok || access.accountId !== account || access.revokedAt !== null) {
-      throw new AuthenticationError('abkit: client authentication failed', 'invalid_client');
+      throw new AuthenticationError('client authentication failed', 'invalid_client');
     }
     return access;
   }

@@ -46,11 +46,11 @@ export class RemoteControl {
   readonly #attempts: number;
   readonly #clock: () => number;
 
-  /** Creates the service; a bad option throws a `TypeError` prefixed `abkit: RemoteControl:`. */
+  /** Creates the service; a bad option throws a `TypeError` prefixed `RemoteControl:`. */
   constructor(options: RemoteControlOptions) {
-    if (!options?.engine || typeof options.engine.invalidate !== 'function') throw new TypeError('abkit: RemoteControl: engine must be a DecisionEngine');
+    if (!options?.engine || typeof options.engine.invalidate !== 'function') throw new TypeError('RemoteControl: engine must be a DecisionEngine');
     const { maxAttempts = 5, clock = Date.now } = options;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`abkit: RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
     this.engine = options.engine;
     this.#attempts = maxAttempts;
     this.#clock = clock;
@@ -59,7 +59,7 @@ export class RemoteControl {
   /** The environment's stored configuration and version. */
   async getConfiguration(account: string, environment: string): Promise<EnvironmentRecord> {
     const record = await this.engine.storage.environments.get(environment);
-    if (!record || record.accountId !== account) throw new NotFoundError(`abkit: environment "${environment}" does not exist in account "${account}"`);
+    if (!record || record.accountId !== account) throw new NotFoundError(`environment "${environment}" does not exist in account "${account}"`);
     return record;
   }
 
@@ -77,7 +77,7 @@ export class RemoteControl {
   async getCampaign(account: string, environment: string, campaignId: string): Promise<Campaign> {
     const record = await this.getConfiguration(account, environment);
     const campaign = record.config.campaigns.find((c) => c.id === campaignId);
-    if (!campaign) throw new NotFoundError(`abkit: campaign "${campaignId}" does not exist in environment "${environment}"`);
+    if (!campaign) throw new NotFoundError(`campaign "${campaignId}" does not exist in environment "${environment}"`);
     return campaign;
   }
 
@@ -89,7 +89,7 @@ export class RemoteControl {
     const body = campaign !== null && typeof campaign === 'object' && !Array.isArray(campaign) ? { id: campaignId, ...campaign } : campaign;
     const parsed = parseWith(campaignSchema, body, 'campaign');
     if (parsed.id !== campaignId) {
-      throw new ValidationError(`abkit: campaign id "${parsed.id}" in the body differs from "${campaignId}" in the path`, [{ path: 'id', message: 'differs from the path' }]);
+      throw new ValidationError(`campaign id "${parsed.id}" in the body differs from "${campaignId}" in the path`, [{ path: 'id', message: 'differs from the path' }]);
     }
     return this.#update(account, environment, (config) => {
       const at = config.campaigns.findIndex((c) => c.id === campaignId);
@@ -104,7 +104,7 @@ export class RemoteControl {
   async deleteCampaign(account: string, environment: string, campaignId: string): Promise<EnvironmentRecord> {
     return this.#update(account, environment, (config) => {
       if (!config.campaigns.some((c) => c.id === campaignId)) {
-        throw new NotFoundError(`abkit: campaign "${campaignId}" does not exist in environment "${environment}"`);
+        throw new NotFoundError(`campaign "${campaignId}" does not exist in environment "${environment}"`);
       }
       return { ...config, campaigns: config.campaigns.filter((c) => c.id !== campaignId) };
     });
@@ -112,7 +112,7 @@ export class RemoteControl {
 
   /** Switches panic mode: while on, the decision interface serves no campaign. */
   async setPanic(account: string, environment: string, panic: boolean): Promise<EnvironmentRecord> {
-    if (typeof panic !== 'boolean') throw new ValidationError('abkit: panic must be a boolean', [{ path: 'panic', message: 'must be a boolean' }]);
+    if (typeof panic !== 'boolean') throw new ValidationError('panic must be a boolean', [{ path: 'panic', message: 'must be a boolean' }]);
     return this.#update(account, environment, (config) => ({ ...config, panic }));
   }
 

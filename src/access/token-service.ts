@@ -154,7 +154,7 @@ export interface Requirement {
 const PURGE_INTERVAL_MS = 3_600_000;
 
 function positiveInteger(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new TypeError(`abkit: TokenService: ${name} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1) throw new TypeError(`TokenService: ${name} must be a positive integer, got ${value}`);
   return value;
 }
 
@@ -186,7 +186,7 @@ export class TokenService {
   #seenRevocations: number;
   #lastPurge = -Infinity;
 
-  /** Creates a service; a bad option throws a `TypeError` prefixed `abkit: TokenService:`. */
+  /** Creates a service; a bad option throws a `TypeError` prefixed `TokenService:`. */
   constructor(options: TokenServiceOptions = {}) {
     const {
       accesses = new AccessManager(),
@@ -201,11 +201,11 @@ export class TokenService {
     positiveInteger(maxLifetimeSeconds, 'maxLifetimeSeconds');
     positiveInteger(cacheTtlMs, 'cacheTtlMs');
     positiveInteger(cacheSize, 'cacheSize');
-    if (typeof clock !== 'function') throw new TypeError('abkit: TokenService: clock must be a function returning epoch milliseconds');
-    if (typeof random !== 'function') throw new TypeError('abkit: TokenService: random must be a function returning random bytes');
-    if (!(accesses instanceof AccessManager)) throw new TypeError('abkit: TokenService: accesses must be an AccessManager');
+    if (typeof clock !== 'function') throw new TypeError('TokenService: clock must be a function returning epoch milliseconds');
+    if (typeof random !== 'function') throw new TypeError('TokenService: random must be a function returning random bytes');
+    if (!(accesses instanceof AccessManager)) throw new TypeError('TokenService: accesses must be an AccessManager');
     if (defaultLifetimeSeconds > maxLifetimeSeconds) {
-      throw new TypeError(`abkit: TokenService: defaultLifetimeSeconds (${defaultLifetimeSeconds}) exceeds maxLifetimeSeconds (${maxLifetimeSeconds})`);
+      throw new TypeError(`TokenService: defaultLifetimeSeconds (${defaultLifetimeSeconds}) exceeds maxLifetimeSeconds (${maxLifetimeSeconds})`);
     }
     this.accesses = accesses;
     this.#defaultLifetime = defaultLifetimeSeconds;
@@ -226,17 +226,17 @@ export class TokenService {
   async issue(input: IssueTokenInput): Promise<IssuedToken> {
     const { accountId, clientId, clientSecret, scope = '*', expiresIn } = input;
     for (const [name, value] of [['client_id', clientId], ['client_secret', clientSecret]] as const) {
-      if (typeof value !== 'string' || value === '') throw new ValidationError(`abkit: ${name} is required`, [{ path: name, message: 'required' }], 'invalid_request');
+      if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} is required`, [{ path: name, message: 'required' }], 'invalid_request');
     }
     if (expiresIn !== undefined && (!Number.isInteger(expiresIn) || expiresIn < 0)) {
-      throw new ValidationError('abkit: expires_in must be a non-negative integer number of seconds', [{ path: 'expires_in', message: 'not a non-negative integer' }], 'invalid_request');
+      throw new ValidationError('expires_in must be a non-negative integer number of seconds', [{ path: 'expires_in', message: 'not a non-negative integer' }], 'invalid_request');
     }
-    if (typeof scope !== 'string') throw new ValidationError('abkit: scope must be a string', [{ path: 'scope', message: 'not a string' }], 'invalid_request');
+    if (typeof scope !== 'string') throw new ValidationError('scope must be a string', [{ path: 'scope', message: 'not a string' }], 'invalid_request');
     const access = await this.accesses.verifyClient(accountId, clientId, clientSecret);
     const requested = scope.trim() === '' || scope.trim() === '*' ? [...access.actions] : [...new Set(scope.trim().split(/\s+/))];
     const missing = requested.filter((a) => !access.actions.includes(a));
     if (missing.length > 0) {
-      throw new ValidationError(`abkit: scope ${missing.join(' ')} is not granted to this client`, [{ path: 'scope', message: `not granted: ${missing.join(' ')}` }], 'invalid_scope');
+      throw new ValidationError(`scope ${missing.join(' ')} is not granted to this client`, [{ path: 'scope', message: `not granted: ${missing.join(' ')}` }], 'invalid_scope');
     }
     const lifetime = !expiresIn ? this.#defaultLifetime : Math.min(expiresIn, this.#maxLifetime);
     const now = this.#clock();
@@ -274,11 +274,11 @@ export class TokenService {
    */
   async authorize(token: string, need: Requirement): Promise<TokenInfo> {
     const record = await this.#verify(token);
-    if (!record) throw new AuthenticationError('abkit: the access token is invalid, expired or revoked', 'invalid_token');
-    if (record.accountId !== need.account) throw new PermissionError(`abkit: this token does not belong to account "${need.account}"`, 'insufficient_scope');
-    if (!record.actions.includes(need.action)) throw new PermissionError(`abkit: this token does not carry the action ${need.action}`, 'insufficient_scope');
+    if (!record) throw new AuthenticationError('the access token is invalid, expired or revoked', 'invalid_token');
+    if (record.accountId !== need.account) throw new PermissionError(`this token does not belong to account "${need.account}"`, 'insufficient_scope');
+    if (!record.actions.includes(need.action)) throw new PermissionError(`this token does not carry the action ${need.action}`, 'insufficient_scope');
     if (need.environment !== undefined && record.environments.length > 0 && !record.environments.includes(need.environment)) {
-      throw new PermissionError(`abkit: this token may not act on environment "${need.environment}"`, 'insufficient_scope');
+      throw new PermissionError(`this token may not act on environment "${need.environment}"`, 'insufficient_scope');
     }
     return info(record);
   }

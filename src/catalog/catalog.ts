@@ -94,7 +94,7 @@ export class CatalogValidationError extends ValidationError {
     const shown = problems.slice(0, 5).map((p) => `operation ${p.index}: ${p.reason}`);
     const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
     const operations = new Set(problems.map((p) => p.index)).size;
-    super(`abkit: ${operations} invalid operation${operations === 1 ? '' : 's'}, nothing applied: ${shown.join('; ')}${more}`, details, code);
+    super(`${operations} invalid operation${operations === 1 ? '' : 's'}, nothing applied: ${shown.join('; ')}${more}`, details, code);
     this.problems = problems;
   }
 }
@@ -293,11 +293,11 @@ export class Catalog {
   readonly #onSyncError: (error: unknown) => void;
   #keys: KeyIndex | undefined;
 
-  /** Binds a catalog; a bad option throws a `TypeError` prefixed `abkit: Catalog:`. */
+  /** Binds a catalog; a bad option throws a `TypeError` prefixed `Catalog:`. */
   constructor(options: CatalogOptions) {
     const { identifier, storage = memoryStorage(), clock = Date.now, onSyncError = (e: unknown) => console.error(e) } = options ?? ({} as CatalogOptions);
-    if (typeof identifier !== 'string' || identifier === '') throw new TypeError('abkit: Catalog: identifier must be a non-empty string');
-    if (typeof clock !== 'function') throw new TypeError('abkit: Catalog: clock must be a function');
+    if (typeof identifier !== 'string' || identifier === '') throw new TypeError('Catalog: identifier must be a non-empty string');
+    if (typeof clock !== 'function') throw new TypeError('Catalog: clock must be a function');
     this.identifier = identifier;
     this.#storage = storage;
     this.#clock = clock;
@@ -325,9 +325,9 @@ export class Catalog {
    * an unknown field is a {@link NotFoundError}.
    */
   async deleteSchemaField(name: string): Promise<void> {
-    if (typeof name !== 'string' || name === '') throw new ValidationError('abkit: the field name must be a non-empty string', [{ path: 'fieldID', message: 'empty' }]);
-    if (isStandardField(name)) throw new ValidationError(`abkit: ${name} is a standard field and cannot be deleted`, [{ path: 'fieldID', message: 'standard field' }], 'standard_field');
-    if (!(await this.#storage.catalogs.deleteField(this.identifier, name))) throw new NotFoundError(`abkit: the schema has no field ${name}`);
+    if (typeof name !== 'string' || name === '') throw new ValidationError('the field name must be a non-empty string', [{ path: 'fieldID', message: 'empty' }]);
+    if (isStandardField(name)) throw new ValidationError(`${name} is a standard field and cannot be deleted`, [{ path: 'fieldID', message: 'standard field' }], 'standard_field');
+    if (!(await this.#storage.catalogs.deleteField(this.identifier, name))) throw new NotFoundError(`the schema has no field ${name}`);
   }
 
   /**
@@ -339,12 +339,12 @@ export class Catalog {
    * @param options - `sizeBytes`: size of the payload as received, checked against {@link MAX_BATCH_BYTES}.
    */
   async batch(operations: readonly BatchOperation[], options: { sizeBytes?: number } = {}): Promise<BatchResult> {
-    if (!Array.isArray(operations)) throw new ValidationError('abkit: a batch must be an array of operations', [{ path: '(body)', message: 'not an array' }]);
+    if (!Array.isArray(operations)) throw new ValidationError('a batch must be an array of operations', [{ path: '(body)', message: 'not an array' }]);
     if (operations.length > MAX_BATCH_OPERATIONS) {
-      throw new ValidationError(`abkit: a batch holds at most ${MAX_BATCH_OPERATIONS} operations, got ${operations.length}`, [{ path: '(body)', message: 'too many operations' }], 'too_many_operations');
+      throw new ValidationError(`a batch holds at most ${MAX_BATCH_OPERATIONS} operations, got ${operations.length}`, [{ path: '(body)', message: 'too many operations' }], 'too_many_operations');
     }
     if (options.sizeBytes !== undefined && options.sizeBytes >= MAX_BATCH_BYTES) {
-      throw new PayloadTooLargeError(`abkit: a batch must be smaller than ${MAX_BATCH_BYTES} bytes`);
+      throw new PayloadTooLargeError(`a batch must be smaller than ${MAX_BATCH_BYTES} bytes`);
     }
     for (let attempt = 0; ; attempt++) {
       const { claims, prepared } = await this.#prepare(operations);
@@ -404,7 +404,7 @@ export class Catalog {
    */
   startSync(options: { intervalMs?: number } = {}): SyncSchedule {
     const { intervalMs = DEFAULT_SYNC_INTERVAL_MS } = options;
-    if (!Number.isInteger(intervalMs) || intervalMs < 1000) throw new TypeError(`abkit: Catalog: intervalMs must be an integer >= 1000, got ${intervalMs}`);
+    if (!Number.isInteger(intervalMs) || intervalMs < 1000) throw new TypeError(`Catalog: intervalMs must be an integer >= 1000, got ${intervalMs}`);
     let running = false;
     const timer = setInterval(() => {
       if (running) return;
@@ -426,10 +426,10 @@ export class Catalog {
    */
   async linkEvent(event: AnalyticsEvent): Promise<CatalogItem[]> {
     if (event?.name !== 'purchase' && event?.name !== 'pageview') {
-      throw new ValidationError('abkit: event name must be purchase or pageview', [{ path: 'name', message: 'unknown event' }]);
+      throw new ValidationError('event name must be purchase or pageview', [{ path: 'name', message: 'unknown event' }]);
     }
     if (event.properties === null || typeof event.properties !== 'object') {
-      throw new ValidationError('abkit: event properties must be an object', [{ path: 'properties', message: 'not an object' }]);
+      throw new ValidationError('event properties must be an object', [{ path: 'properties', message: 'not an object' }]);
     }
     const index = (await this.#keyIndex())[event.name];
     const found = new Map<string, CatalogItem>();

@@ -119,15 +119,15 @@ export class CatalogRegistry {
   readonly #onSyncError: ((error: unknown) => void) | undefined;
   readonly #catalogs = new Map<string, Catalog>();
 
-  /** Creates a registry; a bad option throws a `TypeError` prefixed `abkit: CatalogRegistry:`. */
+  /** Creates a registry; a bad option throws a `TypeError` prefixed `CatalogRegistry:`. */
   constructor(options: CatalogRegistryOptions = {}) {
     const { storage = memoryStorage(), pepper, clock = Date.now, random = secureRandom, onSyncError } = options;
     if (pepper !== undefined && (typeof pepper !== 'string' || pepper.length < 16)) {
-      throw new TypeError('abkit: CatalogRegistry: pepper must be a string of at least 16 characters');
+      throw new TypeError('CatalogRegistry: pepper must be a string of at least 16 characters');
     }
-    if (typeof clock !== 'function') throw new TypeError('abkit: CatalogRegistry: clock must be a function returning epoch milliseconds');
-    if (typeof random !== 'function') throw new TypeError('abkit: CatalogRegistry: random must be a function returning random bytes');
-    if (!storage || typeof storage.catalogs?.getCatalog !== 'function') throw new TypeError('abkit: CatalogRegistry: storage must be a Storage (memoryStorage(), sqliteStorage(…), postgresStorage(…))');
+    if (typeof clock !== 'function') throw new TypeError('CatalogRegistry: clock must be a function returning epoch milliseconds');
+    if (typeof random !== 'function') throw new TypeError('CatalogRegistry: random must be a function returning random bytes');
+    if (!storage || typeof storage.catalogs?.getCatalog !== 'function') throw new TypeError('CatalogRegistry: storage must be a Storage (memoryStorage(), sqliteStorage(…), postgresStorage(…))');
     this.storage = storage;
     this.#pepper = pepper;
     this.#clock = clock;
@@ -174,7 +174,7 @@ export class CatalogRegistry {
 
   /** The catalog of an identifier; {@link NotFoundError} when there is none. */
   async get(identifier: string): Promise<Catalog> {
-    if (!(await this.storage.catalogs.getCatalog(identifier))) throw new NotFoundError(`abkit: no catalog "${identifier}"`);
+    if (!(await this.storage.catalogs.getCatalog(identifier))) throw new NotFoundError(`no catalog "${identifier}"`);
     return this.#bind(identifier);
   }
 
@@ -209,7 +209,7 @@ export class CatalogRegistry {
     if (input?.catalogApiKey !== undefined && input.catalogApiKey === input.searchApiKey) {
       problems.push({ path: 'searchApiKey', message: 'must differ from catalogApiKey' });
     }
-    if (problems.length > 0) throw new ValidationError(`abkit: invalid catalog: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
+    if (problems.length > 0) throw new ValidationError(`invalid catalog: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
   }
 
   #bind(identifier: string): Catalog {

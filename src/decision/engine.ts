@@ -205,7 +205,7 @@ interface CacheEntry {
 const NO_FORCED: Readonly<Record<string, string>> = Object.freeze({});
 
 function checkOption(condition: boolean, message: string): void {
-  if (!condition) throw new TypeError(`abkit: DecisionEngine: ${message}`);
+  if (!condition) throw new TypeError(`DecisionEngine: ${message}`);
 }
 
 function requireId(value: unknown, path: string, details: ErrorDetail[]): void {
@@ -213,7 +213,7 @@ function requireId(value: unknown, path: string, details: ErrorDetail[]): void {
 }
 
 function fail(details: ErrorDetail[]): never {
-  throw new ValidationError(`abkit: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+  throw new ValidationError(`${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
 }
 
 /**
@@ -244,7 +244,7 @@ export class DecisionEngine {
 
   /**
    * Creates an engine; options are checked here and a bad one throws a `TypeError` prefixed
-   * `abkit: DecisionEngine:` that names it.
+   * `DecisionEngine:` that names it.
    */
   constructor(options: DecisionEngineOptions = {}) {
     const {
@@ -286,7 +286,7 @@ export class DecisionEngine {
   async load(config: unknown, options: LoadOptions = {}): Promise<EnvironmentRecord> {
     const { apiKey } = options;
     if (apiKey !== undefined && apiKey !== null && (typeof apiKey !== 'string' || apiKey.length < MIN_API_KEY_LENGTH)) {
-      throw new ValidationError(`abkit: apiKey must be a string of at least ${MIN_API_KEY_LENGTH} characters`, [{ path: 'apiKey', message: `shorter than ${MIN_API_KEY_LENGTH} characters` }]);
+      throw new ValidationError(`apiKey must be a string of at least ${MIN_API_KEY_LENGTH} characters`, [{ path: 'apiKey', message: `shorter than ${MIN_API_KEY_LENGTH} characters` }]);
     }
     const parsed = parseBucketingConfig(config);
     const id = options.environment ?? this.defaultEnvironment;
@@ -474,7 +474,7 @@ export class DecisionEngine {
     if (details.length > 0) fail(details);
     const config = await this.#config(query.environment);
     const campaign = config.campaignByKey.get(query.campaignId);
-    if (!campaign) throw new NotFoundError(`abkit: campaign "${query.campaignId}" does not exist in environment "${config.environmentId}"`);
+    if (!campaign) throw new NotFoundError(`campaign "${query.campaignId}" does not exist in environment "${config.environmentId}"`);
     const window = { environmentId: config.environmentId, metric: query.metric, since: query.since, until: query.until };
     const rows = await this.storage.events.aggregate({ ...window, campaignId: campaign.id, event: query.metric });
     return analyzeCampaign(campaign, rows, window);
@@ -498,13 +498,13 @@ export class DecisionEngine {
   async checkApiKey(environment: string | undefined, apiKey: string | null): Promise<void> {
     const config = await this.#config(environment);
     if (config.apiKeyHash === null) return;
-    if (apiKey === null || apiKey === '') throw new AuthenticationError('abkit: this environment requires an x-api-key header');
-    if (!constantTimeEqual(await sha256Hex(apiKey), config.apiKeyHash)) throw new AuthenticationError('abkit: invalid x-api-key');
+    if (apiKey === null || apiKey === '') throw new AuthenticationError('this environment requires an x-api-key header');
+    if (!constantTimeEqual(await sha256Hex(apiKey), config.apiKeyHash)) throw new AuthenticationError('invalid x-api-key');
   }
 
   #campaign(config: CompiledConfig, key: string): CompiledCampaign {
     const campaign = config.campaignByKey.get(key);
-    if (!campaign) throw new ValidationError(`abkit: campaign ${key} is paused or doesn't exist`, [{ path: 'id', message: 'unknown campaign' }], 'unknown_campaign');
+    if (!campaign) throw new ValidationError(`campaign ${key} is paused or doesn't exist`, [{ path: 'id', message: 'unknown campaign' }], 'unknown_campaign');
     return campaign;
   }
 
@@ -517,14 +517,14 @@ export class DecisionEngine {
     const version = await store.version(id);
     if (version === undefined) {
       this.#cache.delete(id);
-      throw new NotFoundError(`abkit: environment "${id}" does not exist`);
+      throw new NotFoundError(`environment "${id}" does not exist`);
     }
     if (entry && entry.config.version === version) {
       entry.checkedAt = now;
       return entry.config;
     }
     const record = await store.get(id);
-    if (!record) throw new NotFoundError(`abkit: environment "${id}" does not exist`);
+    if (!record) throw new NotFoundError(`environment "${id}" does not exist`);
     const config = compileConfig(record);
     this.#cache.set(id, { config, checkedAt: now });
     return config;

@@ -61,7 +61,7 @@ export const CATALOG_ROUTES = [
 ] as const satisfies readonly RouteSpec[];
 
 function render(error: AbkitError, route: RouteSpec): Response {
-  const message = error.message.replace(/^abkit: /, '');
+  const { message } = error;
   if (error instanceof CatalogValidationError) {
     const batch = route.name === 'batch';
     return json({ error: error.code, message, details: error.problems.map((p) => problemView(p, batch)) }, 400);

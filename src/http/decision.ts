@@ -222,7 +222,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     maxBodyBytes,
     onError,
     // SPEC 7: the decision interface answers 400 (not 404) for what the request names wrongly.
-    render: (error) => json({ message: error.message.replace(/^abkit: /, '') }, error instanceof NotFoundError ? 400 : error.status),
+    render: (error) => json({ message: error.message }, error instanceof NotFoundError ? 400 : error.status),
   });
 }
 

@@ -49,14 +49,14 @@ function ifMatch(request: Request): number | undefined {
   const raw = request.headers.get('if-match');
   if (raw === null) return undefined;
   const m = /^(?:W\/)?"(\d+)"$/.exec(raw.trim());
-  if (!m) throw new ValidationError('abkit: If-Match must be an ETag from a previous read, such as "3"', [{ path: 'if-match', message: 'malformed' }], 'invalid_request');
+  if (!m) throw new ValidationError('If-Match must be an ETag from a previous read, such as "3"', [{ path: 'if-match', message: 'malformed' }], 'invalid_request');
   return Number(m[1]);
 }
 
 function integerParam(url: URL, name: string): number | undefined {
   const raw = url.searchParams.get(name);
   if (raw === null) return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(`abkit: ${name} must be a non-negative integer`, [{ path: name, message: 'not a non-negative integer' }]);
+  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(`${name} must be a non-negative integer`, [{ path: name, message: 'not a non-negative integer' }]);
   return Number(raw);
 }
 
@@ -153,7 +153,7 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
 
   // RFC 6750 §3: a 403 names the scope the endpoint needs.
   const render = (error: AbkitError, route: RemoteRoute): Response => {
-    const message = error.message.replace(/^abkit: /, '');
+    const { message } = error;
     const body = { error: error.code === 'missing_token' ? 'invalid_token' : error.code, message, ...(error.details.length > 0 ? { details: error.details } : {}) };
     return json(body, error.status, challengeHeaders(error, route.action));
   };

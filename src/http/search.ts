@@ -76,13 +76,13 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
   async function tenant(request: Request, params: Record<string, unknown>, autocomplete: boolean): Promise<string> {
     if (options.catalog !== undefined) return options.catalog;
     const named = (name: string, value: unknown) => {
-      if (typeof value !== 'string' || value === '') throw new ValidationError(`abkit: ${name} must be a non-empty string`, [{ path: name, message: 'empty' }]);
+      if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} must be a non-empty string`, [{ path: name, message: 'empty' }]);
       return value;
     };
     if (params.index !== undefined) {
       const index = named('index', params.index);
       if (!index.endsWith(SUFFIX) || index.length === SUFFIX.length) {
-        throw new ValidationError(`abkit: index must have the form <identifier>${SUFFIX}, got ${JSON.stringify(index)}`, [{ path: 'index', message: 'bad form' }]);
+        throw new ValidationError(`index must have the form <identifier>${SUFFIX}, got ${JSON.stringify(index)}`, [{ path: 'index', message: 'bad form' }]);
       }
       return index.slice(0, -SUFFIX.length);
     }
@@ -92,7 +92,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     if (host.includes('.') && (await registry.has(label))) return label;
     const all = await registry.identifiers();
     if (all.length === 1) return all[0]!;
-    throw new NotFoundError('abkit: no catalog named by index, client_id or the host name');
+    throw new NotFoundError('no catalog named by index, client_id or the host name');
   }
 
   async function authorize(request: Request, identifier: string): Promise<void> {
@@ -101,14 +101,14 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const key = optionalBearerToken(request) ?? request.headers.get('x-api-key');
     if (!key) throw new AuthenticationError('this catalog requires its search key (Authorization: Bearer or x-api-key)', 'missing_token');
     const grant = await registry.authenticate(key);
-    if (!grant) throw new AuthenticationError('abkit: unknown search key');
-    if (grant.catalog.identifier !== identifier) throw new PermissionError('abkit: this key belongs to another catalog');
+    if (!grant) throw new AuthenticationError('unknown search key');
+    if (grant.catalog.identifier !== identifier) throw new PermissionError('this key belongs to another catalog');
   }
 
   async function search({ request, url }: RouteContext, version: '0.3' | '0.4'): Promise<Response> {
     const params = parseQueryString(url.search);
     if (version === '0.3' && params.sort !== undefined) {
-      throw new ValidationError('abkit: sort is not supported by search v0.3; use /search (v0.4)', [{ path: 'sort', message: 'not in v0.3' }]);
+      throw new ValidationError('sort is not supported by search v0.3; use /search (v0.4)', [{ path: 'sort', message: 'not in v0.3' }]);
     }
     const identifier = await tenant(request, params, false);
     await authorize(request, identifier);
@@ -129,7 +129,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
   }
 
   const render = (error: AbkitError): Response => {
-    const message = error.message.replace(/^abkit: (invalid (search|autocomplete) query: )?/, '');
+    const { message } = error;
     return json({ error: error.code, message }, error.status, challengeHeaders(error));
   };
 

@@ -36,7 +36,7 @@ function oauthError(error: string, description: string, status = 400, headers: R
 }
 
 function invalidRequest(description: string): never {
-  throw new ValidationError(`abkit: ${description}`, [], 'invalid_request');
+  throw new ValidationError(`${description}`, [], 'invalid_request');
 }
 
 interface TokenRequestFields {
@@ -137,7 +137,7 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
     }
     if (fields.grant_type === undefined) invalidRequest('grant_type is required');
     if (fields.grant_type !== 'client_credentials') {
-      throw new ValidationError(`abkit: grant_type ${JSON.stringify(fields.grant_type)} is not supported; use client_credentials`, [], 'unsupported_grant_type');
+      throw new ValidationError(`grant_type ${JSON.stringify(fields.grant_type)} is not supported; use client_credentials`, [], 'unsupported_grant_type');
     }
     const clientId = basic?.id ?? fields.client_id;
     const clientSecret = basic?.secret ?? fields.client_secret;
@@ -175,7 +175,7 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
   }
 
   const render = (error: AbkitError): Response => {
-    const description = error.message.replace(/^abkit: /, '');
+    const description = error.message;
     if (error.status === 401) return oauthError('invalid_client', description, 401, { 'www-authenticate': 'Basic realm="abkit"' });
     if (error.status === 503) return oauthError('temporarily_unavailable', description, 503);
     if (error.status >= 500) return oauthError(error.code, description, error.status);

@@ -237,10 +237,10 @@ export class SearchService {
     return this.#work;
   }
 
-  /** Creates the service; a bad option throws a `TypeError` prefixed `abkit: SearchService:` naming it. */
+  /** Creates the service; a bad option throws a `TypeError` prefixed `SearchService:` naming it. */
   constructor(options: SearchServiceOptions) {
     const fail = (message: string): never => {
-      throw new TypeError(`abkit: SearchService: ${message}`);
+      throw new TypeError(`SearchService: ${message}`);
     };
     if (!options?.catalog || typeof options.catalog.visible !== 'function') fail('catalog must be a Catalog');
     const { maxFacetValues = 100, refreshIntervalMs = 0, boosts = {}, embedder, rankingRules = RANKING_RULES, customRanking = [], matchingStrategy = 'frequency', stopWords, synonyms, stemmer } = options;
@@ -477,7 +477,7 @@ export class SearchService {
     for (const { field } of query.sort) {
       if (!index.paths.has(field) && field !== 'id') details.push({ path: 'sort', message: `sort: unknown field ${field}` });
     }
-    if (details.length > 0) throw new ValidationError(`abkit: ${details.map((d) => d.message).join('; ')}`, details);
+    if (details.length > 0) throw new ValidationError(`${details.map((d) => d.message).join('; ')}`, details);
   }
 
   /** Documents passing every filter (1 in the mask), or undefined without filters. */

@@ -34,9 +34,9 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 describe('AccessManager options', () => {
   it('rejects bad options with a TypeError naming them', () => {
-    expect(() => new AccessManager({ pepper: 'short' })).toThrow(/abkit: AccessManager: pepper/);
-    expect(() => new AccessManager({ clock: 1 as unknown as () => number })).toThrow(/abkit: AccessManager: clock/);
-    expect(() => new AccessManager({ random: 'x' as unknown as () => Uint8Array })).toThrow(/abkit: AccessManager: random/);
+    expect(() => new AccessManager({ pepper: 'short' })).toThrow(/AccessManager: pepper/);
+    expect(() => new AccessManager({ clock: 1 as unknown as () => number })).toThrow(/AccessManager: clock/);
+    expect(() => new AccessManager({ random: 'x' as unknown as () => Uint8Array })).toThrow(/AccessManager: random/);
   });
 });
 

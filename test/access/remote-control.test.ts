@@ -32,7 +32,7 @@ async function variations(engine: DecisionEngine, campaignId: string, n = 100): 
 
 describe('RemoteControl options', () => {
   it('needs a DecisionEngine and a positive maxAttempts', () => {
-    expect(() => new RemoteControl({} as never)).toThrow(/abkit: RemoteControl: engine/);
+    expect(() => new RemoteControl({} as never)).toThrow(/RemoteControl: engine/);
     expect(() => new RemoteControl({ engine: new DecisionEngine(), maxAttempts: 0 })).toThrow(/maxAttempts/);
   });
 });

@@ -60,7 +60,7 @@ const prod = { account: 'acme', action: 'campaigns.read', environment: 'prod' };
 
 describe('TokenService options', () => {
   it('rejects bad options with a TypeError naming them', () => {
-    expect(() => new TokenService({ defaultLifetimeSeconds: 0 })).toThrow(/abkit: TokenService: defaultLifetimeSeconds/);
+    expect(() => new TokenService({ defaultLifetimeSeconds: 0 })).toThrow(/TokenService: defaultLifetimeSeconds/);
     expect(() => new TokenService({ maxLifetimeSeconds: 1.5 })).toThrow(/maxLifetimeSeconds/);
     expect(() => new TokenService({ cacheTtlMs: -1 })).toThrow(/cacheTtlMs/);
     expect(() => new TokenService({ cacheSize: 0 })).toThrow(/cacheSize/);

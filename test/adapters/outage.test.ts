@@ -24,7 +24,7 @@ function flaky(): { storage: Storage; setDown: (down: boolean) => void } {
         const value = Reflect.get(target, name, receiver) as unknown;
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
-          if (down) return Promise.reject(new StorageUnavailableError('abkit: the test store is unavailable; retry shortly'));
+          if (down) return Promise.reject(new StorageUnavailableError('the test store is unavailable; retry shortly'));
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },

@@ -15,7 +15,7 @@ function visitorWhere(groupId: string, test: (bucket: number) => boolean, from =
 
 describe('DecisionEngine options', () => {
   it('rejects bad options with precise messages', () => {
-    expect(() => new DecisionEngine({ refreshIntervalMs: -1 })).toThrow('abkit: DecisionEngine: refreshIntervalMs must be a number >= 0, got -1');
+    expect(() => new DecisionEngine({ refreshIntervalMs: -1 })).toThrow('DecisionEngine: refreshIntervalMs must be a number >= 0, got -1');
     expect(() => new DecisionEngine({ maxEnvironments: 0 })).toThrow(/maxEnvironments/);
     expect(() => new DecisionEngine({ defaultEnvironment: '' })).toThrow(/defaultEnvironment/);
     expect(() => new DecisionEngine({ forcedVariations: { c: 1 as unknown as string } })).toThrow(/forcedVariations/);
@@ -159,7 +159,7 @@ describe('single campaign', () => {
     const engine = await engineWith(config([{ id: 'c1', split: [100] }]));
     const error = (await engine.decideCampaign('zzz', { visitorId: 'v' }).catch((e) => e)) as AbkitError;
     expect(error.status).toBe(400);
-    expect(error.message).toBe("abkit: campaign zzz is paused or doesn't exist");
+    expect(error.message).toBe("campaign zzz is paused or doesn't exist");
   });
 
   it('records an activation for the requested campaign only', async () => {

@@ -55,11 +55,11 @@ describe('hardening', () => {
 
   it('options are checked where they are given', () => {
     const registry = new CatalogRegistry();
-    expect(() => new CatalogRegistry({ clock: 'now' as never })).toThrow('abkit: CatalogRegistry: clock must be a function');
-    expect(() => new TokenService({ clock: 'x' as never })).toThrow('abkit: TokenService: clock must be a function');
+    expect(() => new CatalogRegistry({ clock: 'now' as never })).toThrow('CatalogRegistry: clock must be a function');
+    expect(() => new TokenService({ clock: 'x' as never })).toThrow('TokenService: clock must be a function');
     expect(() => createHandler({ requestIdHeader: 'bad header' })).toThrow(/requestIdHeader must be a header name/);
     return registry.create({ identifier: 'shop' }).then(({ catalog }) => {
-      expect(() => new SearchService({ catalog, searchableFields: 'name' as never })).toThrow('abkit: SearchService: searchableFields must be an array of field names');
+      expect(() => new SearchService({ catalog, searchableFields: 'name' as never })).toThrow('SearchService: searchableFields must be an array of field names');
       expect(() => new SearchService({ catalog, facets: 'brand' as never })).toThrow(/facets must be an array/);
     });
   });
