@@ -1,0 +1,150 @@
+/**
+ * `npm run bench -- relevance`: nDCG@10, MRR@10 and P@5 of abkit and three BM25 peers on the
+ * judged Best Buy queries (test/fixtures/relevance/bestbuy-judgments.json), with the latency of
+ * each engine measured in the same run (engines alternated query by query, several rounds).
+ */
+import { readFileSync } from 'node:fs';
+import { loadBestBuy } from '../helpers/bestbuy';
+import { abkitEngine, fts5Engine, miniSearchEngine, oramaEngine, type Engine } from './relevance-engines';
+import { ndcgAt, percentile, precisionAt, reciprocalRankAt, unjudgedAt, type Judgments } from './relevance-metrics';
+
+/** One judged query. */
+export interface JudgedQuery {
+  readonly query: string;
+  readonly kind: string;
+  readonly judged: Judgments;
+}
+
+interface Fixture {
+  queries: { query: string; kind: string; judgments: Record<string, string[]> }[];
+}
+
+/** The judged queries of the fixture. */
+export function readJudgedQueries(): JudgedQuery[] {
+  const fixture = JSON.parse(readFileSync(new URL('../fixtures/relevance/bestbuy-judgments.json', import.meta.url), 'utf8')) as Fixture;
+  return fixture.queries.map((q) => ({
+    query: q.query,
+    kind: q.kind,
+    judged: new Map(Object.entries(q.judgments).flatMap(([grade, ids]) => ids.map((id) => [id, Number(grade)] as const))),
+  }));
+}
+
+const K = 10;
+const ROUNDS = 5;
+
+/** An engine's figures over the whole query set. */
+export interface RelevanceRow {
+  engine: string;
+  ndcg: number;
+  mrr: number;
+  p5: number;
+  unjudged: number;
+  p50: number;
+  p99: number;
+  perQuery: number[];
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/**
+ * Counts the top-`K` positions whose hit ties with the next hit on every ranking rule but `id`,
+ * from `_rankingScoreDetails` (each rule's `score`, or `value` for bm25 and customRanking);
+ * undefined while hits carry no details.
+ */
+async function positionsDecidedById(engine: ReturnType<typeof abkitEngine>, queries: readonly JudgedQuery[]): Promise<{ tied: number; positions: number; examples: string[] } | undefined> {
+  let tied = 0;
+  let positions = 0;
+  const examples: string[] = [];
+  for (const q of queries) {
+    const hits = await engine.details(q.query, K + 1);
+    if (hits.length > 0 && hits[0]!._rankingScoreDetails === undefined) return undefined;
+    const keys = hits.map((h) => {
+      const details = (h._rankingScoreDetails ?? {}) as Record<string, { score?: unknown; value?: unknown } | undefined>;
+      return JSON.stringify(Object.keys(details).filter((rule) => rule !== 'id').sort().map((rule) => [rule, details[rule]?.score ?? details[rule]?.value ?? null]));
+    });
+    for (let i = 0; i < Math.min(K, hits.length - 1); i++) {
+      positions++;
+      if (keys[i] === keys[i + 1]) {
+        tied++;
+        if (examples.length < 5) examples.push(`"${q.query}" #${i + 1} ${String(hits[i]!.id)} = ${String(hits[i + 1]!.id)}`);
+      }
+    }
+  }
+  return { tied, positions, examples };
+}
+
+function fmt(n: number, digits = 3): string {
+  return n.toFixed(digits);
+}
+
+export async function benchRelevance(): Promise<RelevanceRow[]> {
+  const queries = readJudgedQueries();
+  const { catalog, products } = await loadBestBuy();
+  const abkit = abkitEngine(catalog);
+  const engines: Engine[] = [abkit, miniSearchEngine(products), await oramaEngine(products), fts5Engine(products)];
+
+  // Rankings (and a warm-up) first, then latency: every round runs each query on every engine
+  // in turn, starting with a different engine each round, so no engine always runs first.
+  const ranked = new Map<Engine, string[][]>();
+  for (const e of engines) ranked.set(e, await Promise.all(queries.map(async (q) => e.search(q.query, K))));
+  const times = new Map<Engine, number[]>(engines.map((e) => [e, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const q of queries) {
+      for (let j = 0; j < engines.length; j++) {
+        const e = engines[(j + round) % engines.length]!;
+        const t = performance.now();
+        await e.search(q.query, K);
+        times.get(e)!.push(performance.now() - t);
+      }
+    }
+  }
+
+  const rows: RelevanceRow[] = engines.map((e) => {
+    const lists = ranked.get(e)!;
+    const sorted = times.get(e)!.sort((a, b) => a - b);
+    const perQuery = queries.map((q, i) => ndcgAt(lists[i]!, q.judged, K));
+    return {
+      engine: e.name,
+      ndcg: mean(perQuery),
+      mrr: mean(queries.map((q, i) => reciprocalRankAt(lists[i]!, q.judged, K))),
+      p5: mean(queries.map((q, i) => precisionAt(lists[i]!, q.judged, 5))),
+      unjudged: queries.reduce((n, q, i) => n + unjudgedAt(lists[i]!, q.judged, K), 0),
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      perQuery,
+    };
+  });
+
+  console.log(`\n## Relevance on ${queries.length} judged Best Buy queries (${products.length} products), top ${K}`);
+  console.log('| engine | nDCG@10 | MRR@10 | P@5 | unjudged in top 10 | p50 ms | p99 ms |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.engine} | ${fmt(r.ndcg)} | ${fmt(r.mrr)} | ${fmt(r.p5)} | ${r.unjudged} of ${queries.length * K} | ${fmt(r.p50)} | ${fmt(r.p99)} |`);
+  }
+  const [mine, ...peers] = rows;
+  const best = peers.reduce((a, b) => (b.ndcg > a.ndcg ? b : a));
+  console.log(`\nabkit nDCG@10 / best peer (${best.engine}): ${fmt(mine!.ndcg / best.ndcg)} × (target ≥ 1.10)`);
+  console.log(`nDCG gain 2^grade − 1; MRR@10 and P@5 count grade ≥ 2 as relevant; unjudged results count as grade 0; latency over ${ROUNDS} alternated rounds of every query.`);
+
+  const byKind = new Map<string, number[]>();
+  queries.forEach((q, i) => byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), i]));
+  console.log('\nnDCG@10 by query kind:');
+  console.log(`| kind (queries) | ${rows.map((r) => r.engine).join(' | ')} |`);
+  console.log(`|---|${rows.map(() => '---').join('|')}|`);
+  for (const [kind, idx] of byKind) console.log(`| ${kind} (${idx.length}) | ${rows.map((r) => fmt(mean(idx.map((i) => r.perQuery[i]!)))).join(' | ')} |`);
+
+  const worst = queries.map((q, i) => ({ q: q.query, d: mine!.perQuery[i]! - best.perQuery[i]! })).sort((a, b) => a.d - b.d).slice(0, 8);
+  console.log(`\nabkit's largest nDCG@10 losses against ${best.engine}: ${worst.filter((w) => w.d < 0).map((w) => `"${w.q}" ${fmt(w.d, 2)}`).join(', ') || 'none'}`);
+
+  const ties = await positionsDecidedById(abkit, queries);
+  if (ties === undefined) console.log('abkit top-10 positions decided by id: n/a (no details yet: hits carry no _rankingScoreDetails)');
+  else {
+    const share = ties.positions === 0 ? 0 : ties.tied / ties.positions;
+    console.log(`abkit top-10 positions decided by id: ${ties.tied} of ${ties.positions} (${(share * 100).toFixed(2)}%, target ≤ 1%)${ties.examples.length ? `; e.g. ${ties.examples.join('; ')}` : ''}`);
+  }
+  for (const e of engines) console.log(`  ${e.name}: ${e.setup}`);
+  for (const e of engines) e.close?.();
+  return rows;
+}
