@@ -6,6 +6,7 @@
  * - `campaigns.write`: replace the configuration, create, replace or delete one campaign.
  * - `panic.write`: switch panic mode on or off.
  * - `activations.read`: read the activation log.
+ * - `results.read`: read experiment results (conversions and statistics per variation).
  *
  * @example
  * ```ts
@@ -13,7 +14,7 @@
  * ACCESS_ACTIONS.includes('panic.write'); // true
  * ```
  */
-export const ACCESS_ACTIONS = ['campaigns.read', 'campaigns.write', 'panic.write', 'activations.read'] as const;
+export const ACCESS_ACTIONS = ['campaigns.read', 'campaigns.write', 'panic.write', 'activations.read', 'results.read'] as const;
 
 /**
  * One action of {@link ACCESS_ACTIONS}.

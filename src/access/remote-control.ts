@@ -3,6 +3,7 @@ import type { DecisionEngine } from '../decision/engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Activation, ActivationQuery } from '../storage/activations';
 import type { EnvironmentRecord } from '../storage/environments';
+import type { ExperimentResults, ResultsQuery } from '../results/results';
 import { parseWith } from '../validation';
 
 /**
@@ -120,6 +121,12 @@ export class RemoteControl {
   async listActivations(account: string, environment: string, query: Omit<ActivationQuery, 'environmentId'> = {}): Promise<Activation[]> {
     await this.getConfiguration(account, environment);
     return this.engine.storage.activations.list({ ...query, environmentId: environment });
+  }
+
+  /** An experiment's results in the environment (see `DecisionEngine.results`). */
+  async results(account: string, environment: string, query: Omit<ResultsQuery, 'environment'>): Promise<ExperimentResults> {
+    await this.getConfiguration(account, environment);
+    return this.engine.results({ ...query, environment });
   }
 
   async #update(account: string, environment: string, change: (config: BucketingConfig) => BucketingConfig): Promise<EnvironmentRecord> {

@@ -8,6 +8,7 @@ import type { DecisionEngine, DecisionRequest } from '../decision/engine';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
 import { serializeDecision } from '../decision/compile';
+import { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
 import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
 import { json } from './respond';
 import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
@@ -80,15 +81,57 @@ export const activationBatchSchema = z.looseObject({
   batch: z.array(activationItemSchema, { error: 'must be an array' }).min(1, 'must hold at least one activation'),
 });
 
+const eventFields = {
+  visitor_id: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  event: z
+    .string({ error: 'is required and must be a string' })
+    .min(1, 'must not be empty')
+    .max(MAX_EVENT_NAME_LENGTH, `must be at most ${MAX_EVENT_NAME_LENGTH} characters`),
+  value: z.number({ error: 'must be a number or null' }).nullable().optional(),
+};
+const optionalCid = cid.optional().meta({ description: 'Environment; the default environment when absent' });
+
+/**
+ * Body of `POST /v2/events`: one conversion event.
+ *
+ * @example
+ * ```ts
+ * const { cid, visitor_id, event, value } = eventSchema.parse({ visitor_id: 'v1', event: 'purchase', value: 42.5 });
+ * await engine.track({ environment: cid, visitorId: visitor_id, event, value });
+ * ```
+ */
+export const eventSchema = z.looseObject({ cid: optionalCid, ...eventFields }, { error: 'the body must be a JSON object' });
+
+/**
+ * Batch form of `POST /v2/events`: `{ cid?, batch: [{ visitor_id, event, value? }] }`, at most
+ * 1,000 events, recorded all or none.
+ *
+ * @example
+ * ```ts
+ * const body = eventBatchSchema.parse({ cid: 'prod', batch: [{ visitor_id: 'v1', event: 'signup' }] });
+ * await engine.track(body.batch.map((e) => ({ environment: body.cid, visitorId: e.visitor_id, event: e.event, value: e.value })));
+ * ```
+ */
+export const eventBatchSchema = z.looseObject({
+  cid: optionalCid,
+  batch: z
+    .array(z.looseObject(eventFields), { error: 'must be an array' })
+    .min(1, 'must hold at least one event')
+    .max(MAX_EVENTS_PER_CALL, `must hold at most ${MAX_EVENTS_PER_CALL} events`),
+});
+
 // A union would report "no option matched"; choosing by the presence of `batch` names the field.
-function parseActivation(body: unknown) {
+function singleOrBatch<S extends z.ZodType<{ cid?: string }>, B extends z.ZodType<{ cid?: string; batch: unknown[] }>>(body: unknown, single: S, batch: B, what: string) {
   if (body !== null && typeof body === 'object' && 'batch' in body) {
-    const parsed = parseWith(activationBatchSchema, body, 'activation');
-    return { batch: true, cid: parsed.cid, items: parsed.batch };
+    const parsed = parseWith(batch, body, what);
+    return { batch: true, cid: parsed.cid as z.infer<S>['cid'], items: parsed.batch as z.infer<S>[] };
   }
-  const single = parseWith(activationSchema, body, 'activation');
-  return { batch: false, cid: single.cid, items: [single] };
+  const one = parseWith(single, body, what);
+  return { batch: false, cid: one.cid as z.infer<S>['cid'], items: [one] };
 }
+
+const parseActivation = (body: unknown) => singleOrBatch(body, activationSchema, activationBatchSchema, 'activation');
+const parseEvents = (body: unknown) => singleOrBatch(body, eventSchema, eventBatchSchema, 'event');
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -160,6 +203,7 @@ export const DECISION_ROUTES = [
   { method: 'POST', path: '/v2/campaigns', name: 'campaigns' },
   { method: 'POST', path: '/v2/campaigns/:id', name: 'campaign' },
   { method: 'POST', path: '/v2/activate', name: 'activate' },
+  { method: 'POST', path: '/v2/events', name: 'events' },
   { method: 'POST', path: '/v2/:envId/campaigns', name: 'environmentCampaigns' },
   { method: 'POST', path: '/v2/:envId/campaigns/:id', name: 'environmentCampaign' },
 ] as const satisfies readonly RouteSpec[];
@@ -193,13 +237,25 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     return value ? new Response(serializeDecision(value), { status: 200, headers: JSON_HEADERS }) : new Response(null, { status: 204 });
   }
 
+  // `cid` names the environment of activations and events: unknown is a 400 naming it.
+  async function checkCid(request: Request, environmentId: string | undefined): Promise<void> {
+    await engine.checkApiKey(environmentId, request.headers.get('x-api-key')).catch((e: unknown) => {
+      if (e instanceof NotFoundError) throw new ValidationError(`cid "${environmentId ?? engine.defaultEnvironment}" is not a known environment`, [{ path: 'cid', message: 'unknown environment' }]);
+      throw e;
+    });
+  }
+
+  async function events({ request, body }: RouteContext): Promise<Response> {
+    const parsed = parseEvents(await body.json());
+    await checkCid(request, parsed.cid);
+    await engine.track(parsed.items.map((e) => ({ environment: parsed.cid, visitorId: e.visitor_id, event: e.event, value: e.value ?? null })));
+    return new Response(null, { status: 204 });
+  }
+
   async function activate({ request, body }: RouteContext): Promise<Response> {
     const parsed = parseActivation(await body.json());
     const { cid: environmentId, batch } = parsed;
-    await engine.checkApiKey(environmentId, request.headers.get('x-api-key')).catch((e: unknown) => {
-      if (e instanceof NotFoundError) throw new ValidationError(`cid "${environmentId}" is not a known environment`, [{ path: 'cid', message: 'unknown environment' }]);
-      throw e;
-    });
+    await checkCid(request, environmentId);
     const inputs = parsed.items.map((a) => ({
       environmentId,
       visitorId: a.vid,
@@ -217,7 +273,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     return new Response(null, { status: 204 });
   }
 
-  return routeTable(DECISION_ROUTES, { campaigns: decide, campaign: decide, environmentCampaigns: decide, environmentCampaign: decide, activate }, {
+  return routeTable(DECISION_ROUTES, { campaigns: decide, campaign: decide, environmentCampaigns: decide, environmentCampaign: decide, activate, events }, {
     prefix: options.prefix,
     maxBodyBytes,
     onError,

@@ -6,11 +6,12 @@
  */
 import { z } from 'zod';
 import { ACCESS_ACTIONS } from '../access/actions';
+import type { ExperimentResults } from '../results/results';
 import { bucketingConfigSchema, campaignSchema } from '../decision/config';
 import { FIELD_TYPES, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
 import { autocompleteQuerySchema, searchQuerySchema, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, RANGE_OPERATORS } from '../search/query';
 import { CATALOG_ROUTES } from './catalog';
-import { activationBatchSchema, activationSchema, campaignsRequestSchema, DECISION_ROUTES } from './decision';
+import { activationBatchSchema, activationSchema, campaignsRequestSchema, DECISION_ROUTES, eventBatchSchema, eventSchema } from './decision';
 import { REMOTE_CONTROL_ROUTES } from './remote';
 import type { RouteSpec } from './router';
 import { SEARCH_ROUTES } from './search';
@@ -66,6 +67,45 @@ const introspection = z.union([
   }),
   z.object({ active: z.literal(false) }),
 ]);
+const estimate = z.object({ estimate: z.number(), lower: z.number(), upper: z.number() }).nullable();
+const experimentResults: z.ZodType<ExperimentResults> = z.object({
+  environmentId: z.string(),
+  campaignId: z.string(),
+  metric: z.string(),
+  since: z.number().int().nullable(),
+  until: z.number().int().nullable(),
+  valueMetric: z.boolean(),
+  multipleExposures: z.number().int().meta({ description: 'Visitors exposed to more than one variation, attributed to none' }),
+  groups: z.array(
+    z.object({
+      variationGroupId: z.string(),
+      referenceVariationId: z.string(),
+      sampleRatio: z.object({ statistic: z.number(), pValue: z.number(), degreesOfFreedom: z.number().int(), mismatch: z.boolean() }).nullable(),
+      variations: z.array(
+        z.object({
+          variationGroupId: z.string(),
+          variationId: z.string(),
+          reference: z.boolean(),
+          allocation: z.number().nullable(),
+          exposed: z.number().int(),
+          converted: z.number().int(),
+          conversionRate: z.number().nullable(),
+          valueSum: z.number(),
+          meanValue: z.number().nullable(),
+          valueStandardDeviation: z.number().nullable(),
+          comparison: z
+            .object({
+              conversionRate: z.object({ uplift: estimate, difference: estimate, zScore: z.number().nullable(), pValue: z.number().nullable(), chanceToBeat: z.number() }),
+              value: z
+                .object({ uplift: estimate, difference: estimate, tStatistic: z.number().nullable(), degreesOfFreedom: z.number().nullable(), pValue: z.number().nullable(), chanceToBeat: z.number().nullable() })
+                .nullable(),
+            })
+            .nullable(),
+        }),
+      ),
+    }),
+  ),
+});
 const configurationView = z.object({ account: z.string(), environment: z.string(), version: z.number().int(), updatedAt: z.number(), configuration: bucketingConfigSchema });
 
 const customValue = z.union([
@@ -221,6 +261,11 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       campaign: { summary: 'One campaign by id or slug', parameters, ...one },
       environmentCampaigns: { summary: 'Campaigns of a visitor in an environment', parameters, ...campaigns },
       environmentCampaign: { summary: 'One campaign in an environment', parameters, ...one },
+      events: {
+        summary: 'Record conversion events (one, or a batch of up to 1,000, all or none)',
+        requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [schema(eventSchema, 'input'), schema(eventBatchSchema, 'input')] } } } },
+        responses: { '204': reply('Recorded'), ...decisionErrors },
+      },
       activate: {
         summary: 'Record campaign activations',
         requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [schema(activationSchema, 'input'), schema(activationBatchSchema, 'input')] } } } },
@@ -254,6 +299,15 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
         summary: 'Read activations',
         parameters: [query('visitor_id', false, 'Only this visitor'), query('since', false, 'Epoch ms', { type: 'integer' }), query('limit', false, 'At most (10,000)', { type: 'integer' })],
         responses: { '200': reply('Activations'), ...errors },
+      },
+      getResults: {
+        summary: 'Experiment results of a campaign for one metric',
+        parameters: [
+          query('metric', true, 'Conversion event name'),
+          query('since', false, 'Only visitors first exposed at or after (epoch ms)', { type: 'integer', minimum: 0 }),
+          query('until', false, 'Only exposures and events before (epoch ms)', { type: 'integer', minimum: 0 }),
+        ],
+        responses: { '200': reply('Results per variation group and variation', experimentResults), ...errors },
       },
     };
     // Each route's security names the action its token must hold.

@@ -70,6 +70,7 @@ export const REMOTE_CONTROL_ROUTES = [
   { method: 'GET', path: `${ENVIRONMENT}/panic`, name: 'getPanic', action: 'campaigns.read' },
   { method: 'PUT', path: `${ENVIRONMENT}/panic`, name: 'setPanic', action: 'panic.write' },
   { method: 'GET', path: `${ENVIRONMENT}/activations`, name: 'listActivations', action: 'activations.read' },
+  { method: 'GET', path: `${ENVIRONMENT}/campaigns/:id/results`, name: 'getResults', action: 'results.read' },
 ] as const satisfies readonly (RouteSpec & { action: AccessAction })[];
 
 type RemoteRoute = (typeof REMOTE_CONTROL_ROUTES)[number];
@@ -136,6 +137,11 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
       const activations = await remote.listActivations(account, env, { visitorId, since: integerParam(url, 'since'), limit });
       return json({ activations });
     },
+    async getResults({ url, params }, account, env) {
+      const metric = url.searchParams.get('metric');
+      if (metric === null) throw new ValidationError('the metric query parameter is required', [{ path: 'metric', message: 'is required' }]);
+      return json(await remote.results(account, env, { campaignId: params.id!, metric, since: integerParam(url, 'since'), until: integerParam(url, 'until') }));
+    },
   };
 
   // Every route first checks the token holds its action for the account and environment.
@@ -174,6 +180,7 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
  * | `GET /panic` | `campaigns.read` |
  * | `PUT /panic` `{ "panic": boolean }` | `panic.write` |
  * | `GET /activations?visitor_id&since&limit` | `activations.read` |
+ * | `GET /campaigns/{id}/results?metric&since&until` | `results.read` |
  *
  * Errors are `{ error, message, details? }`: 401 with `WWW-Authenticate: Bearer` (missing, unknown,
  * expired or revoked token), 403 `insufficient_scope` (other account, action or environment not
