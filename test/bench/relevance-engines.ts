@@ -7,7 +7,7 @@
 import { create, insertMultiple, search as oramaSearch, type AnyOrama } from '@orama/orama';
 import Database from 'better-sqlite3';
 import MiniSearch from 'minisearch';
-import { SearchService, type Catalog, type SearchQueryInput } from '../../src/index';
+import { SearchService, type Catalog, type SearchQueryInput, type SearchServiceOptions } from '../../src/index';
 import type { BestBuyProduct } from '../helpers/bestbuy';
 
 /** One engine under measurement. */
@@ -97,12 +97,18 @@ export function fts5Engine(products: readonly BestBuyProduct[]): Engine {
 /** A search query that asks for details once the engine knows `showRankingScoreDetails`. */
 type DetailedQuery = SearchQueryInput & { showRankingScoreDetails?: boolean };
 
-/** abkit's SearchService with its defaults, over the catalog loaded from the same products. */
-export function abkitEngine(catalog: Catalog): Engine & { readonly service: SearchService; details(text: string, k: number): Promise<readonly Record<string, unknown>[]> } {
-  const service = new SearchService({ catalog });
+/** abkit's SearchService in a benchmark: an engine that can also return hits with their ranking details. */
+export type AbkitEngine = Engine & { readonly service: SearchService; details(text: string, k: number): Promise<readonly Record<string, unknown>[]> };
+
+/**
+ * abkit's SearchService over the catalog loaded from the same products: with its defaults, or
+ * with `options` on top of them (named by `label`).
+ */
+export function abkitEngine(catalog: Catalog, options: Omit<SearchServiceOptions, 'catalog'> = {}, label = 'defaults'): AbkitEngine {
+  const service = new SearchService({ ...options, catalog });
   return {
-    name: 'abkit SearchService (defaults)',
-    setup: 'new SearchService({ catalog }) with its defaults (searchable fields, rules, default facets computed)',
+    name: `abkit SearchService (${label})`,
+    setup: `new SearchService(${JSON.stringify({ catalog: '…', ...options })}), other options default (searchable fields, rules, default facets computed)`,
     service,
     search: async (text, k) => (await service.search({ text, hitsPerPage: k })).hits.map((h) => h.id),
     details: async (text, k) => {
