@@ -4,6 +4,11 @@
  * (examples/demo/bootstrap.json), ABKIT_STORAGE (sqlite:.abkit/abkit.db). Logs one line per
  * request; on SIGTERM or SIGINT it stops accepting, finishes in-flight requests, and closes the
  * storage.
+ *
+ * Slow or idle clients cannot hold connections: request headers must arrive within 10 s
+ * (ABKIT_HEADERS_TIMEOUT_MS), the whole request within 30 s (ABKIT_REQUEST_TIMEOUT_MS), an idle
+ * keep-alive connection closes after 5 s, and at most 1,000 connections are open at once
+ * (ABKIT_MAX_CONNECTIONS).
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -36,8 +41,18 @@ const engine = new DecisionEngine({ storage, defaultEnvironment });
 const tokens = new TokenService({ accesses });
 const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search: catalogs });
 
+const limit = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`abkit: ${name} must be a positive integer, got ${JSON.stringify(process.env[name])}`);
+  return value;
+};
+const requestTimeout = limit('ABKIT_REQUEST_TIMEOUT_MS', 30_000);
+const headersTimeout = Math.min(limit('ABKIT_HEADERS_TIMEOUT_MS', 10_000), requestTimeout);
+
 let inFlight = 0;
-const server = createServer(async (req, res) => {
+// Node checks the two timeouts every connectionsCheckingInterval (30 s by default): check often
+// enough that they hold to about a second.
+const server = createServer({ requestTimeout, headersTimeout, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 }, async (req, res) => {
   const started = performance.now();
   inFlight++;
   try {
@@ -55,6 +70,8 @@ const server = createServer(async (req, res) => {
   }
 });
 
+server.maxConnections = limit('ABKIT_MAX_CONNECTIONS', 1_000);
+
 server.listen(port, host, () => {
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -62,20 +79,23 @@ server.listen(port, host, () => {
   console.log(`abkit demo server on ${base} (storage: ${storageSpec.replace(/\/\/[^@/]*@/, '//***@')}, bootstrap: ${bootstrapPath})`);
   console.log('Try:');
   console.log(`  curl -s -XPOST ${base}/v2/campaigns -H 'content-type: application/json' -d '{"visitor_id":"v1","context":{"plan":"gold"}}'`);
-  const demo = (bootstrap as { accesses?: { account: string; clientId: string; clientSecret: string }[] }).accesses?.[0];
+  // Never the secrets themselves (they end up in terminals and log files): where to find them.
+  const demo = (bootstrap as { accesses?: { account: string }[] }).accesses?.[0];
   if (demo) {
+    console.log(`  (CLIENT_ID and CLIENT_SECRET: accesses[0].clientId and .clientSecret in ${bootstrapPath})`);
     console.log(
-      `  curl -s -XPOST ${base}/${demo.account}/token -H 'content-type: application/json' -d '{"grant_type":"client_credentials","scope":"*","client_id":"${demo.clientId}","client_secret":"${demo.clientSecret}"}'`,
+      `  curl -s -XPOST ${base}/${demo.account}/token -H 'content-type: application/json' -d '{"grant_type":"client_credentials","scope":"*","client_id":"<CLIENT_ID>","client_secret":"<CLIENT_SECRET>"}'`,
     );
     console.log(`  curl -s '${base}/token?access_token=<ACCESS_TOKEN>'`);
     console.log(`  curl -s ${base}/v1/accounts/${demo.account}/environments/${defaultEnvironment}/configuration -H 'authorization: Bearer <ACCESS_TOKEN>'`);
   }
-  const shop = (bootstrap as { catalogs?: { catalogApiKey: string }[] }).catalogs?.[0];
+  const shop = (bootstrap as { catalogs?: unknown[] }).catalogs?.[0];
   if (shop) {
     const item = '{"id":"sku-1","is_recommendable":true,"name":"Demo phone","absolute_link":null,"img_link":null,"price":199.99,"categories_ids":["phones"],"color":"black"}';
     console.log(`  curl -sg '${base}/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=500&sort[]=price:asc&hitsPerPage=3'`);
     console.log(`  curl -s '${base}/autocomplete?query=gala&hits_per_page=5'`);
-    console.log(`  curl -s -XPUT ${base}/indexes/catalog/sku-1 -H 'authorization: Bearer ${shop.catalogApiKey}' -H 'content-type: application/json' -d '${item}'`);
+    console.log(`  (CATALOG_API_KEY: catalogs[0].catalogApiKey in ${bootstrapPath})`);
+    console.log(`  curl -s -XPUT ${base}/indexes/catalog/sku-1 -H 'authorization: Bearer <CATALOG_API_KEY>' -H 'content-type: application/json' -d '${item}'`);
   }
 });
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -102,5 +103,98 @@ describe('demo server (npm start)', () => {
     expect(((await res.json()) as { visitor_id: string }).visitor_id).toBe('v2');
     expect(await exited).toBe(0);
     expect(output()).toMatch(/SIGTERM: finishing 1 request\(s\), then closing[\s\S]*closed/);
+  });
+
+  it('prints no secret of the bootstrap file: placeholders, and where to find them', async () => {
+    const { output } = await startChild();
+    const bootstrap = readFileSync('examples/demo/bootstrap.json', 'utf8');
+    const secrets = [...bootstrap.matchAll(/"(clientSecret|catalogApiKey|searchApiKey|apiKey)"\s*:\s*"([^"]+)"/g)].map((m) => m[2]!);
+    expect(secrets.length).toBeGreaterThan(1);
+    for (const secret of secrets) expect(output()).not.toContain(secret);
+    expect(output()).toContain('<CLIENT_SECRET>');
+    expect(output()).toContain('<CATALOG_API_KEY>');
+    expect(output()).toMatch(/CATALOG_API_KEY: catalogs\[0\]\.catalogApiKey in .*bootstrap\.json/);
+  });
+});
+
+/** Opens a raw connection; resolves with it once connected. */
+function open(base: string): Promise<Socket> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Resolves with what the server sent, and after how many ms, once it closes the connection. */
+function closed(socket: Socket): Promise<{ received: string; afterMs: number }> {
+  const started = Date.now();
+  let received = '';
+  socket.on('data', (chunk) => (received += chunk.toString()));
+  return new Promise((resolve) => socket.once('close', () => resolve({ received, afterMs: Date.now() - started })));
+}
+
+describe('demo server limits on slow and greedy clients', () => {
+  it('a body dripping one byte at a time is cut off at the request timeout', async () => {
+    const base = await start({ ABKIT_REQUEST_TIMEOUT_MS: '1500', ABKIT_HEADERS_TIMEOUT_MS: '1000' });
+    const socket = await open(base);
+    const done = closed(socket);
+    socket.write('POST /v2/campaigns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+    const drip = setInterval(() => !socket.destroyed && socket.write('{'), 100);
+    const { received, afterMs } = await done;
+    clearInterval(drip);
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect(afterMs).toBeLessThan(5000);
+  });
+
+  it('headers that never end are cut off at the headers timeout', async () => {
+    const base = await start({ ABKIT_HEADERS_TIMEOUT_MS: '1000' });
+    const socket = await open(base);
+    const done = closed(socket);
+    socket.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+    const drip = setInterval(() => !socket.destroyed && socket.write('X-A: b\r\n'), 100);
+    const { afterMs } = await done;
+    clearInterval(drip);
+    expect(afterMs).toBeLessThan(4000);
+  });
+
+  it('connections past ABKIT_MAX_CONNECTIONS are closed at once; the open ones keep working', async () => {
+    const base = await start({ ABKIT_MAX_CONNECTIONS: '2' });
+    const held = [await open(base), await open(base)];
+    const extra = await open(base);
+    const { received } = await closed(extra);
+    expect(received).toBe('');
+    held[0]!.write('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect((await closed(held[0]!)).received).toMatch(/^HTTP\/1\.1 200/);
+    held[1]!.destroy();
+  });
+
+  it('a large body refused before it is read gets its 401 or 413, not a connection reset', async () => {
+    const base = await start();
+    for (const [head, status] of [
+      ['PUT /indexes/catalog/x HTTP/1.1\r\nAuthorization: Bearer wrong', 401],
+      ['POST /v2/campaigns HTTP/1.1\r\nContent-Type: application/json', 413],
+    ] as const) {
+      const socket = await open(base);
+      let reset: unknown;
+      socket.on('error', (error) => (reset = error));
+      const size = 20 * 1024 * 1024;
+      const answer = new Promise<string>((resolve) => {
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString();
+          if (received.includes('\r\n\r\n')) resolve(received);
+        });
+      });
+      socket.write(`${head}\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`);
+      // Send the whole body before reading, as simple clients do.
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      for (let sent = 0; sent < size && reset === undefined; sent += chunk.length) {
+        if (!socket.write(chunk)) await new Promise((r) => socket.once('drain', r));
+      }
+      expect(reset).toBeUndefined();
+      expect(await answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
+      socket.destroy();
+    }
   });
 });
