@@ -22,24 +22,44 @@ const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 const bootstrapPath = resolve(process.env.ABKIT_BOOTSTRAP ?? fileURLToPath(new URL('./demo/bootstrap.json', import.meta.url)));
 
-const readJson = async (path: string): Promise<unknown> => JSON.parse(await readFile(path, 'utf8'));
-const bootstrap = await readJson(bootstrapPath);
+/** A JSON file; a parse error says so without quoting the file (it may hold anything). */
+const readJson = async (path: string): Promise<unknown> => {
+  const text = await readFile(path, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${path} is not valid JSON`);
+  }
+};
+
+/** Opens the storage, applies the bootstrap file, and builds the handler. */
+async function setUp() {
+  const bootstrap = await readJson(bootstrapPath);
+  const storage = await openStorage(storageSpec);
+  const accesses = new AccessManager({ storage });
+  const catalogs = new CatalogRegistry({ storage });
+  // Learn the default environment first: the engine is built around it.
+  const setup = new DecisionEngine({ storage });
+  const readRelative = (p: string) => readJson(resolve(dirname(bootstrapPath), p));
+  const allowAbsolutePaths = process.env.ABKIT_BOOTSTRAP_ABSOLUTE_PATHS === 'allow';
+  const applied = await applyBootstrap(bootstrap, { engine: setup, accesses, catalogs, readJsonFile: readRelative, allowAbsolutePaths });
+  for (const warning of applied.warnings) console.warn(`bootstrap: ${warning}`);
+  const schedules = await Promise.all(
+    applied.catalogs.map(async (c) => (await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs })),
+  );
+  const engine = new DecisionEngine({ storage, defaultEnvironment: applied.defaultEnvironment });
+  const tokens = new TokenService({ accesses });
+  const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search: catalogs });
+  return { bootstrap, storage, schedules, handler, defaultEnvironment: applied.defaultEnvironment };
+}
+
 const storageSpec = process.env.ABKIT_STORAGE ?? DEFAULT_STORAGE;
-const storage = await openStorage(storageSpec);
-const accesses = new AccessManager({ storage });
-const catalogs = new CatalogRegistry({ storage });
-// Learn the default environment first: the engine is built around it.
-const setup = new DecisionEngine({ storage });
-const readRelative = (p: string) => readJson(resolve(dirname(bootstrapPath), p));
-const applied = await applyBootstrap(bootstrap, { engine: setup, accesses, catalogs, readJsonFile: readRelative });
-for (const warning of applied.warnings) console.warn(`bootstrap: ${warning}`);
-const { defaultEnvironment } = applied;
-const schedules = await Promise.all(
-  applied.catalogs.map(async (c) => (await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs })),
-);
-const engine = new DecisionEngine({ storage, defaultEnvironment });
-const tokens = new TokenService({ accesses });
-const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search: catalogs });
+// A start-up failure (unreadable bootstrap, read-only database, unreachable PostgreSQL) is one
+// clear line and exit code 1, not a stack trace.
+const { bootstrap, storage, schedules, handler, defaultEnvironment } = await setUp().catch((error: unknown) => {
+  console.error(`abkit demo server cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 
 const limit = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);

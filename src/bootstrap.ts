@@ -121,8 +121,51 @@ export interface ApplyBootstrapOptions {
   catalogs?: CatalogRegistry;
   /** Receives the file's `accesses`; required when the file has any. */
   accesses?: AccessManager;
-  /** Reads a JSON file named in the bootstrap (`bucketingFile`), relative to the bootstrap file. */
+  /**
+   * Reads a JSON file named in the bootstrap (`bucketingFile`, `itemsFile`), relative to the
+   * bootstrap file. Only paths inside the bootstrap file's folder reach it, unless
+   * `allowAbsolutePaths`.
+   */
   readJsonFile?: (path: string) => Promise<unknown>;
+  /**
+   * Let `bucketingFile` and `itemsFile` be absolute or leave the bootstrap file's folder with
+   * `..`. @defaultValue `false`
+   */
+  allowAbsolutePaths?: boolean;
+}
+
+/**
+ * A file path named in a bootstrap file, checked to stay in the bootstrap file's folder (no
+ * absolute path, no `..` leaving it) unless absolute paths are allowed, then read; a read error
+ * names the field and the path, and never echoes the file's bytes.
+ */
+async function readNamedFile(options: ApplyBootstrapOptions, where: string, path: string): Promise<unknown> {
+  const { readJsonFile, allowAbsolutePaths = false } = options;
+  if (!readJsonFile) throw new ValidationError(`${where} needs a file reader`, [{ path: where, message: 'no file reader' }]);
+  if (!allowAbsolutePaths && !staysInside(path)) {
+    throw new ValidationError(`invalid bootstrap file: ${where} ${JSON.stringify(path)} must be a relative path inside the bootstrap file's folder (allowAbsolutePaths lifts this)`, [
+      { path: where, message: 'outside the bootstrap folder' },
+    ]);
+  }
+  try {
+    return await readJsonFile(path);
+  } catch (error) {
+    // JSON.parse's message quotes the text it choked on: a secret file's first bytes must not show.
+    const cause = error instanceof SyntaxError ? 'not valid JSON' : error instanceof Error ? error.message : String(error);
+    throw new ValidationError(`invalid bootstrap file: ${where} ${JSON.stringify(path)} cannot be read: ${cause}`, [{ path: where, message: cause }]);
+  }
+}
+
+/** Whether a relative path stays inside its folder: not absolute, and no `..` climbing out. */
+function staysInside(path: string): boolean {
+  if (/^([\\/]|[A-Za-z]:|~)/.test(path)) return false;
+  let depth = 0;
+  for (const part of path.split(/[\\/]+/)) {
+    if (part === '..') depth--;
+    else if (part !== '.' && part !== '') depth++;
+    if (depth < 0) return false;
+  }
+  return true;
 }
 
 /**
@@ -139,7 +182,7 @@ export interface ApplyBootstrapOptions {
  */
 export async function applyBootstrap(input: unknown, options: ApplyBootstrapOptions): Promise<BootstrapReport> {
   const bootstrap = parseWith(bootstrapSchema, input, 'bootstrap file');
-  const { engine, readJsonFile } = options;
+  const { engine } = options;
   const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [], accessesCreated: [], accessesUnchanged: [], warnings: [], catalogs: [] };
   const defaults = bootstrap.accounts.flatMap((a) => a.environments.filter((e) => e.default).map((e) => e.id));
   if (defaults.length > 1) {
@@ -151,10 +194,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
   for (const [a, account] of bootstrap.accounts.entries()) {
     for (const [e, env] of account.environments.entries()) {
       let config = env.bucketing;
-      if (env.bucketingFile !== undefined) {
-        if (!readJsonFile) throw new ValidationError(`accounts[${a}].environments[${e}].bucketingFile needs a file reader`);
-        config = await readJsonFile(env.bucketingFile);
-      }
+      if (env.bucketingFile !== undefined) config = await readNamedFile(options, `accounts[${a}].environments[${e}].bucketingFile`, env.bucketingFile);
       const keyHash = env.apiKey ? await sha256Hex(env.apiKey) : null;
       const source = env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`;
       let parsed;
@@ -217,8 +257,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     const where = (path: string) => `catalogs[${i}].${path}`;
     let items = input.items;
     if (input.itemsFile !== undefined) {
-      if (!readJsonFile) throw new ValidationError(`${where('itemsFile')} needs a file reader`);
-      const fromFile = await readJsonFile(input.itemsFile);
+      const fromFile = await readNamedFile(options, where('itemsFile'), input.itemsFile);
       if (!Array.isArray(fromFile)) throw new ValidationError(`invalid bootstrap file: ${where('itemsFile')} must hold a JSON array of items`, [{ path: where('itemsFile'), message: 'not an array' }]);
       items = [...items, ...fromFile];
     }

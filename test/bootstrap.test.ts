@@ -168,3 +168,39 @@ describe('applyBootstrap: catalogs', () => {
     expect((await (await catalogs.get('shop')).visible()).items.map((i) => i.id)).toEqual(['a']);
   });
 });
+
+describe('applyBootstrap: files it names', () => {
+  const withFile = (bucketingFile: string) => ({ accounts: [{ id: 'acme', environments: [{ id: 'e', bucketingFile }] }] });
+  const reads: string[] = [];
+  const reader = async (path: string) => {
+    reads.push(path);
+    return config([]);
+  };
+
+  it('stay inside the bootstrap file\'s folder unless absolute paths are allowed', async () => {
+    for (const path of ['/etc/passwd', '../secrets.json', 'a/../../b.json', '..\\x.json', 'C:\\x.json', '~/x.json']) {
+      const error = await applyBootstrap(withFile(path), { engine: new DecisionEngine(), readJsonFile: reader }).catch((e: unknown) => e);
+      expect(error, path).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).details[0]).toEqual({ path: 'accounts[0].environments[0].bucketingFile', message: 'outside the bootstrap folder' });
+    }
+    expect(reads).toEqual([]);
+    for (const path of ['x.json', './sub/x.json', 'sub/../x.json']) {
+      await applyBootstrap(withFile(path), { engine: new DecisionEngine(), readJsonFile: reader });
+    }
+    await applyBootstrap(withFile('/abs/x.json'), { engine: new DecisionEngine(), readJsonFile: reader, allowAbsolutePaths: true });
+    expect(reads).toEqual(['x.json', './sub/x.json', 'sub/../x.json', '/abs/x.json']);
+  });
+
+  it('a file that is not JSON is named with the field, without echoing its bytes', async () => {
+    const secret = 'root:SECRET-BYTES-0123:0:0';
+    const readJsonFile = async () => JSON.parse(secret) as unknown;
+    const error = (await applyBootstrap(withFile('x.json'), { engine: new DecisionEngine(), readJsonFile }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe('abkit: invalid bootstrap file: accounts[0].environments[0].bucketingFile "x.json" cannot be read: not valid JSON');
+    expect(JSON.stringify(error)).not.toContain('SECRET');
+  });
+
+  it('an environment API key under 16 characters is refused with its path', async () => {
+    const short = { accounts: [{ id: 'acme', environments: [{ id: 'e', apiKey: 'k', bucketing: config([]) }] }] };
+    await expect(applyBootstrap(short, { engine: new DecisionEngine() })).rejects.toThrow(/accounts\[0\]\.environments\[0\]\.apiKey: must be at least 16 characters/);
+  });
+});

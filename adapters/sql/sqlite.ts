@@ -3,6 +3,8 @@
  *
  * @module
  */
+import type BetterSqlite3 from 'better-sqlite3';
+import { StorageUnavailableError } from '../../src/errors';
 import { SqliteDriver } from './sqlite-driver';
 import { sqlStorage, type SqlStorage } from './storage';
 
@@ -52,15 +54,26 @@ export async function sqliteStorage(options: SqliteStorageOptions): Promise<SqlS
   } catch (error) {
     throw new Error(`install better-sqlite3 to use abkit/sqlite (npm install better-sqlite3): ${(error as Error).message}`);
   }
-  if (filename !== ':memory:') {
-    const { mkdirSync } = await import('node:fs');
-    const { dirname } = await import('node:path');
-    mkdirSync(dirname(filename), { recursive: true });
+  let db: BetterSqlite3.Database | undefined;
+  try {
+    if (filename !== ':memory:') {
+      const { mkdirSync } = await import('node:fs');
+      const { dirname } = await import('node:path');
+      mkdirSync(dirname(filename), { recursive: true });
+    }
+    db = new Database(filename, { timeout: busyTimeoutMs });
+    // WAL: readers do not block the writer; synchronous NORMAL is durable across process crashes.
+    if (filename !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    return await sqlStorage(new SqliteDriver(db), { migrate });
+  } catch (error) {
+    // Read-only media, a missing permission, a folder that is a file: say which file and why.
+    db?.close();
+    const cause = error instanceof StorageUnavailableError && error.cause instanceof Error ? error.cause : error;
+    const code = (cause as { code?: unknown } | null)?.code;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const reason = typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message;
+    throw new Error(`abkit: cannot open the SQLite database ${JSON.stringify(filename)}: ${reason}`, { cause });
   }
-  const db = new Database(filename, { timeout: busyTimeoutMs });
-  // WAL: readers do not block the writer; synchronous NORMAL is durable across process crashes.
-  if (filename !== ':memory:') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  return sqlStorage(new SqliteDriver(db), { migrate });
 }

@@ -3,7 +3,7 @@
  * request after the store returns succeeds, with no restart (DESIGN "Reliability rules").
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -129,5 +129,18 @@ describe.skipIf(!pgUp)('PostgreSQL connection loss', () => {
       await admin.end();
       await storage.close();
     }
+  });
+});
+
+describe('SQLite start-up errors', () => {
+  it('a database that cannot be created names the file and the cause', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'abkit-open-'));
+    writeFileSync(join(dir, 'file'), 'x');
+    const where = join(dir, 'file', 'abkit.db');
+    await expect(sqliteStorage({ filename: where })).rejects.toThrow(`abkit: cannot open the SQLite database ${JSON.stringify(where)}: E`);
+  });
+
+  it.skipIf(!existsSync('/sys/kernel'))('read-only media (sysfs) names the file and the cause', async () => {
+    await expect(sqliteStorage({ filename: '/sys/abkit.db' })).rejects.toThrow('abkit: cannot open the SQLite database "/sys/abkit.db": SQLITE_CANTOPEN: unable to open database file');
   });
 });

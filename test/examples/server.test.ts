@@ -107,6 +107,8 @@ describe('demo server (npm start)', () => {
 
   it('prints no secret of the bootstrap file: placeholders, and where to find them', async () => {
     const { output } = await startChild();
+    // The example lines follow the URL line: wait for the last one.
+    for (let i = 0; i < 50 && !output().includes('-XPUT'); i++) await new Promise((r) => setTimeout(r, 100));
     const bootstrap = readFileSync('examples/demo/bootstrap.json', 'utf8');
     const secrets = [...bootstrap.matchAll(/"(clientSecret|catalogApiKey|searchApiKey|apiKey)"\s*:\s*"([^"]+)"/g)].map((m) => m[2]!);
     expect(secrets.length).toBeGreaterThan(1);
@@ -133,6 +135,23 @@ function closed(socket: Socket): Promise<{ received: string; afterMs: number }> 
   socket.on('data', (chunk) => (received += chunk.toString()));
   return new Promise((resolve) => socket.once('close', () => resolve({ received, afterMs: Date.now() - started })));
 }
+
+describe('demo server start-up errors', () => {
+  it('a database it cannot open is one line naming the path and the cause, and exit code 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'abkit-ro-'));
+    writeFileSync(join(dir, 'file'), 'x');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+      env: { ...process.env, PORT: '0', ABKIT_STORAGE: `sqlite:${join(dir, 'file', 'abkit.db')}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr.trim()).toMatch(new RegExp(`^abkit demo server cannot start: abkit: cannot open the SQLite database ".*/file/abkit\\.db": E[A-Z]+`));
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+});
 
 describe('demo server limits on slow and greedy clients', () => {
   it('a body dripping one byte at a time is cut off at the request timeout', async () => {
