@@ -63,7 +63,7 @@ const { bootstrap, storage, schedules, handler, defaultEnvironment } = await set
 
 const limit = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`abkit: ${name} must be a positive integer, got ${JSON.stringify(process.env[name])}`);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(process.env[name])}`);
   return value;
 };
 const requestTimeout = limit('ABKIT_REQUEST_TIMEOUT_MS', 30_000);

@@ -195,7 +195,7 @@ describe('applyBootstrap: files it names', () => {
     const secret = 'root:SECRET-BYTES-0123:0:0';
     const readJsonFile = async () => JSON.parse(secret) as unknown;
     const error = (await applyBootstrap(withFile('x.json'), { engine: new DecisionEngine(), readJsonFile }).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe('abkit: invalid bootstrap file: accounts[0].environments[0].bucketingFile "x.json" cannot be read: not valid JSON');
+    expect(error.message).toBe('invalid bootstrap file: accounts[0].environments[0].bucketingFile "x.json" cannot be read: not valid JSON');
     expect(JSON.stringify(error)).not.toContain('SECRET');
   });
 

@@ -74,6 +74,6 @@ export async function sqliteStorage(options: SqliteStorageOptions): Promise<SqlS
     const code = (cause as { code?: unknown } | null)?.code;
     const message = cause instanceof Error ? cause.message : String(cause);
     const reason = typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message;
-    throw new Error(`abkit: cannot open the SQLite database ${JSON.stringify(filename)}: ${reason}`, { cause });
+    throw new Error(`cannot open the SQLite database ${JSON.stringify(filename)}: ${reason}`, { cause });
   }
 }

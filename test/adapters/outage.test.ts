@@ -137,10 +137,10 @@ describe('SQLite start-up errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'abkit-open-'));
     writeFileSync(join(dir, 'file'), 'x');
     const where = join(dir, 'file', 'abkit.db');
-    await expect(sqliteStorage({ filename: where })).rejects.toThrow(`abkit: cannot open the SQLite database ${JSON.stringify(where)}: E`);
+    await expect(sqliteStorage({ filename: where })).rejects.toThrow(`cannot open the SQLite database ${JSON.stringify(where)}: E`);
   });
 
   it.skipIf(!existsSync('/sys/kernel'))('read-only media (sysfs) names the file and the cause', async () => {
-    await expect(sqliteStorage({ filename: '/sys/abkit.db' })).rejects.toThrow('abkit: cannot open the SQLite database "/sys/abkit.db": SQLITE_CANTOPEN: unable to open database file');
+    await expect(sqliteStorage({ filename: '/sys/abkit.db' })).rejects.toThrow('cannot open the SQLite database "/sys/abkit.db": SQLITE_CANTOPEN: unable to open database file');
   });
 });
