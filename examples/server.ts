@@ -48,7 +48,7 @@ async function setUp() {
     applied.catalogs.map(async (c) => (await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs })),
   );
   const engine = new DecisionEngine({ storage, defaultEnvironment: applied.defaultEnvironment });
-  const tokens = new TokenService({ accesses });
+  const tokens = new TokenService({ storage, accesses });
   const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search: catalogs });
   return { bootstrap, storage, schedules, handler, defaultEnvironment: applied.defaultEnvironment };
 }

@@ -215,7 +215,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
         report.written.push(env.id);
         continue;
       }
-      const stored = await engine.storage.environments.get(env.id);
+      const stored = await engine.getEnvironment(env.id);
       const same = stored !== undefined && stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed);
       if (same) report.unchanged.push(env.id);
       else report.warnings.push(`environment ${env.id} differs from the bootstrap file; the stored one is kept`);
@@ -224,7 +224,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
   for (const [i, input] of bootstrap.accesses.entries()) {
     const { accesses } = options;
     if (!accesses) throw new ValidationError(`accesses[${i}] needs an AccessManager (options.accesses)`);
-    let existing = await accesses.storage.accesses.getByClientId(input.clientId);
+    let existing = await accesses.findByClientId(input.clientId);
     if (!existing) {
       const created = await accesses
         .createAccess(input)
@@ -238,7 +238,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
         report.accessesCreated.push(input.clientId);
         continue;
       }
-      existing = await accesses.storage.accesses.getByClientId(input.clientId);
+      existing = await accesses.findByClientId(input.clientId);
       if (!existing) throw new ConflictError(`access ${input.clientId} could not be created`);
     }
     const same =

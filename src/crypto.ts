@@ -44,7 +44,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
  * ```ts
  * let seed = 42;
  * const random: RandomSource = (size) => Uint8Array.from({ length: size }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff);
- * const accesses = new AccessManager({ random }); // reproducible ids and secrets in tests
+ * const accesses = new AccessManager({ storage, random }); // reproducible ids and secrets in tests
  * ```
  */
 export type RandomSource = (size: number) => Uint8Array;

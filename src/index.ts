@@ -3,6 +3,26 @@
  *
  * @packageDocumentation
  */
+import { memoryStorage } from '../adapters/memory/memory';
+import { composeAbkit, type Abkit, type AbkitOptions } from './abkit';
+
+/**
+ * Creates every service of abkit over one storage: the composition root. The storage defaults
+ * to memory; pass `sqliteStorage(…)` or `postgresStorage(…)` to persist.
+ *
+ * @example
+ * ```ts
+ * import { createAbkit } from 'abkit';
+ *
+ * const abkit = createAbkit();
+ * await abkit.engine.load({ campaigns: [] }, { environment: 'prod', account: 'acme' });
+ * const response = await abkit.handler()(new Request('http://localhost/health'));
+ * ```
+ */
+export function createAbkit(options: AbkitOptions = {}): Abkit {
+  return composeAbkit({ ...options, storage: options.storage ?? memoryStorage() });
+}
+export type { Abkit, AbkitOptions, AbkitHandlerOptions } from './abkit';
 export {
   AbkitError,
   ValidationError,
@@ -51,7 +71,7 @@ export type { EnvironmentStore, EnvironmentRecord, EnvironmentWrite } from './st
 export type { AssignmentStore, Assignments } from './storage/assignments';
 export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';
 export type { EventStore, ConversionEvent, EventQuery, ExposureQuery, VariationAggregate } from './storage/events';
-export { memoryStorage } from '../adapters/memory/memory';
+export { memoryStorage };
 export type { MemoryStorageOptions } from '../adapters/memory/memory';
 
 export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './http/decision';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyBootstrap, DecisionEngine, ValidationError } from '../src/index';
+import { applyBootstrap, DecisionEngine, ValidationError, memoryStorage } from '../src/index';
 import { config } from './helpers/configs';
 
 const file = {
@@ -20,7 +20,7 @@ const readJsonFile = async (path: string) => {
 
 describe('applyBootstrap', () => {
   it('creates the environments and reports the default', async () => {
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const report = await applyBootstrap(file, { engine, readJsonFile });
     expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [], accessesCreated: [], accessesUnchanged: [], warnings: [], catalogs: [] });
     expect((await engine.storage.environments.get('staging'))?.config.campaigns[0]?.id).toBe('s1');
@@ -29,7 +29,7 @@ describe('applyBootstrap', () => {
   });
 
   it('is idempotent: a second run writes nothing', async () => {
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     await applyBootstrap(file, { engine, readJsonFile });
     const again = await applyBootstrap(file, { engine, readJsonFile });
     expect(again.written).toEqual([]);
@@ -40,7 +40,7 @@ describe('applyBootstrap', () => {
   it('rejects a bad file with the path inside the bootstrap file', async () => {
     const bad = structuredClone(file) as any;
     bad.accounts[0].environments[0].bucketing.campaigns[0].variationGroups[0].variations[0].allocation = 101;
-    const error = (await applyBootstrap(bad, { engine: new DecisionEngine(), readJsonFile }).catch((e) => e)) as ValidationError;
+    const error = (await applyBootstrap(bad, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile }).catch((e) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.details[0]!.path).toBe('accounts[0].environments[0].bucketing.campaigns[0].variationGroups[0].variations[0].allocation');
   });
@@ -48,10 +48,10 @@ describe('applyBootstrap', () => {
   it('rejects two default environments and an environment with both bucketing and bucketingFile', async () => {
     const two = structuredClone(file) as any;
     two.accounts[0].environments[1].default = true;
-    await expect(applyBootstrap(two, { engine: new DecisionEngine(), readJsonFile })).rejects.toThrow(/several default environments/);
+    await expect(applyBootstrap(two, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile })).rejects.toThrow(/several default environments/);
     const both = structuredClone(file) as any;
     both.accounts[0].environments[1].bucketing = { campaigns: [] };
-    await expect(applyBootstrap(both, { engine: new DecisionEngine(), readJsonFile })).rejects.toThrow(/exactly one of bucketing and bucketingFile/);
+    await expect(applyBootstrap(both, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile })).rejects.toThrow(/exactly one of bucketing and bucketingFile/);
   });
 });
 
@@ -65,7 +65,7 @@ describe('applyBootstrap: accesses', () => {
 
   it('creates credentials that work, idempotently, storing only the hash', async () => {
     const { AccessManager, TokenService } = await import('../src/index');
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const accesses = new AccessManager({ storage: engine.storage });
     const first = await applyBootstrap(withAccess, { engine, accesses, readJsonFile });
     expect(first.accessesCreated).toEqual(['deploy-bot-id']);
@@ -73,14 +73,14 @@ describe('applyBootstrap: accesses', () => {
     expect(second.accessesUnchanged).toEqual(['deploy-bot-id']);
     expect(await engine.storage.accesses.list('acme')).toHaveLength(1);
     expect(JSON.stringify(await engine.storage.accesses.list('acme'))).not.toContain('s'.repeat(40));
-    const tokens = new TokenService({ accesses });
+    const tokens = new TokenService({ storage: engine.storage, accesses });
     const issued = await tokens.issue({ accountId: 'acme', clientId: 'deploy-bot-id', clientSecret: 's'.repeat(40) });
     expect(issued.scope).toBe('campaigns.read');
   });
 
   it('keeps a stored access that differs from the file (revoked, other secret) and says so', async () => {
     const { AccessManager } = await import('../src/index');
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const accesses = new AccessManager({ storage: engine.storage });
     await applyBootstrap(withAccess, { engine, accesses, readJsonFile });
     const changed = structuredClone(withAccess);
@@ -95,7 +95,7 @@ describe('applyBootstrap: accesses', () => {
   });
 
   it('never overwrites an environment changed since (through the API), and says so', async () => {
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     await applyBootstrap(file, { engine, readJsonFile });
     await engine.load(config([{ id: 'c1', split: [100] }], { panic: true }), { environment: 'prod', account: 'acme', apiKey: 'k-0123456789abcdef' });
     const report = await applyBootstrap(file, { engine, readJsonFile });
@@ -106,7 +106,7 @@ describe('applyBootstrap: accesses', () => {
 
   it('names the field of an invalid access', async () => {
     const { AccessManager } = await import('../src/index');
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const bad = structuredClone(withAccess);
     bad.accesses[0]!.actions = ['campaigns.read', 'launch.missiles'];
     bad.accesses[0]!.environments = ['nowhere'];
@@ -132,7 +132,7 @@ describe('applyBootstrap: catalogs', () => {
 
   it('creates the keys, accepts the items (inline and from itemsFile), and syncs once; a second run changes nothing', async () => {
     const { CatalogRegistry } = await import('../src/index');
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const catalogs = new CatalogRegistry({ storage: engine.storage });
     const file = withCatalog([product('a')], [product('b', { color: 'red' })]);
     const read = async () => [product('b', { color: 'red' })];
@@ -149,7 +149,7 @@ describe('applyBootstrap: catalogs', () => {
 
   it('names the item and field of an invalid item in the file', async () => {
     const { CatalogRegistry } = await import('../src/index');
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const file = withCatalog([product('a', { color: 'red' }), product('b', { color: 5 })]);
     const error = (await applyBootstrap(file, { engine, catalogs: new CatalogRegistry({ storage: engine.storage }) }).catch((e) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
@@ -158,7 +158,7 @@ describe('applyBootstrap: catalogs', () => {
 
   it('a bad item fails before the catalog is created, so the fixed file then loads it', async () => {
     const { CatalogRegistry } = await import('../src/index');
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const catalogs = new CatalogRegistry({ storage: engine.storage });
     const broken = withCatalog([product('a', { price: 'ten' })]);
     await expect(applyBootstrap(broken, { engine, catalogs })).rejects.toThrow(/catalogs\[0\]\.items\[0\]\.price/);
@@ -179,28 +179,28 @@ describe('applyBootstrap: files it names', () => {
 
   it('stay inside the bootstrap file\'s folder unless absolute paths are allowed', async () => {
     for (const path of ['/etc/passwd', '../secrets.json', 'a/../../b.json', '..\\x.json', 'C:\\x.json', '~/x.json']) {
-      const error = await applyBootstrap(withFile(path), { engine: new DecisionEngine(), readJsonFile: reader }).catch((e: unknown) => e);
+      const error = await applyBootstrap(withFile(path), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile: reader }).catch((e: unknown) => e);
       expect(error, path).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).details[0]).toEqual({ path: 'accounts[0].environments[0].bucketingFile', message: 'outside the bootstrap folder' });
     }
     expect(reads).toEqual([]);
     for (const path of ['x.json', './sub/x.json', 'sub/../x.json']) {
-      await applyBootstrap(withFile(path), { engine: new DecisionEngine(), readJsonFile: reader });
+      await applyBootstrap(withFile(path), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile: reader });
     }
-    await applyBootstrap(withFile('/abs/x.json'), { engine: new DecisionEngine(), readJsonFile: reader, allowAbsolutePaths: true });
+    await applyBootstrap(withFile('/abs/x.json'), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile: reader, allowAbsolutePaths: true });
     expect(reads).toEqual(['x.json', './sub/x.json', 'sub/../x.json', '/abs/x.json']);
   });
 
   it('a file that is not JSON is named with the field, without echoing its bytes', async () => {
     const secret = 'root:SECRET-BYTES-0123:0:0';
     const readJsonFile = async () => JSON.parse(secret) as unknown;
-    const error = (await applyBootstrap(withFile('x.json'), { engine: new DecisionEngine(), readJsonFile }).catch((e: unknown) => e)) as Error;
+    const error = (await applyBootstrap(withFile('x.json'), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile }).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe('invalid bootstrap file: accounts[0].environments[0].bucketingFile "x.json" cannot be read: not valid JSON');
     expect(JSON.stringify(error)).not.toContain('SECRET');
   });
 
   it('an environment API key under 16 characters is refused with its path', async () => {
     const short = { accounts: [{ id: 'acme', environments: [{ id: 'e', apiKey: 'k', bucketing: config([]) }] }] };
-    await expect(applyBootstrap(short, { engine: new DecisionEngine() })).rejects.toThrow(/accounts\[0\]\.environments\[0\]\.apiKey: must be at least 16 characters/);
+    await expect(applyBootstrap(short, { engine: new DecisionEngine({ storage: memoryStorage() }) })).rejects.toThrow(/accounts\[0\]\.environments\[0\]\.apiKey: must be at least 16 characters/);
   });
 });

@@ -1,4 +1,3 @@
-import { memoryStorage } from '../../adapters/memory/memory';
 import { constantTimeEqual, credentialHash, randomCredential, secureRandom, type RandomSource } from '../crypto';
 import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import type { AccessRecord } from '../storage/accesses';
@@ -36,8 +35,8 @@ export const CLIENT_SECRET_PREFIX = 'abk_cs_';
  * ```
  */
 export interface AccessManagerOptions {
-  /** Where accesses live; environments are checked against it. @defaultValue `memoryStorage()` */
-  storage?: Storage;
+  /** Where accesses live; environments are checked against it ({@link createAbkit} defaults it to `memoryStorage()`). */
+  storage: Storage;
   /**
    * Server-side key mixed into the stored hash of every secret (HMAC-SHA-256). Changing it
    * invalidates every stored secret. @defaultValue none (plain SHA-256)
@@ -139,11 +138,12 @@ export class AccessManager {
   #revocations = 0;
 
   /** Creates a manager; a bad option throws a `TypeError` prefixed `AccessManager:`. */
-  constructor(options: AccessManagerOptions = {}) {
-    const { storage = memoryStorage(), pepper, clock = Date.now, random = secureRandom } = options;
+  constructor(options: AccessManagerOptions) {
+    const { storage, pepper, clock = Date.now, random = secureRandom } = options;
     if (pepper !== undefined && (typeof pepper !== 'string' || pepper.length < 16)) {
       throw new TypeError('AccessManager: pepper must be a string of at least 16 characters');
     }
+    if (typeof storage?.accesses?.get !== 'function') throw new TypeError('AccessManager: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
     if (typeof clock !== 'function') throw new TypeError('AccessManager: clock must be a function');
     if (typeof random !== 'function') throw new TypeError('AccessManager: random must be a function');
     this.storage = storage;
@@ -273,6 +273,32 @@ export class AccessManager {
       throw new AuthenticationError('client authentication failed', 'invalid_client');
     }
     return access;
+  }
+
+  /**
+   * The access with this client id, revoked or not, or undefined.
+   *
+   * @example
+   * ```ts
+   * const access = await accesses.findByClientId('deploy-bot-client');
+   * if (access?.revokedAt === null) console.log(`${access.name} is active`);
+   * ```
+   */
+  async findByClientId(clientId: string): Promise<AccessRecord | undefined> {
+    return this.storage.accesses.getByClientId(clientId);
+  }
+
+  /**
+   * Whether an access exists and is not revoked: what a token issued for it needs to stay valid.
+   *
+   * @example
+   * ```ts
+   * if (!(await accesses.isActive(token.accessId))) console.log('revoked: the token no longer works');
+   * ```
+   */
+  async isActive(id: string): Promise<boolean> {
+    const access = await this.storage.accesses.get(id);
+    return access !== undefined && access.revokedAt === null;
   }
 
   /** Whether the secret matches the stored hash (bootstrap idempotency); never reveals the hash. */

@@ -1,4 +1,4 @@
-import { campaignSchema, parseBucketingConfig, type BucketingConfig, type Campaign } from '../decision/config';
+import { campaignSchema, type BucketingConfig, type Campaign } from '../decision/config';
 import type { DecisionEngine } from '../decision/engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Activation, ActivationQuery } from '../storage/activations';
@@ -24,8 +24,6 @@ export interface RemoteControlOptions {
    * @defaultValue `5`
    */
   maxAttempts?: number;
-  /** Current time in epoch milliseconds, stamped on writes. @defaultValue `Date.now` */
-  clock?: () => number;
 }
 
 /**
@@ -45,21 +43,19 @@ export class RemoteControl {
   /** The engine whose configurations this manages. */
   readonly engine: DecisionEngine;
   readonly #attempts: number;
-  readonly #clock: () => number;
 
   /** Creates the service; a bad option throws a `TypeError` prefixed `RemoteControl:`. */
   constructor(options: RemoteControlOptions) {
     if (!options?.engine || typeof options.engine.invalidate !== 'function') throw new TypeError('RemoteControl: engine must be a DecisionEngine');
-    const { maxAttempts = 5, clock = Date.now } = options;
+    const { maxAttempts = 5 } = options;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
     this.engine = options.engine;
     this.#attempts = maxAttempts;
-    this.#clock = clock;
   }
 
   /** The environment's stored configuration and version. */
   async getConfiguration(account: string, environment: string): Promise<EnvironmentRecord> {
-    const record = await this.engine.storage.environments.get(environment);
+    const record = await this.engine.getEnvironment(environment);
     if (!record || record.accountId !== account) throw new NotFoundError(`environment "${environment}" does not exist in account "${account}"`);
     return record;
   }
@@ -70,8 +66,7 @@ export class RemoteControl {
    */
   async replaceConfiguration(account: string, environment: string, config: unknown, options: { expectedVersion?: number } = {}): Promise<EnvironmentRecord> {
     const current = await this.getConfiguration(account, environment);
-    const parsed = parseBucketingConfig(config);
-    return this.#write(current, parsed, options.expectedVersion ?? current.version);
+    return this.#write(current, config, options.expectedVersion ?? current.version);
   }
 
   /** One campaign of the configuration, by id. */
@@ -120,7 +115,7 @@ export class RemoteControl {
   /** The environment's activations, oldest first. */
   async listActivations(account: string, environment: string, query: Omit<ActivationQuery, 'environmentId'> = {}): Promise<Activation[]> {
     await this.getConfiguration(account, environment);
-    return this.engine.storage.activations.list({ ...query, environmentId: environment });
+    return this.engine.listActivations({ ...query, environmentId: environment });
   }
 
   /** An experiment's results in the environment (see `DecisionEngine.results`). */
@@ -132,7 +127,7 @@ export class RemoteControl {
   async #update(account: string, environment: string, change: (config: BucketingConfig) => BucketingConfig): Promise<EnvironmentRecord> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.getConfiguration(account, environment);
-      const next = parseBucketingConfig(change(structuredClone(current.config) as BucketingConfig));
+      const next = change(structuredClone(current.config) as BucketingConfig);
       try {
         return await this.#write(current, next, current.version);
       } catch (error) {
@@ -141,9 +136,8 @@ export class RemoteControl {
     }
   }
 
-  async #write(current: EnvironmentRecord, config: BucketingConfig, expectedVersion: number): Promise<EnvironmentRecord> {
-    const record = await this.engine.storage.environments.put({ id: current.id, accountId: current.accountId, config }, { expectedVersion, now: this.#clock() });
-    this.engine.invalidate(current.id);
-    return record;
+  // The engine's own load: the same validation, write and cache refresh as any other load.
+  #write(current: EnvironmentRecord, config: unknown, expectedVersion: number): Promise<EnvironmentRecord> {
+    return this.engine.load(config, { environment: current.id, account: current.accountId, expectedVersion });
   }
 }

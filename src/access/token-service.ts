@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { credentialHash, randomCredential, secureRandom, type RandomSource } from '../crypto';
 import { AuthenticationError, PermissionError, ValidationError } from '../errors';
+import type { Storage } from '../storage/storage';
 import type { TokenRecord } from '../storage/tokens';
 import { AccessManager } from './access-manager';
 
@@ -20,15 +21,16 @@ export const ACCESS_TOKEN_PREFIX = 'abk_at_';
  *
  * @example
  * ```ts
- * const options: TokenServiceOptions = { accesses, defaultLifetimeSeconds: 900, maxLifetimeSeconds: 3600, cacheTtlMs: 500 };
+ * const options: TokenServiceOptions = { storage, accesses, defaultLifetimeSeconds: 900, maxLifetimeSeconds: 3600, cacheTtlMs: 500 };
  * const tokens = new TokenService(options);
  * ```
  */
 export interface TokenServiceOptions {
+  /** Where the issued tokens live (hashed). */
+  storage: Storage;
   /**
-   * The accesses tokens are issued for; its storage holds the tokens too, and its revocations
-   * clear this service's cache at once.
-   * @defaultValue `new AccessManager()`
+   * The accesses tokens are issued for; its revocations clear this service's cache at once.
+   * @defaultValue `new AccessManager({ storage })`
    */
   accesses?: AccessManager;
   /**
@@ -168,7 +170,7 @@ function positiveInteger(value: number, name: string): number {
  *
  * @example
  * ```ts
- * const tokens = new TokenService({ accesses });
+ * const tokens = new TokenService({ storage, accesses });
  * const { accessToken } = await tokens.issue({ accountId: 'acme', clientId, clientSecret, scope: '*' });
  * await tokens.authorize(accessToken, { account: 'acme', action: 'campaigns.write', environment: 'prod' });
  * ```
@@ -176,6 +178,7 @@ function positiveInteger(value: number, name: string): number {
 export class TokenService {
   /** The access manager whose accesses this service issues tokens for. */
   readonly accesses: AccessManager;
+  readonly #storage: Storage;
   readonly #defaultLifetime: number;
   readonly #maxLifetime: number;
   readonly #clock: () => number;
@@ -187,9 +190,10 @@ export class TokenService {
   #lastPurge = -Infinity;
 
   /** Creates a service; a bad option throws a `TypeError` prefixed `TokenService:`. */
-  constructor(options: TokenServiceOptions = {}) {
+  constructor(options: TokenServiceOptions) {
     const {
-      accesses = new AccessManager(),
+      storage,
+      accesses = new AccessManager({ storage }),
       defaultLifetimeSeconds = 3600,
       maxLifetimeSeconds = 86_400,
       cacheTtlMs = 2000,
@@ -203,10 +207,12 @@ export class TokenService {
     positiveInteger(cacheSize, 'cacheSize');
     if (typeof clock !== 'function') throw new TypeError('TokenService: clock must be a function returning epoch milliseconds');
     if (typeof random !== 'function') throw new TypeError('TokenService: random must be a function returning random bytes');
+    if (typeof storage?.tokens?.get !== 'function') throw new TypeError('TokenService: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
     if (!(accesses instanceof AccessManager)) throw new TypeError('TokenService: accesses must be an AccessManager');
     if (defaultLifetimeSeconds > maxLifetimeSeconds) {
       throw new TypeError(`TokenService: defaultLifetimeSeconds (${defaultLifetimeSeconds}) exceeds maxLifetimeSeconds (${maxLifetimeSeconds})`);
     }
+    this.#storage = storage;
     this.accesses = accesses;
     this.#defaultLifetime = defaultLifetimeSeconds;
     this.#maxLifetime = maxLifetimeSeconds;
@@ -251,7 +257,7 @@ export class TokenService {
       issuedAt: now,
       expiresAt: now + lifetime * 1000,
     };
-    await this.accesses.storage.tokens.save(record);
+    await this.#storage.tokens.save(record);
     // Expired tokens are useless rows: sweep them now and then, so the table does not grow forever.
     if (now - this.#lastPurge >= PURGE_INTERVAL_MS) {
       this.#lastPurge = now;
@@ -285,7 +291,7 @@ export class TokenService {
 
   /** Deletes expired tokens from the store; returns how many. */
   async purgeExpired(): Promise<number> {
-    return this.accesses.storage.tokens.deleteExpired(this.#clock());
+    return this.#storage.tokens.deleteExpired(this.#clock());
   }
 
   async #verify(token: string): Promise<TokenRecord | undefined> {
@@ -298,10 +304,8 @@ export class TokenService {
     }
     let record = this.#cache.get(hash);
     if (!record) {
-      const stored = await this.accesses.storage.tokens.get(hash);
-      if (!stored) return undefined;
-      const access = await this.accesses.storage.accesses.get(stored.accessId);
-      if (!access || access.revokedAt !== null) return undefined;
+      const stored = await this.#storage.tokens.get(hash);
+      if (!stored || !(await this.accesses.isActive(stored.accessId))) return undefined;
       record = stored;
       this.#cache.set(hash, record);
     }

@@ -1,4 +1,3 @@
-import { memoryStorage } from '../../adapters/memory/memory';
 import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type ErrorDetail } from '../errors';
 import type { CatalogItem, CatalogOperation, FieldClaim, VisibleCatalog } from '../storage/catalog';
 import type { Storage } from '../storage/storage';
@@ -201,8 +200,8 @@ export interface AnalyticsEvent {
 export interface CatalogOptions {
   /** The customer identifier; the catalog must exist in the storage (see `CatalogRegistry`). */
   identifier: string;
-  /** @defaultValue `memoryStorage()` */
-  storage?: Storage;
+  /** Where the catalog lives. */
+  storage: Storage;
   /** Current time in epoch milliseconds. @defaultValue `Date.now` */
   clock?: () => number;
   /** Receives errors of scheduled synchronizations. @defaultValue `console.error` */
@@ -295,8 +294,9 @@ export class Catalog {
 
   /** Binds a catalog; a bad option throws a `TypeError` prefixed `Catalog:`. */
   constructor(options: CatalogOptions) {
-    const { identifier, storage = memoryStorage(), clock = Date.now, onSyncError = (e: unknown) => console.error(e) } = options ?? ({} as CatalogOptions);
+    const { identifier, storage, clock = Date.now, onSyncError = (e: unknown) => console.error(e) } = options ?? ({} as CatalogOptions);
     if (typeof identifier !== 'string' || identifier === '') throw new TypeError('Catalog: identifier must be a non-empty string');
+    if (typeof storage?.catalogs?.getCatalog !== 'function') throw new TypeError('Catalog: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
     if (typeof clock !== 'function') throw new TypeError('Catalog: clock must be a function');
     this.identifier = identifier;
     this.#storage = storage;

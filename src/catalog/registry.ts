@@ -1,4 +1,3 @@
-import { memoryStorage } from '../../adapters/memory/memory';
 import { credentialHash, randomCredential, secureRandom, type RandomSource } from '../crypto';
 import { NotFoundError, ValidationError } from '../errors';
 import type { CatalogRecord } from '../storage/catalog';
@@ -38,8 +37,8 @@ const IDENTIFIER = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
  * ```
  */
 export interface CatalogRegistryOptions {
-  /** @defaultValue `memoryStorage()` */
-  storage?: Storage;
+  /** Where catalogs live ({@link createAbkit} defaults it to `memoryStorage()`). */
+  storage: Storage;
   /** Server-side key mixed into the stored hash of every key (HMAC-SHA-256). @defaultValue none */
   pepper?: string;
   /** Current time in epoch milliseconds. @defaultValue `Date.now` */
@@ -120,8 +119,8 @@ export class CatalogRegistry {
   readonly #catalogs = new Map<string, Catalog>();
 
   /** Creates a registry; a bad option throws a `TypeError` prefixed `CatalogRegistry:`. */
-  constructor(options: CatalogRegistryOptions = {}) {
-    const { storage = memoryStorage(), pepper, clock = Date.now, random = secureRandom, onSyncError } = options;
+  constructor(options: CatalogRegistryOptions) {
+    const { storage, pepper, clock = Date.now, random = secureRandom, onSyncError } = options;
     if (pepper !== undefined && (typeof pepper !== 'string' || pepper.length < 16)) {
       throw new TypeError('CatalogRegistry: pepper must be a string of at least 16 characters');
     }

@@ -1,10 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import { memoryStorage } from '../../adapters/memory/memory';
 import { sha256Hex, constantTimeEqual } from '../crypto';
 import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { analyzeCampaign, resultsQueryProblems, type ExperimentResults, type ResultsQuery } from '../results/results';
 import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from '../results/track';
-import type { Activation } from '../storage/activations';
+import type { Activation, ActivationQuery } from '../storage/activations';
 import type { ConversionEvent } from '../storage/events';
 import type { EnvironmentRecord } from '../storage/environments';
 import type { Storage } from '../storage/storage';
@@ -18,16 +17,13 @@ import type { VisitorContext } from './targeting';
  *
  * @example
  * ```ts
- * const options: DecisionEngineOptions = { storage, defaultEnvironment: 'prod', refreshIntervalMs: 5000, maxEnvironments: 100 };
+ * const options: DecisionEngineOptions = { storage: memoryStorage(), defaultEnvironment: 'prod', refreshIntervalMs: 5000, maxEnvironments: 100 };
  * const engine = new DecisionEngine(options);
  * ```
  */
 export interface DecisionEngineOptions {
-  /**
-   * Where configurations, sticky assignments and activations live.
-   * @defaultValue `memoryStorage()`
-   */
-  storage?: Storage;
+  /** Where configurations, sticky assignments and activations live ({@link createAbkit} defaults it to `memoryStorage()`). */
+  storage: Storage;
   /**
    * Environment used when a request names none.
    * @defaultValue `'default'`
@@ -224,9 +220,9 @@ function fail(details: ErrorDetail[]): never {
  *
  * @example
  * ```ts
- * import { DecisionEngine } from 'abkit';
+ * import { DecisionEngine, memoryStorage } from 'abkit';
  *
- * const engine = new DecisionEngine();
+ * const engine = new DecisionEngine({ storage: memoryStorage() });
  * await engine.load(bucketingFile);
  * const { campaigns } = await engine.decide({ visitorId: 'v1', context: { plan: 'gold' } });
  * ```
@@ -246,9 +242,9 @@ export class DecisionEngine {
    * Creates an engine; options are checked here and a bad one throws a `TypeError` prefixed
    * `DecisionEngine:` that names it.
    */
-  constructor(options: DecisionEngineOptions = {}) {
+  constructor(options: DecisionEngineOptions) {
     const {
-      storage = memoryStorage(),
+      storage,
       defaultEnvironment = 'default',
       defaultAccount = 'default',
       forcedVariations = {},
@@ -256,6 +252,7 @@ export class DecisionEngine {
       maxEnvironments = 1000,
       clock = Date.now,
     } = options;
+    checkOption(typeof storage?.environments?.get === 'function', 'storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
     checkOption(typeof defaultEnvironment === 'string' && defaultEnvironment !== '', 'defaultEnvironment must be a non-empty string');
     checkOption(typeof defaultAccount === 'string' && defaultAccount !== '', 'defaultAccount must be a non-empty string');
     checkOption(Number.isFinite(refreshIntervalMs) && refreshIntervalMs >= 0, `refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
@@ -297,6 +294,32 @@ export class DecisionEngine {
     );
     this.invalidate(id);
     return record;
+  }
+
+  /**
+   * An environment's stored configuration, version and account, or undefined when it does not
+   * exist (read from the store, not the compiled cache).
+   *
+   * @example
+   * ```ts
+   * const prod = await engine.getEnvironment('prod');
+   * if (prod?.config.panic) console.warn(`prod is in panic mode since version ${prod.version}`);
+   * ```
+   */
+  async getEnvironment(environment: string): Promise<EnvironmentRecord | undefined> {
+    return this.storage.environments.get(environment);
+  }
+
+  /**
+   * Activations recorded by {@link DecisionEngine.activate}, oldest first.
+   *
+   * @example
+   * ```ts
+   * const lastHour = await engine.listActivations({ environmentId: 'prod', since: Date.now() - 3_600_000 });
+   * ```
+   */
+  async listActivations(query: ActivationQuery): Promise<Activation[]> {
+    return this.storage.activations.list(query);
   }
 
   /** Drops compiled configurations (one environment, or all) so the next request re-reads the store. */

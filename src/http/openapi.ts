@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ACCESS_ACTIONS } from '../access/actions';
 import type { ExperimentResults } from '../results/results';
 import { bucketingConfigSchema, campaignSchema } from '../decision/config';
-import { FIELD_TYPES, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
+import { FIELD_TYPES, MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, type StandardField } from '../catalog/typing';
 import { autocompleteQuerySchema, searchQuerySchema, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, RANGE_OPERATORS } from '../search/query';
 import { CATALOG_ROUTES } from './catalog';
 import { activationBatchSchema, activationSchema, campaignsRequestSchema, DECISION_ROUTES, eventBatchSchema, eventSchema } from './decision';
@@ -108,6 +108,13 @@ const experimentResults: z.ZodType<ExperimentResults> = z.object({
 });
 const configurationView = z.object({ account: z.string(), environment: z.string(), version: z.number().int(), updatedAt: z.number(), configuration: bucketingConfigSchema });
 
+/** A standard field's schema, from its one definition (STANDARD_FIELDS). */
+function standardSchema(name: string, field: StandardField): z.ZodType {
+  const base = field.type === 'string[]' ? z.array(z.string()) : field.type === 'boolean' ? z.boolean() : field.type === 'number' ? z.number() : name === 'id' ? z.string().min(1).max(MAX_ITEM_ID_LENGTH) : z.string();
+  const nullable = field.nullable ? base.nullable() : base;
+  return field.required ? nullable : nullable.optional();
+}
+
 const customValue = z.union([
   z.string(),
   z.number(),
@@ -128,17 +135,7 @@ const customValue = z.union([
  * ```
  */
 export const catalogItemSchema = z
-  .object({
-    id: z.string().min(1).max(MAX_ITEM_ID_LENGTH),
-    is_recommendable: z.boolean(),
-    name: z.string().nullable(),
-    absolute_link: z.string().nullable(),
-    img_link: z.string().nullable(),
-    price: z.number().nullable(),
-    categories_ids: z.array(z.string()).nullable(),
-    item_purchase_key: z.array(z.string()).nullable().optional(),
-    item_pageview_key: z.array(z.string()).nullable().optional(),
-  })
+  .object(Object.fromEntries(Object.entries(STANDARD_FIELDS).map(([name, field]) => [name, standardSchema(name, field)])))
   .catchall(customValue)
   .meta({ description: `Custom fields are typed by their first non-empty value: ${FIELD_TYPES.join(', ')}.` });
 const batchOperation = z.object({ operation: z.enum(['create-replace', 'delete']), product: z.union([catalogItemSchema, z.object({ id: z.string() })]) });

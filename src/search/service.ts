@@ -1,4 +1,5 @@
 import type { Catalog } from '../catalog/catalog';
+import { isStandardField } from '../catalog/typing';
 import { ValidationError } from '../errors';
 import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
@@ -526,7 +527,7 @@ export class SearchService {
     for (const [path, p] of index.paths) {
       if (p.info.objectField !== undefined) continue;
       if (path === 'categories_ids' || path === 'price') defaults.push(path);
-      else if (!STANDARD.has(path) && p.info.kind !== 'number') defaults.push(path);
+      else if (!isStandardField(path) && p.info.kind !== 'number') defaults.push(path);
     }
     return defaults;
   }
@@ -545,8 +546,6 @@ function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string
     if (!Array.isArray(list) || !list.every((w) => typeof w === 'string' && w.trim() !== '')) fail(`synonyms.oneWay[${JSON.stringify(key)}] must be an array of words or phrases, got ${JSON.stringify(list)}`);
   }
 }
-
-const STANDARD = new Set(['id', 'is_recommendable', 'name', 'absolute_link', 'img_link', 'price', 'categories_ids', 'item_purchase_key', 'item_pageview_key']);
 
 function matching(path: PathIndex, filter: Filter): Set<number> {
   const out = new Set<number>();

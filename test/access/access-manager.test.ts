@@ -8,8 +8,7 @@ import {
   CLIENT_ID_PREFIX,
   CLIENT_SECRET_PREFIX,
   NotFoundError,
-  ValidationError,
-} from '../../src/index';
+  ValidationError, memoryStorage } from '../../src/index';
 import { seeded, T0 } from '../helpers/accounts';
 
 
@@ -34,9 +33,9 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 describe('AccessManager options', () => {
   it('rejects bad options with a TypeError naming them', () => {
-    expect(() => new AccessManager({ pepper: 'short' })).toThrow(/AccessManager: pepper/);
-    expect(() => new AccessManager({ clock: 1 as unknown as () => number })).toThrow(/AccessManager: clock/);
-    expect(() => new AccessManager({ random: 'x' as unknown as () => Uint8Array })).toThrow(/AccessManager: random/);
+    expect(() => new AccessManager({ storage: memoryStorage(), pepper: 'short' })).toThrow(/AccessManager: pepper/);
+    expect(() => new AccessManager({ storage: memoryStorage(), clock: 1 as unknown as () => number })).toThrow(/AccessManager: clock/);
+    expect(() => new AccessManager({ storage: memoryStorage(), random: 'x' as unknown as () => Uint8Array })).toThrow(/AccessManager: random/);
   });
 });
 

@@ -33,7 +33,7 @@ async function variations(engine: DecisionEngine, campaignId: string, n = 100): 
 describe('RemoteControl options', () => {
   it('needs a DecisionEngine and a positive maxAttempts', () => {
     expect(() => new RemoteControl({} as never)).toThrow(/RemoteControl: engine/);
-    expect(() => new RemoteControl({ engine: new DecisionEngine(), maxAttempts: 0 })).toThrow(/maxAttempts/);
+    expect(() => new RemoteControl({ engine: new DecisionEngine({ storage: memoryStorage() }), maxAttempts: 0 })).toThrow(/maxAttempts/);
   });
 });
 

@@ -9,19 +9,18 @@ import {
   ValidationError,
   type CreatedAccess,
   type Storage,
-  type TokenServiceOptions,
-} from '../../src/index';
+  type TokenServiceOptions, memoryStorage } from '../../src/index';
 import { seeded, T0 } from '../helpers/accounts';
 
 
 /** One instance: an AccessManager and a TokenService over `storage`, on a shared fake clock. */
-function instance(storage: Storage, clock: () => number, options: Omit<TokenServiceOptions, 'accesses' | 'clock'> = {}) {
+function instance(storage: Storage, clock: () => number, options: Omit<TokenServiceOptions, 'storage' | 'accesses' | 'clock'> = {}) {
   const accesses = new AccessManager({ storage, clock });
-  const tokens = new TokenService({ accesses, clock, ...options });
+  const tokens = new TokenService({ storage, accesses, clock, ...options });
   return { accesses, tokens };
 }
 
-async function setup(options: Omit<TokenServiceOptions, 'accesses' | 'clock'> = {}) {
+async function setup(options: Omit<TokenServiceOptions, 'storage' | 'accesses' | 'clock'> = {}) {
   const storage = await seeded();
   let now = T0;
   const clock = () => now;
@@ -60,11 +59,11 @@ const prod = { account: 'acme', action: 'campaigns.read', environment: 'prod' };
 
 describe('TokenService options', () => {
   it('rejects bad options with a TypeError naming them', () => {
-    expect(() => new TokenService({ defaultLifetimeSeconds: 0 })).toThrow(/TokenService: defaultLifetimeSeconds/);
-    expect(() => new TokenService({ maxLifetimeSeconds: 1.5 })).toThrow(/maxLifetimeSeconds/);
-    expect(() => new TokenService({ cacheTtlMs: -1 })).toThrow(/cacheTtlMs/);
-    expect(() => new TokenService({ cacheSize: 0 })).toThrow(/cacheSize/);
-    expect(() => new TokenService({ defaultLifetimeSeconds: 7200, maxLifetimeSeconds: 3600 })).toThrow(/exceeds maxLifetimeSeconds/);
+    expect(() => new TokenService({ storage: memoryStorage(), defaultLifetimeSeconds: 0 })).toThrow(/TokenService: defaultLifetimeSeconds/);
+    expect(() => new TokenService({ storage: memoryStorage(), maxLifetimeSeconds: 1.5 })).toThrow(/maxLifetimeSeconds/);
+    expect(() => new TokenService({ storage: memoryStorage(), cacheTtlMs: -1 })).toThrow(/cacheTtlMs/);
+    expect(() => new TokenService({ storage: memoryStorage(), cacheSize: 0 })).toThrow(/cacheSize/);
+    expect(() => new TokenService({ storage: memoryStorage(), defaultLifetimeSeconds: 7200, maxLifetimeSeconds: 3600 })).toThrow(/exceeds maxLifetimeSeconds/);
   });
 });
 

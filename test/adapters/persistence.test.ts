@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
-import { AccessManager, CatalogRegistry, DecisionEngine, RemoteControl, TokenService } from '../../src/index';
+import { AccessManager, CatalogRegistry, DecisionEngine, RemoteControl, TokenService, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 
 it('everything written before a restart is still there after it (SQLite file)', async () => {
@@ -18,7 +18,7 @@ it('everything written before a restart is still there after it (SQLite file)', 
   const first = await engine.decide({ visitorId: 'v1', anonymousId: 'a1' });
   const accesses = new AccessManager({ storage });
   const { clientId, clientSecret } = await accesses.createAccess({ account: 'acme', name: 'bot', actions: ['campaigns.read'] });
-  const { accessToken } = await new TokenService({ accesses }).issue({ accountId: 'acme', clientId, clientSecret });
+  const { accessToken } = await new TokenService({ storage, accesses }).issue({ accountId: 'acme', clientId, clientSecret });
   const { catalog } = await new CatalogRegistry({ storage }).create({ identifier: 'shop', catalogApiKey: 'k'.repeat(40), searchApiKey: 's'.repeat(40) });
   await catalog.put(item);
   await catalog.sync();
@@ -31,7 +31,7 @@ it('everything written before a restart is still there after it (SQLite file)', 
   expect((await storage.environments.get('prod'))?.config.campaigns[0]!.variationGroups[0]!.variations.map((v) => v.allocation)).toEqual([0, 100]);
   expect(await storage.assignments.get('prod', 'v1')).toEqual({ 'c1-vg': first.campaigns[0]!.variation.id });
   expect((await storage.activations.list({ environmentId: 'prod' })).map((a) => [a.visitorId, a.anonymousId, a.variationId])).toEqual([['v1', 'a1', 'c1-v1']]);
-  const tokens = new TokenService({ accesses: new AccessManager({ storage }) });
+  const tokens = new TokenService({ storage });
   expect(await tokens.introspect(accessToken)).toMatchObject({ active: true, accountId: 'acme', clientId });
   const registry = new CatalogRegistry({ storage });
   expect((await registry.authenticate('k'.repeat(40)))?.role).toBe('catalog');

@@ -3,14 +3,14 @@
  * baseline measured in the same run: JSON.parse of the same batch body (work any server does).
  */
 import { generateProducts } from '../../examples/demo/generate-products';
-import { CatalogRegistry, createCatalogHandler } from '../../src/index';
+import { CatalogRegistry, createCatalogHandler, memoryStorage } from '../../src/index';
 import { measure, type Row } from './measure';
 
 export async function benchCatalog(): Promise<Row[]> {
   const products = generateProducts(10_000, 7);
   const operations = products.map((product) => ({ operation: 'create-replace' as const, product }));
   const body = JSON.stringify(operations);
-  const registry = new CatalogRegistry();
+  const registry = new CatalogRegistry({ storage: memoryStorage() });
   const { catalog, catalogApiKey } = await registry.create({ identifier: 'bench' });
   const handler = createCatalogHandler({ registry });
   const rows: Row[] = [];

@@ -11,8 +11,8 @@ export async function benchTokens(): Promise<Row[]> {
   await new DecisionEngine({ storage }).load({ campaigns: [] }, { environment: 'prod', account: 'acme' });
   const accesses = new AccessManager({ storage });
   const { clientId, clientSecret } = await accesses.createAccess({ account: 'acme', name: 'bench', actions: ['campaigns.read', 'campaigns.write'] });
-  const tokens = new TokenService({ accesses });
-  const uncached = new TokenService({ accesses, cacheTtlMs: 1, cacheSize: 1 });
+  const tokens = new TokenService({ storage, accesses });
+  const uncached = new TokenService({ storage, accesses, cacheTtlMs: 1, cacheSize: 1 });
   const handler = createTokenHandler({ tokens });
   const pool = await Promise.all(Array.from({ length: 1000 }, () => tokens.issue({ accountId: 'acme', clientId, clientSecret })));
   const body = JSON.stringify({ grant_type: 'client_credentials', scope: '*', client_id: clientId, client_secret: clientSecret });

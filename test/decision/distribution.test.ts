@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { variationBucket, pickVariation, DecisionEngine } from '../../src/index';
+import { variationBucket, pickVariation, DecisionEngine, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 
 // Random visitor ids from a seeded generator, so a failure is reproducible.
@@ -48,7 +48,7 @@ describe('allocation distribution over 100,000 random visitors', () => {
   });
 
   it('the engine itself reproduces the 10/20/70 split (20,000 visitors, ±2%)', async () => {
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     await engine.load(config([{ id: 'c', split: [10, 20, 70] }]));
     const counts = [0, 0, 0];
     for (const id of visitors(20_000, 4)) {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AbkitError, DecisionEngine, memoryStorage, NotFoundError, ValidationError, variationBucket } from '../../src/index';
 import { campaign, config } from '../helpers/configs';
 
-async function engineWith(cfg: unknown, options: ConstructorParameters<typeof DecisionEngine>[0] = {}) {
-  const engine = new DecisionEngine(options);
+async function engineWith(cfg: unknown, options: Partial<ConstructorParameters<typeof DecisionEngine>[0]> = {}) {
+  const engine = new DecisionEngine({ storage: memoryStorage(), ...options });
   await engine.load(cfg);
   return engine;
 }
@@ -15,16 +15,16 @@ function visitorWhere(groupId: string, test: (bucket: number) => boolean, from =
 
 describe('DecisionEngine options', () => {
   it('rejects bad options with precise messages', () => {
-    expect(() => new DecisionEngine({ refreshIntervalMs: -1 })).toThrow('DecisionEngine: refreshIntervalMs must be a number >= 0, got -1');
-    expect(() => new DecisionEngine({ maxEnvironments: 0 })).toThrow(/maxEnvironments/);
-    expect(() => new DecisionEngine({ defaultEnvironment: '' })).toThrow(/defaultEnvironment/);
-    expect(() => new DecisionEngine({ forcedVariations: { c: 1 as unknown as string } })).toThrow(/forcedVariations/);
+    expect(() => new DecisionEngine({ storage: memoryStorage(), refreshIntervalMs: -1 })).toThrow('DecisionEngine: refreshIntervalMs must be a number >= 0, got -1');
+    expect(() => new DecisionEngine({ storage: memoryStorage(), maxEnvironments: 0 })).toThrow(/maxEnvironments/);
+    expect(() => new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: '' })).toThrow(/defaultEnvironment/);
+    expect(() => new DecisionEngine({ storage: memoryStorage(), forcedVariations: { c: 1 as unknown as string } })).toThrow(/forcedVariations/);
   });
 });
 
 describe('loading configurations', () => {
   it('rejects an invalid file with the JSON path of each problem', async () => {
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const bad = config([{ id: 'c1', split: [60, 60] }]) as any;
     bad.campaigns[0].variationGroups[0].targeting.targetingGroups[0].targetings[0] = { key: 'x', operator: 'NOPE', value: 1 };
     delete bad.campaigns[0].type;
@@ -39,17 +39,17 @@ describe('loading configurations', () => {
 
   it('rejects duplicate campaign and variation group ids', async () => {
     const cfg = config([{ id: 'c1', split: [100], groupId: 'g' }, { id: 'c1', split: [100], groupId: 'g' }]);
-    await expect(new DecisionEngine().load(cfg)).rejects.toThrow(/duplicate campaign id "c1".*duplicate variation group id "g"/);
+    await expect(new DecisionEngine({ storage: memoryStorage() }).load(cfg)).rejects.toThrow(/duplicate campaign id "c1".*duplicate variation group id "g"/);
   });
 
   it('rejects bucket ranges with lo >= hi', async () => {
-    await expect(new DecisionEngine().load(config([{ id: 'c1', split: [100], bucketRanges: [[50, 50]] }]))).rejects.toThrow(
+    await expect(new DecisionEngine({ storage: memoryStorage() }).load(config([{ id: 'c1', split: [100], bucketRanges: [[50, 50]] }]))).rejects.toThrow(
       /campaigns\[0\]\.bucketRanges\[0\]\.r/,
     );
   });
 
   it('answers NotFoundError for an unknown environment', async () => {
-    await expect(new DecisionEngine().decide({ visitorId: 'v' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(new DecisionEngine({ storage: memoryStorage() }).decide({ visitorId: 'v' })).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -304,7 +304,7 @@ describe('forced variations', () => {
   });
 
   it('engine-wide entries apply where they resolve and are ignored in other environments', async () => {
-    const engine = new DecisionEngine({ forcedVariations: { c1: 'c1-v1' } });
+    const engine = new DecisionEngine({ storage: memoryStorage(), forcedVariations: { c1: 'c1-v1' } });
     await engine.load(config([{ id: 'c1', split: [100, 0] }]), { environment: 'prod' });
     await engine.load(config([{ id: 'other', split: [100] }]), { environment: 'staging' });
     expect((await engine.decide({ visitorId: 'v', environment: 'prod' })).campaigns[0]!.variation.id).toBe('c1-v1');

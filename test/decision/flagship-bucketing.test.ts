@@ -25,7 +25,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DecisionMode, Flagship, LogLevel, type BucketingDTO } from '@flagship.io/js-sdk';
 import { prng } from '../../examples/demo/generate-products';
-import { DecisionEngine, hashString, murmur3, pickVariation, variationBucket } from '../../src/index';
+import { DecisionEngine, hashString, murmur3, pickVariation, variationBucket, memoryStorage } from '../../src/index';
 
 // ---------------------------------------------------------------------------------------------
 // Independent reference: textbook MurmurHash3 x86_32 over bytes (SMHasher's MurmurHash3_x86_32),
@@ -218,7 +218,6 @@ interface Row {
 const ids = visitorIds(VISITOR_COUNT);
 const campaignIds = bucketingFile.campaigns.map((c) => c.id);
 const rows: Row[] = [];
-let sdkMillis = 0;
 
 beforeAll(async () => {
   await Flagship.start('env-bucketing', 'api-key-unused', {
@@ -230,10 +229,9 @@ beforeAll(async () => {
     disableDeveloperUsageTracking: true,
     trackingManagerConfig: { batchIntervals: 0 },
   });
-  const engine = new DecisionEngine();
+  const engine = new DecisionEngine({ storage: memoryStorage() });
   await engine.load(bucketingFile);
 
-  const started = performance.now();
   const sdkResults: Array<Map<string, Decision>> = [];
   for (let i = 0; i < ids.length; i++) {
     const visitor = Flagship.newVisitor({ visitorId: ids[i]!, context: contextOf(i), hasConsented: true });
@@ -253,7 +251,6 @@ beforeAll(async () => {
     }
     sdkResults.push(decided);
   }
-  sdkMillis = performance.now() - started;
 
   for (let i = 0; i < ids.length; i++) {
     const result = await engine.decide({ visitorId: ids[i]!, context: contextOf(i), triggerHit: false, visitorConsent: false });
@@ -270,8 +267,6 @@ describe('bucketing agrees with @flagship.io/js-sdk (edge mode, ASCII visitor id
     expect(ids.every((id) => /^[\x01-\x7f]+$/.test(id))).toBe(true);
     const lengths = new Set(ids.map((id) => id.length % 4));
     expect(lengths).toEqual(new Set([0, 1, 2, 3]));
-    // Driving the whole SDK stays cheap; a regression here would blow the file's time budget.
-    expect(sdkMillis).toBeLessThan(25_000);
   });
 
   it('DecisionEngine.decide assigns exactly what the SDK assigns, for every visitor and campaign', () => {

@@ -7,7 +7,7 @@ import { expressApp } from '../../examples/express';
 import { fastifyApp } from '../../examples/fastify';
 import { honoApp } from '../../examples/hono';
 import { sendWebResponse, toWebRequest } from '../../examples/node-http';
-import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, TokenService, type Handler } from '../../src/index';
+import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, TokenService, type Handler, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 
 interface Running {
@@ -64,14 +64,14 @@ describe.each(BINDINGS)('%s binding over real HTTP', (_name, start) => {
   let catalogs: CatalogRegistry;
 
   beforeAll(async () => {
-    const engine = new DecisionEngine({ defaultEnvironment: 'prod' });
+    const engine = new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: 'prod' });
     await engine.load(config([{ id: 'c1', split: [100] }]), { environment: 'prod', account: 'acme' });
     const accesses = new AccessManager({ storage: engine.storage });
     ({ clientId, clientSecret } = await accesses.createAccess({ account: 'acme', name: 'ci', actions: ['campaigns.read'] }));
     catalogs = new CatalogRegistry({ storage: engine.storage });
     const created = await catalogs.create({ identifier: 'shop' });
     catalogApiKey = created.catalogApiKey;
-    const handler = createHandler({ decision: engine, access: new TokenService({ accesses }), catalog: catalogs, search: catalogs });
+    const handler = createHandler({ decision: engine, access: new TokenService({ storage: engine.storage, accesses }), catalog: catalogs, search: catalogs });
     running = await start(handler);
   });
   afterAll(() => running.close());

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateProducts } from '../../examples/demo/generate-products';
-import { CatalogRegistry, FIELD_TYPES } from '../../src/index';
+import { CatalogRegistry, FIELD_TYPES, memoryStorage } from '../../src/index';
 
 describe('demo catalog', () => {
   it('products.json is exactly what the seeded generator produces', () => {
@@ -10,7 +10,7 @@ describe('demo catalog', () => {
   });
 
   it('loads in one batch and uses a custom field of every supported type', async () => {
-    const { catalog } = await new CatalogRegistry().create({ identifier: 'demo' });
+    const { catalog } = await new CatalogRegistry({ storage: memoryStorage() }).create({ identifier: 'demo' });
     await catalog.batch(generateProducts().map((product) => ({ operation: 'create-replace' as const, product })));
     const custom = (await catalog.schema()).fields.filter((f) => !f.standard);
     expect(new Set(custom.map((f) => f.type))).toEqual(new Set(FIELD_TYPES));

@@ -18,7 +18,7 @@ export async function stack(storage: Storage = memoryStorage(), options: { refre
   await engine.load(config([{ id: 'c1', split: [50, 50] }, { id: 'c2', split: [100] }]), { environment: 'prod', account: 'acme' });
   await engine.load(config([{ id: 'k1', split: [100] }]), { environment: 'locked', account: 'acme', apiKey: ENV_KEY });
   const accesses = new AccessManager({ storage });
-  const tokens = new TokenService({ accesses });
+  const tokens = new TokenService({ storage, accesses });
   const registry = new CatalogRegistry({ storage });
   const { catalog } = await registry.create({ identifier: 'shop', catalogApiKey: CATALOG_KEY, searchApiKey: SEARCH_KEY });
   await catalog.batch(Array.from({ length: 50 }, (_, i) => ({ operation: 'create-replace' as const, product: item(`p${i}`, { brand: `brand${i % 5}` }) })));

@@ -27,7 +27,7 @@ const CAMPAIGN = '/v1/accounts/acme/environments/prod/campaigns/checkout';
 function instance(storage: Storage, clock: () => number) {
   const engine = new DecisionEngine({ storage, defaultEnvironment: 'prod', clock, refreshIntervalMs: 1000 });
   const accesses = new AccessManager({ storage, clock });
-  const tokens = new TokenService({ accesses, clock, cacheTtlMs: 2000 });
+  const tokens = new TokenService({ storage, accesses, clock, cacheTtlMs: 2000 });
   const remote = new RemoteControl({ engine });
   const errors: unknown[] = [];
   const onError = (e: unknown) => errors.push(e);

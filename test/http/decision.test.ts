@@ -140,7 +140,7 @@ describe('POST /v2/campaigns', () => {
   });
 
   it('a 500 never leaks the internal message', async () => {
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     engine.decide = async () => {
       throw new Error('database password is hunter2');
     };

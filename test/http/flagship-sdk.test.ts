@@ -19,7 +19,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { DecisionMode, Flagship, FSFetchStatus, FSFlagStatus, LogLevel, type Visitor } from '@flagship.io/js-sdk';
-import { DecisionEngine, createDecisionHandler, type CampaignDecision } from '../../src/index';
+import { DecisionEngine, createDecisionHandler, type CampaignDecision, memoryStorage } from '../../src/index';
 import { sendWebResponse, toWebRequest } from '../../examples/node-http';
 
 const ENV = 'env-sdk';
@@ -200,7 +200,7 @@ beforeAll(async () => {
     throw new Error('offline test: outbound HTTPS is blocked');
   });
 
-  engine = new DecisionEngine();
+  engine = new DecisionEngine({ storage: memoryStorage() });
   await engine.load(config, { environment: ENV, apiKey: API_KEY });
   const handler = createDecisionHandler({ engine });
 

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, TokenService } from '../../src/index';
+import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, TokenService, memoryStorage } from '../../src/index';
 import { CATALOG_ROUTES } from '../../src/http/catalog';
 import { DECISION_ROUTES } from '../../src/http/decision';
 import { REMOTE_CONTROL_ROUTES } from '../../src/http/remote';
@@ -10,10 +10,10 @@ import { TOKEN_ROUTES } from '../../src/http/token';
 import { config } from '../helpers/configs';
 
 async function setup(options: Partial<Parameters<typeof createHandler>[0]> = {}) {
-  const engine = new DecisionEngine({ defaultEnvironment: 'prod' });
+  const engine = new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: 'prod' });
   await engine.load(config([{ id: 'c1', split: [100] }]), { environment: 'prod', account: 'acme' });
   const accesses = new AccessManager({ storage: engine.storage });
-  const tokens = new TokenService({ accesses });
+  const tokens = new TokenService({ storage: engine.storage, accesses });
   const catalogs = new CatalogRegistry({ storage: engine.storage });
   const { catalogApiKey } = await catalogs.create({ identifier: 'shop' });
   const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search: catalogs, onError: () => {}, ...options });
@@ -79,7 +79,7 @@ describe('createHandler', () => {
   });
 
   it('documents only the interfaces served', async () => {
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     const handler = createHandler({ decision: engine });
     const doc = (await (await handler(new Request('http://x/openapi.json'))).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/indexes'))).toBe(false);

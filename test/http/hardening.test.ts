@@ -3,18 +3,18 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { toWebRequest } from '../../examples/node-http';
-import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, SearchService, TokenService } from '../../src/index';
+import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, SearchService, TokenService, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 
 const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, is_recommendable: true, name: `Item ${id}`, absolute_link: null, img_link: null, price: 1, categories_ids: null, ...extra });
 
 describe('hardening', () => {
   it('ids from the URL with line breaks or non-Latin-1 characters never break the WWW-Authenticate header', async () => {
-    const engine = new DecisionEngine();
+    const engine = new DecisionEngine({ storage: memoryStorage() });
     await engine.load(config([{ id: 'c1', split: [100] }]), { environment: 'prod', account: 'acme' });
     const accesses = new AccessManager({ storage: engine.storage });
     const { clientId, clientSecret } = await accesses.createAccess({ account: 'acme', name: 'n', actions: ['campaigns.read'] });
-    const tokens = new TokenService({ accesses });
+    const tokens = new TokenService({ storage: engine.storage, accesses });
     const { accessToken } = await tokens.issue({ accountId: 'acme', clientId, clientSecret });
     const errors: unknown[] = [];
     const handler = createHandler({ decision: engine, access: tokens, onError: (e) => errors.push(e) });
@@ -27,7 +27,7 @@ describe('hardening', () => {
   });
 
   it('only the first 10 terms of a query count, and text is at most 512 characters', async () => {
-    const { catalog } = await new CatalogRegistry().create({ identifier: 'shop' });
+    const { catalog } = await new CatalogRegistry({ storage: memoryStorage() }).create({ identifier: 'shop' });
     await catalog.batch(Array.from({ length: 500 }, (_, i) => ({ operation: 'create-replace' as const, product: item(`p${i}`, { brand: `brand${i % 7}` }) })));
     await catalog.sync();
     const search = new SearchService({ catalog });
@@ -40,7 +40,7 @@ describe('hardening', () => {
   });
 
   it('a custom field named __proto__ keeps its facet', async () => {
-    const { catalog } = await new CatalogRegistry().create({ identifier: 'shop' });
+    const { catalog } = await new CatalogRegistry({ storage: memoryStorage() }).create({ identifier: 'shop' });
     await catalog.put(JSON.parse(JSON.stringify(item('a')).replace('}', ',"__proto__":"x"}')));
     await catalog.sync();
     const { facets } = await new SearchService({ catalog }).search({ text: '' });
@@ -54,9 +54,9 @@ describe('hardening', () => {
   });
 
   it('options are checked where they are given', () => {
-    const registry = new CatalogRegistry();
-    expect(() => new CatalogRegistry({ clock: 'now' as never })).toThrow('CatalogRegistry: clock must be a function');
-    expect(() => new TokenService({ clock: 'x' as never })).toThrow('TokenService: clock must be a function');
+    const registry = new CatalogRegistry({ storage: memoryStorage() });
+    expect(() => new CatalogRegistry({ storage: memoryStorage(), clock: 'now' as never })).toThrow('CatalogRegistry: clock must be a function');
+    expect(() => new TokenService({ storage: memoryStorage(), clock: 'x' as never })).toThrow('TokenService: clock must be a function');
     expect(() => createHandler({ requestIdHeader: 'bad header' })).toThrow(/requestIdHeader must be a header name/);
     return registry.create({ identifier: 'shop' }).then(({ catalog }) => {
       expect(() => new SearchService({ catalog, searchableFields: 'name' as never })).toThrow('SearchService: searchableFields must be an array of field names');

@@ -25,7 +25,7 @@ async function setup() {
   await engine.load(config([{ id: 's1', split: [100] }]), { environment: 'staging', account: 'acme' });
   await engine.load(config([{ id: 'g1', split: [100] }]), { environment: 'gprod', account: 'globex' });
   const accesses = new AccessManager({ storage, clock });
-  const tokens = new TokenService({ accesses, clock });
+  const tokens = new TokenService({ storage, accesses, clock });
   const remote = new RemoteControl({ engine });
   const errors: unknown[] = [];
   const onError = (e: unknown) => errors.push(e);

@@ -4,7 +4,7 @@ import { AccessManager, createTokenHandler, memoryStorage, TokenService, type To
 const T0 = 1_700_000_000_000;
 const BASE = 'http://auth.abkit.test';
 
-async function setup(options: { prefix?: string; maxBodyBytes?: number; tokens?: Omit<TokenServiceOptions, 'accesses' | 'clock'> } = {}) {
+async function setup(options: { prefix?: string; maxBodyBytes?: number; tokens?: Omit<TokenServiceOptions, 'storage' | 'accesses' | 'clock'> } = {}) {
   const storage = memoryStorage();
   for (const [id, accountId] of [['prod', 'acme'], ['staging', 'acme'], ['gprod', 'globex']] as const) {
     await storage.environments.put({ id, accountId, config: { campaigns: [] } });
@@ -12,7 +12,7 @@ async function setup(options: { prefix?: string; maxBodyBytes?: number; tokens?:
   let now = T0;
   const clock = () => now;
   const accesses = new AccessManager({ storage, clock });
-  const tokens = new TokenService({ accesses, clock, ...options.tokens });
+  const tokens = new TokenService({ storage, accesses, clock, ...options.tokens });
   const access = await accesses.createAccess({ account: 'acme', name: 'bot', environments: ['prod'], actions: ['campaigns.read', 'campaigns.write'] });
   const errors: unknown[] = [];
   const handler = createTokenHandler({ tokens, prefix: options.prefix, maxBodyBytes: options.maxBodyBytes, onError: (e) => errors.push(e) });

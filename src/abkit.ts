@@ -1,0 +1,119 @@
+/**
+ * The composition root: every service of abkit wired over one storage. The root entry
+ * (src/index.ts) exports it as `createAbkit` with the storage defaulting to memory, so that no
+ * module under src/ but the entry imports an adapter.
+ *
+ * @module
+ */
+import { AccessManager, type AccessManagerOptions } from './access/access-manager';
+import { RemoteControl, type RemoteControlOptions } from './access/remote-control';
+import { TokenService, type TokenServiceOptions } from './access/token-service';
+import { CatalogRegistry, type CatalogRegistryOptions } from './catalog/registry';
+import { DecisionEngine, type DecisionEngineOptions } from './decision/engine';
+import { createHandler, type HandlerOptions } from './http/handler';
+import type { Handler } from './http/router';
+import type { SearchServiceOptions } from './search/service';
+import type { Storage } from './storage/storage';
+
+/**
+ * Options of `createAbkit`: the storage, and each service's own options (its storage and the
+ * services it builds on are wired by `createAbkit`).
+ *
+ * @example
+ * ```ts
+ * const options: AbkitOptions = {
+ *   storage: memoryStorage(),
+ *   clock: Date.now,
+ *   decision: { defaultEnvironment: 'prod' },
+ *   tokens: { defaultLifetimeSeconds: 900 },
+ * };
+ * const abkit = createAbkit(options);
+ * ```
+ */
+export interface AbkitOptions {
+  /** Where every service keeps its data. @defaultValue `memoryStorage()` */
+  storage?: Storage;
+  /**
+   * Current time in epoch milliseconds, for every service that stamps or expires anything (a
+   * service's own `clock` option wins). @defaultValue `Date.now`
+   */
+  clock?: () => number;
+  /** Options of the {@link DecisionEngine}. */
+  decision?: Omit<DecisionEngineOptions, 'storage'>;
+  /** Options of the {@link AccessManager}. */
+  accesses?: Omit<AccessManagerOptions, 'storage'>;
+  /** Options of the {@link TokenService}. */
+  tokens?: Omit<TokenServiceOptions, 'storage' | 'accesses'>;
+  /** Options of the {@link RemoteControl}. */
+  remote?: Omit<RemoteControlOptions, 'engine'>;
+  /** Options of the {@link CatalogRegistry}. */
+  catalogs?: Omit<CatalogRegistryOptions, 'storage'>;
+}
+
+/**
+ * Options of {@link Abkit.handler}: those of `createHandler` but the services, which are the
+ * instance's own.
+ *
+ * @example
+ * ```ts
+ * const options: AbkitHandlerOptions = { prefix: '/api', search: { requireSearchKey: ['acme'] } };
+ * const handler = abkit.handler(options);
+ * ```
+ */
+export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'access' | 'catalog' | 'search'> {
+  /** Search options and which catalogs require their search key. */
+  search?: { options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
+}
+
+/**
+ * Every service of abkit over one storage, as `createAbkit` returns it.
+ *
+ * @example
+ * ```ts
+ * const { engine, catalogs } = createAbkit();
+ * await engine.load(bucketingConfig, { environment: 'prod', account: 'acme' });
+ * const { catalog } = await catalogs.create({ identifier: 'acme' });
+ * ```
+ */
+export interface Abkit {
+  /** The storage every service below reads and writes. */
+  readonly storage: Storage;
+  /** Campaign decisions (the `/v2` interface). */
+  readonly engine: DecisionEngine;
+  /** Remote-control credentials. */
+  readonly accesses: AccessManager;
+  /** Access tokens issued for {@link Abkit.accesses}. */
+  readonly tokens: TokenService;
+  /** Campaign administration over {@link Abkit.engine}. */
+  readonly remote: RemoteControl;
+  /** Catalogs, which search reads. */
+  readonly catalogs: CatalogRegistry;
+  /** One Web-standard handler serving every interface over these services. */
+  handler(options?: AbkitHandlerOptions): Handler;
+  /** Closes the storage; the services are unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** Wires every service over `options.storage` (see `createAbkit`). @internal */
+export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abkit {
+  const { storage, clock } = options;
+  const withClock = <T extends { clock?: () => number }>(own: T | undefined): T => ({ ...(clock ? { clock } : {}), ...own }) as T;
+  const engine = new DecisionEngine({ ...withClock(options.decision), storage });
+  const accesses = new AccessManager({ ...withClock(options.accesses), storage });
+  const tokens = new TokenService({ ...withClock(options.tokens), storage, accesses });
+  const remote = new RemoteControl({ ...options.remote, engine });
+  const catalogs = new CatalogRegistry({ ...withClock(options.catalogs), storage });
+  return {
+    storage,
+    engine,
+    accesses,
+    tokens,
+    remote,
+    catalogs,
+    handler(handlerOptions = {}) {
+      const { search, ...rest } = handlerOptions;
+      return createHandler({ ...rest, decision: engine, access: tokens, catalog: catalogs, search: { registry: catalogs, ...search } });
+    },
+    close: () => storage.close(),
+  };
+}
