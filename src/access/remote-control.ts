@@ -27,6 +27,24 @@ export interface RemoteControlOptions {
 }
 
 /**
+ * One line of {@link RemoteControl.listCampaigns}. `status` is `active`, or `panic` while the
+ * environment is in panic mode (every campaign then serves no one).
+ *
+ * @example
+ * ```ts
+ * const summaries: CampaignSummary[] = await remote.listCampaigns('acme', 'prod');
+ * console.log(summaries.map((c) => `${c.slug ?? c.id} (${c.type}, ${c.status})`).join('\n'));
+ * ```
+ */
+export interface CampaignSummary {
+  readonly id: string;
+  readonly slug: string | null;
+  readonly name: string | null;
+  readonly type: string;
+  readonly status: 'active' | 'panic';
+}
+
+/**
  * Campaign administration: what a remote-control token authorizes. Every method takes the
  * account and environment from the URL and answers {@link NotFoundError} when the environment
  * does not exist in that account. Writes are validated as a whole configuration and reach the
@@ -67,6 +85,13 @@ export class RemoteControl {
   async replaceConfiguration(account: string, environment: string, config: unknown, options: { expectedVersion?: number } = {}): Promise<EnvironmentRecord> {
     const current = await this.getConfiguration(account, environment);
     return this.#write(current, config, options.expectedVersion ?? current.version);
+  }
+
+  /** The environment's campaigns in configuration order: id, slug, name, type and status. */
+  async listCampaigns(account: string, environment: string): Promise<CampaignSummary[]> {
+    const { config } = await this.getConfiguration(account, environment);
+    const status = config.panic ? 'panic' : 'active';
+    return config.campaigns.map((c) => ({ id: c.id, slug: c.slug ?? null, name: c.name ?? null, type: c.type, status }));
   }
 
   /** One campaign of the configuration, by id. */

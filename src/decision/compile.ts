@@ -70,10 +70,35 @@ export function serializeDecision(value: CampaignDecision): string {
   return (value as { [SERIALIZED]?: string })[SERIALIZED] ?? JSON.stringify(value);
 }
 
+/**
+ * Where a flag's value comes from: the campaign and variation that serve it (the metadata of
+ * Flagship's `POST /v2/flags`). Names are null when the configuration gives none.
+ *
+ * @example
+ * ```ts
+ * const { flags } = await engine.decideFlags({ visitorId: 'v1' });
+ * const meta: FlagMetadata | undefined = flags.buttonColor?.metadata;
+ * console.log(meta?.campaignId, meta?.variationId, meta?.reference);
+ * ```
+ */
+export interface FlagMetadata {
+  readonly campaignId: string;
+  readonly campaignName: string | null;
+  readonly slug: string | null;
+  readonly type: string;
+  readonly variationGroupId: string;
+  readonly variationGroupName: string | null;
+  readonly variationId: string;
+  readonly variationName: string | null;
+  readonly reference: boolean;
+}
+
 /** A variation with its two prebuilt campaign values. */
 export interface CompiledVariation {
   readonly id: string;
   readonly allocation: number;
+  /** The flag metadata every key of this variation carries. */
+  readonly metadata: FlagMetadata;
   /** Campaign value with the variation's own keys. */
   readonly decision: CampaignDecision;
   /** Campaign value that also carries the sibling variations' keys as null (`exposeAllKeys`). */
@@ -87,6 +112,8 @@ export interface CompiledGroup {
   readonly variations: readonly CompiledVariation[];
   /** Running allocation total per variation, -1 for variations that never match. */
   readonly thresholds: readonly number[];
+  /** Whether the hash chooses among variations (several allocated, or a gap) rather than one taking everyone. */
+  readonly split: boolean;
   readonly variationById: ReadonlyMap<string, CompiledVariation>;
 }
 
@@ -114,6 +141,10 @@ export interface CompiledConfig {
   readonly campaignByKey: ReadonlyMap<string, CompiledCampaign>;
   /** Variation groups by id, with their campaign. */
   readonly groupById: ReadonlyMap<string, { campaign: CompiledCampaign; group: CompiledGroup }>;
+  /** Every flag (modification) key some variation sets. */
+  readonly flagKeys: ReadonlySet<string>;
+  /** The stored record this was compiled from (served as the bucketing file). */
+  readonly record: EnvironmentRecord;
 }
 
 function compileVariation(campaign: Campaign, group: VariationGroup, variation: Variation, allKeys: readonly string[]): CompiledVariation {
@@ -136,9 +167,26 @@ function compileVariation(campaign: Campaign, group: VariationGroup, variation: 
   const withSiblings: Record<string, unknown> = {};
   for (const key of allKeys) withSiblings[key] = null;
   Object.assign(withSiblings, structuredClone(own));
+  // Names are kept unknown members of the configuration (validated files may carry any value).
+  const name = (x: object) => {
+    const n = (x as { name?: unknown }).name;
+    return typeof n === 'string' ? n : null;
+  };
+  const metadata: FlagMetadata = Object.freeze({
+    campaignId: campaign.id,
+    campaignName: name(campaign),
+    slug: campaign.slug ?? null,
+    type: campaign.type,
+    variationGroupId: group.id,
+    variationGroupName: name(group),
+    variationId: variation.id,
+    variationName: name(variation),
+    reference: variation.reference ?? false,
+  });
   return {
     id: variation.id,
     allocation: variation.allocation ?? 0,
+    metadata,
     decision: build(own),
     decisionAllKeys: build(withSiblings),
   };
@@ -158,6 +206,7 @@ function compileGroup(campaign: Campaign, group: VariationGroup): CompiledGroup 
     targetingGroups: group.targeting.targetingGroups.map((g) => g.targetings.map(compileTargeting)),
     variations,
     thresholds,
+    split: total < 100 || thresholds.filter((t) => t >= 0).length > 1,
     variationById: new Map(variations.map((v) => [v.id, v])),
   };
 }
@@ -174,6 +223,8 @@ export function compileConfig(record: EnvironmentRecord): CompiledConfig {
       groups: c.variationGroups.map((g) => compileGroup(c, g)),
     }),
   );
+  const flagKeys = new Set<string>();
+  for (const c of config.campaigns) for (const g of c.variationGroups) for (const v of g.variations) for (const key in v.modifications.value) flagKeys.add(key);
   const campaignByKey = new Map<string, CompiledCampaign>();
   const groupById = new Map<string, { campaign: CompiledCampaign; group: CompiledGroup }>();
   for (const campaign of campaigns) {
@@ -193,5 +244,7 @@ export function compileConfig(record: EnvironmentRecord): CompiledConfig {
     campaigns,
     campaignByKey,
     groupById,
+    flagKeys,
+    record,
   };
 }

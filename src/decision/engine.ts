@@ -10,6 +10,8 @@ import type { Storage } from '../storage/storage';
 import { parseBucketingConfig } from './config';
 import { compileConfig, type CampaignDecision, type CompiledCampaign, type CompiledConfig } from './compile';
 import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
+import { flagsOf, type FlagsResult } from './flags';
+import { loadFrom, type BucketingSource, type BucketingSourceOptions } from './poll';
 import type { VisitorContext } from './targeting';
 
 /**
@@ -342,6 +344,56 @@ export class DecisionEngine {
     const assigned = await this.#run(config, request, undefined);
     const campaigns = assigned.map((a) => (request.exposeAllKeys ? a.variation.decisionAllKeys : a.variation.decision));
     return { visitorId: request.visitorId, campaigns, panic: config.panic };
+  }
+
+  /**
+   * Decides every campaign for a visitor and returns one value per flag (modification) key, with
+   * the campaign and variation serving it and how the visitor got it; the view behind
+   * `POST /v2/flags` and the OpenFeature provider. Records activations as {@link decide} does.
+   *
+   * @example
+   * ```ts
+   * const { flags, keys } = await engine.decideFlags({ visitorId: 'v1', triggerHit: false });
+   * const color = flags.buttonColor?.value ?? 'grey';
+   * if (!keys.has('buttonColour')) console.warn('no campaign defines buttonColour');
+   * ```
+   */
+  async decideFlags(request: DecisionRequest): Promise<FlagsResult> {
+    const config = await this.#config(request.environment);
+    const assigned = await this.#run(config, request, undefined);
+    return { visitorId: request.visitorId, panic: config.panic, flags: flagsOf(assigned, request.exposeAllKeys === true), keys: config.flagKeys };
+  }
+
+  /**
+   * The environment's stored configuration as the engine currently serves it (re-read from the
+   * store at most every `refreshIntervalMs`); throws {@link NotFoundError} for an unknown one.
+   *
+   * @example
+   * ```ts
+   * const { config, version, updatedAt } = await engine.configuration('prod');
+   * console.log(config.accountSettings?.enabledXPC ?? false, version, new Date(updatedAt));
+   * ```
+   */
+  async configuration(environment?: string): Promise<EnvironmentRecord> {
+    return (await this.#config(environment)).record;
+  }
+
+  /**
+   * Loads an environment's configuration from a bucketing-file URL (such as abkit's
+   * `GET /v2/{envId}/bucketing.json`), then polls it every `intervalMs` with `If-None-Match`, so
+   * a browser or edge worker decides locally. Rejects when the first load fails; later failures
+   * go to `onError` and the last good configuration keeps serving.
+   *
+   * @example
+   * ```ts
+   * const engine = new DecisionEngine({ defaultEnvironment: 'prod' });
+   * const source = await engine.loadFrom('https://abkit.example.com/v2/prod/bucketing.json', { headers: { 'x-api-key': key } });
+   * const { campaigns } = await engine.decide({ visitorId: 'v1', triggerHit: false });
+   * source.stop();
+   * ```
+   */
+  loadFrom(url: string, options?: BucketingSourceOptions): Promise<BucketingSource> {
+    return loadFrom(this, url, options);
   }
 
   /**

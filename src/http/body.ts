@@ -52,7 +52,7 @@ export function maxBodyBytesOption(value: unknown, fallback: number, owner: stri
  * const text = await bodyReader(request, 1024).text();
  * ```
  */
-export function bodyReader(request: Request, limit: number): BodyReader {
+export function bodyReader(request: Request | Response, limit: number): BodyReader {
   const bytes = () => readBytes(request, limit);
   const text = async () => decodeUtf8(await bytes());
   return {
@@ -62,7 +62,7 @@ export function bodyReader(request: Request, limit: number): BodyReader {
   };
 }
 
-async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
+async function readBytes(request: Request | Response, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
   if (!request.body) return new Uint8Array(0);
   const declared = request.headers.get('content-length');

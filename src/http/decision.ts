@@ -9,6 +9,9 @@ import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
 import { serializeDecision } from '../decision/compile';
 import { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
+import { simpleView } from '../decision/flags';
+import { sha256Hex } from '../crypto';
+import type { EnvironmentRecord } from '../storage/environments';
 import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
 import { json } from './respond';
 import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
@@ -206,7 +209,65 @@ export const DECISION_ROUTES = [
   { method: 'POST', path: '/v2/events', name: 'events' },
   { method: 'POST', path: '/v2/:envId/campaigns', name: 'environmentCampaigns' },
   { method: 'POST', path: '/v2/:envId/campaigns/:id', name: 'environmentCampaign' },
+  { method: 'POST', path: '/v2/flags', name: 'flags' },
+  { method: 'POST', path: '/v2/:envId/flags', name: 'environmentFlags' },
+  { method: 'GET', path: '/v2/:envId/bucketing.json', name: 'bucketing' },
 ] as const satisfies readonly RouteSpec[];
+
+/** Answer forms of `/v2/campaigns` (Flagship's `mode`). */
+const MODES = ['normal', 'simple', 'full'] as const;
+
+/** `?mode=`: absent is `normal`; anything else unknown is a 400 naming it. */
+function modeOf(url: URL): (typeof MODES)[number] {
+  const raw = url.searchParams.get('mode');
+  if (raw === null || raw === '') return 'normal';
+  const mode = MODES.find((m) => m === raw);
+  if (!mode) throw new ValidationError(`mode must be one of ${MODES.join(', ')}`, [{ path: 'mode', message: `unknown mode ${JSON.stringify(raw.slice(0, 40))}` }]);
+  return mode;
+}
+
+/** Whether `extras[]=name` (or `extras=name`) asks for an extra; unknown extras are ignored, as Flagship does. */
+function wantsExtra(url: URL, name: string): boolean {
+  return url.searchParams.getAll('extras[]').includes(name) || url.searchParams.getAll('extras').includes(name);
+}
+
+/** `sendContextEvent` is accepted (abkit records no context events) but must be a boolean. */
+function checkSendContextEvent(url: URL): void {
+  const raw = url.searchParams.get('sendContextEvent');
+  if (raw !== null && raw !== 'true' && raw !== 'false') {
+    throw new ValidationError('sendContextEvent must be true or false', [{ path: 'sendContextEvent', message: 'must be true or false' }]);
+  }
+}
+
+/** The bucketing file of one configuration version, serialized and hashed once. */
+interface BucketingFile {
+  readonly text: string;
+  readonly etag: string;
+  readonly lastModified: string;
+}
+
+const bucketingFiles = new WeakMap<EnvironmentRecord, Promise<BucketingFile>>();
+
+function bucketingFile(record: EnvironmentRecord): Promise<BucketingFile> {
+  let file = bucketingFiles.get(record);
+  if (!file) {
+    const text = JSON.stringify(record.config);
+    file = sha256Hex(text).then((hash) => ({ text, etag: `"${hash.slice(0, 32)}"`, lastModified: new Date(record.updatedAt).toUTCString() }));
+    bucketingFiles.set(record, file);
+  }
+  return file;
+}
+
+/** RFC 9110 §13.1.2: `If-None-Match` wins over `If-Modified-Since`; weak comparison. */
+function notModified(request: Request, file: BucketingFile, updatedAt: number): boolean {
+  const match = request.headers.get('if-none-match');
+  if (match !== null) {
+    if (match.trim() === '*') return true;
+    return match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag);
+  }
+  const since = Date.parse(request.headers.get('if-modified-since') ?? '');
+  return Number.isFinite(since) && Math.floor(updatedAt / 1000) * 1000 <= since;
+}
 
 /**
  * The decision interface's routes, for composition with others (see {@link createDecisionHandler}).
@@ -222,18 +283,16 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   if (!engine || typeof engine.decide !== 'function') throw new TypeError('createDecisionHandler: engine must be a DecisionEngine');
   const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createDecisionHandler');
 
-  async function decide({ request, url, params, body }: RouteContext): Promise<Response> {
+  /** The checks and parsing every decision route shares: API key, body, query flags. */
+  async function decisionOf({ request, url, params, body }: RouteContext): Promise<DecisionRequest> {
+    checkSendContextEvent(url);
     await engine.checkApiKey(params.envId, request.headers.get('x-api-key'));
     const parsed = parseWith(campaignsRequestSchema, (await body.json()) ?? {}, 'request');
-    const decision = toDecisionRequest(parsed, params.envId, url);
-    if (params.id === undefined) {
-      const result = await engine.decide(decision);
-      // Campaign values come prebuilt with their JSON text: concatenate instead of serializing.
-      const campaignsJson = result.campaigns.map(serializeDecision).join(',');
-      const text = `{"visitor_id":${JSON.stringify(result.visitorId)},"campaigns":[${campaignsJson}],"panic":${result.panic}}`;
-      return new Response(text, { status: 200, headers: JSON_HEADERS });
-    }
-    const value = await engine.decideCampaign(params.id, decision);
+    return toDecisionRequest(parsed, params.envId, url);
+  }
+
+  async function campaign(context: RouteContext): Promise<Response> {
+    const value = await engine.decideCampaign(context.params.id!, await decisionOf(context));
     return value ? new Response(serializeDecision(value), { status: 200, headers: JSON_HEADERS }) : new Response(null, { status: 204 });
   }
 
@@ -250,6 +309,44 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     await checkCid(request, parsed.cid);
     await engine.track(parsed.items.map((e) => ({ environment: parsed.cid, visitorId: e.visitor_id, event: e.event, value: e.value ?? null })));
     return new Response(null, { status: 204 });
+  }
+
+  async function campaigns(context: RouteContext): Promise<Response> {
+    const { url, params } = context;
+    const mode = modeOf(url);
+    const result = await engine.decide(await decisionOf(context));
+    const parts: string[] = [];
+    if (mode !== 'simple') {
+      // Campaign values come prebuilt with their JSON text: concatenate instead of serializing.
+      parts.push(`"visitor_id":${JSON.stringify(result.visitorId)}`, `"campaigns":[${result.campaigns.map(serializeDecision).join(',')}]`);
+    }
+    if (mode !== 'normal') {
+      const simple = simpleView(result.campaigns);
+      parts.push(`"mergedModifications":${JSON.stringify(simple.mergedModifications)}`, `"campaignsVariation":${JSON.stringify(simple.campaignsVariation)}`);
+    }
+    parts.push(`"panic":${result.panic}`);
+    if (wantsExtra(url, 'accountSettings')) {
+      const settings = (await engine.configuration(params.envId)).config.accountSettings;
+      parts.push(`"extras":${JSON.stringify({ accountSettings: { enabledXPC: settings?.enabledXPC ?? false, enabled1V1T: settings?.enabled1V1T ?? false } })}`);
+    }
+    return new Response(`{${parts.join(',')}}`, { status: 200, headers: JSON_HEADERS });
+  }
+
+  async function flags(context: RouteContext): Promise<Response> {
+    const result = await engine.decideFlags(await decisionOf(context));
+    const out: Record<string, { value: unknown; metadata: unknown }> = Object.create(null);
+    for (const key in result.flags) out[key] = { value: result.flags[key]!.value, metadata: result.flags[key]!.metadata };
+    return json(out);
+  }
+
+  async function bucketing({ request, params }: RouteContext): Promise<Response> {
+    await engine.checkApiKey(params.envId, request.headers.get('x-api-key'));
+    const record = await engine.configuration(params.envId);
+    const file = await bucketingFile(record);
+    // Clients revalidate each time: a configuration change must reach them on their next poll.
+    const headers = { etag: file.etag, 'last-modified': file.lastModified, 'cache-control': 'no-cache' };
+    if (notModified(request, file, record.updatedAt)) return new Response(null, { status: 304, headers });
+    return new Response(file.text, { status: 200, headers: { ...JSON_HEADERS, ...headers } });
   }
 
   async function activate({ request, body }: RouteContext): Promise<Response> {
@@ -273,12 +370,14 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     return new Response(null, { status: 204 });
   }
 
-  return routeTable(DECISION_ROUTES, { campaigns: decide, campaign: decide, environmentCampaigns: decide, environmentCampaign: decide, activate, events }, {
+  const handlers = { campaigns, campaign, environmentCampaigns: campaigns, environmentCampaign: campaign, activate, events, flags, environmentFlags: flags, bucketing };
+  return routeTable(DECISION_ROUTES, handlers, {
     prefix: options.prefix,
     maxBodyBytes,
     onError,
     // SPEC 7: the decision interface answers 400 (not 404) for what the request names wrongly.
-    render: (error) => json({ message: error.message }, error instanceof NotFoundError ? 400 : error.status),
+    // The bucketing file is a document: an unknown environment is its 404.
+    render: (error, route) => json({ message: error.message }, error instanceof NotFoundError && route.name !== 'bucketing' ? 400 : error.status),
   });
 }
 

@@ -35,7 +35,30 @@ const campaignValue = z
     slug: z.string().nullable(),
   })
   .meta({ description: 'Campaign value (SPEC 2.4).' });
-const campaignsList = z.object({ visitor_id: z.string(), campaigns: z.array(campaignValue), panic: z.boolean() });
+const extras = z.object({ accountSettings: z.object({ enabledXPC: z.boolean(), enabled1V1T: z.boolean() }).optional() }).meta({ description: 'With extras[]=accountSettings.' });
+const campaignsList = z.object({ visitor_id: z.string(), campaigns: z.array(campaignValue), panic: z.boolean(), extras: extras.optional() });
+const simpleFields = {
+  mergedModifications: z.record(z.string(), z.unknown()).meta({ description: 'Every campaign\'s modifications merged; a key set twice takes the later campaign\'s value.' }),
+  campaignsVariation: z.array(z.object({ campaignId: z.string(), variationId: z.string() })),
+};
+const campaignsAnswer = z.union([
+  campaignsList.meta({ description: 'mode=normal (default)' }),
+  z.object({ ...simpleFields, panic: z.boolean(), extras: extras.optional() }).meta({ description: 'mode=simple' }),
+  campaignsList.extend(simpleFields).meta({ description: 'mode=full' }),
+]);
+const flagMetadata = z.object({
+  campaignId: z.string(),
+  campaignName: z.string().nullable(),
+  slug: z.string().nullable(),
+  type: z.string(),
+  variationGroupId: z.string(),
+  variationGroupName: z.string().nullable(),
+  variationId: z.string(),
+  variationName: z.string().nullable(),
+  reference: z.boolean(),
+});
+const flagsAnswer = z.record(z.string(), z.object({ value: z.unknown(), metadata: flagMetadata })).meta({ description: 'Flag key → value and metadata; a key set by two campaigns comes from the first.' });
+const campaignSummary = z.object({ id: z.string(), slug: z.string().nullable(), name: z.string().nullable(), type: z.string(), status: z.enum(['active', 'panic']) });
 
 /**
  * Token request body (SPEC 2.6); also accepted form-encoded.
@@ -250,18 +273,42 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     '500': reply('Internal error', message),
   };
   if (scope.decision) {
-    const campaigns = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaigns list (SPEC 2.5)', campaignsList), ...decisionErrors } };
+    const campaigns = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaigns list (SPEC 2.5), in the form `mode` asks for', campaignsAnswer), ...decisionErrors } };
+    const flags = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Flags', flagsAnswer), ...decisionErrors } };
     const one = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaign value (SPEC 2.4)', campaignValue), '204': reply('Not targeted or untracked'), ...decisionErrors } };
-    const parameters = [query('exposeAllKeys', false, 'true adds sibling variations\' keys with value null', { type: 'string', enum: ['true', 'false'] })];
+    const exposeAllKeys = query('exposeAllKeys', false, 'true adds sibling variations\' keys with value null', { type: 'string', enum: ['true', 'false'] });
+    const sendContextEvent = query('sendContextEvent', false, 'Accepted for Flagship compatibility; abkit records no context events', { type: 'string', enum: ['true', 'false'] });
+    const parameters = [exposeAllKeys, sendContextEvent];
+    const listParameters = [
+      ...parameters,
+      query('mode', false, 'normal: the SPEC list; simple: mergedModifications and campaignsVariation; full: both', { type: 'string', enum: ['normal', 'simple', 'full'], default: 'normal' }),
+      { name: 'extras[]', in: 'query', required: false, description: 'accountSettings adds extras.accountSettings { enabledXPC, enabled1V1T }; other values are ignored', schema: { type: 'array', items: { type: 'string' } } },
+    ];
     describe(DECISION_ROUTES, {
-      campaigns: { summary: 'Campaigns of a visitor (default environment)', parameters, ...campaigns },
+      campaigns: { summary: 'Campaigns of a visitor (default environment)', parameters: listParameters, ...campaigns },
       campaign: { summary: 'One campaign by id or slug', parameters, ...one },
-      environmentCampaigns: { summary: 'Campaigns of a visitor in an environment', parameters, ...campaigns },
+      environmentCampaigns: { summary: 'Campaigns of a visitor in an environment', parameters: listParameters, ...campaigns },
       environmentCampaign: { summary: 'One campaign in an environment', parameters, ...one },
       events: {
         summary: 'Record conversion events (one, or a batch of up to 1,000, all or none)',
         requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [schema(eventSchema, 'input'), schema(eventBatchSchema, 'input')] } } } },
         responses: { '204': reply('Recorded'), ...decisionErrors },
+      },
+      flags: { summary: 'Flags of a visitor (default environment)', parameters, ...flags },
+      environmentFlags: { summary: 'Flags of a visitor in an environment', parameters, ...flags },
+      bucketing: {
+        summary: "The environment's configuration as a bucketing file, for local evaluation",
+        parameters: [
+          { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from a previous answer', schema: { type: 'string' } },
+          { name: 'If-Modified-Since', in: 'header', required: false, description: 'An HTTP date', schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { ...reply('The bucketing file', bucketingConfigSchema), headers: { ETag: { schema: { type: 'string' } }, 'Last-Modified': { schema: { type: 'string' } } } },
+          '304': reply('Not modified since the ETag or date given'),
+          '401': decisionErrors['401'],
+          '404': reply('Unknown environment', message),
+          '500': decisionErrors['500'],
+        },
       },
       activate: {
         summary: 'Record campaign activations',
@@ -287,6 +334,7 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     const operations: { [N in (typeof REMOTE_CONTROL_ROUTES)[number]['name']]: Operation } = {
       getConfiguration: { summary: 'Read the campaign configuration', responses: { '200': reply('Configuration', configurationView), ...errors } },
       replaceConfiguration: { summary: 'Replace the campaign configuration', requestBody: body(bucketingConfigSchema), responses: { '200': reply('Configuration', configurationView), '412': reply('Stale If-Match', apiError), ...errors } },
+      listCampaigns: { summary: "List the environment's campaigns", responses: { '200': reply('Campaigns', z.object({ campaigns: z.array(campaignSummary) })), ...errors } },
       getCampaign: { summary: 'Read one campaign', responses: { '200': reply('Campaign', campaignSchema), ...errors } },
       putCampaign: { summary: 'Create or replace one campaign', requestBody: body(campaignSchema), responses: { '200': reply('Written'), ...errors } },
       deleteCampaign: { summary: 'Delete one campaign', responses: { '200': reply('Deleted'), ...errors } },

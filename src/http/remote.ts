@@ -64,6 +64,7 @@ function integerParam(url: URL, name: string): number | undefined {
 export const REMOTE_CONTROL_ROUTES = [
   { method: 'GET', path: `${ENVIRONMENT}/configuration`, name: 'getConfiguration', action: 'campaigns.read' },
   { method: 'PUT', path: `${ENVIRONMENT}/configuration`, name: 'replaceConfiguration', action: 'campaigns.write' },
+  { method: 'GET', path: `${ENVIRONMENT}/campaigns`, name: 'listCampaigns', action: 'campaigns.read' },
   { method: 'GET', path: `${ENVIRONMENT}/campaigns/:campaign_id`, name: 'getCampaign', action: 'campaigns.read' },
   { method: 'PUT', path: `${ENVIRONMENT}/campaigns/:campaign_id`, name: 'putCampaign', action: 'campaigns.write' },
   { method: 'DELETE', path: `${ENVIRONMENT}/campaigns/:campaign_id`, name: 'deleteCampaign', action: 'campaigns.write' },
@@ -107,6 +108,9 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
         }
         throw error;
       }
+    },
+    async listCampaigns(_, account, env) {
+      return json({ campaigns: await remote.listCampaigns(account, env) });
     },
     async getCampaign({ params }, account, env) {
       return json(await remote.getCampaign(account, env, params.campaign_id!));

@@ -197,6 +197,43 @@ describe('GET/PUT panic', () => {
   });
 });
 
+describe('GET campaigns', () => {
+  it('lists the campaigns (id, slug, name, type, status) with campaigns.read; panic shows in status', async () => {
+    const { call, tokenFor, engine } = await setup();
+    await engine.load(
+      { campaigns: [{ ...config([{ id: 'c1', slug: 'first', split: [50, 50] }]).campaigns[0]!, name: 'First test' }, ...config([{ id: 'c2', type: 'toggle', split: [100] }]).campaigns] },
+      { environment: 'prod', account: 'acme' },
+    );
+    const { token } = await tokenFor(['campaigns.read']);
+    const res = await call('GET', `${PROD}/campaigns`, { token });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      campaigns: [
+        { id: 'c1', slug: 'first', name: 'First test', type: 'ab', status: 'active' },
+        { id: 'c2', slug: null, name: null, type: 'toggle', status: 'active' },
+      ],
+    });
+    const writer = await tokenFor(['panic.write']);
+    expect((await call('PUT', `${PROD}/panic`, { token: writer.token, body: { panic: true } })).status).toBe(200);
+    const panicked = (await (await call('GET', `${PROD}/campaigns`, { token })).json()) as { campaigns: { status: string }[] };
+    expect(panicked.campaigns.map((c) => c.status)).toEqual(['panic', 'panic']);
+  });
+
+  it('has the same auth rules as the other routes: token, action, environment, account', async () => {
+    const { call, tokenFor } = await setup();
+    await errorBody(await call('GET', `${PROD}/campaigns`), 401);
+    await errorBody(await call('GET', `${PROD}/campaigns`, { token: (await tokenFor(['activations.read'])).token }), 403, 'insufficient_scope');
+    const narrow = (await tokenFor(['campaigns.read'], ['staging'])).token;
+    expect((await call('GET', `${PROD}/campaigns`, { token: narrow })).status).toBe(403);
+    expect((await call('GET', '/v1/accounts/acme/environments/staging/campaigns', { token: narrow })).status).toBe(200);
+    const all = (await tokenFor(['campaigns.read'], [])).token;
+    await errorBody(await call('GET', '/v1/accounts/acme/environments/gprod/campaigns', { token: all }), 404, 'not_found');
+    const post = await call('POST', `${PROD}/campaigns`, { token: all, body: {} });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
 describe('GET activations', () => {
   it('lists activations with activations.read, filtered by visitor_id and limit', async () => {
     const { call, tokenFor } = await setup();
@@ -251,7 +288,7 @@ describe('routing', () => {
 
   it('paths it does not own fall through to the 404 of the composed handler', async () => {
     const { call, token } = await setup();
-    for (const path of [`${PROD}/nothing`, `${PROD}/campaigns`, `${PROD}/campaigns/c1/extra`, '/v1/accounts/acme']) {
+    for (const path of [`${PROD}/nothing`, `${PROD}/campaign`, `${PROD}/campaigns/c1/extra`, '/v1/accounts/acme']) {
       expect((await call('GET', path, { token })).status).toBe(404);
     }
   });
