@@ -50,7 +50,10 @@ export { compileTargeting, matchTargeting, matchGroups } from './decision/target
 export type { CompiledTargeting, CompiledTargetingGroup, ContextValue, VisitorContext, Operand } from './decision/targeting';
 export { parseSemver, compareSemver } from './decision/semver';
 export type { SemVer } from './decision/semver';
-export type { CampaignDecision, DecidedVariation, Modifications } from './decision/compile';
+export type { CampaignDecision, DecidedVariation, Modifications, FlagMetadata } from './decision/compile';
+export type { FlagsResult, ResolvedFlag } from './decision/flags';
+export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from './decision/poll';
+export type { BucketingSource, BucketingSourceOptions } from './decision/poll';
 export type { AssignmentSource, CampaignExplanation, Outcome, TargetingFailure, AllocationStep } from './decision/evaluate';
 export { DecisionEngine } from './decision/engine';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from './results/track';
@@ -89,7 +92,7 @@ export type { AccessManagerOptions, CreateAccessInput, CreatedAccess, AccessPrev
 export { TokenService, ACCESS_TOKEN_PREFIX } from './access/token-service';
 export type { TokenServiceOptions, IssueTokenInput, IssuedToken, TokenInfo, Introspection, Requirement } from './access/token-service';
 export { RemoteControl } from './access/remote-control';
-export type { RemoteControlOptions } from './access/remote-control';
+export type { RemoteControlOptions, CampaignSummary } from './access/remote-control';
 export { createTokenHandler, tokenRoutes } from './http/token';
 export type { TokenHandlerOptions } from './http/token';
 export { createRemoteControlHandler, remoteControlRoutes } from './http/remote';
