@@ -43,7 +43,7 @@ afterEach(() => {
 describe('DecisionEngine.loadFrom', () => {
   it('loads the file and then decides locally exactly as the serving engine does', async () => {
     const { server, fetch } = await origin();
-    const local = new DecisionEngine({ defaultEnvironment: 'edge' });
+    const local = new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: 'edge' });
     const source = await local.loadFrom(URL_, { fetch, headers: { 'x-api-key': API_KEY }, intervalMs: 0 });
     expect(source.etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect((await local.configuration()).config).toEqual(NAMED);
@@ -55,7 +55,7 @@ describe('DecisionEngine.loadFrom', () => {
 
   it('polls with If-None-Match: a 304 keeps the configuration, a change is loaded', async () => {
     const { server, fetch, calls } = await origin();
-    const local = new DecisionEngine();
+    const local = new DecisionEngine({ storage: memoryStorage() });
     const source = await local.loadFrom(URL_, { fetch, headers: { 'x-api-key': API_KEY }, intervalMs: 0, environment: 'copy' });
     const first = source.etag;
     expect(await source.refresh()).toBe(false);
@@ -71,7 +71,7 @@ describe('DecisionEngine.loadFrom', () => {
 
   it('a failed poll (status, bad JSON, invalid configuration, network) keeps the last good configuration', async () => {
     const { fetch, fail } = await origin();
-    const local = new DecisionEngine({ refreshIntervalMs: 0 });
+    const local = new DecisionEngine({ storage: memoryStorage(), refreshIntervalMs: 0 });
     const source = await local.loadFrom(URL_, { fetch, headers: { 'x-api-key': API_KEY }, intervalMs: 0 });
     const version = (await local.configuration()).version;
     const failures: Array<[() => Response, RegExp]> = [
@@ -94,7 +94,7 @@ describe('DecisionEngine.loadFrom', () => {
     vi.useFakeTimers();
     const { server, fetch, calls, fail } = await origin();
     const errors: unknown[] = [];
-    const local = new DecisionEngine();
+    const local = new DecisionEngine({ storage: memoryStorage() });
     const source = await local.loadFrom(URL_, { fetch, headers: { 'x-api-key': API_KEY }, intervalMs: 5_000, onError: (e) => errors.push(e) });
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(4_999);
@@ -116,7 +116,7 @@ describe('DecisionEngine.loadFrom', () => {
 
   it('rejects when the first load fails, and checks its options', async () => {
     const { fetch } = await origin();
-    const local = new DecisionEngine();
+    const local = new DecisionEngine({ storage: memoryStorage() });
     await expect(local.loadFrom(URL_, { fetch, intervalMs: 0 })).rejects.toThrow(/answered 401/);
     await expect(local.loadFrom('ftp://x/bucketing.json', { fetch })).rejects.toThrow(/url must be an http\(s\) URL/);
     await expect(local.loadFrom(URL_, { fetch, intervalMs: 10 })).rejects.toThrow(/intervalMs must be 0 or from 1000 to 3600000, got 10/);
