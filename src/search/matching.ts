@@ -85,6 +85,11 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
       dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, (word, t) => offer(word, word === exact ? 1 : 2 + 2 * t), work);
     } else if (exact >= 0) offer(exact, 1);
     for (const word of index.stems.get(term.stem) ?? []) offer(word, word === exact ? 1 : 2);
+    // Stemmers are not symmetric on every pair ("lenses" → lens, but "lens" → len): the word that
+    // is the term's stem, and the words whose stem is the term, match too.
+    const asWord = dict.id(term.stem);
+    if (asWord >= 0) offer(asWord, asWord === exact ? 1 : 2);
+    if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
     termWords.push([...codes.keys()]);
     termCodes.push([...codes.values()]);
   }

@@ -31,7 +31,7 @@ export interface PathIndex {
 
 /** How an index is built. */
 export interface IndexSettings {
-  /** Fields whose text is searched, best first; undefined: `name` and every string custom field. */
+  /** Fields whose text is searched, best first; undefined: `name`, every string custom field, then `categories_ids`. */
   readonly searchableFields?: readonly string[];
   /** Field → boost (relative weight); default 1. */
   readonly boosts?: Readonly<Record<string, number>>;
@@ -126,7 +126,8 @@ export class SearchIndex {
     const types = new Map<string, FieldType>();
     for (const [name, f] of Object.entries(STANDARD_FIELDS)) types.set(name, f.type);
     for (const [name, type] of custom) types.set(name, type);
-    const searchable = settings.searchableFields ?? ['name', ...[...custom].filter(([, t]) => t === 'string').map(([name]) => name)];
+    // Category paths name the product type ("cell-phones"): searched last, after the text fields.
+    const searchable = settings.searchableFields ?? ['name', ...[...custom].filter(([, t]) => t === 'string').map(([name]) => name), 'categories_ids'];
     const boosts = settings.boosts ?? {};
     // Own properties only: a field named `constructor` must not read Object's.
     const boost = (f: string) => (Object.hasOwn(boosts, f) ? boosts[f]! : 1);

@@ -205,7 +205,7 @@ describeWithBestBuy('search over the 3,291 real Best Buy products, loaded throug
       expect(h._rankingScore).toBeGreaterThanOrEqual(0);
       expect(h._rankingScore).toBeLessThanOrEqual(1);
       const item = byId.get(h.id)!;
-      const w = words(`${item.name} ${item.description} ${item.brand}`);
+      const w = words(`${item.name} ${item.description} ${item.brand} ${item.categories_ids.join(' ')}`);
       const both = w.includes('samsung') && w.includes('galaxy');
       if (!both) seenPartial = true;
       else expect(seenPartial, `${h.id} matches both terms but comes after a partial match`).toBe(false);
