@@ -112,8 +112,8 @@ export class Ranker {
   readonly exactness: Int32Array;
   readonly bm25: Float64Array;
   readonly #done: Uint8Array;
-  readonly #sortKeys: unknown[][];
-  readonly #customKeys: unknown[][];
+  readonly #sortKeys: ArrayLike<unknown>[];
+  readonly #customKeys: ArrayLike<unknown>[];
   readonly #sort: readonly SortCriterion[];
   /** Which term each indexed word reaches, and how: `#slot[word]` indexes `#slotCodes` rows of n codes. */
   readonly #slot: Int32Array;
@@ -174,7 +174,13 @@ export class Ranker {
       this.typo[c] = this.max.typo - typos;
     }
     const items = index.items;
-    const keys = (criteria: readonly SortCriterion[]) => criteria.map((cr) => Array.from(cands.docs, (d) => keyOf(items[d]!, cr, index)));
+    const keys = (criteria: readonly SortCriterion[]) =>
+      criteria.map((cr): ArrayLike<unknown> => {
+        const first = index.paths.get(cr.field)?.first;
+        // Number paths keep each document's first value: no item is read.
+        if (first && cr.field !== 'id') return Array.from(cands.docs, (d) => (Number.isNaN(first[d]!) ? undefined : first[d]));
+        return Array.from(cands.docs, (d) => keyOf(items[d]!, cr, index));
+      });
     this.#sortKeys = keys(options.sort);
     this.#customKeys = this.#rules.includes('customRanking') ? keys(this.#custom) : [];
     // Word → codes per term, for reading documents.

@@ -27,6 +27,14 @@ export interface PathIndex {
   /** Number paths: values ascending, with their documents (`docs[i]` has `values[i]`). */
   readonly sortedValues?: Float64Array;
   readonly sortedDocs?: Uint32Array;
+  /** Number paths, per document: first, least and greatest value (NaN when none), for sort and range facets. */
+  readonly first?: Float64Array;
+  readonly min?: Float64Array;
+  readonly max?: Float64Array;
+  /** Other paths, per document: its distinct values, as numbers into `values` (`ids[offsets[d] … offsets[d + 1]]`), for list facets. */
+  readonly values?: readonly (string | boolean)[];
+  readonly offsets?: Uint32Array;
+  readonly ids?: Uint32Array;
 }
 
 /** How an index is built. */
@@ -270,29 +278,91 @@ async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<stri
   const out = new Map<string, PathIndex>();
   for (const info of infos) {
     const lists = new Map<string, number[]>();
-    const numbers: [number, number][] = [];
-    for (let doc = 0; doc < items.length; doc++) {
+    const n = items.length;
+    if (info.kind === 'number') {
+      const first = new Float64Array(n).fill(NaN);
+      const min = new Float64Array(n).fill(NaN);
+      const max = new Float64Array(n).fill(NaN);
+      const values: number[] = [];
+      const docs: number[] = [];
+      for (let doc = 0; doc < n; doc++) {
+        await slicer.tick();
+        for (const v of valuesOf(valueAt(items[doc]!, info.path, info.objectField))) {
+          if (typeof v !== 'number') continue;
+          addPosting(lists, postingKey(v), doc);
+          if (Number.isNaN(first[doc]!)) first[doc] = min[doc] = max[doc] = v;
+          else {
+            if (v < min[doc]!) min[doc] = v;
+            if (v > max[doc]!) max[doc] = v;
+          }
+          values.push(v);
+          docs.push(doc);
+        }
+      }
+      const sorted = await sortByValue(values, docs, slicer);
+      out.set(info.path, { info, postings: toPostings(lists), sortedValues: sorted.values, sortedDocs: sorted.docs, first, min, max });
+      continue;
+    }
+    const valueIds = new Map<string, number>();
+    const valueList: (string | boolean)[] = [];
+    const offsets = new Uint32Array(n + 1);
+    const ids: number[] = [];
+    for (let doc = 0; doc < n; doc++) {
       await slicer.tick();
+      offsets[doc] = ids.length;
       for (const v of valuesOf(valueAt(items[doc]!, info.path, info.objectField))) {
+        if (typeof v === 'number') continue;
         const key = postingKey(v);
-        const list = lists.get(key);
-        if (list) {
-          if (list[list.length - 1] !== doc) list.push(doc);
-        } else lists.set(key, [doc]);
-        if (typeof v === 'number') numbers.push([v, doc]);
+        if (!addPosting(lists, key, doc)) continue;
+        let id = valueIds.get(key);
+        if (id === undefined) {
+          id = valueList.length;
+          valueIds.set(key, id);
+          valueList.push(v);
+        }
+        ids.push(id);
       }
     }
-    const postings = new Map<string, Uint32Array>();
-    for (const [k, list] of lists) postings.set(k, Uint32Array.from(list));
-    if (info.kind === 'number') {
-      numbers.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-      out.set(info.path, {
-        info,
-        postings,
-        sortedValues: Float64Array.from(numbers, (n) => n[0]),
-        sortedDocs: Uint32Array.from(numbers, (n) => n[1]),
-      });
-    } else out.set(info.path, { info, postings });
+    offsets[n] = ids.length;
+    out.set(info.path, { info, postings: toPostings(lists), values: valueList, offsets, ids: Uint32Array.from(ids) });
   }
   return out;
+}
+
+/** Adds a document to a value's postings; false when it was already there. */
+function addPosting(lists: Map<string, number[]>, key: string, doc: number): boolean {
+  const list = lists.get(key);
+  if (!list) lists.set(key, [doc]);
+  else if (list[list.length - 1] !== doc) list.push(doc);
+  else return false;
+  return true;
+}
+
+function toPostings(lists: Map<string, number[]>): Map<string, Uint32Array> {
+  const postings = new Map<string, Uint32Array>();
+  for (const [k, list] of lists) postings.set(k, Uint32Array.from(list));
+  return postings;
+}
+
+/**
+ * (value, document) pairs by value, then document (they come in document order): a native sort
+ * of the distinct values and a counting pass, so 100,000 values never block in one comparator sort.
+ */
+async function sortByValue(values: readonly number[], docs: readonly number[], slicer: Slicer): Promise<{ values: Float64Array; docs: Uint32Array }> {
+  const distinct = Float64Array.from(new Set(values)).sort();
+  await slicer.tick();
+  const rank = new Map<number, number>();
+  distinct.forEach((v, i) => rank.set(v, i));
+  const start = new Uint32Array(distinct.length + 1);
+  for (const v of values) start[rank.get(v)! + 1]!++;
+  for (let i = 1; i <= distinct.length; i++) start[i]! += start[i - 1]!;
+  const outValues = new Float64Array(values.length);
+  const outDocs = new Uint32Array(values.length);
+  for (let k = 0; k < values.length; k++) {
+    const at = start[rank.get(values[k]!)!]!++;
+    outValues[at] = values[k]!;
+    outDocs[at] = docs[k]!;
+    await slicer.tick();
+  }
+  return { values: outValues, docs: outDocs };
 }

@@ -4,7 +4,7 @@ import { ValidationError } from '../errors';
 import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
 import { Analyzer, type Stemmer, type Synonyms } from './analysis';
-import { compareValues, valueAt, valuesOf } from './fields';
+import { compareValues } from './fields';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
@@ -497,26 +497,27 @@ export class SearchService {
     // defineProperty: a field named `__proto__` becomes a key, not the object's prototype.
     const set = (path: string, facet: Facet) => Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
     for (const path of this.#facetPaths(index)) {
-      const info = index.paths.get(path)!.info;
-      if (info.kind === 'number') {
+      const p = index.paths.get(path)!;
+      if (p.min && p.max) {
         let min = Infinity;
         let max = -Infinity;
         for (const doc of docs) {
-          for (const v of valuesOf(valueAt(index.items[doc]!, path, info.objectField))) {
-            if (typeof v !== 'number') continue;
-            if (v < min) min = v;
-            if (v > max) max = v;
-          }
+          // NaN (no value) fails both comparisons.
+          if (p.min[doc]! < min) min = p.min[doc]!;
+          if (p.max[doc]! > max) max = p.max[doc]!;
         }
         if (min <= max) set(path, { type: 'range', values: { min, max } });
         continue;
       }
-      const counts = new Map<string | boolean, number>();
-      for (const doc of docs) {
-        for (const v of new Set(valuesOf(valueAt(index.items[doc]!, path, info.objectField)))) counts.set(v as string | boolean, (counts.get(v as string | boolean) ?? 0) + 1);
-      }
-      const values = [...counts].sort((a, b) => b[1] - a[1] || compareValues(a[0], b[0]) || (String(a[0]) < String(b[0]) ? -1 : 1)).slice(0, this.#maxFacetValues);
-      set(path, { type: 'list', values });
+      const { offsets, ids, values } = p as Required<PathIndex>;
+      const counts = new Uint32Array(values.length);
+      for (const doc of docs) for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
+      const list: [string | boolean, number][] = [];
+      counts.forEach((n, id) => {
+        if (n > 0) list.push([values[id]!, n]);
+      });
+      list.sort((a, b) => b[1] - a[1] || compareValues(a[0], b[0]) || (String(a[0]) < String(b[0]) ? -1 : 1));
+      set(path, { type: 'list', values: list.slice(0, this.#maxFacetValues) });
     }
     return out;
   }
