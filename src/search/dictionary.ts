@@ -40,13 +40,29 @@ export class Dictionary {
 
   /** A dictionary of distinct words numbered by their position in `words`. */
   static of(words: readonly string[]): Dictionary {
-    return new Dictionary(words);
+    const steps = Dictionary.#steps(words);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    return step.value;
   }
 
-  constructor(words: readonly string[]) {
-    this.words = words;
-    this.#ids = new Map(words.map((w, i) => [w, i]));
-    const order = words.map((_, i) => i).sort((a, b) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
+  /** {@link Dictionary.of}, giving `pause` a chance to yield every few hundred words. */
+  static async build(words: readonly string[], pause: () => Promise<void>): Promise<Dictionary> {
+    const steps = Dictionary.#steps(words);
+    let step = steps.next();
+    while (!step.done) {
+      await pause();
+      step = steps.next();
+    }
+    return step.value;
+  }
+
+  // The construction, in steps: a caller may pause between them.
+  static *#steps(words: readonly string[]): Generator<void, Dictionary> {
+    const ids = new Map(words.map((w, i) => [w, i]));
+    // The default sort compares UTF-16 code units, the order the trie needs, without a comparator.
+    const sorted = [...words].sort();
+    yield;
     let size = 1;
     for (const w of words) size += w.length;
     const char = new Uint16Array(size);
@@ -59,8 +75,9 @@ export class Dictionary {
     let previous = '';
     let nodes = 1;
     let maxDepth = 0;
-    for (const id of order) {
-      const w = words[id]!;
+    for (let k = 0; k < sorted.length; k++) {
+      if (k % 512 === 511) yield;
+      const w = sorted[k]!;
       let common = 0;
       while (common < w.length && common < previous.length && w.charCodeAt(common) === previous.charCodeAt(common)) common++;
       path.length = common + 1;
@@ -73,14 +90,20 @@ export class Dictionary {
         last[parent] = node;
         path.push(node);
       }
-      word[path[w.length]!] = id;
+      word[path[w.length]!] = ids.get(w)!;
       previous = w;
       if (w.length > maxDepth) maxDepth = w.length;
     }
-    this.#char = char.subarray(0, nodes);
-    this.#child = child.subarray(0, nodes);
-    this.#sibling = sibling.subarray(0, nodes);
-    this.#word = word.subarray(0, nodes);
+    return new Dictionary(words, ids, char.subarray(0, nodes), child.subarray(0, nodes), sibling.subarray(0, nodes), word.subarray(0, nodes), maxDepth);
+  }
+
+  private constructor(words: readonly string[], ids: Map<string, number>, char: Uint16Array, child: Int32Array, sibling: Int32Array, word: Int32Array, maxDepth: number) {
+    this.words = words;
+    this.#ids = ids;
+    this.#char = char;
+    this.#child = child;
+    this.#sibling = sibling;
+    this.#word = word;
     this.#maxDepth = maxDepth;
   }
 

@@ -105,7 +105,7 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
       for (let i = from; i <= to; i++) for (const word of reach[0]!) addCode(termWords[i]!, termCodes[i]!, word, 2);
       continue;
     }
-    phrases.push({ from, to, docs: intersect(reach.map((ids) => union(ids.map((w) => index.postings[w]!)))) });
+    phrases.push({ from, to, docs: intersect(reach.map((ids) => union(ids.map((w) => index.docs(w))))) });
     // Their words also count where positions are read (proximity, attribute).
     for (let i = from; i <= to; i++) for (const ids of reach) for (const word of ids) addCode(termWords[i]!, termCodes[i]!, word, 2);
   }
@@ -193,7 +193,8 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     const wc = match.termCodes[i]!;
     for (let k = 0; k < words.length; k++) {
       const code = wc[k]!;
-      for (const doc of index.postings[words[k]!]!) mark(doc, i, code);
+      const docs = index.docs(words[k]!);
+      for (let j = 0; j < docs.length; j++) mark(docs[j]!, i, code);
     }
   }
   for (const { from, to, docs } of match.phrases) for (const doc of docs) for (let i = from; i <= to; i++) mark(doc, i, 2);

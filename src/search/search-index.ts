@@ -22,8 +22,8 @@ export interface SearchPath {
 /** Per-path indexes. */
 export interface PathIndex {
   readonly info: SearchPath;
-  /** Exact value (as text: `true`, `42`, `Apple`) → ascending document numbers. */
-  readonly postings: ReadonlyMap<string, Uint32Array>;
+  /** Exact value (`true`, `42`, `'Apple'`: a Map tells the types apart) → ascending document numbers. */
+  readonly postings: ReadonlyMap<string | number | boolean, Uint32Array>;
   /** Number paths: values ascending, with their documents (`docs[i]` has `values[i]`). */
   readonly sortedValues?: Float64Array;
   readonly sortedDocs?: Uint32Array;
@@ -45,11 +45,6 @@ export interface IndexSettings {
   readonly boosts?: Readonly<Record<string, number>>;
 }
 
-/** The key of a value in postings. */
-export function postingKey(value: string | number | boolean): string {
-  return typeof value === 'string' ? `s:${value}` : `${typeof value === 'number' ? 'n' : 'b'}:${String(value)}`;
-}
-
 /**
  * Gives the event loop a turn whenever the current slice of work has run `budgetMs`, so building
  * a large index never blocks it for long.
@@ -63,15 +58,14 @@ export function postingKey(value: string | number | boolean): string {
 export class Slicer {
   readonly #budget: number;
   #start = performance.now();
-  #count = 0;
 
   constructor(budgetMs = 8) {
     this.#budget = budgetMs;
   }
 
-  /** Yields when the slice is used up (checks the clock every 32 calls). */
+  /** Yields when the slice is used up. */
   async tick(): Promise<void> {
-    if (++this.#count % 32 !== 0 || performance.now() - this.#start < this.#budget) return;
+    if (performance.now() - this.#start < this.#budget) return;
     await new Promise<void>((resolve) => (globalThis.setImmediate ? globalThis.setImmediate(resolve) : setTimeout(resolve, 0)));
     this.#start = performance.now();
   }
@@ -97,8 +91,10 @@ export class SearchIndex {
   readonly dictionary: Dictionary;
   /** Stem → numbers of the words having it. */
   readonly stems: ReadonlyMap<string, readonly number[]>;
-  /** Word number → ascending document numbers containing it. */
-  readonly postings: readonly Uint32Array[];
+  /** Documents of every word, word after word (one array: a few large arrays, not one per word). */
+  readonly postingDocs: Uint32Array;
+  /** Where each word's documents start in `postingDocs` (word w: `postingStart[w] … postingStart[w + 1]`). */
+  readonly postingStart: Uint32Array;
   /** Word numbers of document d, field f, in order: `tokens[offsets[d·F + f] … offsets[d·F + f + 1]]`. */
   readonly tokens: Uint32Array;
   readonly offsets: Uint32Array;
@@ -107,7 +103,7 @@ export class SearchIndex {
   /** Unit vectors per document, when an embedder is configured. */
   vectors: readonly Float32Array[] | undefined;
 
-  private constructor(parts: Omit<SearchIndex, 'vectors' | 'fieldWeightOf' | 'fieldsOf'>) {
+  private constructor(parts: Omit<SearchIndex, 'vectors' | 'docs'>) {
     this.version = parts.version;
     this.items = parts.items;
     this.paths = parts.paths;
@@ -117,11 +113,17 @@ export class SearchIndex {
     this.fieldWeight = parts.fieldWeight;
     this.dictionary = parts.dictionary;
     this.stems = parts.stems;
-    this.postings = parts.postings;
+    this.postingDocs = parts.postingDocs;
+    this.postingStart = parts.postingStart;
     this.tokens = parts.tokens;
     this.offsets = parts.offsets;
     this.averageLength = parts.averageLength;
     this.vectors = undefined;
+  }
+
+  /** Ascending numbers of the documents containing word `w`. */
+  docs(w: number): Uint32Array {
+    return this.postingDocs.subarray(this.postingStart[w]!, this.postingStart[w + 1]!);
   }
 
   /**
@@ -192,15 +194,17 @@ export class SearchIndex {
       }
       await slicer.tick();
     }
-    const postings = Array.from(df, (n) => new Uint32Array(n));
-    const filled = new Uint32Array(wordList.length);
+    const postingStart = new Uint32Array(wordList.length + 1);
+    for (let w = 0; w < wordList.length; w++) postingStart[w + 1] = postingStart[w]! + df[w]!;
+    const postingDocs = new Uint32Array(postingStart[wordList.length]!);
+    const filled = postingStart.slice(0, wordList.length);
     lastDoc.fill(-1);
     for (let d = 0; d < items.length; d++) {
       for (let t = offsets[d * F]!; t < offsets[(d + 1) * F]!; t++) {
         const w = tokens[t]!;
         if (lastDoc[w] !== d) {
           lastDoc[w] = d;
-          postings[w]![filled[w]!++] = d;
+          postingDocs[filled[w]!++] = d;
         }
       }
       await slicer.tick();
@@ -213,8 +217,7 @@ export class SearchIndex {
       else stems.set(s, [w]);
       await slicer.tick();
     }
-    const dictionary = new Dictionary(wordList);
-    await slicer.tick();
+    const dictionary = await Dictionary.build(wordList, () => slicer.tick());
     const paths = await buildPaths(items, types, slicer);
     return new SearchIndex({
       version,
@@ -226,7 +229,8 @@ export class SearchIndex {
       fieldWeight,
       dictionary,
       stems,
-      postings,
+      postingDocs,
+      postingStart,
       tokens: tokens.slice(0, count),
       offsets,
       averageLength,
@@ -277,7 +281,7 @@ async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<stri
   }
   const out = new Map<string, PathIndex>();
   for (const info of infos) {
-    const lists = new Map<string, number[]>();
+    const lists = new Map<string | number | boolean, number[]>();
     const n = items.length;
     if (info.kind === 'number') {
       const first = new Float64Array(n).fill(NaN);
@@ -289,7 +293,7 @@ async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<stri
         await slicer.tick();
         for (const v of valuesOf(valueAt(items[doc]!, info.path, info.objectField))) {
           if (typeof v !== 'number') continue;
-          addPosting(lists, postingKey(v), doc);
+          addPosting(lists, v, doc);
           if (Number.isNaN(first[doc]!)) first[doc] = min[doc] = max[doc] = v;
           else {
             if (v < min[doc]!) min[doc] = v;
@@ -300,10 +304,10 @@ async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<stri
         }
       }
       const sorted = await sortByValue(values, docs, slicer);
-      out.set(info.path, { info, postings: toPostings(lists), sortedValues: sorted.values, sortedDocs: sorted.docs, first, min, max });
+      out.set(info.path, { info, postings: await toPostings(lists, slicer), sortedValues: sorted.values, sortedDocs: sorted.docs, first, min, max });
       continue;
     }
-    const valueIds = new Map<string, number>();
+    const valueIds = new Map<string | boolean, number>();
     const valueList: (string | boolean)[] = [];
     const offsets = new Uint32Array(n + 1);
     const ids: number[] = [];
@@ -312,25 +316,24 @@ async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<stri
       offsets[doc] = ids.length;
       for (const v of valuesOf(valueAt(items[doc]!, info.path, info.objectField))) {
         if (typeof v === 'number') continue;
-        const key = postingKey(v);
-        if (!addPosting(lists, key, doc)) continue;
-        let id = valueIds.get(key);
+        if (!addPosting(lists, v, doc)) continue;
+        let id = valueIds.get(v);
         if (id === undefined) {
           id = valueList.length;
-          valueIds.set(key, id);
+          valueIds.set(v, id);
           valueList.push(v);
         }
         ids.push(id);
       }
     }
     offsets[n] = ids.length;
-    out.set(info.path, { info, postings: toPostings(lists), values: valueList, offsets, ids: Uint32Array.from(ids) });
+    out.set(info.path, { info, postings: await toPostings(lists, slicer), values: valueList, offsets, ids: Uint32Array.from(ids) });
   }
   return out;
 }
 
 /** Adds a document to a value's postings; false when it was already there. */
-function addPosting(lists: Map<string, number[]>, key: string, doc: number): boolean {
+function addPosting(lists: Map<string | number | boolean, number[]>, key: string | number | boolean, doc: number): boolean {
   const list = lists.get(key);
   if (!list) lists.set(key, [doc]);
   else if (list[list.length - 1] !== doc) list.push(doc);
@@ -338,9 +341,12 @@ function addPosting(lists: Map<string, number[]>, key: string, doc: number): boo
   return true;
 }
 
-function toPostings(lists: Map<string, number[]>): Map<string, Uint32Array> {
-  const postings = new Map<string, Uint32Array>();
-  for (const [k, list] of lists) postings.set(k, Uint32Array.from(list));
+async function toPostings(lists: Map<string | number | boolean, number[]>, slicer: Slicer): Promise<Map<string | number | boolean, Uint32Array>> {
+  const postings = new Map<string | number | boolean, Uint32Array>();
+  for (const [k, list] of lists) {
+    postings.set(k, Uint32Array.from(list));
+    await slicer.tick();
+  }
   return postings;
 }
 

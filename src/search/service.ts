@@ -8,7 +8,7 @@ import { compareValues } from './fields';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
-import { postingKey, SearchIndex, searchableText, type PathIndex } from './search-index';
+import { SearchIndex, searchableText, type PathIndex } from './search-index';
 
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
@@ -552,15 +552,15 @@ function matching(path: PathIndex, filter: Filter): Set<number> {
   const out = new Set<number>();
   if (filter.kind === 'list') {
     for (const raw of filter.values) {
-      let key: string;
+      let key: string | number | boolean;
       if (path.info.kind === 'number') {
         const n = Number(raw);
         if (raw.trim() === '' || !Number.isFinite(n)) continue;
-        key = postingKey(n);
+        key = n;
       } else if (path.info.kind === 'boolean') {
         if (raw !== 'true' && raw !== 'false') continue;
-        key = postingKey(raw === 'true');
-      } else key = postingKey(raw);
+        key = raw === 'true';
+      } else key = raw;
       for (const doc of path.postings.get(key) ?? []) out.add(doc);
     }
     return out;
