@@ -1,11 +1,20 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', sqlite: 'adapters/sql/sqlite.ts', postgres: 'adapters/sql/postgres.ts' },
-  format: ['esm', 'cjs'],
-  dts: { compilerOptions: { composite: false } },
-  tsconfig: "tsconfig.build.json",
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+const common = { format: ['esm', 'cjs'] as ('esm' | 'cjs')[], tsconfig: 'tsconfig.build.json', sourcemap: true, target: 'node20' as const };
+
+export default defineConfig([
+  {
+    ...common,
+    entry: { index: 'src/index.ts', sqlite: 'adapters/sql/sqlite.ts', postgres: 'adapters/sql/postgres.ts', node: 'node/index.ts' },
+    dts: { compilerOptions: { composite: false } },
+    clean: true,
+  },
+  // The `abkit` command: one ESM file run by node (no tsx at run time).
+  {
+    ...common,
+    entry: { cli: 'server/cli.ts' },
+    format: ['esm'],
+    banner: { js: '#!/usr/bin/env node' },
+    external: ['better-sqlite3', 'pg', 'pino', 'prom-client'],
+  },
+]);

@@ -1,15 +1,14 @@
-/** Express 5 binding: every request goes to abkit's handler (mount no body parser before it). */
+/**
+ * Express 5 binding: `createNodeListener` as middleware. A body Express already parsed
+ * (`express.json()`) is used as it is; other bodies are read by abkit within its limits.
+ */
 import express, { type Express } from 'express';
+import { createNodeListener } from '../node/index';
 import type { Handler } from '../src/index';
-import { sendWebResponse, toWebRequest } from './node-http';
 
 export function expressApp(handler: Handler): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use((req, res, next) => {
-    handler(toWebRequest(req, `${req.protocol}://${req.get('host')}`))
-      .then((response) => sendWebResponse(res, response))
-      .catch(next);
-  });
+  app.use(express.json(), createNodeListener(handler));
   return app;
 }

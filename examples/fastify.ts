@@ -1,17 +1,19 @@
-/** Fastify 5 binding: Fastify leaves bodies unread, abkit's handler streams and answers. */
+/**
+ * Fastify 5 binding: the reply is hijacked and written by `createNodeListener`; the JSON body
+ * Fastify parsed is handed over as `body`, any other body is read by abkit from the raw request.
+ */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createNodeListener } from '../node/index';
 import type { Handler } from '../src/index';
-import { sendWebResponse, toWebRequest } from './node-http';
 
 export function fastifyApp(handler: Handler): FastifyInstance {
   const app = Fastify();
-  // abkit reads (and limits) bodies itself: keep Fastify's parsers out of the way.
-  app.removeAllContentTypeParsers();
+  const listener = createNodeListener(handler);
+  // Bodies Fastify has no parser for stay unread, for abkit to read within its limits.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
-  app.all('/*', async (request, reply) => {
-    const response = await handler(toWebRequest(request.raw, `${request.protocol}://${request.host}`));
+  app.all('/*', (request, reply) => {
     reply.hijack();
-    await sendWebResponse(reply.raw, response);
+    return listener(Object.assign(request.raw, { body: request.body ?? undefined }), reply.raw);
   });
   return app;
 }

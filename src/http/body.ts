@@ -4,6 +4,7 @@
  * @module
  */
 import { PayloadTooLargeError, ValidationError } from '../errors';
+import { nestingExceeds } from '../validation';
 
 /**
  * A request body read within a limit; each method reads the body once.
@@ -53,6 +54,8 @@ export function maxBodyBytesOption(value: unknown, fallback: number, owner: stri
  * ```
  */
 export function bodyReader(request: Request | Response, limit: number): BodyReader {
+  const source = (request as { [NODE_BODY]?: NodeBodySource })[NODE_BODY];
+  if (source) return nodeBodyReader(source, limit);
   const bytes = () => readBytes(request, limit);
   const text = async () => decodeUtf8(await bytes());
   return {
@@ -60,6 +63,41 @@ export function bodyReader(request: Request | Response, limit: number): BodyRead
     text,
     json: async () => parseJsonBody(await text()),
   };
+}
+
+/**
+ * Where a request built by a node listener (`abkit/node`) keeps its body: the bytes read from the
+ * socket in one buffer, or a value a framework already parsed (Express's or Fastify's `req.body`).
+ * A global-registry symbol, so that separately bundled entries agree on it.
+ */
+export const NODE_BODY = Symbol.for('abkit.request.body');
+
+/** Reads the body of a node request, within a limit. @internal */
+export type NodeBodySource = (limit: number) => Promise<{ bytes: Uint8Array } | { parsed: unknown }>;
+
+function nodeBodyReader(source: NodeBodySource, limit: number): BodyReader {
+  const bytes = async () => {
+    const body = await source(limit);
+    if ('bytes' in body) return body.bytes;
+    const text = body.parsed === undefined ? '' : typeof body.parsed === 'string' ? body.parsed : JSON.stringify(body.parsed);
+    return new TextEncoder().encode(text);
+  };
+  return {
+    bytes,
+    text: async () => decodeUtf8(await bytes()),
+    json: async () => {
+      const body = await source(limit);
+      if ('bytes' in body) return parseJsonBody(decodeUtf8(body.bytes));
+      // A framework parsed it already: the same depth bound as for text we parse.
+      if (typeof body.parsed === 'string') return parseJsonBody(body.parsed);
+      if (nestingExceeds(body.parsed, MAX_JSON_DEPTH)) throw tooDeep();
+      return body.parsed;
+    },
+  };
+}
+
+function tooDeep(): ValidationError {
+  return new ValidationError(`request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`, [{ path: '(body)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }], 'too_deep');
 }
 
 async function readBytes(request: Request | Response, limit: number): Promise<Uint8Array> {
@@ -159,9 +197,7 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-    throw new ValidationError(`request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`, [{ path: '(body)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }], 'too_deep');
-  }
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
   try {
     return JSON.parse(text);
   } catch (error) {

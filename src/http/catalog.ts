@@ -55,6 +55,7 @@ function problemView(p: BatchProblem, batch: boolean) {
 export const CATALOG_ROUTES = [
   { method: 'DELETE', path: '/indexes/catalog', name: 'deleteAll' },
   { method: 'POST', path: '/indexes/catalog/batch', name: 'batch', maxBodyBytes: MAX_BATCH_BYTES - 1 },
+  { method: 'POST', path: '/indexes/catalog/sync', name: 'sync', maxBodyBytes: 1024 },
   { method: 'PUT', path: '/indexes/catalog/:itemID', name: 'put' },
   { method: 'DELETE', path: '/indexes/catalog/:itemID', name: 'delete' },
   { method: 'DELETE', path: '/indexes/catalog/schema/:fieldID', name: 'deleteField' },
@@ -135,6 +136,11 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
         await catalog.deleteSchemaField(params.fieldID!);
         return json({ deleted: params.fieldID });
       },
+      // An operator's trigger: what was accepted becomes searchable now, not at the next scheduled sync.
+      async sync({ request }) {
+        const catalog = await catalogFor(request);
+        return json(await catalog.sync());
+      },
       async batch({ request, body }) {
         const catalog = await catalogFor(request);
         // The size counts against the SPEC batch limit: 413 as soon as it reaches 50 MB.
@@ -150,8 +156,9 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
 
 /**
  * Creates the handler of the catalog interface v1: `PUT`/`DELETE /indexes/catalog/{itemID}`,
- * `DELETE /indexes/catalog`, `DELETE /indexes/catalog/schema/{fieldID}` and
- * `POST /indexes/catalog/batch`, each with `authorization: Bearer <catalog key>`.
+ * `DELETE /indexes/catalog`, `DELETE /indexes/catalog/schema/{fieldID}`,
+ * `POST /indexes/catalog/batch` and `POST /indexes/catalog/sync` (publishes what was accepted
+ * so far: `{ version, syncedAt, count }`), each with `authorization: Bearer <catalog key>`.
  *
  * Success is 200 with a JSON summary (`{ accepted, upserted, deleted }`, `{ deleted: n }` for
  * delete-all, `{ deleted: fieldID }`). Errors are `{ error, message, details? }`: 400 with every

@@ -13,7 +13,7 @@ import { simpleView } from '../decision/flags';
 import { sha256Hex } from '../crypto';
 import type { EnvironmentRecord } from '../storage/environments';
 import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
-import { json } from './respond';
+import { json, respond } from './respond';
 import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 const contextValue = z.union([z.string(), z.number(), z.boolean()], {
@@ -293,7 +293,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
 
   async function campaign(context: RouteContext): Promise<Response> {
     const value = await engine.decideCampaign(context.params.id!, await decisionOf(context));
-    return value ? new Response(serializeDecision(value), { status: 200, headers: JSON_HEADERS }) : new Response(null, { status: 204 });
+    return value ? respond(serializeDecision(value), 200, JSON_HEADERS) : respond(null, 204);
   }
 
   // `cid` names the environment of activations and events: unknown is a 400 naming it.
@@ -308,7 +308,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     const parsed = parseEvents(await body.json());
     await checkCid(request, parsed.cid);
     await engine.track(parsed.items.map((e) => ({ environment: parsed.cid, visitorId: e.visitor_id, event: e.event, value: e.value ?? null })));
-    return new Response(null, { status: 204 });
+    return respond(null, 204);
   }
 
   async function campaigns(context: RouteContext): Promise<Response> {
@@ -329,7 +329,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
       const settings = (await engine.configuration(params.envId)).config.accountSettings;
       parts.push(`"extras":${JSON.stringify({ accountSettings: { enabledXPC: settings?.enabledXPC ?? false, enabled1V1T: settings?.enabled1V1T ?? false } })}`);
     }
-    return new Response(`{${parts.join(',')}}`, { status: 200, headers: JSON_HEADERS });
+    return respond(`{${parts.join(',')}}`, 200, JSON_HEADERS);
   }
 
   async function flags(context: RouteContext): Promise<Response> {
@@ -345,8 +345,8 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     const file = await bucketingFile(record);
     // Clients revalidate each time: a configuration change must reach them on their next poll.
     const headers = { etag: file.etag, 'last-modified': file.lastModified, 'cache-control': 'no-cache' };
-    if (notModified(request, file, record.updatedAt)) return new Response(null, { status: 304, headers });
-    return new Response(file.text, { status: 200, headers: { ...JSON_HEADERS, ...headers } });
+    if (notModified(request, file, record.updatedAt)) return respond(null, 304, headers);
+    return respond(file.text, 200, { ...JSON_HEADERS, ...headers });
   }
 
   async function activate({ request, body }: RouteContext): Promise<Response> {
@@ -367,7 +367,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
       const details = wireDetails(e.details, batch);
       throw new ValidationError(messageOf(details), details);
     }
-    return new Response(null, { status: 204 });
+    return respond(null, 204);
   }
 
   const handlers = { campaigns, campaign, environmentCampaigns: campaigns, environmentCampaign: campaign, activate, events, flags, environmentFlags: flags, bucketing };

@@ -15,6 +15,7 @@ import { remoteControlRoutes } from './remote';
 import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
 import { handlerOf, normalizePrefix, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 import { serviceRoutes } from './service';
+import { withHeader } from './respond';
 import { searchRoutes } from './search';
 import { tokenRoutes } from './token';
 
@@ -54,6 +55,20 @@ export interface HandlerOptions extends ErrorReporting {
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
+/**
+ * The id of a request: the value of its `header` when that is a short visible token (a proxy's
+ * id, kept for correlation), else a new UUID.
+ *
+ * @example
+ * ```ts
+ * requestIdOf(new Request('http://x/', { headers: { 'x-request-id': 'r-1' } }), 'x-request-id'); // 'r-1'
+ * ```
+ */
+export function requestIdOf(request: Request, header: string): string {
+  const incoming = request.headers.get(header);
+  return incoming && REQUEST_ID.test(incoming) ? incoming : globalThis.crypto.randomUUID();
+}
+
 
 /**
  * Creates one handler serving every configured interface with its own error format
@@ -92,20 +107,6 @@ export function createHandler(options: HandlerOptions): Handler {
   if (!requestIdHeader) return route;
   return async (request) => {
     const response = await route(request);
-    const incoming = request.headers.get(requestIdHeader);
-    const id = incoming && REQUEST_ID.test(incoming) ? incoming : globalThis.crypto.randomUUID();
-    return withHeader(response, requestIdHeader, id);
+    return withHeader(response, requestIdHeader, requestIdOf(request, requestIdHeader));
   };
-}
-
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value);
-    return response;
-  } catch {
-    // Immutable headers (a fetched response): copy.
-    const headers = new Headers(response.headers);
-    headers.set(name, value);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }
 }

@@ -372,6 +372,11 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
         requestBody: body(z.array(batchOperation).max(10_000), 'Less than 50 MB'),
         responses: { '200': reply('Applied', batchResult), '413': reply('50 MB or more', apiError), ...errors },
       },
+      sync: {
+        summary: 'Publish every accepted operation now (search then sees them)',
+        ...security,
+        responses: { '200': reply('Published version', z.object({ version: z.number().int(), syncedAt: z.number().int(), count: z.number().int() })), ...errors },
+      },
     });
   }
   if (scope.search) {

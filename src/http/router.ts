@@ -240,8 +240,25 @@ function decodeParams(raw: Record<string, string>): Record<string, string> | und
   return out;
 }
 
+const MATCHED_ROUTE = Symbol.for('abkit.request.route');
+
+/**
+ * The pattern of the route that served `request` (`/v2/:envId/campaigns`), for logs and metrics;
+ * `undefined` when none did (404, 405, OPTIONS).
+ *
+ * @example
+ * ```ts
+ * await handler(request);
+ * matchedRoute(request); // '/v2/campaigns'
+ * ```
+ */
+export function matchedRoute(request: Request): string | undefined {
+  return (request as { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE];
+}
+
 async function run(entry: Entry, request: Request, url: URL, params: Record<string, string>): Promise<Response> {
   const { route, table } = entry;
+  (request as { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE] = table.prefix + route.spec.path;
   try {
     return await route.handle({ request, url, params, body: bodyReader(request, route.maxBodyBytes) });
   } catch (error) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expressApp } from '../../examples/express';
 import { fastifyApp } from '../../examples/fastify';
 import { honoApp } from '../../examples/hono';
-import { sendWebResponse, toWebRequest } from '../../examples/node-http';
+import { createNodeListener } from '../../node/index';
 import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, TokenService, type Handler, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 
@@ -24,7 +24,7 @@ const listen = (server: Server): Promise<Running> =>
   });
 
 const BINDINGS: [string, (handler: Handler) => Promise<Running>][] = [
-  ['node:http', (handler) => listen(createServer((req, res) => void handler(toWebRequest(req, 'http://127.0.0.1')).then((r) => sendWebResponse(res, r))))],
+  ['node:http', (handler) => listen(createServer(createNodeListener(handler)))],
   ['Express 5', (handler) => listen(createServer(expressApp(handler)))],
   [
     'Hono (@hono/node-server)',

@@ -76,11 +76,12 @@ describe('demo server (npm start)', () => {
     expect(await res.json()).toEqual({ visitor_id: 'v', campaigns: [], panic: true });
   });
 
-  it('logs one line per request and, on SIGTERM, finishes the request in flight before closing', async () => {
+  it('logs one JSON line per request and, on SIGTERM, finishes the request in flight before closing', async () => {
     const { base, child, output } = await startChild();
-    await fetch(`${base}/v2/campaigns`, { method: 'POST', body: '{"visitor_id":"v1"}' });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(output()).toMatch(/^POST \/v2\/campaigns 200 \d+\.\dms$/m);
+    await fetch(`${base}/v2/campaigns`, { method: 'POST', body: '{"visitor_id":"v1"}', headers: { 'x-request-id': 'req-42' } });
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', reqId: 'req-42', method: 'POST', route: '/v2/campaigns', status: 200, ms: expect.any(Number), time: expect.any(String) }));
     // A request whose body is still arriving when SIGTERM comes.
     let push!: (text: string) => void;
     let end!: () => void;
@@ -102,7 +103,8 @@ describe('demo server (npm start)', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { visitor_id: string }).visitor_id).toBe('v2');
     expect(await exited).toBe(0);
-    expect(output()).toMatch(/SIGTERM: finishing 1 request\(s\), then closing[\s\S]*closed/);
+    expect(output()).toMatch(/"msg":"draining"/);
+    expect(output()).toMatch(/"msg":"closed"/);
   });
 
   it('prints no secret of the bootstrap file: placeholders, and where to find them', async () => {
@@ -148,7 +150,7 @@ describe('demo server start-up errors', () => {
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
-    expect(stderr.trim()).toMatch(new RegExp(`^abkit demo server cannot start: cannot open the SQLite database ".*/file/abkit\\.db": E[A-Z]+`));
+    expect(stderr.trim()).toMatch(new RegExp(`^abkit: cannot start: cannot open the SQLite database ".*/file/abkit\\.db": E[A-Z]+`));
     expect(stderr).not.toMatch(/^\s+at /m);
   });
 });

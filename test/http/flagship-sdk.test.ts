@@ -20,7 +20,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { DecisionMode, Flagship, FSFetchStatus, FSFlagStatus, LogLevel, type Visitor } from '@flagship.io/js-sdk';
 import { DecisionEngine, createDecisionHandler, type CampaignDecision, memoryStorage } from '../../src/index';
-import { sendWebResponse, toWebRequest } from '../../examples/node-http';
+import { writeResponse } from '../../node/listener';
+import { nodeRequest } from '../../node/request';
 
 const ENV = 'env-sdk';
 const API_KEY = 'sdk-secret-key-0123456789';
@@ -206,7 +207,7 @@ beforeAll(async () => {
 
   server = http.createServer((req, res) => {
     void (async () => {
-      const request = toWebRequest(req, origin);
+      const request = nodeRequest(req, origin);
       const copy = request.clone();
       const response = await handler(request);
       const url = new URL(request.url);
@@ -220,7 +221,7 @@ beforeAll(async () => {
         status: response.status,
         contentType: response.headers.get('content-type'),
       });
-      await sendWebResponse(res, response);
+      await writeResponse(res, response);
     })().catch((error: unknown) => {
       res.statusCode = 599;
       res.end(String(error));

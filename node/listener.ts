@@ -1,0 +1,110 @@
+/**
+ * `createNodeListener`: abkit's Web-standard handler as a node:http, Express or Fastify listener,
+ * without Web streams on the way.
+ *
+ * @module
+ */
+import type { ServerResponse } from 'node:http';
+import type { Handler } from '../src/http/router';
+import { responseHeaderRecord, responseText } from '../src/http/respond';
+import { nodeRequest, type NodeRequestLike } from './request';
+
+/**
+ * Options of {@link createNodeListener}.
+ *
+ * @example
+ * ```ts
+ * const options: NodeListenerOptions = { origin: 'https://api.example.com', onError: (e) => logger.error(e) };
+ * ```
+ */
+export interface NodeListenerOptions {
+  /**
+   * The public origin of request URLs (`https://api.example.com`), e.g. behind a proxy.
+   * @defaultValue the socket's protocol and the `Host` header (`localhost` when it is not a plain host)
+   */
+  origin?: string;
+  /** Called with an error the handler threw (the client gets a bare 500). @defaultValue `console.error` */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * A node:http request listener; as Express middleware, `next` receives a handler failure.
+ *
+ * @example
+ * ```ts
+ * const listener: NodeListener = createNodeListener(handler);
+ * createServer(listener).listen(8080);
+ * ```
+ */
+export type NodeListener = (req: NodeRequestLike, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
+
+const INTERNAL_ERROR = '{"message":"internal error"}';
+
+/**
+ * Serves a Web-standard handler on node:http, Express or Fastify. The `Request` is built lazily
+ * (method, URL and headers come from the node request; the body is read once into a buffer,
+ * within the route's limit), and a body a framework already parsed (`req.body`, e.g. after
+ * `express.json()`) is used as it is. The response is written with one `end()` and a
+ * `Content-Length`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createNodeListener } from 'abkit/node';
+ * createServer(createNodeListener(handler)).listen(8080);
+ * // Express 5: app.use(express.json(), createNodeListener(handler));
+ * ```
+ */
+export function createNodeListener(handler: Handler, options: NodeListenerOptions = {}): NodeListener {
+  const { origin, onError = (error: unknown) => console.error(error) } = options;
+  if (origin !== undefined && !/^https?:\/\/[^/?#]+$/.test(origin)) {
+    throw new TypeError(`createNodeListener: origin must be a scheme and host without a path, got ${JSON.stringify(origin)}`);
+  }
+  return async (req, res, next) => {
+    let response: Response;
+    try {
+      response = await handler(nodeRequest(req, origin));
+    } catch (error) {
+      if (next) return next(error);
+      onError(error);
+      if (res.headersSent) res.end();
+      else res.writeHead(500, { 'content-type': 'application/json', 'content-length': INTERNAL_ERROR.length }).end(INTERNAL_ERROR);
+      return;
+    }
+    try {
+      await writeResponse(res, response, req.method === 'HEAD');
+    } catch (error) {
+      onError(error);
+      res.destroy();
+    }
+  };
+}
+
+/**
+ * Writes a Web `Response` to a node response with one `end()` and a `Content-Length`.
+ *
+ * @example
+ * ```ts
+ * await writeResponse(res, new Response('hi'));
+ * ```
+ */
+export async function writeResponse(res: ServerResponse, response: Response, head = false): Promise<void> {
+  const text = responseText(response);
+  let body: string | Uint8Array | null;
+  if (text !== undefined) body = text;
+  else body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  const headers: Record<string, string | string[] | number> = {};
+  const record = responseHeaderRecord(response);
+  if (record) Object.assign(headers, record);
+  else {
+    response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') headers[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) headers['set-cookie'] = cookies;
+  }
+  if (body !== null) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  res.writeHead(response.status, headers);
+  if (body === null || head) res.end();
+  else res.end(body);
+}

@@ -1,0 +1,221 @@
+/**
+ * A Web `Request` over a node:http request, built lazily: method, URL, headers and the body (read
+ * once into a buffer, or a body a framework already parsed) are served from the node request;
+ * anything else builds the undici `Request` on first need.
+ *
+ * @module
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { PayloadTooLargeError } from '../src/errors';
+import { NODE_BODY, type NodeBodySource } from '../src/http/body';
+import { delegateToReal } from '../src/http/lazy';
+
+/** A node request, with the body a framework (Express, Fastify) may have parsed already. */
+export type NodeRequestLike = IncomingMessage & { body?: unknown };
+
+type Body = { bytes: Uint8Array } | { parsed: unknown };
+
+/**
+ * Most bytes of a refused body read and thrown away, so that a client still sending it reads
+ * the 413 instead of a connection reset. Past it, the connection is closed.
+ */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+function discard(req: IncomingMessage): void {
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > MAX_DRAIN_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
+const HOST = /^[A-Za-z0-9.\-_~]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** Request headers read from the node request; immutable, like a Request's. */
+class NodeHeaders {
+  readonly #raw: IncomingMessage['headers'];
+
+  constructor(raw: IncomingMessage['headers']) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    const value = this.#raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  has(name: string): boolean {
+    return this.#raw[name.toLowerCase()] !== undefined;
+  }
+
+  getSetCookie(): string[] {
+    const value = this.#raw['set-cookie'];
+    return value === undefined ? [] : Array.isArray(value) ? [...value] : [value];
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.#raw).sort()) {
+      const value = this.get(name);
+      if (value !== null) yield [name, value];
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  forEach(callback: (value: string, name: string, headers: Headers) => void, thisArg?: unknown): void {
+    for (const [name, value] of this.entries()) callback.call(thisArg, value, name, this as unknown as Headers);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+
+  append(): never {
+    throw new TypeError('request headers are immutable');
+  }
+
+  set(): never {
+    throw new TypeError('request headers are immutable');
+  }
+
+  delete(): never {
+    throw new TypeError('request headers are immutable');
+  }
+}
+delegateToReal(NodeHeaders, Headers, () => {
+  throw new TypeError('not supported on request headers');
+});
+
+/** The lazily built Request; see the module note. */
+class NodeRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly #req: NodeRequestLike;
+  #headers: NodeHeaders | undefined;
+  #body: Promise<Body> | undefined;
+  #real: Request | undefined;
+
+  constructor(req: NodeRequestLike, url: string) {
+    this.#req = req;
+    this.method = req.method ?? 'GET';
+    this.url = url;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= new NodeHeaders(this.#req.headers)) as unknown as Headers;
+  }
+
+  /** The body, read once (see {@link NODE_BODY}). */
+  [NODE_BODY]: NodeBodySource = (limit) => (this.#body ??= this.#real ? readWeb(this.#real, limit) : readBody(this.#req, limit));
+
+  /** The undici Request, built once: its body is the bytes read, or the socket's stream. */
+  real(): Request {
+    if (this.#real) return this.#real;
+    const hasBody = this.method !== 'GET' && this.method !== 'HEAD';
+    let body: ReadableStream<Uint8Array> | undefined;
+    if (hasBody) {
+      const read = this.#body;
+      body = read
+        ? new ReadableStream({
+            async pull(controller) {
+              const b = await read;
+              controller.enqueue('bytes' in b ? b.bytes : new TextEncoder().encode(JSON.stringify(b.parsed) ?? ''));
+              controller.close();
+            },
+          })
+        : (Readable.toWeb(this.#req) as ReadableStream<Uint8Array>);
+    }
+    const headers = new Headers();
+    const raw = this.#req.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    return (this.#real = new Request(this.url, { method: this.method, headers, body, duplex: 'half' } as RequestInit));
+  }
+}
+delegateToReal(NodeRequest, Request, (r) => r.real(), ['method', 'url']);
+
+/**
+ * The Web `Request` of a node request: `origin` when given (a proxy's public origin), else the
+ * protocol of the socket and the `Host` header when it is a plain host name.
+ *
+ * @example
+ * ```ts
+ * createServer(async (req, res) => { const request = nodeRequest(req); console.log(request.url); res.end(); });
+ * ```
+ */
+export function nodeRequest(req: NodeRequestLike, origin?: string): Request {
+  let path = req.url ?? '/';
+  if (!path.startsWith('/')) {
+    // absolute-form (a proxy's): keep its path only; anything else is a request for '/'.
+    try {
+      const u = new URL(path);
+      path = u.pathname + u.search;
+    } catch {
+      path = '/';
+    }
+  }
+  if (origin === undefined) {
+    const host = req.headers.host;
+    const secure = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
+    origin = `${secure ? 'https' : 'http'}://${host && HOST.test(host) ? host : 'localhost'}`;
+  }
+  return new NodeRequest(req, origin + path) as unknown as Request;
+}
+
+// Once the undici Request exists it owns the socket's stream: read through it.
+async function readWeb(request: Request, limit: number): Promise<Body> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > limit) throw new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
+  return { bytes };
+}
+
+async function readBody(req: NodeRequestLike, limit: number): Promise<Body> {
+  if (req.body !== undefined) return { parsed: req.body };
+  const tooLarge = () => new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    discard(req);
+    throw tooLarge();
+  }
+  if (req.readableEnded) return { bytes: new Uint8Array(0) };
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        cleanup();
+        discard(req);
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}

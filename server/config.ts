@@ -1,0 +1,134 @@
+/**
+ * The configuration of `abkit serve`: environment variables, overridden by the same names as
+ * flags (`--port 8080`, `--storage memory`, or `--ABKIT_STORAGE=memory`).
+ *
+ * @module
+ */
+
+/** What `abkit serve` runs with. */
+export interface ServeConfig {
+  /** `PORT` (0: any free port). */
+  port: number;
+  /** `HOST`. */
+  host: string;
+  /** `ABKIT_STORAGE`: `memory`, `sqlite:<file>` or a `postgres://` URL; undefined = the default. */
+  storage: string | undefined;
+  /** `ABKIT_BOOTSTRAP`: a bootstrap file, or none. */
+  bootstrap: string | undefined;
+  /** `ABKIT_BOOTSTRAP_ABSOLUTE_PATHS=allow`: files named in the bootstrap may lie outside its folder. */
+  bootstrapAbsolutePaths: boolean;
+  /** `ABKIT_PEPPER`: keys the hashes of stored secrets (16+ characters). */
+  pepper: string | undefined;
+  /** `ABKIT_CORS_ORIGINS`: comma-separated origins allowed on browser-facing routes (`*` for any). */
+  corsOrigins: readonly string[];
+  /** `ABKIT_LOG_LEVEL`: pino level. */
+  logLevel: string;
+  /** `ABKIT_API_KEY`: the `x-api-key` the default environment's decision interface then requires. */
+  apiKey: string | undefined;
+  /** `ABKIT_HEADERS_TIMEOUT_MS` (10 s), `ABKIT_REQUEST_TIMEOUT_MS` (30 s), `ABKIT_KEEP_ALIVE_TIMEOUT_MS` (5 s). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** `ABKIT_MAX_CONNECTIONS`: open connections at once (1,000). */
+  maxConnections: number;
+  /** `ABKIT_SHUTDOWN_TIMEOUT_MS`: how long SIGTERM waits for requests in flight (10 s). */
+  shutdownTimeoutMs: number;
+}
+
+/** The variables `abkit serve` reads, each also a flag. */
+export const SERVE_VARIABLES = [
+  'PORT',
+  'HOST',
+  'ABKIT_STORAGE',
+  'ABKIT_BOOTSTRAP',
+  'ABKIT_BOOTSTRAP_ABSOLUTE_PATHS',
+  'ABKIT_PEPPER',
+  'ABKIT_CORS_ORIGINS',
+  'ABKIT_LOG_LEVEL',
+  'ABKIT_API_KEY',
+  'ABKIT_HEADERS_TIMEOUT_MS',
+  'ABKIT_REQUEST_TIMEOUT_MS',
+  'ABKIT_KEEP_ALIVE_TIMEOUT_MS',
+  'ABKIT_MAX_CONNECTIONS',
+  'ABKIT_SHUTDOWN_TIMEOUT_MS',
+] as const;
+
+type Variable = (typeof SERVE_VARIABLES)[number];
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A configuration problem: the message names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** `--cors-origins` and `--CORS_ORIGINS` → `ABKIT_CORS_ORIGINS`; `--port` → `PORT`. */
+function variableOf(flag: string): Variable | undefined {
+  const upper = flag.replace(/-/g, '_').toUpperCase();
+  return SERVE_VARIABLES.find((v) => v === upper || v === `ABKIT_${upper}`);
+}
+
+/**
+ * Reads the configuration from `env` and `args` (flags win), refusing unknown flags and bad values
+ * with a {@link ConfigError} naming the variable.
+ *
+ * @example
+ * ```ts
+ * parseServeConfig(['--port', '0', '--storage=memory'], process.env).port; // 0
+ * ```
+ */
+export function parseServeConfig(args: readonly string[], env: Readonly<Record<string, string | undefined>>): ServeConfig {
+  const values: Partial<Record<Variable, string>> = {};
+  for (const name of SERVE_VARIABLES) if (env[name] !== undefined && env[name] !== '') values[name] = env[name];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const m = /^--([A-Za-z][A-Za-z0-9_-]*)(?:=(.*))?$/s.exec(arg);
+    if (!m) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}; flags are --name value or --name=value`);
+    const variable = variableOf(m[1]!);
+    if (!variable) throw new ConfigError(`unknown flag --${m[1]}; known: ${SERVE_VARIABLES.map((v) => `--${v.replace(/^ABKIT_/, '').toLowerCase().replace(/_/g, '-')}`).join(', ')}`);
+    const value = m[2] ?? args[++i];
+    if (value === undefined) throw new ConfigError(`flag --${m[1]} needs a value`);
+    values[variable] = value;
+  }
+  const integer = (name: Variable, fallback: number, min: number): number => {
+    const raw = values[name];
+    if (raw === undefined) return fallback;
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
+    return Number(raw);
+  };
+  const allowOrNot = (name: Variable): boolean => {
+    const raw = values[name];
+    if (raw !== undefined && raw !== 'allow' && raw !== 'deny') throw new ConfigError(`${name} must be allow or deny, got ${JSON.stringify(raw)}`);
+    return raw === 'allow';
+  };
+  const port = integer('PORT', 8080, 0);
+  if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
+  const logLevel = values.ABKIT_LOG_LEVEL ?? 'info';
+  if (!LEVELS.includes(logLevel)) throw new ConfigError(`ABKIT_LOG_LEVEL must be one of ${LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  const pepper = values.ABKIT_PEPPER;
+  if (pepper !== undefined && pepper.length < 16) throw new ConfigError('ABKIT_PEPPER must be at least 16 characters');
+  const apiKey = values.ABKIT_API_KEY;
+  if (apiKey !== undefined && apiKey.length < 16) throw new ConfigError('ABKIT_API_KEY must be at least 16 characters');
+  const corsOrigins = (values.ABKIT_CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/?#\s]+$/.test(origin)) throw new ConfigError(`ABKIT_CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin (scheme://host[:port]) or *`);
+  }
+  const requestTimeoutMs = integer('ABKIT_REQUEST_TIMEOUT_MS', 30_000, 1);
+  return {
+    port,
+    host: values.HOST ?? '127.0.0.1',
+    storage: values.ABKIT_STORAGE,
+    bootstrap: values.ABKIT_BOOTSTRAP,
+    bootstrapAbsolutePaths: allowOrNot('ABKIT_BOOTSTRAP_ABSOLUTE_PATHS'),
+    pepper,
+    corsOrigins,
+    logLevel,
+    apiKey,
+    requestTimeoutMs,
+    // Node requires headersTimeout <= requestTimeout.
+    headersTimeoutMs: Math.min(integer('ABKIT_HEADERS_TIMEOUT_MS', 10_000, 1), requestTimeoutMs),
+    keepAliveTimeoutMs: integer('ABKIT_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
+    maxConnections: integer('ABKIT_MAX_CONNECTIONS', 1_000, 1),
+    shutdownTimeoutMs: integer('ABKIT_SHUTDOWN_TIMEOUT_MS', 10_000, 1),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The server's edge around abkit's handler: request ids, the service routes (`/metrics`,
+ * `/health/live`, `/health/ready`), CORS, one JSON log line and one latency observation per
+ * request.
+ *
+ * @module
+ */
+import type { Logger } from 'pino';
+import { requestIdOf } from '../src/http/handler';
+import { json, respond, responseText, withHeader } from '../src/http/respond';
+import { handlerOf, matchedRoute, routeTable, type Handler } from '../src/http/router';
+import type { Storage } from '../src/storage/storage';
+import type { CorsPolicy } from './cors';
+import type { ServerMetrics } from './metrics';
+
+/** How long `/health/ready` waits for the storage. */
+export const READY_TIMEOUT_MS = 1_000;
+
+const SERVICE_ROUTES = [
+  { method: 'GET', path: '/metrics', name: 'metrics' },
+  { method: 'GET', path: '/health/live', name: 'live' },
+  { method: 'GET', path: '/health/ready', name: 'ready' },
+] as const;
+const SERVICE_PATHS = new Set<string>(SERVICE_ROUTES.map((r) => r.path));
+const SEARCH_ROUTES = new Set(['/search', '/v0.4/search', '/v0.3/search', '/autocomplete']);
+
+/** What {@link observe} needs. */
+export interface EdgeOptions {
+  handler: Handler;
+  storage: Storage;
+  logger: Logger;
+  metrics: ServerMetrics;
+  cors: CorsPolicy;
+  /** Whether the server is draining (readiness then fails, so a balancer stops sending). */
+  draining: () => boolean;
+}
+
+/** Whether the storage answers within {@link READY_TIMEOUT_MS}. */
+async function storageAnswers(storage: Storage): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)));
+  try {
+    return await Promise.race([storage.environments.version('abkit-readiness-probe').then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The path of a request URL without building a URL object (the hot path does not need one).
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const end = url.indexOf('?', start);
+  return end < 0 ? url.slice(start) : url.slice(start, end);
+}
+
+/**
+ * The server's handler: service routes, CORS, request ids, logs and metrics around `handler`.
+ *
+ * @example
+ * ```ts
+ * const edge = observe({ handler, storage, logger, metrics: createMetrics(), cors: corsPolicy([]), draining: () => false });
+ * ```
+ */
+export function observe(options: EdgeOptions): Handler {
+  const { handler, storage, logger, metrics, cors, draining } = options;
+  const service = handlerOf([
+    routeTable(
+      SERVICE_ROUTES,
+      {
+        metrics: async () => respond(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
+        live: async () => json({ status: 'ok' }),
+        ready: async () => {
+          if (draining()) return json({ status: 'draining' }, 503);
+          return (await storageAnswers(storage)) ? json({ status: 'ok' }) : json({ status: 'unavailable', message: `storage did not answer within ${READY_TIMEOUT_MS} ms` }, 503);
+        },
+      },
+      { maxBodyBytes: 1024, render: (error) => json({ message: error.message }, error.status) },
+    ),
+  ]);
+
+  return async (request) => {
+    const started = performance.now();
+    const id = requestIdOf(request, 'x-request-id');
+    const path = pathOf(request.url);
+    const origin = request.headers.get('origin');
+    const corsAllowed = cors.allowed(path, origin);
+    let response: Response;
+    let route: string | undefined;
+    if (corsAllowed && request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+      response = cors.preflight(origin);
+      route = 'preflight';
+    } else if (SERVICE_PATHS.has(path)) {
+      response = await service(request);
+      route = matchedRoute(request);
+    } else {
+      response = await handler(request);
+      route = matchedRoute(request);
+    }
+    response = withHeader(response, 'x-request-id', id);
+    if (corsAllowed && route !== 'preflight') for (const [name, value] of Object.entries(cors.headers(origin))) response = withHeader(response, name, value);
+    const seconds = (performance.now() - started) / 1000;
+    const status = response.status;
+    metrics.requestDuration.observe({ method: request.method, route: route ?? 'unmatched', status }, seconds);
+    if (route && SEARCH_ROUTES.has(route)) {
+      metrics.searchDuration.observe({ route }, seconds);
+      if (status === 200 && zeroResults(responseText(response))) metrics.zeroResultSearches.inc({ route });
+    }
+    // Never the URL (a token check carries the token in its query), a header or a body.
+    logger.info({ reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 }, 'request');
+    return response;
+  };
+}
+
+// Only an empty first page is parsed: it is short, and most searches are not.
+function zeroResults(text: string | null | undefined): boolean {
+  if (!text || !/^\{"(hits|suggestions)":\[\]/.test(text)) return false;
+  try {
+    const body = JSON.parse(text) as { totalHits?: number; suggestions?: unknown[] };
+    return body.totalHits === undefined ? Array.isArray(body.suggestions) : body.totalHits === 0;
+  } catch {
+    return false;
+  }
+}

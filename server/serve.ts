@@ -1,0 +1,160 @@
+/**
+ * `abkit serve`: abkit's interfaces on node:http, configured by environment variables and
+ * flags, with JSON logs, Prometheus metrics, health and readiness, CORS, timeouts, a connection
+ * cap and a graceful drain on SIGTERM.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { dirname, resolve } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { AccessManager } from '../src/access/access-manager';
+import { TokenService } from '../src/access/token-service';
+import { applyBootstrap } from '../src/bootstrap';
+import { CatalogRegistry } from '../src/catalog/registry';
+import { sha256Hex } from '../src/crypto';
+import { DecisionEngine } from '../src/decision/engine';
+import { createHandler } from '../src/http/handler';
+import type { Storage } from '../src/storage/storage';
+import { createNodeListener } from '../node/listener';
+import { bannerLines } from './banner';
+import type { ServeConfig } from './config';
+import { corsPolicy } from './cors';
+import { createMetrics, instrumentCatalogs, instrumentEngine, instrumentTokens } from './metrics';
+import { observe } from './observe';
+import { defaultStorageSpec, openStorage, redactStorage } from './storage';
+
+/** A running server. */
+export interface RunningServer {
+  /** Its base URL. */
+  readonly url: string;
+  readonly server: Server;
+  /** Stops accepting, finishes requests in flight (up to the shutdown timeout), closes the storage. */
+  close(): Promise<void>;
+}
+
+/** A start failure worth one line (a busy port, a bad bootstrap file), not a stack trace. */
+export class StartError extends Error {
+  override readonly name = 'StartError';
+}
+
+/** A JSON file; a parse error says so without quoting the file (it may hold anything). */
+const readJson = async (path: string): Promise<unknown> => {
+  const text = await readFile(path, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new StartError(`${path} is not valid JSON`);
+  }
+};
+
+/**
+ * Starts the server.
+ *
+ * @example
+ * ```ts
+ * const running = await serve(parseServeConfig(process.argv.slice(3), process.env));
+ * process.on('SIGTERM', () => void running.close());
+ * ```
+ */
+export async function serve(config: ServeConfig, options: { logger?: Logger; banner?: (line: string) => void } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } });
+  const banner = options.banner ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const spec = config.storage ?? defaultStorageSpec();
+  if (config.storage === undefined && spec === 'memory') logger.warn('better-sqlite3 is not installed: storage is memory (set ABKIT_STORAGE, or npm install better-sqlite3 to keep data)');
+  const storage = await openStorage(spec);
+  try {
+    return await start(config, storage, logger, banner, redactStorage(spec));
+  } catch (error) {
+    await storage.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function start(config: ServeConfig, storage: Storage, logger: Logger, banner: (line: string) => void, storageName: string): Promise<RunningServer> {
+  const metrics = createMetrics();
+  const accesses = new AccessManager({ storage, pepper: config.pepper });
+  const catalogs = new CatalogRegistry({ storage, pepper: config.pepper, onSyncError: (error) => logger.error({ err: error }, 'catalog sync failed') });
+  instrumentCatalogs(catalogs, metrics);
+
+  let bootstrap: unknown;
+  let defaultEnvironment: string | undefined;
+  const schedules: { stop(): void }[] = [];
+  const bootstrapPath = config.bootstrap === undefined ? undefined : resolve(config.bootstrap);
+  if (bootstrapPath) {
+    bootstrap = await readJson(bootstrapPath).catch((error: unknown) => {
+      if (error instanceof StartError) throw error;
+      throw new StartError(`ABKIT_BOOTSTRAP: cannot read ${bootstrapPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    });
+    const setup = new DecisionEngine({ storage });
+    const readRelative = (p: string) => readJson(resolve(dirname(bootstrapPath), p));
+    // Paths inside the file stay in its folder unless the operator allows absolute ones.
+    const applied = await applyBootstrap(bootstrap, { engine: setup, accesses, catalogs, readJsonFile: readRelative, allowAbsolutePaths: config.bootstrapAbsolutePaths });
+    for (const warning of applied.warnings) logger.warn({ bootstrap: bootstrapPath }, warning);
+    defaultEnvironment = applied.defaultEnvironment;
+    for (const c of applied.catalogs) schedules.push((await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs }));
+  }
+  const engine = new DecisionEngine({ storage, defaultEnvironment });
+  if (config.apiKey !== undefined) await requireApiKey(engine, storage, config.apiKey, defaultEnvironment);
+  instrumentEngine(engine, metrics);
+  const tokens = new TokenService({ storage, accesses });
+  instrumentTokens(tokens, metrics);
+
+  const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
+  const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search: catalogs, requestIdHeader: false, onError });
+  let draining = false;
+  const edge = observe({ handler, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });
+
+  // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): check
+  // often enough that they hold to about a second.
+  const server = createServer(
+    { requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, keepAliveTimeout: config.keepAliveTimeoutMs, connectionsCheckingInterval: 1_000 },
+    createNodeListener(edge, { onError }),
+  );
+  server.maxConnections = config.maxConnections;
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new StartError(`port ${config.port} on ${config.host} is already in use (set PORT or --port)`));
+      else if (error.code === 'EACCES') reject(new StartError(`no permission to listen on ${config.host}:${config.port}`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new StartError(`HOST ${config.host} is not an address of this machine`));
+      else reject(error);
+    });
+    server.listen(config.port, config.host, () => resolveListen());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url, storage: storageName, bootstrap: bootstrapPath ?? null, cors: config.corsOrigins }, 'listening');
+  for (const line of bannerLines(url, { bootstrapPath, bootstrap, defaultEnvironment, storage: storageName })) banner(line);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      draining = true;
+      for (const s of schedules) s.stop();
+      logger.info({ connections: await connections(server) }, 'draining');
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(deadline);
+      await storage.close();
+      logger.info('closed');
+    })());
+  return { url, server, close };
+}
+
+function connections(server: Server): Promise<number> {
+  return new Promise((r) => server.getConnections((_e, n) => r(n ?? 0)));
+}
+
+// The default environment then requires the key; stored only when it changed, so a restart
+// does not bump the configuration version.
+async function requireApiKey(engine: DecisionEngine, storage: Storage, apiKey: string, environment: string | undefined): Promise<void> {
+  const id = environment ?? engine.defaultEnvironment;
+  const record = await storage.environments.get(id);
+  if (!record) throw new StartError(`ABKIT_API_KEY: the default environment "${id}" does not exist (bootstrap one with "default": true)`);
+  if (record.apiKeyHash === (await sha256Hex(apiKey))) return;
+  await engine.load(record.config, { environment: id, account: record.accountId, apiKey, expectedVersion: record.version });
+}

@@ -1,0 +1,53 @@
+/**
+ * `abkit validate <bucketing.json>`: every problem of a campaign file, with its JSON path.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { parseBucketingConfig } from '../src/decision/config';
+import { AbkitError } from '../src/errors';
+
+/** One problem of a file: where (`campaigns[0].variationGroups[1].id`, or `(file)`) and what. */
+export interface FileProblem {
+  path: string;
+  message: string;
+}
+
+function pathText(path: unknown): string {
+  if (!Array.isArray(path)) return String(path);
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  return out === '' ? '(root)' : out;
+}
+
+/**
+ * The problems of a bucketing configuration file (none: it is valid).
+ *
+ * @example
+ * ```ts
+ * const problems = await validateBucketingFile('bucketing.json');
+ * for (const p of problems) console.log(`${p.path}: ${p.message}`);
+ * ```
+ */
+export async function validateBucketingFile(file: string): Promise<FileProblem[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return [{ path: '(file)', message: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }];
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }];
+  }
+  try {
+    parseBucketingConfig(value);
+    return [];
+  } catch (error) {
+    if (!(error instanceof AbkitError)) throw error;
+    if (error.details.length === 0) return [{ path: '(root)', message: error.message }];
+    return error.details.map((d) => ({ path: pathText(d.path), message: d.message }));
+  }
+}

@@ -1,0 +1,119 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeListener } from '../../node/index';
+import { createHandler, DecisionEngine, memoryStorage, type Handler } from '../../src/index';
+import { config } from '../helpers/configs';
+
+const servers: Server[] = [];
+const listen = (server: Server): Promise<string> =>
+  new Promise((resolve) => {
+    servers.push(server);
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  });
+afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+
+// Counts undici Request/Response objects built while serving (the fast path builds none).
+const OriginalRequest = globalThis.Request;
+const OriginalResponse = globalThis.Response;
+let built = 0;
+afterEach(() => {
+  globalThis.Request = OriginalRequest;
+  globalThis.Response = OriginalResponse;
+});
+function countWebObjects(): void {
+  built = 0;
+  globalThis.Request = class extends OriginalRequest {
+    constructor(...args: ConstructorParameters<typeof Request>) {
+      super(...args);
+      built++;
+    }
+  };
+  globalThis.Response = class extends OriginalResponse {
+    constructor(...args: ConstructorParameters<typeof Response>) {
+      super(...args);
+      built++;
+    }
+  };
+}
+
+// A client that builds no Web objects either (fetch would), and may send any Host header.
+function send(url: string, method: string, body: string | undefined, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let handler: Handler;
+beforeAll(async () => {
+  const engine = new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: 'prod' });
+  await engine.load(config([{ id: 'c1', split: [100] }]), { environment: 'prod' });
+  handler = createHandler({ decision: engine, maxBodyBytes: 1024 });
+});
+
+describe('createNodeListener', () => {
+  it('serves a decision without building a Web Request, Response or stream, in one response with a Content-Length', async () => {
+    const url = await listen(createServer(createNodeListener(handler)));
+    countWebObjects();
+    const res = await send(`${url}/v2/campaigns`, 'POST', '{"visitor_id":"v1"}', { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(res.text)).toMatchObject({ visitor_id: 'v1', campaigns: [{ id: 'c1' }] });
+    expect(built).toBe(0);
+  });
+
+  it('refuses a body over the route limit with 413 and keeps answering', async () => {
+    const url = await listen(createServer(createNodeListener(handler)));
+    const big = await fetch(`${url}/v2/campaigns`, { method: 'POST', body: JSON.stringify({ visitor_id: 'x'.repeat(5000) }) });
+    expect(big.status).toBe(413);
+    const chunked = await fetch(`${url}/v2/campaigns`, { method: 'POST', body: new Blob(['{"visitor_id":"', 'y'.repeat(5000), '"}']).stream(), duplex: 'half' } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect((await fetch(`${url}/v2/campaigns`, { method: 'POST', body: '{"visitor_id":"v"}' })).status).toBe(200);
+  });
+
+  it('uses a body Express already parsed, with the same depth limit as text', async () => {
+    const app = express();
+    app.use(express.json(), createNodeListener(handler));
+    const url = await listen(createServer(app));
+    const ok = await fetch(`${url}/v2/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"visitor_id":"parsed"}' });
+    expect(await ok.json()).toMatchObject({ visitor_id: 'parsed' });
+    let deep: unknown = 1;
+    for (let i = 0; i < 70; i++) deep = [deep];
+    const tooDeep = await fetch(`${url}/v2/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ visitor_id: 'v', context: { d: deep } }) });
+    expect(tooDeep.status).toBe(400);
+    expect(((await tooDeep.json()) as { message: string }).message).toMatch(/deeper than the limit of 64/);
+  });
+
+  it('answers HEAD without a body, a thrown error with a bare 500, and ignores a malformed Host', async () => {
+    const url = await listen(createServer(createNodeListener(handler)));
+    const head = await fetch(`${url}/health`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const errors: unknown[] = [];
+    const failing = await listen(createServer(createNodeListener(async () => { throw new Error('secret detail'); }, { onError: (e) => errors.push(e) })));
+    const res = await fetch(`${failing}/x`);
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe('{"message":"internal error"}');
+    expect(errors).toHaveLength(1);
+    let seen = '';
+    const echo = await listen(createServer(createNodeListener(async (request) => ((seen = request.url), new Response('ok')))));
+    await send(`${echo}/a?b=1`, 'GET', undefined, { host: 'evil/path' });
+    expect(seen).toBe('http://localhost/a?b=1');
+    await send(`${echo}/a`, 'GET', undefined, { host: 'shop.example:8080' });
+    expect(seen).toBe('http://shop.example:8080/a');
+  });
+
+  it('rejects an origin with a path', () => {
+    expect(() => createNodeListener(handler, { origin: 'https://x.example/base' })).toThrow(/origin must be a scheme and host/);
+  });
+});
