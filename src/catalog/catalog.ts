@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type ErrorDetail } from '../errors';
 import type { CatalogItem, CatalogOperation, FieldClaim, VisibleCatalog } from '../storage/catalog';
 import type { Storage } from '../storage/storage';
+import { runAtOnce, runInSlices, SLICE_OPERATIONS } from '../slices';
 import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem, type SchemaLookup } from './typing';
 
 /**
@@ -226,12 +227,17 @@ interface KeyIndex {
  * ```
  */
 export function prepareBatch(operations: readonly BatchOperation[], schema: SchemaLookup): { claims: FieldClaim[]; prepared: CatalogOperation[] } {
+  return runAtOnce(prepareSteps(operations, schema));
+}
+
+/** {@link prepareBatch} as sliced work: it yields every {@link SLICE_OPERATIONS} operations. */
+function* prepareSteps(operations: readonly BatchOperation[], schema: SchemaLookup): Generator<void, { claims: FieldClaim[]; prepared: CatalogOperation[] }> {
   // Fields as this batch leaves them: earlier operations may create or type a field.
   const local = new Map<string, FieldType | null>();
   const lookup = (name: string) => (local.has(name) ? local.get(name) : schema(name));
   const problems: BatchProblem[] = [];
   const prepared: CatalogOperation[] = [];
-  operations.forEach((op, index) => {
+  const prepareOne = (op: BatchOperation, index: number): void => {
     if (op === null || typeof op !== 'object' || Array.isArray(op)) {
       problems.push({ index, reason: 'an operation must be an object { operation, product }' });
       return;
@@ -261,7 +267,11 @@ export function prepareBatch(operations: readonly BatchOperation[], schema: Sche
       if (current === undefined || (current === null && type !== null)) local.set(name, type);
     }
     prepared.push({ op: 'put', item: product as CatalogItem });
-  });
+  };
+  for (let index = 0; index < operations.length; index++) {
+    prepareOne(operations[index]!, index);
+    if ((index + 1) % SLICE_OPERATIONS === 0) yield;
+  }
   if (problems.length > 0) throw new CatalogValidationError(problems);
   // Claim every custom field the batch uses, so the store catches a concurrent retyping.
   const used = new Set<string>();
@@ -362,7 +372,8 @@ export class Catalog {
 
   async #prepare(operations: readonly BatchOperation[]): Promise<{ claims: FieldClaim[]; prepared: CatalogOperation[] }> {
     const schema = new Map((await this.#storage.catalogs.schema(this.identifier)).map((f) => [f.name, f.type]));
-    return prepareBatch(operations, (name) => schema.get(name));
+    // A 10,000-operation batch takes long enough to delay every other request: yield in slices.
+    return runInSlices(prepareSteps(operations, (name) => schema.get(name)));
   }
 
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { PayloadTooLargeError, ValidationError } from '../errors';
+import { SLICE_CHARACTERS, SLICE_OPERATIONS } from '../slices';
 import { nestingExceeds } from '../validation';
 
 /**
@@ -198,10 +199,84 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
+  return parseOrRefuse(text);
+}
+
+function parseOrRefuse(text: string, where = ''): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ValidationError(`request body is not valid JSON: ${reason}`, [{ path: '(body)', message: 'invalid JSON' }], 'invalid_json');
+    throw new ValidationError(`request body is not valid JSON${where}: ${reason}`, [{ path: '(body)', message: 'invalid JSON' }], 'invalid_json');
   }
+}
+
+/**
+ * {@link decodeUtf8} then {@link parseJsonBody} as sliced work (see `runInSlices`), for bodies of
+ * many megabytes: a top-level array is split at its commas by scanning the bytes (JSON's
+ * structural characters are ASCII, never part of a multi-byte UTF-8 sequence) and each element
+ * is decoded and parsed on its own, yielding every `SLICE_OPERATIONS` elements and
+ * `SLICE_CHARACTERS` bytes, so no single step holds the event loop for long. Same results and
+ * errors as `parseJsonBody(decodeUtf8(bytes))`, but an invalid element is named by its index.
+ *
+ * @example
+ * ```ts
+ * const operations = await runInSlices(jsonBodySteps(new TextEncoder().encode('[1,2]'))); // [1, 2]
+ * ```
+ */
+export function* jsonBodySteps(bytes: Uint8Array): Generator<void, unknown> {
+  const blank = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+  let start = 0;
+  while (start < bytes.length && blank(bytes[start]!)) start++;
+  if (bytes[start] !== 0x5b) return parseJsonBody(decodeUtf8(bytes));
+  const elements: unknown[] = [];
+  // Elements are parsed a group at a time (one decode, one JSON.parse per group); a group that
+  // fails is parsed again element by element to name the bad one.
+  let group: number[] = [];
+  const flush = () => {
+    if (group.length === 1) return;
+    const text = decodeUtf8(bytes.subarray(group[0]! + 1, group[group.length - 1]));
+    try {
+      elements.push(...(JSON.parse(`[${text}]`) as unknown[]));
+    } catch {
+      for (let k = 0; k + 1 < group.length; k++) {
+        elements.push(parseOrRefuse(decodeUtf8(bytes.subarray(group[k]! + 1, group[k + 1])), ` (element ${elements.length})`));
+      }
+    }
+    group = [group[group.length - 1]!];
+  };
+  let depth = 0;
+  let inString = false;
+  group.push(start);
+  for (let i = start; i < bytes.length; i++) {
+    if (i % SLICE_CHARACTERS === 0) yield;
+    const c = bytes[i]!;
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) throw tooDeep();
+    } else if (c === 0x5d || c === 0x7d) {
+      if (--depth === 0) {
+        let end = i + 1;
+        while (end < bytes.length && blank(bytes[end]!)) end++;
+        // `}` closing the array, or anything after it: JSON.parse names the problem.
+        if (c !== 0x5d || end !== bytes.length) return parseOrRefuse(decodeUtf8(bytes));
+        // `[]`: no element at all (a blank last element anywhere else is a stray comma).
+        if (elements.length === 0 && group.length === 1 && decodeUtf8(bytes.subarray(start + 1, i)).trim() === '') return elements;
+        group.push(i);
+        flush();
+        return elements;
+      }
+    } else if (c === 0x2c && depth === 1) {
+      group.push(i);
+      if (group.length > SLICE_OPERATIONS) {
+        flush();
+        yield;
+      }
+    }
+  }
+  // Never closed: JSON.parse names the problem.
+  return parseOrRefuse(decodeUtf8(bytes));
 }

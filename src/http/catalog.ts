@@ -8,9 +8,10 @@ import type { CatalogRegistry } from '../catalog/registry';
 import { checkItemId } from '../catalog/typing';
 import { AbkitError, AuthenticationError, PermissionError, ValidationError } from '../errors';
 import { challengeHeaders, optionalBearerToken } from './bearer';
-import { decodeUtf8, DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption, parseJsonBody } from './body';
+import { DEFAULT_MAX_BODY_BYTES, jsonBodySteps, maxBodyBytesOption } from './body';
 import { json } from './respond';
 import { handlerOf, routeTable, type ErrorReporting, type Handler, type Routes, type RouteSpec } from './router';
+import { runInSlices } from '../slices';
 
 /**
  * Options of {@link createCatalogHandler}.
@@ -145,7 +146,8 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
         const catalog = await catalogFor(request);
         // The size counts against the SPEC batch limit: 413 as soon as it reaches 50 MB.
         const bytes = await body.bytes();
-        const operations = parseJsonBody(decodeUtf8(bytes));
+        // Up to 50 MB: decoded and parsed in slices, so decisions keep being served meanwhile.
+        const operations = await runInSlices(jsonBodySteps(bytes));
         if (!Array.isArray(operations)) throw new ValidationError('the batch body must be a JSON array of { operation, product }', [{ path: '(body)', message: 'not an array' }]);
         return json(await catalog.batch(operations as BatchOperation[], { sizeBytes: bytes.byteLength }));
       },
