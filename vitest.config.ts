@@ -14,6 +14,7 @@ const INTEGRATION = [
   'test/adapters/sqlite.test.ts',
   'test/adapters/persistence.test.ts',
   'test/adapters/outage.test.ts',
+  'test/adapters/round-trips.test.ts',
   'test/examples/**/*.test.ts',
   'test/server/serve.test.ts',
   'test/server/package.test.ts',

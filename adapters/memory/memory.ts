@@ -67,6 +67,11 @@ class MemoryAssignmentStore implements AssignmentStore {
   }
 
   async save(environmentId: string, visitorId: string, assignments: Assignments): Promise<void> {
+    this.saveNow(environmentId, visitorId, assignments);
+  }
+
+  /** {@link save}, synchronously. */
+  saveNow(environmentId: string, visitorId: string, assignments: Assignments): void {
     let env = this.#rows.get(environmentId);
     if (!env) this.#rows.set(environmentId, (env = new Map()));
     env.set(visitorId, Object.freeze({ ...env.get(visitorId), ...assignments }));
@@ -77,22 +82,43 @@ class MemoryAssignmentStore implements AssignmentStore {
   }
 }
 
+/**
+ * The activation log in memory, bounded: it keeps the newest `max` activations and forgets the
+ * oldest beyond that, so a long-running process does not grow without end.
+ */
 class MemoryActivationStore implements ActivationStore {
-  readonly #rows: Activation[] = [];
+  // Recording order, oldest first; the `#head` rows at the front are already forgotten.
+  #rows: Activation[] = [];
+  #head = 0;
 
-  /** Every activation in recording order, for the event store's aggregation. */
+  constructor(private readonly max: number) {}
+
+  /** The activations kept, in recording order, for the event store's aggregation. */
   rows(): readonly Activation[] {
-    return this.#rows;
+    return this.#head === 0 ? this.#rows : this.#rows.slice(this.#head);
   }
 
-  async record(activations: readonly Activation[]): Promise<void> {
+  /** How many activations are kept (at most `maxActivations`). */
+  get size(): number {
+    return this.#rows.length - this.#head;
+  }
+
+  record(activations: readonly Activation[]): Promise<void> {
     for (const a of activations) this.#rows.push(Object.freeze({ ...a }));
+    const excess = this.#rows.length - this.#head - this.max;
+    if (excess > 0) this.#head += excess;
+    // Release forgotten rows now and then: a copy of the kept half, not a shift per row.
+    if (this.#head > 4096 && this.#head * 2 > this.#rows.length) {
+      this.#rows = this.#rows.slice(this.#head);
+      this.#head = 0;
+    }
+    return Promise.resolve();
   }
 
   async list(query: ActivationQuery): Promise<Activation[]> {
     const out: Activation[] = [];
     const limit = query.limit ?? Infinity;
-    const rows = this.#rows
+    const rows = this.rows()
       .map((row, seq) => ({ row, seq }))
       .filter(
         ({ row }) =>
@@ -181,12 +207,18 @@ export interface MemoryStorageOptions {
    * @defaultValue `1000000`
    */
   maxEvents?: number;
+  /**
+   * Most activations kept; beyond it the oldest are forgotten (so `listActivations` and results
+   * cover only the newest), and the heap stays flat however many decisions are made. About 250
+   * bytes each. @defaultValue `1000000`
+   */
+  maxActivations?: number;
 }
 
 /**
  * In-memory storage: the default, and the reference implementation of every port.
  * Nothing survives the process; use `abkit/sqlite` or `abkit/postgres` to keep data.
- * The conversion event log is bounded by `maxEvents`.
+ * The conversion event log is bounded by `maxEvents`, the activation log by `maxActivations`.
  *
  * @example
  * ```ts
@@ -195,13 +227,20 @@ export interface MemoryStorageOptions {
  * ```
  */
 export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
-  const { maxEvents = 1_000_000 } = options;
+  const { maxEvents = 1_000_000, maxActivations = 1_000_000 } = options;
   if (!Number.isInteger(maxEvents) || maxEvents < 1) throw new TypeError(`memoryStorage: maxEvents must be a positive integer, got ${maxEvents}`);
-  const activations = new MemoryActivationStore();
+  if (!Number.isInteger(maxActivations) || maxActivations < 1) throw new TypeError(`memoryStorage: maxActivations must be a positive integer, got ${maxActivations}`);
+  const activations = new MemoryActivationStore(maxActivations);
+  const assignments = new MemoryAssignmentStore();
   return {
     environments: new MemoryEnvironmentStore(),
-    assignments: new MemoryAssignmentStore(),
+    assignments,
     activations,
+    // No await between the two: one decision's writes land together.
+    writeDecision(write) {
+      if (write.assignments) assignments.saveNow(write.environmentId, write.visitorId, write.assignments);
+      return write.activations && write.activations.length > 0 ? activations.record(write.activations) : Promise.resolve();
+    },
     events: new MemoryEventStore(() => activations.rows(), maxEvents),
     accesses: new MemoryAccessStore(),
     tokens: new MemoryTokenStore(),

@@ -3,6 +3,7 @@ import { frozenCopy } from '../../src/freeze';
 import type { Activation, ActivationQuery, ActivationStore } from '../../src/storage/activations';
 import type { Assignments, AssignmentStore } from '../../src/storage/assignments';
 import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../../src/storage/environments';
+import type { DecisionWrite } from '../../src/storage/storage';
 import { chunks, logQuery, valuesList, type Row, type SqlDriver } from './driver';
 
 function environment(row: Row): EnvironmentRecord {
@@ -66,6 +67,35 @@ export class SqlEnvironmentStore implements EnvironmentStore {
   }
 }
 
+const upsertAssignments = (rows: number) =>
+  `INSERT INTO assignments (environment_id, visitor_id, variation_group_id, variation_id) VALUES ${valuesList(rows, 4)}
+   ON CONFLICT (environment_id, visitor_id, variation_group_id) DO UPDATE SET variation_id = excluded.variation_id`;
+const assignmentParams = (environmentId: string, visitorId: string, rows: readonly [string, string][]) => rows.flatMap(([group, variation]) => [environmentId, visitorId, group, variation]);
+const insertActivations = (rows: number) =>
+  `INSERT INTO activations (environment_id, visitor_id, anonymous_id, campaign_id, variation_group_id, variation_id, timestamp) VALUES ${valuesList(rows, 7)}`;
+const activationParams = (rows: readonly Activation[]) => rows.flatMap((a) => [a.environmentId, a.visitorId, a.anonymousId, a.campaignId, a.variationGroupId, a.variationId, a.timestamp]);
+
+/**
+ * One decision's writes (see `Storage.writeDecision`). On PostgreSQL, assignments and
+ * activations go in one statement (a data-modifying CTE: atomic, one round trip); SQLite has no
+ * such statement, so it runs the two inserts in one transaction (in process: no round trip).
+ */
+export async function writeDecision(db: SqlDriver, assignments: SqlAssignmentStore, activations: SqlActivationStore, write: DecisionWrite): Promise<void> {
+  const groups = write.assignments ? Object.entries(write.assignments) : [];
+  const rows = write.activations ?? [];
+  if (groups.length === 0) return activations.record(rows);
+  if (rows.length === 0) return assignments.save(write.environmentId, write.visitorId, write.assignments!);
+  const params = [...assignmentParams(write.environmentId, write.visitorId, groups), ...activationParams(rows)];
+  if (db.dialect === 'postgres' && params.length <= db.maxParams) {
+    await db.exec(`WITH sticky AS (${upsertAssignments(groups.length)}) ${insertActivations(rows.length)}`, params);
+    return;
+  }
+  await db.transaction(async (tx) => {
+    await new SqlAssignmentStore(tx).save(write.environmentId, write.visitorId, write.assignments!);
+    await new SqlActivationStore(tx).record(rows);
+  });
+}
+
 /** Sticky assignments over SQL: one row per visitor and variation group. */
 export class SqlAssignmentStore implements AssignmentStore {
   constructor(private readonly db: SqlDriver) {}
@@ -83,14 +113,11 @@ export class SqlAssignmentStore implements AssignmentStore {
   async save(environmentId: string, visitorId: string, assignments: Assignments): Promise<void> {
     const rows = Object.entries(assignments);
     if (rows.length === 0) return;
+    const parts = chunks(rows, 4, this.db);
+    // One statement is atomic by itself: a transaction only when the rows take several.
+    if (parts.length === 1) return void (await this.db.exec(upsertAssignments(parts[0]!.length), assignmentParams(environmentId, visitorId, parts[0]!)));
     await this.db.transaction(async (tx) => {
-      for (const part of chunks(rows, 4, tx)) {
-        await tx.exec(
-          `INSERT INTO assignments (environment_id, visitor_id, variation_group_id, variation_id) VALUES ${valuesList(part.length, 4)}
-           ON CONFLICT (environment_id, visitor_id, variation_group_id) DO UPDATE SET variation_id = excluded.variation_id`,
-          part.flatMap(([group, variation]) => [environmentId, visitorId, group, variation]),
-        );
-      }
+      for (const part of parts) await tx.exec(upsertAssignments(part.length), assignmentParams(environmentId, visitorId, part));
     });
   }
 
@@ -105,13 +132,10 @@ export class SqlActivationStore implements ActivationStore {
 
   async record(activations: readonly Activation[]): Promise<void> {
     if (activations.length === 0) return;
+    const parts = chunks(activations, 7, this.db);
+    if (parts.length === 1) return void (await this.db.exec(insertActivations(parts[0]!.length), activationParams(parts[0]!)));
     await this.db.transaction(async (tx) => {
-      for (const part of chunks(activations, 7, tx)) {
-        await tx.exec(
-          `INSERT INTO activations (environment_id, visitor_id, anonymous_id, campaign_id, variation_group_id, variation_id, timestamp) VALUES ${valuesList(part.length, 7)}`,
-          part.flatMap((a) => [a.environmentId, a.visitorId, a.anonymousId, a.campaignId, a.variationGroupId, a.variationId, a.timestamp]),
-        );
-      }
+      for (const part of parts) await tx.exec(insertActivations(part.length), activationParams(part));
     });
   }
 

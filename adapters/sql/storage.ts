@@ -1,7 +1,7 @@
 import type { Storage } from '../../src/storage/storage';
 import { SqlAccessStore, SqlTokenStore } from './access-stores';
 import { SqlCatalogStore } from './catalog-store';
-import { SqlActivationStore, SqlAssignmentStore, SqlEnvironmentStore } from './decision-stores';
+import { SqlActivationStore, SqlAssignmentStore, SqlEnvironmentStore, writeDecision } from './decision-stores';
 import type { SqlDriver } from './driver';
 import { SqlEventStore } from './event-store';
 import { migrate } from './migrations';
@@ -26,11 +26,14 @@ export interface SqlStorage extends Storage {
 /** Every store over one driver. Migrations run first unless `migrate` is false. */
 export async function sqlStorage(driver: SqlDriver, options: { migrate?: boolean } = {}): Promise<SqlStorage> {
   if (options.migrate !== false) await migrate(driver);
+  const assignments = new SqlAssignmentStore(driver);
+  const activations = new SqlActivationStore(driver);
   return {
     driver,
     environments: new SqlEnvironmentStore(driver),
-    assignments: new SqlAssignmentStore(driver),
-    activations: new SqlActivationStore(driver),
+    assignments,
+    activations,
+    writeDecision: (write) => writeDecision(driver, assignments, activations, write),
     events: new SqlEventStore(driver),
     accesses: new SqlAccessStore(driver),
     tokens: new SqlTokenStore(driver),

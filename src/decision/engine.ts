@@ -664,28 +664,30 @@ export class DecisionEngine {
     }
     const assigned = evaluate(config, { visitorId, context: request.context ?? {}, stored, forced, only }, trace);
     if (assigned.length === 0) return assigned;
+    // New hash assignments, and ones inherited from the anonymous id, become the visitor's own.
+    let fresh: Record<string, string> | undefined;
     if (request.visitorConsent !== false) {
-      // New hash assignments, and ones inherited from the anonymous id, become the visitor's own.
-      let fresh: Record<string, string> | undefined;
       for (const a of assigned) {
         if (a.source !== 'forced' && own[a.group.id] !== a.variation.id) (fresh ??= {})[a.group.id] = a.variation.id;
       }
-      if (fresh) await assignments.save(env, visitorId, fresh);
     }
+    let activations: Activation[] | undefined;
     if (request.triggerHit !== false) {
       const timestamp = this.#clock();
-      await this.storage.activations.record(
-        assigned.map((a) => ({
-          environmentId: env,
-          visitorId,
-          anonymousId: anonymousId ?? null,
-          campaignId: a.campaign.id,
-          variationGroupId: a.group.id,
-          variationId: a.variation.id,
-          timestamp,
-        })),
-      );
+      activations = assigned.map((a) => ({
+        environmentId: env,
+        visitorId,
+        anonymousId: anonymousId ?? null,
+        campaignId: a.campaign.id,
+        variationGroupId: a.group.id,
+        variationId: a.variation.id,
+        timestamp,
+      }));
     }
+    if (!fresh && !activations) return assigned;
+    // One write where the storage offers it (PostgreSQL: one statement, one round trip).
+    if (this.storage.writeDecision) await this.storage.writeDecision({ environmentId: env, visitorId, assignments: fresh, activations });
+    else await Promise.all([fresh && assignments.save(env, visitorId, fresh), activations && this.storage.activations.record(activations)]);
     return assigned;
   }
 }

@@ -1,6 +1,6 @@
 import type { AccessStore } from './accesses';
-import type { ActivationStore } from './activations';
-import type { AssignmentStore } from './assignments';
+import type { Activation, ActivationStore } from './activations';
+import type { Assignments, AssignmentStore } from './assignments';
 import type { CatalogStore } from './catalog';
 import type { EnvironmentStore } from './environments';
 import type { EventStore } from './events';
@@ -33,6 +33,31 @@ export interface Storage {
   readonly tokens: TokenStore;
   /** Catalogs: items, schema, visible snapshots, keys. */
   readonly catalogs: CatalogStore;
+  /**
+   * Writes what one decision produced, at once: the visitor's new sticky assignments (merged
+   * like {@link AssignmentStore.save}) and its activations (appended like
+   * {@link ActivationStore.record}). PostgreSQL does it in one statement, so a decision costs two
+   * round trips (read, write). Optional: without it the engine calls the two stores.
+   */
+  writeDecision?(write: DecisionWrite): Promise<void>;
   /** Releases connections or files; the storage is unusable afterwards. */
   close(): Promise<void>;
+}
+
+/**
+ * What one decision writes (see {@link Storage.writeDecision}).
+ *
+ * @example
+ * ```ts
+ * const write: DecisionWrite = { environmentId: 'prod', visitorId: 'v1', assignments: { vg1: 'var2' }, activations: [] };
+ * await storage.writeDecision?.(write);
+ * ```
+ */
+export interface DecisionWrite {
+  readonly environmentId: string;
+  readonly visitorId: string;
+  /** New or changed assignments of the visitor; none to write when absent or empty. */
+  readonly assignments?: Assignments;
+  /** Activations to append; none when absent or empty. */
+  readonly activations?: readonly Activation[];
 }

@@ -195,6 +195,18 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         const got = await storage.assignments.get('env', 'v1');
         expect(Object.keys(got)).toHaveLength(50);
       });
+
+      it('writeDecision merges assignments and appends activations together (or with only one of them)', async () => {
+        expect(storage.writeDecision).toBeTypeOf('function');
+        await storage.assignments.save('env', 'v1', { vg0: 'keep' });
+        const activation = (group: string, variation: string, timestamp: number) => ({ environmentId: 'env', visitorId: 'v1', anonymousId: null, campaignId: `c-${group}`, variationGroupId: group, variationId: variation, timestamp });
+        await storage.writeDecision!({ environmentId: 'env', visitorId: 'v1', assignments: { vg1: 'a', vg2: 'b' }, activations: [activation('vg1', 'a', 10), activation('vg2', 'b', 10)] });
+        await storage.writeDecision!({ environmentId: 'env', visitorId: 'v1', activations: [activation('vg1', 'a', 20)] });
+        await storage.writeDecision!({ environmentId: 'env', visitorId: 'v1', assignments: { vg2: 'c' } });
+        expect(await storage.assignments.get('env', 'v1')).toEqual({ vg0: 'keep', vg1: 'a', vg2: 'c' });
+        const log = await storage.activations.list({ environmentId: 'env' });
+        expect(log.map((a) => [a.variationGroupId, a.variationId, a.timestamp])).toEqual([['vg1', 'a', 10], ['vg2', 'b', 10], ['vg1', 'a', 20]]);
+      });
     });
 
     describe('accesses', () => {
