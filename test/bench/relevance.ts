@@ -3,31 +3,10 @@
  * judged Best Buy queries (test/fixtures/relevance/bestbuy-judgments.json), with the latency of
  * each engine measured in the same run (engines alternated query by query, several rounds).
  */
-import { readFileSync } from 'node:fs';
 import { loadBestBuy } from '../helpers/bestbuy';
 import { abkitEngine, fts5Engine, miniSearchEngine, oramaEngine, type AbkitEngine, type Engine } from './relevance-engines';
-import { ndcgAt, percentile, precisionAt, reciprocalRankAt, unjudgedAt, type Judgments } from './relevance-metrics';
-
-/** One judged query. */
-export interface JudgedQuery {
-  readonly query: string;
-  readonly kind: string;
-  readonly judged: Judgments;
-}
-
-interface Fixture {
-  queries: { query: string; kind: string; judgments: Record<string, string[]> }[];
-}
-
-/** The judged queries of the fixture. */
-export function readJudgedQueries(): JudgedQuery[] {
-  const fixture = JSON.parse(readFileSync(new URL('../fixtures/relevance/bestbuy-judgments.json', import.meta.url), 'utf8')) as Fixture;
-  return fixture.queries.map((q) => ({
-    query: q.query,
-    kind: q.kind,
-    judged: new Map(Object.entries(q.judgments).flatMap(([grade, ids]) => ids.map((id) => [id, Number(grade)] as const))),
-  }));
-}
+import { readJudgedQueries, type JudgedQuery } from './relevance-judgments';
+import { ndcgAt, percentile, precisionAt, reciprocalRankAt, unjudgedAt } from './relevance-metrics';
 
 const K = 10;
 const ROUNDS = 5;

@@ -1,0 +1,24 @@
+/** The judged Best Buy queries of test/fixtures/relevance/bestbuy-judgments.json. */
+import { readFileSync } from 'node:fs';
+import type { Judgments } from './relevance-metrics';
+
+/** One judged query. */
+export interface JudgedQuery {
+  readonly query: string;
+  readonly kind: string;
+  readonly judged: Judgments;
+}
+
+interface Fixture {
+  queries: { query: string; kind: string; judgments: Record<string, string[]> }[];
+}
+
+/** The judged queries of the fixture. */
+export function readJudgedQueries(): JudgedQuery[] {
+  const fixture = JSON.parse(readFileSync(new URL('../fixtures/relevance/bestbuy-judgments.json', import.meta.url), 'utf8')) as Fixture;
+  return fixture.queries.map((q) => ({
+    query: q.query,
+    kind: q.kind,
+    judged: new Map(Object.entries(q.judgments).flatMap(([grade, ids]) => ids.map((id) => [id, Number(grade)] as const))),
+  }));
+}
