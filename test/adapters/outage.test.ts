@@ -6,12 +6,10 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postgresStorage } from '../../adapters/sql/postgres';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
 import { memoryStorage, StorageUnavailableError, type Storage } from '../../src/index';
-import { dropSchema, POSTGRES_URL, postgresAvailable, testSchema } from '../helpers/postgres';
+import { dropSchema, postgresAvailable, terminablePostgres, testSchema } from '../helpers/postgres';
 import { CATALOG_KEY, ENV, item, stack } from '../helpers/stack';
 
 /** Memory storage whose every store method fails with StorageUnavailableError while `down`. */
@@ -86,17 +84,8 @@ describe.skipIf(!pgUp)('PostgreSQL connection loss', () => {
   afterAll(() => dropSchema(schema));
 
   it('terminating every backend of the pool under load gives 503s, not an exit, and the next requests succeed', async () => {
-    const app = `abkit-outage-${process.pid}`;
-    const url = new URL(POSTGRES_URL);
-    url.searchParams.set('application_name', app);
-    const storage = await postgresStorage({ connectionString: url.toString(), schema, maxConnections: 4 });
-    const s = await stack(storage, { refreshIntervalMs: 0 });
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    const unhandled: unknown[] = [];
-    const onUnhandled = (e: unknown) => unhandled.push(e);
-    process.on('uncaughtException', onUnhandled);
-    process.on('unhandledRejection', onUnhandled);
+    const db = await terminablePostgres(schema, 4);
+    const s = await stack(db.storage, { refreshIntervalMs: 0 });
     try {
       const statuses: number[] = [];
       let stop = false;
@@ -110,24 +99,21 @@ describe.skipIf(!pgUp)('PostgreSQL connection loss', () => {
       const workers = Array.from({ length: 4 }, load);
       for (let round = 0; round < 5; round++) {
         await new Promise((r) => setTimeout(r, 40));
-        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [app]);
+        await db.terminate();
       }
       // Idle pooled connections die too: give their 'error' events time to fire.
       await new Promise((r) => setTimeout(r, 200));
       stop = true;
       await Promise.all(workers);
       expect(statuses.every((x) => x === 200 || x === 503), `statuses: ${[...new Set(statuses)]}`).toBe(true);
-      expect(unhandled).toEqual([]);
+      expect(db.unhandled).toEqual([]);
       // Statements in flight when their backend died: the outage was seen, as a 503.
       expect(statuses).toContain(503);
       // Recovery: the very next requests succeed on new connections.
       for (let i = 0; i < 10; i++) expect((await s.call('POST', '/v2/campaigns', { body: { visitor_id: `after${i}`, trigger_hit: true, visitor_consent: true } })).status).toBe(200);
       expect((await s.call('PUT', `${ENV}/panic`, { token: s.token, body: { panic: false } })).status).toBeLessThan(300);
     } finally {
-      process.off('uncaughtException', onUnhandled);
-      process.off('unhandledRejection', onUnhandled);
-      await admin.end();
-      await storage.close();
+      await db.close();
     }
   });
 });

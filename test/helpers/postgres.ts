@@ -37,3 +37,36 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * PostgreSQL storage whose pooled connections can all be terminated at once (as an operator or a
+ * failover would), watching for errors nobody handled while it is open.
+ */
+export async function terminablePostgres(schema: string, maxConnections: number) {
+  const { postgresStorage } = await import('../../adapters/sql/postgres');
+  const app = `abkit-${schema}`.slice(0, 60);
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('application_name', app);
+  const storage = await postgresStorage({ connectionString: url.toString(), schema, maxConnections });
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => unhandled.push(e);
+  process.on('uncaughtException', onUnhandled);
+  process.on('unhandledRejection', onUnhandled);
+  return {
+    storage,
+    /** What reached no handler (an unhandled pool 'error' would land here, not end the test run). */
+    unhandled,
+    /** Terminates every backend of the storage's pool. */
+    terminate: async () => {
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [app]);
+    },
+    close: async () => {
+      process.off('uncaughtException', onUnhandled);
+      process.off('unhandledRejection', onUnhandled);
+      await admin.end();
+      await storage.close();
+    },
+  };
+}
