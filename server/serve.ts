@@ -59,7 +59,9 @@ const readJson = async (path: string): Promise<unknown> => {
  * ```
  */
 export async function serve(config: ServeConfig, options: { logger?: Logger; banner?: (line: string) => void } = {}): Promise<RunningServer> {
-  const logger = options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } });
+  // Asynchronous writes: a request never waits on stdout (lines written while one write is in
+  // flight go out together); close() flushes.
+  const logger = options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } }, pino.destination({ dest: 1, sync: false }));
   const banner = options.banner ?? ((line: string) => process.stderr.write(`${line}\n`));
   const spec = config.storage ?? defaultStorageSpec();
   if (config.storage === undefined && spec === 'memory') logger.warn('better-sqlite3 is not installed: storage is memory (set ABKIT_STORAGE, or npm install better-sqlite3 to keep data)');
@@ -141,6 +143,7 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
       clearTimeout(deadline);
       await storage.close();
       logger.info('closed');
+      await new Promise<void>((r) => logger.flush(() => r()));
     })());
   return { url, server, close };
 }

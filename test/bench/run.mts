@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { BESTBUY_DATA_URL } from '../helpers/bestbuy';
 import { benchCatalog } from './catalog';
 import { benchDecision } from './decision';
+import { benchHttp } from './http';
 import { benchRelevance } from './relevance';
 import { benchResults } from './results';
 import { benchSearch } from './search';
@@ -24,6 +25,7 @@ async function withBestBuy(area: string, run: () => Promise<unknown>): Promise<v
 
 const only = process.argv[2];
 if (!only || only === 'decision') print('Decisions, 100-campaign environment', await benchDecision());
+if (only === 'http') await benchHttp();
 if (!only || only === 'tokens') print('Remote control tokens', await benchTokens());
 if (!only || only === 'catalog') print('Catalog batches', await benchCatalog());
 if (!only || only === 'search') await withBestBuy('Search latency', benchSearch);
