@@ -69,7 +69,7 @@ export type {
   LoadOptions,
 } from './decision/engine';
 
-export type { Storage } from './storage/storage';
+export type { DecisionWrite, Storage } from './storage/storage';
 export type { EnvironmentStore, EnvironmentRecord, EnvironmentWrite } from './storage/environments';
 export type { AssignmentStore, Assignments } from './storage/assignments';
 export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';

@@ -184,8 +184,8 @@ export interface LoadOptions {
   /** @defaultValue the engine's `defaultAccount` */
   account?: string;
   /**
-   * API key the decision interface then requires in `x-api-key`, at least
-   * {@link MIN_API_KEY_LENGTH} characters; stored as its SHA-256. `null` removes it.
+   * API key the decision interface then requires in `x-api-key`, at least 16 characters
+   * (a shorter key is guessable); stored as its SHA-256. `null` removes it.
    */
   apiKey?: string | null;
   /**
