@@ -144,8 +144,8 @@ export interface SearchServiceOptions {
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
    * `sort` applies before them; the document id after them.
-   * @defaultValue `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']`
-   * @example `['words', 'exactness', 'typo', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   * @defaultValue `['words', 'typo', 'exactness', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
   rankingRules?: readonly RankingRule[];
   /**
@@ -206,7 +206,7 @@ function lowerBound(values: Float64Array, x: number, strict: boolean): number {
  *
  * Ranking: text is analysed (words, folding, stems, stop words, synonyms), every term is
  * optional (see `matchingStrategy`), and hits are ordered by `sort`, then the ranking rules
- * (`words`, `typo`, `proximity`, `attribute`, `exactness`, `customRanking`, `bm25`), then id.
+ * (`words`, `typo`, `exactness`, `proximity`, `attribute`, `customRanking`, `bm25`), then id.
  * `_rankingScore` in [0, 1] reads the rules' ranks in order (1 = a field equal to the query).
  * With an embedder and `semanticRatio` r > 0, the score is `(1 − r) · keyword + r · semantic`
  * (semantic = max(0, cosine)), hits are ordered by it, and documents whose semantic score is at

@@ -55,6 +55,11 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order([item('a', 'lamp blue big fancy'), item('b', 'blue lamp big fancy')], 'blue lamp')).toEqual(['b', 'a']);
   });
 
+  it('proximity: measured against the gap in the query, stop words included', async () => {
+    // "in" is a stop word: 3 and 1 count as a pair two words apart, as in the query.
+    expect(await order([item('a', 'tripod 3 1 stand in'), item('b', 'lens 3 in 1 kit')], '3-in-1')).toEqual(['b', 'a']);
+  });
+
   it('attribute: the earlier searchable field first, then the earlier position', async () => {
     expect(await order([item('a', 'other', { brand: 'zed' }), item('b', 'zed', { brand: 'other' })], 'zed')).toEqual(['b', 'a']);
     expect(await order([item('a', 'big red zed'), item('b', 'zed red big')], 'zed')).toEqual(['b', 'a']);
@@ -215,9 +220,9 @@ describe('_rankingScore and _rankingScoreDetails', () => {
     expect(a!._rankingScoreDetails).toEqual({
       words: { order: 0, score: 1, matchingWords: 2, maxMatchingWords: 2 },
       typo: { order: 1, score: 1, typoCount: 0, maxTypoCount: 1 },
-      proximity: { order: 2, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
-      attribute: { order: 3, score: 1, field: 'name', position: 0 },
-      exactness: { order: 4, score: 1, exactWords: 2, matchType: 'exactMatch' },
+      exactness: { order: 2, score: 1, exactWords: 2, matchType: 'exactMatch' },
+      proximity: { order: 3, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
+      attribute: { order: 4, score: 1, field: 'name', position: 0 },
       'price:asc': { order: 5, value: 10 },
       bm25: { order: 6, value: expect.any(Number) },
     });
