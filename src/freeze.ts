@@ -14,9 +14,12 @@ export function deepFreeze<T>(value: T): T {
  */
 export function frozenCopy<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
+  // Already a copy made here (a batch copies its items in slices before a store keeps them).
+  if (copies.has(value)) return value;
   if (Array.isArray(value)) {
     const out = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = frozenCopy(value[i]);
+    copies.add(out);
     return Object.freeze(out) as T;
   }
   const out: Record<string, unknown> = {};
@@ -25,5 +28,9 @@ export function frozenCopy<T>(value: T): T {
     if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;
   }
+  copies.add(out);
   return Object.freeze(out) as T;
 }
+
+// Every value frozenCopy made: deep-frozen by construction, so copying it again is pointless.
+const copies = new WeakSet<object>();

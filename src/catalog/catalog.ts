@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type ErrorDetail } from '../errors';
 import type { CatalogItem, CatalogOperation, FieldClaim, VisibleCatalog } from '../storage/catalog';
 import type { Storage } from '../storage/storage';
+import { frozenCopy } from '../freeze';
 import { runAtOnce, runInSlices, SLICE_OPERATIONS } from '../slices';
 import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem, type SchemaLookup } from './typing';
 
@@ -266,7 +267,8 @@ function* prepareSteps(operations: readonly BatchOperation[], schema: SchemaLook
       const current = lookup(name);
       if (current === undefined || (current === null && type !== null)) local.set(name, type);
     }
-    prepared.push({ op: 'put', item: product as CatalogItem });
+    // Copied here, a slice at a time, rather than all at once by the store that keeps it.
+    prepared.push({ op: 'put', item: frozenCopy(product) as CatalogItem });
   };
   for (let index = 0; index < operations.length; index++) {
     prepareOne(operations[index]!, index);
