@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { AccessManager } from '../src/access/access-manager';
 import { TokenService } from '../src/access/token-service';
-import { applyBootstrap } from '../src/bootstrap';
+import { applyBootstrap, type CatalogSearchSettings } from '../src/bootstrap';
 import { CatalogRegistry } from '../src/catalog/registry';
 import { sha256Hex } from '../src/crypto';
 import { DecisionEngine } from '../src/decision/engine';
@@ -84,6 +84,8 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
   let defaultEnvironment: string | undefined;
   const schedules: { stop(): void }[] = [];
   const bootstrapPath = config.bootstrap === undefined ? undefined : resolve(config.bootstrap);
+  // Each catalog's search settings from the bootstrap file (customRanking, synonyms, …).
+  const searchSettings = new Map<string, CatalogSearchSettings>();
   if (bootstrapPath) {
     bootstrap = await readJson(bootstrapPath).catch((error: unknown) => {
       if (error instanceof StartError) throw error;
@@ -96,6 +98,7 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
     for (const warning of applied.warnings) logger.warn({ bootstrap: bootstrapPath }, warning);
     defaultEnvironment = applied.defaultEnvironment;
     for (const c of applied.catalogs) schedules.push((await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs }));
+    for (const c of applied.catalogs) searchSettings.set(c.identifier, c.search ?? {});
   }
   const engine = new DecisionEngine({ storage, defaultEnvironment });
   if (config.apiKey !== undefined) await requireApiKey(engine, storage, config.apiKey, defaultEnvironment);
@@ -104,7 +107,8 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
   instrumentTokens(tokens, metrics);
 
   const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
-  const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search: catalogs, requestIdHeader: false, onError });
+  const search = { registry: catalogs, options: (identifier: string) => searchSettings.get(identifier) ?? {} };
+  const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search, requestIdHeader: false, onError });
   let draining = false;
   const edge = observe({ handler, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });
 

@@ -36,6 +36,18 @@ const accessSchema = z.looseObject({
   clientSecret: z.string().min(1),
 });
 
+/** A catalog's search settings: options of its SearchService (validated again, with their defaults, when it is created). */
+const catalogSearchSchema = z.strictObject({
+  searchableFields: z.array(z.string().min(1)).optional(),
+  boosts: z.record(z.string(), z.number().positive()).optional(),
+  facets: z.array(z.string().min(1)).optional(),
+  rankingRules: z.array(z.enum(['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
+  customRanking: z.array(z.string().regex(/^.+:(asc|desc)$/, 'must be <field>:asc or <field>:desc')).optional(),
+  matchingStrategy: z.enum(['last', 'all', 'frequency']).optional(),
+  stopWords: z.array(z.string()).optional(),
+  synonyms: z.strictObject({ multiWay: z.array(z.array(z.string().min(1))).optional(), oneWay: z.record(z.string(), z.array(z.string().min(1))).optional() }).optional(),
+});
+
 const catalogSchema = z
   .looseObject({
     identifier: z.string().min(1),
@@ -44,7 +56,19 @@ const catalogSchema = z
     items: z.array(z.unknown()).default([]),
     itemsFile: z.string().min(1).optional(),
     syncIntervalMs: z.number().int().min(1000).optional(),
+    search: catalogSearchSchema.optional(),
   });
+
+/**
+ * A catalog's search settings in a bootstrap file (`catalogs[].search`): the ranking options of
+ * its `SearchService`.
+ *
+ * @example
+ * ```ts
+ * const settings: CatalogSearchSettings = { customRanking: ['popularity:desc'], synonyms: { multiWay: [['tv', 'television']] } };
+ * ```
+ */
+export type CatalogSearchSettings = z.output<typeof catalogSearchSchema>;
 
 /**
  * Schema of the bootstrap file (see DESIGN.md "Demo server and bootstrap file").
@@ -98,7 +122,7 @@ export interface BootstrapReport {
   /** What the store holds that differs from the file, and was kept (changed through the API since). */
   warnings: string[];
   /** Per catalog: items written (only when the catalog is new), and whether it was synchronized. */
-  catalogs: { identifier: string; written: number; synced: boolean; syncIntervalMs: number | undefined }[];
+  catalogs: { identifier: string; written: number; synced: boolean; syncIntervalMs: number | undefined; search?: CatalogSearchSettings }[];
 }
 
 /**
@@ -280,14 +304,14 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       throw error;
     });
     if (!created) {
-      report.catalogs.push({ identifier: input.identifier, written: 0, synced: false, syncIntervalMs: input.syncIntervalMs });
+      report.catalogs.push({ identifier: input.identifier, written: 0, synced: false, syncIntervalMs: input.syncIntervalMs, search: input.search });
       continue;
     }
     for (let start = 0; start < items.length; start += MAX_BATCH_OPERATIONS) {
       await catalog.batch(operations.slice(start, start + MAX_BATCH_OPERATIONS)).catch((error: unknown) => rethrow(error, itemPath(start)));
     }
     await catalog.sync();
-    report.catalogs.push({ identifier: input.identifier, written: items.length, synced: true, syncIntervalMs: input.syncIntervalMs });
+    report.catalogs.push({ identifier: input.identifier, written: items.length, synced: true, syncIntervalMs: input.syncIntervalMs, search: input.search });
   }
   return report;
 }

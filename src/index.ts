@@ -83,7 +83,7 @@ export { handlerOf } from './http/router';
 export type { Handler, Routes, ErrorReporting } from './http/router';
 
 export { applyBootstrap, bootstrapSchema } from './bootstrap';
-export type { Bootstrap, BootstrapReport, ApplyBootstrapOptions } from './bootstrap';
+export type { Bootstrap, BootstrapReport, ApplyBootstrapOptions, CatalogSearchSettings } from './bootstrap';
 
 export { ACCESS_ACTIONS } from './access/actions';
 export type { AccessAction } from './access/actions';

@@ -147,6 +147,36 @@ describe('applyBootstrap: catalogs', () => {
     expect(await catalog.visibleVersion()).toBe(1);
   });
 
+  it('reports each catalog\'s search settings, which the search handler applies per catalog', async () => {
+    const { CatalogRegistry, createHandler } = await import('../src/index');
+    const engine = new DecisionEngine({ storage: memoryStorage() });
+    const catalogs = new CatalogRegistry({ storage: engine.storage });
+    const search = { customRanking: ['popularity:desc'], synonyms: { oneWay: { tv: ['television'] } } };
+    const file = { catalogs: [{ ...withCatalog([product('a', { name: 'television', popularity: 1 }), product('b', { name: 'television', popularity: 9 })]).catalogs[0], search }] };
+    const report = await applyBootstrap(file, { engine, catalogs });
+    expect(report.catalogs[0]!.search).toEqual(search);
+    const settings = new Map(report.catalogs.map((c) => [c.identifier, c.search ?? {}]));
+    const handler = createHandler({ search: { registry: catalogs, options: (id) => settings.get(id) ?? {} } });
+    const body = (await (await handler(new Request('http://x/search?text=tv'))).json()) as { hits: { id: string }[] };
+    expect(body.hits.map((h) => h.id)).toEqual(['b', 'a']);
+  });
+
+  it('refuses bad search settings, naming them', async () => {
+    const { CatalogRegistry } = await import('../src/index');
+    const engine = new DecisionEngine({ storage: memoryStorage() });
+    for (const [search, path] of [
+      [{ rankingRules: ['speed'] }, 'rankingRules'],
+      [{ customRanking: ['popularity'] }, 'customRanking'],
+      [{ matchingStrategy: 'any' }, 'matchingStrategy'],
+      [{ synonym: {} }, 'search'],
+    ] as const) {
+      const file = { catalogs: [{ ...withCatalog([]).catalogs[0], search }] };
+      const error = (await applyBootstrap(file, { engine, catalogs: new CatalogRegistry({ storage: engine.storage }) }).catch((e) => e)) as Error;
+      expect(error, path).toBeInstanceOf(ValidationError);
+      expect(error.message, path).toContain(path);
+    }
+  });
+
   it('names the item and field of an invalid item in the file', async () => {
     const { CatalogRegistry } = await import('../src/index');
     const engine = new DecisionEngine({ storage: memoryStorage() });

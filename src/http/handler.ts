@@ -36,7 +36,14 @@ export interface HandlerOptions extends ErrorReporting {
   /** Serves the catalog interface (`/indexes/catalog/…`). */
   catalog?: CatalogRegistry;
   /** Serves search and autocomplete over these catalogs. */
-  search?: CatalogRegistry | { registry: CatalogRegistry; options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
+  search?:
+    | CatalogRegistry
+    | {
+        registry: CatalogRegistry;
+        /** Search options of every catalog, or per catalog identifier (e.g. from the bootstrap file's `catalogs[].search`). */
+        options?: Omit<SearchServiceOptions, 'catalog'> | ((identifier: string) => Omit<SearchServiceOptions, 'catalog'>);
+        requireSearchKey?: boolean | readonly string[];
+      };
   /** Path prefix for every route. @defaultValue `''` */
   prefix?: string;
   /**
