@@ -17,8 +17,9 @@ const OPERATORS: [string, unknown][] = [
 ];
 const KEYS = ['plan', 'plan', 'page', 'visits', 'cart', 'appVersion', 'country', 'country'];
 
-export function hundredCampaigns(): BucketingConfig {
-  const campaigns = Array.from({ length: 100 }, (_, i) => {
+/** `size` campaigns of three variations each, with mixed targeting (one in ten targets everyone). */
+export function campaigns(size: number): BucketingConfig {
+  const campaigns = Array.from({ length: size }, (_, i) => {
     const targetings =
       i % 10 === 0
         ? [{ key: 'fs_all_users', operator: 'EQUALS', value: '' }]
@@ -45,7 +46,14 @@ export function hundredCampaigns(): BucketingConfig {
   return { campaigns } as BucketingConfig;
 }
 
-const context = { plan: 'gold', page: 'shop/cart', visits: 7, cart: 120.5, appVersion: '2.3.1', country: 'fr' };
+/** The visitor context every decision benchmark uses. */
+export const CONTEXT = { plan: 'gold', page: 'shop/cart', visits: 7, cart: 120.5, appVersion: '2.3.1', country: 'fr' };
+const context = CONTEXT;
+
+/** The 100-campaign environment. */
+export function hundredCampaigns(): BucketingConfig {
+  return campaigns(100);
+}
 
 export async function benchDecision(): Promise<Row[]> {
   const ids = Array.from({ length: 4096 }, (_, i) => `visitor-${i}-${(i * 2654435761) >>> 0}`);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { BESTBUY_DATA_URL } from '../helpers/bestbuy';
 import { benchCatalog } from './catalog';
 import { benchDecision } from './decision';
+import { benchDecisionPeers } from './decision-peers';
 import { benchHttp } from './http';
 import { benchRelevance } from './relevance';
 import { benchResults } from './results';
@@ -24,7 +25,10 @@ async function withBestBuy(area: string, run: () => Promise<unknown>): Promise<v
 }
 
 const only = process.argv[2];
-if (!only || only === 'decision') print('Decisions, 100-campaign environment', await benchDecision());
+if (!only || only === 'decision') {
+  print('Decisions, 100-campaign environment', await benchDecision());
+  await benchDecisionPeers();
+}
 if (only === 'http') await benchHttp();
 if (!only || only === 'tokens') print('Remote control tokens', await benchTokens());
 if (!only || only === 'catalog') print('Catalog batches', await benchCatalog());

@@ -23,7 +23,8 @@
  * comparison uses ASCII ids and non-ASCII ids are checked against fixed vectors instead.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DecisionMode, Flagship, LogLevel, type BucketingDTO } from '@flagship.io/js-sdk';
+import { Flagship } from '@flagship.io/js-sdk';
+import { startFlagshipBucketing } from '../helpers/flagship';
 import { prng } from '../../examples/demo/generate-products';
 import { DecisionEngine, hashString, murmur3, pickVariation, variationBucket, memoryStorage } from '../../src/index';
 
@@ -220,15 +221,7 @@ const campaignIds = bucketingFile.campaigns.map((c) => c.id);
 const rows: Row[] = [];
 
 beforeAll(async () => {
-  await Flagship.start('env-bucketing', 'api-key-unused', {
-    decisionMode: DecisionMode.BUCKETING_EDGE,
-    initialBucketing: bucketingFile as unknown as BucketingDTO,
-    logLevel: LogLevel.NONE,
-    fetchNow: false,
-    reuseVisitorIds: false,
-    disableDeveloperUsageTracking: true,
-    trackingManagerConfig: { batchIntervals: 0 },
-  });
+  await startFlagshipBucketing('env-bucketing', bucketingFile);
   const engine = new DecisionEngine({ storage: memoryStorage() });
   await engine.load(bucketingFile);
 

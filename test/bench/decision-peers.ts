@@ -1,0 +1,111 @@
+/**
+ * `npm run bench -- decision`: one visitor's decision over 10, 100 and 1000 campaigns, in process:
+ * abkit without and with memory writes, the bare murmur3 baseline (one hash per variation group),
+ * GrowthBook (classic `GrowthBook` and multi-user `GrowthBookClient`) on equivalent experiments,
+ * and the Flagship JS SDK's bucketing. Rows alternate, A/B, three rounds; medians are reported.
+ */
+import { GrowthBook, GrowthBookClient } from '@growthbook/growthbook';
+import { Flagship } from '@flagship.io/js-sdk';
+import { startFlagshipBucketing } from '../helpers/flagship';
+import { DecisionEngine, hashString, memoryStorage, type BucketingConfig } from '../../src/index';
+import { campaigns, CONTEXT } from './decision';
+import { measure } from './measure';
+
+// abkit's targeting operators as GrowthBook conditions (same keys and values).
+function condition(targetings: { key: string; operator: string; value: unknown }[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const t of targetings) {
+    if (t.key === 'fs_all_users') continue;
+    const v = t.value;
+    const c =
+      t.operator === 'EQUALS' ? (Array.isArray(v) ? { $in: v } : { $eq: v })
+      : t.operator === 'NOT_EQUALS' ? { $ne: v }
+      : t.operator === 'CONTAINS' ? { $regex: String(v) }
+      : t.operator === 'GREATER_THAN' ? { $gt: v }
+      : t.operator === 'LOWER_THAN_OR_EQUALS' ? { $lte: v }
+      : t.operator === 'SEMVER_GREATER_THAN_OR_EQUALS' ? { $vgte: v }
+      : t.operator === 'EXISTS' ? { $exists: true }
+      : undefined;
+    if (!c) throw new Error(`no GrowthBook condition for ${t.operator}`);
+    out[t.key] = { ...(out[t.key] as object | undefined), ...c };
+  }
+  return out;
+}
+
+function growthbookFeatures(config: BucketingConfig): Record<string, unknown> {
+  const features: Record<string, unknown> = {};
+  config.campaigns.forEach((c, i) => {
+    const group = c.variationGroups[0]!;
+    features[`flag${i}`] = {
+      defaultValue: null,
+      rules: [
+        {
+          key: c.id,
+          hashAttribute: 'id',
+          condition: condition(group.targeting.targetingGroups[0]!.targetings as never),
+          variations: group.variations.map((v) => v.id),
+          weights: group.variations.map((v) => (v.allocation ?? 0) / 100),
+        },
+      ],
+    };
+  });
+  return features;
+}
+
+export async function benchDecisionPeers(): Promise<void> {
+  const ids = Array.from({ length: 4096 }, (_, i) => `visitor-${i}-${(i * 2654435761) >>> 0}`);
+  let n = 0;
+  let sink = 0;
+  console.log('\n## Decisions in process vs peers (ops/s = decisions per second; ratio to the bare-hash baseline of the same size; medians of 3 alternated rounds)');
+  for (const size of [10, 100, 1000]) {
+    const config = campaigns(size);
+    const groups = config.campaigns.map((c) => c.variationGroups[0]!.id);
+    const lean = new DecisionEngine({ storage: memoryStorage() });
+    await lean.load(config);
+    const writing = new DecisionEngine({ storage: memoryStorage({ maxActivations: 100_000 }) });
+    await writing.load(config);
+    const features = growthbookFeatures(config);
+    const keys = Object.keys(features);
+    const client = new GrowthBookClient().initSync({ payload: { features } as never });
+    await startFlagshipBucketing('env-bench', config);
+    const ops: [string, () => unknown][] = [
+      ['bare murmur3, one hash per variation group (baseline)', () => {
+        const id = ids[n++ & 4095]!;
+        for (const g of groups) sink ^= hashString(g, id);
+      }],
+      ['abkit engine.decide, no writes', async () => {
+        sink ^= (await lean.decide({ visitorId: ids[n++ & 4095]!, context: CONTEXT, triggerHit: false, visitorConsent: false })).campaigns.length;
+      }],
+      ['abkit engine.decide, memory writes (assignments + activations)', async () => {
+        sink ^= (await writing.decide({ visitorId: `${ids[n & 4095]!}-${n++ & 65535}`, context: CONTEXT })).campaigns.length;
+      }],
+      ['GrowthBook classic (new GrowthBook per visitor, evalFeature each)', () => {
+        const gb = new GrowthBook({ features: features as never, attributes: { id: ids[n++ & 4095]!, ...CONTEXT } });
+        for (const k of keys) sink ^= gb.evalFeature(k).on ? 1 : 0;
+        gb.destroy();
+      }],
+      ['GrowthBook multi-user (GrowthBookClient.evalFeature with user context)', () => {
+        const user = { attributes: { id: ids[n++ & 4095]!, ...CONTEXT } };
+        for (const k of keys) sink ^= client.evalFeature(k, user).on ? 1 : 0;
+      }],
+      ['@flagship.io/js-sdk bucketing (newVisitor + fetchFlags)', async () => {
+        const visitor = Flagship.newVisitor({ visitorId: ids[n++ & 4095]!, context: CONTEXT, hasConsented: false });
+        await visitor.fetchFlags();
+        sink ^= visitor.getFlags().size;
+      }],
+    ];
+    const results = new Map<string, number[]>(ops.map(([name]) => [name, []]));
+    for (let round = 0; round < 3; round++) {
+      for (const [name, op] of ops) results.get(name)!.push((await measure(name, op, undefined, size >= 1000 ? 1 : 0.7)).opsPerSec);
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+    const base = med(results.get(ops[0]![0])!);
+    console.log(`\n### ${size} campaigns`);
+    for (const [name] of ops) {
+      const v = med(results.get(name)!);
+      console.log(`${name.padEnd(72)} ${Math.round(v).toLocaleString('en-US').padStart(10)} ops/s  ${(v / base).toFixed(3)} × bare hash`);
+    }
+    await Flagship.close();
+  }
+  if (sink === 0.5) console.log(sink);
+}
