@@ -5,19 +5,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseBucketingConfig } from '../src/decision/config';
-import { AbkitError } from '../src/errors';
+import { AbkitError, formatPath } from '../src/errors';
 
 /** One problem of a file: where (`campaigns[0].variationGroups[1].id`, or `(file)`) and what. */
 export interface FileProblem {
   path: string;
   message: string;
-}
-
-function pathText(path: unknown): string {
-  if (!Array.isArray(path)) return String(path);
-  let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
-  return out === '' ? '(root)' : out;
 }
 
 /**
@@ -48,6 +41,6 @@ export async function validateBucketingFile(file: string): Promise<FileProblem[]
   } catch (error) {
     if (!(error instanceof AbkitError)) throw error;
     if (error.details.length === 0) return [{ path: '(root)', message: error.message }];
-    return error.details.map((d) => ({ path: pathText(d.path), message: d.message }));
+    return error.details.map((d) => ({ path: formatPath(d.path), message: d.message }));
   }
 }

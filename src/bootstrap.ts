@@ -11,7 +11,7 @@ import type { AccessManager } from './access/access-manager';
 import { MAX_BATCH_OPERATIONS, prepareBatch } from './catalog/catalog';
 import type { CatalogRegistry } from './catalog/registry';
 import { MIN_API_KEY_LENGTH, type DecisionEngine } from './decision/engine';
-import { ConflictError, ValidationError } from './errors';
+import { ConflictError, formatPath, ValidationError, type ErrorPath } from './errors';
 import { parseBucketingConfig } from './decision/config';
 import { parseWith } from './validation';
 
@@ -163,11 +163,12 @@ export interface ApplyBootstrapOptions {
  * absolute path, no `..` leaving it) unless absolute paths are allowed, then read; a read error
  * names the field and the path, and never echoes the file's bytes.
  */
-async function readNamedFile(options: ApplyBootstrapOptions, where: string, path: string): Promise<unknown> {
+async function readNamedFile(options: ApplyBootstrapOptions, where: ErrorPath, path: string): Promise<unknown> {
+  const field = formatPath(where);
   const { readJsonFile, allowAbsolutePaths = false } = options;
-  if (!readJsonFile) throw new ValidationError(`${where} needs a file reader`, [{ path: where, message: 'no file reader' }]);
+  if (!readJsonFile) throw new ValidationError(`${field} needs a file reader`, [{ path: where, message: 'no file reader' }]);
   if (!allowAbsolutePaths && !staysInside(path)) {
-    throw new ValidationError(`invalid bootstrap file: ${where} ${JSON.stringify(path)} must be a relative path inside the bootstrap file's folder (allowAbsolutePaths lifts this)`, [
+    throw new ValidationError(`invalid bootstrap file: ${field} ${JSON.stringify(path)} must be a relative path inside the bootstrap file's folder (allowAbsolutePaths lifts this)`, [
       { path: where, message: 'outside the bootstrap folder' },
     ]);
   }
@@ -176,7 +177,7 @@ async function readNamedFile(options: ApplyBootstrapOptions, where: string, path
   } catch (error) {
     // JSON.parse's message quotes the text it choked on: a secret file's first bytes must not show.
     const cause = error instanceof SyntaxError ? 'not valid JSON' : error instanceof Error ? error.message : String(error);
-    throw new ValidationError(`invalid bootstrap file: ${where} ${JSON.stringify(path)} cannot be read: ${cause}`, [{ path: where, message: cause }]);
+    throw new ValidationError(`invalid bootstrap file: ${field} ${JSON.stringify(path)} cannot be read: ${cause}`, [{ path: where, message: cause }]);
   }
 }
 
@@ -211,21 +212,21 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
   const defaults = bootstrap.accounts.flatMap((a) => a.environments.filter((e) => e.default).map((e) => e.id));
   if (defaults.length > 1) {
     throw new ValidationError(`invalid bootstrap file: several default environments (${defaults.join(', ')})`, [
-      { path: 'accounts', message: 'at most one environment may be the default' },
+      { path: ['accounts'], message: 'at most one environment may be the default' },
     ]);
   }
   report.defaultEnvironment = defaults[0];
   for (const [a, account] of bootstrap.accounts.entries()) {
     for (const [e, env] of account.environments.entries()) {
       let config = env.bucketing;
-      if (env.bucketingFile !== undefined) config = await readNamedFile(options, `accounts[${a}].environments[${e}].bucketingFile`, env.bucketingFile);
+      if (env.bucketingFile !== undefined) config = await readNamedFile(options, ['accounts', a, 'environments', e, 'bucketingFile'], env.bucketingFile);
       const keyHash = env.apiKey ? await sha256Hex(env.apiKey) : null;
       const source = env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`;
       let parsed;
       try {
         parsed = parseBucketingConfig(config);
       } catch (error) {
-        rethrow(error, (path) => `accounts[${a}].environments[${e}].${source}.${path}`);
+        rethrow(error, (path) => ['accounts', a, 'environments', e, source, ...path]);
       }
       // Create only if absent: another process applying the same file at once may win the race.
       const created = await engine
@@ -256,7 +257,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
         .catch((error: unknown) => {
           // Created meanwhile by another process applying the same file: compare with it below.
           if (error instanceof ConflictError) return false;
-          return rethrow(error, (path) => `accesses[${i}].${path}`);
+          return rethrow(error, (path) => ['accesses', i, ...path]);
         });
       if (created) {
         report.accessesCreated.push(input.clientId);
@@ -278,23 +279,24 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
   for (const [i, input] of bootstrap.catalogs.entries()) {
     const { catalogs } = options;
     if (!catalogs) throw new ValidationError(`catalogs[${i}] needs a CatalogRegistry (options.catalogs)`);
-    const where = (path: string) => `catalogs[${i}].${path}`;
+    const where = (path: ErrorPath): ErrorPath => ['catalogs', i, ...path];
     let items = input.items;
     if (input.itemsFile !== undefined) {
-      const fromFile = await readNamedFile(options, where('itemsFile'), input.itemsFile);
-      if (!Array.isArray(fromFile)) throw new ValidationError(`invalid bootstrap file: ${where('itemsFile')} must hold a JSON array of items`, [{ path: where('itemsFile'), message: 'not an array' }]);
+      const fromFile = await readNamedFile(options, where(['itemsFile']), input.itemsFile);
+      if (!Array.isArray(fromFile)) throw new ValidationError(`invalid bootstrap file: ${formatPath(where(['itemsFile']))} must hold a JSON array of items`, [{ path: where(['itemsFile']), message: 'not an array' }]);
       items = [...items, ...fromFile];
     }
     const operations = items.map((product) => ({ operation: 'create-replace' as const, product: product as Record<string, unknown> }));
-    // Batch problem paths are `[index].product.field`: point them at the file's items.
-    const itemPath = (start: number) => (path: string) => where(path.replace(/^\[(\d+)\]\.?(?:product)?/, (_, n: string) => `items[${start + Number(n)}]`));
+    // Batch problem paths are [index, 'product', field]: point them at the file's items.
+    const inItems = (start: number) => ([index, member, ...rest]: ErrorPath) =>
+      typeof index !== 'number' ? where(['items']) : where(['items', start + index, ...(member === 'product' || member === undefined ? rest : [member, ...rest])]);
     // Validate every item before creating the catalog, so a bad file never leaves an empty one
     // that later runs would take as loaded.
     if (!(await catalogs.has(input.identifier))) {
       try {
         prepareBatch(operations, () => undefined);
       } catch (error) {
-        rethrow(error, itemPath(0));
+        rethrow(error, inItems(0));
       }
     }
     const ensure = () => catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
@@ -308,7 +310,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       continue;
     }
     for (let start = 0; start < items.length; start += MAX_BATCH_OPERATIONS) {
-      await catalog.batch(operations.slice(start, start + MAX_BATCH_OPERATIONS)).catch((error: unknown) => rethrow(error, itemPath(start)));
+      await catalog.batch(operations.slice(start, start + MAX_BATCH_OPERATIONS)).catch((error: unknown) => rethrow(error, inItems(start)));
     }
     await catalog.sync();
     report.catalogs.push({ identifier: input.identifier, written: items.length, synced: true, syncIntervalMs: input.syncIntervalMs, search: input.search });
@@ -317,10 +319,10 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
 }
 
 /** Re-throws a validation error with its paths placed inside the bootstrap file. */
-function rethrow(error: unknown, where: (path: string) => string): never {
+function rethrow(error: unknown, where: (path: ErrorPath) => ErrorPath): never {
   if (!(error instanceof ValidationError)) throw error;
   const details = error.details.map((d) => ({ path: where(d.path), message: d.message }));
-  const shown = details.slice(0, 5).map((d) => `${d.path}: ${d.message}`);
+  const shown = details.slice(0, 5).map((d) => `${formatPath(d.path)}: ${d.message}`);
   throw new ValidationError(`invalid bootstrap file: ${shown.join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}`, details);
 }
 

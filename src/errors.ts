@@ -7,6 +7,17 @@
  */
 
 /**
+ * Where a problem is in the input: object keys and array indexes, outermost first, as zod gives
+ * them (`['batch', 3, 'product', 'price']`); empty for the input as a whole.
+ *
+ * @example
+ * ```ts
+ * const path: ErrorPath = ['campaigns', 0, 'variationGroups', 1, 'id'];
+ * ```
+ */
+export type ErrorPath = readonly (string | number)[];
+
+/**
  * One problem found while validating input: where it is and what is wrong.
  *
  * @example
@@ -14,15 +25,34 @@
  * try {
  *   await engine.load({ campaigns: [{ id: '' }] });
  * } catch (e) {
- *   if (e instanceof ValidationError) e.details.forEach((d: ErrorDetail) => console.log(d.path, d.message));
+ *   if (e instanceof ValidationError) e.details.forEach((d: ErrorDetail) => console.log(formatPath(d.path), d.message));
  * }
  * ```
  */
 export interface ErrorDetail {
-  /** JSON path of the offending value, e.g. `campaigns[0].variationGroups[1].id`. */
-  path: string;
+  /** Where the offending value is, e.g. `['campaigns', 0, 'variationGroups', 1, 'id']`. */
+  path: ErrorPath;
   /** What is wrong with it. */
   message: string;
+}
+
+/**
+ * An {@link ErrorPath} as a JSON path for messages: `campaigns[0].variationGroups[1].id`, or
+ * `root` for the empty path.
+ *
+ * @example
+ * ```ts
+ * formatPath(['campaigns', 0, 'id']); // 'campaigns[0].id'
+ * formatPath([]); // '(root)'
+ * ```
+ */
+export function formatPath(path: ErrorPath, root = '(root)'): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out === '' ? p : `.${p}`;
+  }
+  return out === '' ? root : out;
 }
 
 /**
@@ -64,7 +94,7 @@ export class AbkitError extends Error {
  *
  * @example
  * ```ts
- * throw new ValidationError('visitor_id must be a non-empty string', [{ path: 'visitor_id', message: 'required' }]);
+ * throw new ValidationError('visitor_id must be a non-empty string', [{ path: ['visitor_id'], message: 'required' }]);
  * ```
  */
 export class ValidationError extends AbkitError {

@@ -32,8 +32,9 @@ export {
   PayloadTooLargeError,
   ConflictError,
   StorageUnavailableError,
+  formatPath,
 } from './errors';
-export type { ErrorDetail } from './errors';
+export type { ErrorDetail, ErrorPath } from './errors';
 
 export {
   bucketingConfigSchema,

@@ -4,21 +4,14 @@
  * @module
  */
 import type { z } from 'zod';
-import { ValidationError, type ErrorDetail } from './errors';
-
-/** Formats a zod issue path as a JSON path: `campaigns[0].variationGroups[1].id`. */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else out += out === '' ? String(p) : `.${String(p)}`;
-  }
-  return out === '' ? '(root)' : out;
-}
+import { formatPath, ValidationError, type ErrorDetail, type ErrorPath } from './errors';
 
 /** Converts a zod error into the {@link ErrorDetail} list of a {@link ValidationError}. */
-export function zodDetails(error: z.ZodError, prefix: readonly PropertyKey[] = []): ErrorDetail[] {
-  return error.issues.map((issue) => ({ path: jsonPath([...prefix, ...issue.path]), message: issue.message }));
+export function zodDetails(error: z.ZodError, prefix: ErrorPath = []): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+    message: issue.message,
+  }));
 }
 
 /** Throws a {@link ValidationError} naming every problem, or returns the parsed value. */
@@ -26,7 +19,7 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: 
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = zodDetails(result.error);
-  const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  const summary = details.map((d) => `${formatPath(d.path)}: ${d.message}`).join('; ');
   throw new ValidationError(`invalid ${what}: ${summary}`, details);
 }
 

@@ -42,7 +42,7 @@ describe('applyBootstrap', () => {
     bad.accounts[0].environments[0].bucketing.campaigns[0].variationGroups[0].variations[0].allocation = 101;
     const error = (await applyBootstrap(bad, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile }).catch((e) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.details[0]!.path).toBe('accounts[0].environments[0].bucketing.campaigns[0].variationGroups[0].variations[0].allocation');
+    expect(error.details[0]!.path).toEqual(['accounts', 0, 'environments', 0, 'bucketing', 'campaigns', 0, 'variationGroups', 0, 'variations', 0, 'allocation']);
   });
 
   it('rejects two default environments and an environment with both bucketing and bucketingFile', async () => {
@@ -111,7 +111,7 @@ describe('applyBootstrap: accesses', () => {
     bad.accesses[0]!.actions = ['campaigns.read', 'launch.missiles'];
     bad.accesses[0]!.environments = ['nowhere'];
     const error = (await applyBootstrap(bad, { engine, accesses: new AccessManager({ storage: engine.storage }), readJsonFile }).catch((e) => e)) as ValidationError;
-    expect(error.details.map((d) => d.path)).toEqual(['accesses[0].actions[1]', 'accesses[0].environments[0]']);
+    expect(error.details.map((d) => d.path)).toEqual([['accesses', 0, 'actions', 1], ['accesses', 0, 'environments', 0]]);
   });
 });
 
@@ -183,7 +183,7 @@ describe('applyBootstrap: catalogs', () => {
     const file = withCatalog([product('a', { color: 'red' }), product('b', { color: 5 })]);
     const error = (await applyBootstrap(file, { engine, catalogs: new CatalogRegistry({ storage: engine.storage }) }).catch((e) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.details.map((d) => d.path)).toEqual(['catalogs[0].items[1].color']);
+    expect(error.details.map((d) => d.path)).toEqual([['catalogs', 0, 'items', 1, 'color']]);
   });
 
   it('a bad item fails before the catalog is created, so the fixed file then loads it', async () => {

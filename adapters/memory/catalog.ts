@@ -87,7 +87,7 @@ export class MemoryCatalogStore implements CatalogStore {
       const existing = state.fields.get(claim.name);
       if (existing && existing.type !== null && claim.type !== null && existing.type !== claim.type) {
         throw new ConflictError(`field ${claim.name} is of type ${existing.type}, not ${claim.type}`, 'field_type_conflict', [
-          { path: claim.name, message: `is of type ${existing.type}, not ${claim.type}` },
+          { path: [claim.name], message: `is of type ${existing.type}, not ${claim.type}` },
         ]);
       }
     }

@@ -137,7 +137,7 @@ export class SqlCatalogStore implements CatalogStore {
       const existing = types.get(claim.name) ?? null;
       if (existing !== null && claim.type !== null && existing !== claim.type) {
         throw new ConflictError(`field ${claim.name} is of type ${existing}, not ${claim.type}`, 'field_type_conflict', [
-          { path: claim.name, message: `is of type ${existing}, not ${claim.type}` },
+          { path: [claim.name], message: `is of type ${existing}, not ${claim.type}` },
         ]);
       }
     }

@@ -110,7 +110,7 @@ export class RemoteControl {
     const body = campaign !== null && typeof campaign === 'object' && !Array.isArray(campaign) ? { id: campaignId, ...campaign } : campaign;
     const parsed = parseWith(campaignSchema, body, 'campaign');
     if (parsed.id !== campaignId) {
-      throw new ValidationError(`campaign id "${parsed.id}" in the body differs from "${campaignId}" in the path`, [{ path: 'id', message: 'differs from the path' }]);
+      throw new ValidationError(`campaign id "${parsed.id}" in the body differs from "${campaignId}" in the path`, [{ path: ['id'], message: 'differs from the path' }]);
     }
     return this.#update(account, environment, (config) => {
       const at = config.campaigns.findIndex((c) => c.id === campaignId);
@@ -133,7 +133,7 @@ export class RemoteControl {
 
   /** Switches panic mode: while on, the decision interface serves no campaign. */
   async setPanic(account: string, environment: string, panic: boolean): Promise<EnvironmentRecord> {
-    if (typeof panic !== 'boolean') throw new ValidationError('panic must be a boolean', [{ path: 'panic', message: 'must be a boolean' }]);
+    if (typeof panic !== 'boolean') throw new ValidationError('panic must be a boolean', [{ path: ['panic'], message: 'must be a boolean' }]);
     return this.#update(account, environment, (config) => ({ ...config, panic }));
   }
 

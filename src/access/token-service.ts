@@ -232,17 +232,17 @@ export class TokenService {
   async issue(input: IssueTokenInput): Promise<IssuedToken> {
     const { accountId, clientId, clientSecret, scope = '*', expiresIn } = input;
     for (const [name, value] of [['client_id', clientId], ['client_secret', clientSecret]] as const) {
-      if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} is required`, [{ path: name, message: 'required' }], 'invalid_request');
+      if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} is required`, [{ path: [name], message: 'required' }], 'invalid_request');
     }
     if (expiresIn !== undefined && (!Number.isInteger(expiresIn) || expiresIn < 0)) {
-      throw new ValidationError('expires_in must be a non-negative integer number of seconds', [{ path: 'expires_in', message: 'not a non-negative integer' }], 'invalid_request');
+      throw new ValidationError('expires_in must be a non-negative integer number of seconds', [{ path: ['expires_in'], message: 'not a non-negative integer' }], 'invalid_request');
     }
-    if (typeof scope !== 'string') throw new ValidationError('scope must be a string', [{ path: 'scope', message: 'not a string' }], 'invalid_request');
+    if (typeof scope !== 'string') throw new ValidationError('scope must be a string', [{ path: ['scope'], message: 'not a string' }], 'invalid_request');
     const access = await this.accesses.verifyClient(accountId, clientId, clientSecret);
     const requested = scope.trim() === '' || scope.trim() === '*' ? [...access.actions] : [...new Set(scope.trim().split(/\s+/))];
     const missing = requested.filter((a) => !access.actions.includes(a));
     if (missing.length > 0) {
-      throw new ValidationError(`scope ${missing.join(' ')} is not granted to this client`, [{ path: 'scope', message: `not granted: ${missing.join(' ')}` }], 'invalid_scope');
+      throw new ValidationError(`scope ${missing.join(' ')} is not granted to this client`, [{ path: ['scope'], message: `not granted: ${missing.join(' ')}` }], 'invalid_scope');
     }
     const lifetime = !expiresIn ? this.#defaultLifetime : Math.min(expiresIn, this.#maxLifetime);
     const now = this.#clock();

@@ -91,7 +91,7 @@ export class CatalogValidationError extends ValidationError {
 
   /** Creates the error from the failing operations. */
   constructor(problems: readonly BatchProblem[], code = 'invalid_catalog_operation') {
-    const details: ErrorDetail[] = problems.map((p) => ({ path: `[${p.index}]${problemPath(p.field)}`, message: p.reason }));
+    const details: ErrorDetail[] = problems.map((p) => ({ path: [p.index, ...problemPath(p.field)], message: p.reason }));
     const shown = problems.slice(0, 5).map((p) => `operation ${p.index}: ${p.reason}`);
     const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
     const operations = new Set(problems.map((p) => p.index)).size;
@@ -101,9 +101,9 @@ export class CatalogValidationError extends ValidationError {
 }
 
 // `operation` and `product` are members of the operation; any other field is in its product.
-function problemPath(field: string | undefined): string {
-  if (field === undefined) return '';
-  return field === 'operation' || field === 'product' ? `.${field}` : `.product.${field}`;
+function problemPath(field: string | undefined): string[] {
+  if (field === undefined) return [];
+  return field === 'operation' || field === 'product' ? [field] : ['product', field];
 }
 
 /**
@@ -337,8 +337,8 @@ export class Catalog {
    * an unknown field is a {@link NotFoundError}.
    */
   async deleteSchemaField(name: string): Promise<void> {
-    if (typeof name !== 'string' || name === '') throw new ValidationError('the field name must be a non-empty string', [{ path: 'fieldID', message: 'empty' }]);
-    if (isStandardField(name)) throw new ValidationError(`${name} is a standard field and cannot be deleted`, [{ path: 'fieldID', message: 'standard field' }], 'standard_field');
+    if (typeof name !== 'string' || name === '') throw new ValidationError('the field name must be a non-empty string', [{ path: ['fieldID'], message: 'empty' }]);
+    if (isStandardField(name)) throw new ValidationError(`${name} is a standard field and cannot be deleted`, [{ path: ['fieldID'], message: 'standard field' }], 'standard_field');
     if (!(await this.#storage.catalogs.deleteField(this.identifier, name))) throw new NotFoundError(`the schema has no field ${name}`);
   }
 
@@ -351,9 +351,9 @@ export class Catalog {
    * @param options - `sizeBytes`: size of the payload as received, checked against {@link MAX_BATCH_BYTES}.
    */
   async batch(operations: readonly BatchOperation[], options: { sizeBytes?: number } = {}): Promise<BatchResult> {
-    if (!Array.isArray(operations)) throw new ValidationError('a batch must be an array of operations', [{ path: '(body)', message: 'not an array' }]);
+    if (!Array.isArray(operations)) throw new ValidationError('a batch must be an array of operations', [{ path: [], message: 'not an array' }]);
     if (operations.length > MAX_BATCH_OPERATIONS) {
-      throw new ValidationError(`a batch holds at most ${MAX_BATCH_OPERATIONS} operations, got ${operations.length}`, [{ path: '(body)', message: 'too many operations' }], 'too_many_operations');
+      throw new ValidationError(`a batch holds at most ${MAX_BATCH_OPERATIONS} operations, got ${operations.length}`, [{ path: [], message: 'too many operations' }], 'too_many_operations');
     }
     if (options.sizeBytes !== undefined && options.sizeBytes >= MAX_BATCH_BYTES) {
       throw new PayloadTooLargeError(`a batch must be smaller than ${MAX_BATCH_BYTES} bytes`);
@@ -439,10 +439,10 @@ export class Catalog {
    */
   async linkEvent(event: AnalyticsEvent): Promise<CatalogItem[]> {
     if (event?.name !== 'purchase' && event?.name !== 'pageview') {
-      throw new ValidationError('event name must be purchase or pageview', [{ path: 'name', message: 'unknown event' }]);
+      throw new ValidationError('event name must be purchase or pageview', [{ path: ['name'], message: 'unknown event' }]);
     }
     if (event.properties === null || typeof event.properties !== 'object') {
-      throw new ValidationError('event properties must be an object', [{ path: 'properties', message: 'not an object' }]);
+      throw new ValidationError('event properties must be an object', [{ path: ['properties'], message: 'not an object' }]);
     }
     const index = (await this.#keyIndex())[event.name];
     const found = new Map<string, CatalogItem>();

@@ -1,5 +1,5 @@
 import { credentialHash, randomCredential, secureRandom, type RandomSource } from '../crypto';
-import { NotFoundError, ValidationError } from '../errors';
+import { formatPath, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import type { CatalogRecord } from '../storage/catalog';
 import type { Storage } from '../storage/storage';
 import { Catalog } from './catalog';
@@ -195,20 +195,20 @@ export class CatalogRegistry {
   }
 
   #checkInput(input: CreateCatalogInput): void {
-    const problems = [];
+    const problems: ErrorDetail[] = [];
     if (typeof input?.identifier !== 'string' || !IDENTIFIER.test(input.identifier)) {
-      problems.push({ path: 'identifier', message: 'must be a lower-case DNS label: a-z, 0-9 and inner hyphens, at most 63 characters' });
+      problems.push({ path: ['identifier'], message: 'must be a lower-case DNS label: a-z, 0-9 and inner hyphens, at most 63 characters' });
     }
     for (const name of ['catalogApiKey', 'searchApiKey'] as const) {
       const key = input?.[name];
       if (key !== undefined && (typeof key !== 'string' || key.length < 32 || !/^[\x21-\x7e]+$/.test(key))) {
-        problems.push({ path: name, message: 'must be at least 32 visible ASCII characters' });
+        problems.push({ path: [name], message: 'must be at least 32 visible ASCII characters' });
       }
     }
     if (input?.catalogApiKey !== undefined && input.catalogApiKey === input.searchApiKey) {
-      problems.push({ path: 'searchApiKey', message: 'must differ from catalogApiKey' });
+      problems.push({ path: ['searchApiKey'], message: 'must differ from catalogApiKey' });
     }
-    if (problems.length > 0) throw new ValidationError(`invalid catalog: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`, problems);
+    if (problems.length > 0) throw new ValidationError(`invalid catalog: ${problems.map((p) => `${formatPath(p.path)} ${p.message}`).join('; ')}`, problems);
   }
 
   #bind(identifier: string): Catalog {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { sha256Hex, constantTimeEqual } from '../crypto';
-import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { AuthenticationError, formatPath, NotFoundError, ValidationError, type ErrorDetail, type ErrorPath } from '../errors';
 import { analyzeCampaign, resultsQueryProblems, type ExperimentResults, type ResultsQuery } from '../results/results';
 import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from '../results/track';
 import type { Activation, ActivationQuery } from '../storage/activations';
@@ -206,12 +206,12 @@ function checkOption(condition: boolean, message: string): void {
   if (!condition) throw new TypeError(`DecisionEngine: ${message}`);
 }
 
-function requireId(value: unknown, path: string, details: ErrorDetail[]): void {
+function requireId(value: unknown, path: ErrorPath, details: ErrorDetail[]): void {
   if (typeof value !== 'string' || value === '') details.push({ path, message: 'must be a non-empty string' });
 }
 
 function fail(details: ErrorDetail[]): never {
-  throw new ValidationError(`${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+  throw new ValidationError(`${details.map((d) => `${formatPath(d.path)} ${d.message}`).join('; ')}`, details);
 }
 
 /**
@@ -285,7 +285,7 @@ export class DecisionEngine {
   async load(config: unknown, options: LoadOptions = {}): Promise<EnvironmentRecord> {
     const { apiKey } = options;
     if (apiKey !== undefined && apiKey !== null && (typeof apiKey !== 'string' || apiKey.length < MIN_API_KEY_LENGTH)) {
-      throw new ValidationError(`apiKey must be a string of at least ${MIN_API_KEY_LENGTH} characters`, [{ path: 'apiKey', message: `shorter than ${MIN_API_KEY_LENGTH} characters` }]);
+      throw new ValidationError(`apiKey must be a string of at least ${MIN_API_KEY_LENGTH} characters`, [{ path: ['apiKey'], message: `shorter than ${MIN_API_KEY_LENGTH} characters` }]);
     }
     const parsed = parseBucketingConfig(config);
     const id = options.environment ?? this.defaultEnvironment;
@@ -454,7 +454,7 @@ export class DecisionEngine {
     const now = this.#clock();
     for (let i = 0; i < list.length; i++) {
       const a = list[i]!;
-      const at = (field: string) => (Array.isArray(input) ? `[${i}].${field}` : field);
+      const at = (field: string): ErrorPath => (Array.isArray(input) ? [i, field] : [field]);
       const before = details.length;
       requireId(a.environmentId, at('environmentId'), details);
       requireId(a.visitorId, at('visitorId'), details);
@@ -505,21 +505,21 @@ export class DecisionEngine {
   async track(input: TrackInput | readonly TrackInput[]): Promise<void> {
     const batch = Array.isArray(input);
     const list: readonly TrackInput[] = batch ? input : [input as TrackInput];
-    if (list.length > MAX_EVENTS_PER_CALL) fail([{ path: '(root)', message: `holds ${list.length} events; at most ${MAX_EVENTS_PER_CALL} per call` }]);
+    if (list.length > MAX_EVENTS_PER_CALL) fail([{ path: [], message: `holds ${list.length} events; at most ${MAX_EVENTS_PER_CALL} per call` }]);
     const details: ErrorDetail[] = [];
     const rows: ConversionEvent[] = [];
     const now = this.#clock();
     const known = new Map<string, CompiledConfig | undefined>();
     for (let i = 0; i < list.length; i++) {
       const e = list[i]!;
-      const prefix = batch ? `[${i}]` : '';
+      const prefix: ErrorPath = batch ? [i] : [];
       const before = details.length;
       trackProblems(e, prefix, details);
       if (details.length > before) continue;
       const environmentId = e.environment ?? this.defaultEnvironment;
       if (!known.has(environmentId)) known.set(environmentId, await this.#find(environmentId));
       if (!known.get(environmentId)) {
-        details.push({ path: prefix === '' ? 'environment' : `${prefix}.environment`, message: `"${environmentId}" is not a known environment` });
+        details.push({ path: [...prefix, 'environment'], message: `"${environmentId}" is not a known environment` });
         continue;
       }
       rows.push({ environmentId, visitorId: e.visitorId, event: e.event, value: e.value ?? null, timestamp: e.timestamp ?? now });
@@ -579,7 +579,7 @@ export class DecisionEngine {
 
   #campaign(config: CompiledConfig, key: string): CompiledCampaign {
     const campaign = config.campaignByKey.get(key);
-    if (!campaign) throw new ValidationError(`campaign ${key} is paused or doesn't exist`, [{ path: 'id', message: 'unknown campaign' }], 'unknown_campaign');
+    if (!campaign) throw new ValidationError(`campaign ${key} is paused or doesn't exist`, [{ path: ['id'], message: 'unknown campaign' }], 'unknown_campaign');
     return campaign;
   }
 
@@ -607,17 +607,17 @@ export class DecisionEngine {
 
   #validate(config: CompiledConfig, request: DecisionRequest): Readonly<Record<string, string>> | undefined {
     const details: ErrorDetail[] = [];
-    requireId(request.visitorId, 'visitorId', details);
-    if (request.anonymousId != null && typeof request.anonymousId !== 'string') details.push({ path: 'anonymousId', message: 'must be a string or null' });
+    requireId(request.visitorId, ['visitorId'], details);
+    if (request.anonymousId != null && typeof request.anonymousId !== 'string') details.push({ path: ['anonymousId'], message: 'must be a string or null' });
     const context = request.context;
     if (context !== undefined) {
       if (typeof context !== 'object' || context === null || Array.isArray(context)) {
-        details.push({ path: 'context', message: 'must be an object' });
+        details.push({ path: ['context'], message: 'must be an object' });
       } else {
         for (const key in context) {
           const t = typeof context[key];
           if (t !== 'string' && t !== 'boolean' && !(t === 'number' && Number.isFinite(context[key]))) {
-            details.push({ path: `context.${key}`, message: 'must be a boolean, a number or a string' });
+            details.push({ path: ['context', key], message: 'must be a boolean, a number or a string' });
           }
         }
       }
@@ -637,9 +637,9 @@ export class DecisionEngine {
       const campaign = config.campaignByKey.get(campaignId);
       const variationId = requested[campaignId]!;
       if (!campaign || campaign.id !== campaignId) {
-        details.push({ path: `forcedVariations.${campaignId}`, message: `campaign "${campaignId}" does not exist` });
+        details.push({ path: ['forcedVariations', campaignId], message: `campaign "${campaignId}" does not exist` });
       } else if (!resolves(campaignId, variationId)) {
-        details.push({ path: `forcedVariations.${campaignId}`, message: `variation "${variationId}" is not in campaign "${campaignId}"` });
+        details.push({ path: ['forcedVariations', campaignId], message: `variation "${variationId}" is not in campaign "${campaignId}"` });
       } else (forced ??= {})[campaignId] = variationId;
     }
     if (details.length > 0) fail(details);

@@ -56,7 +56,7 @@ export function optionalBearerToken(request: Request): string | undefined {
 export class MalformedAuthorizationError extends ValidationError {
   /** Creates the error. */
   constructor() {
-    super('the Authorization header must be "Bearer <token>"', [{ path: 'authorization', message: 'malformed' }], 'invalid_request');
+    super('the Authorization header must be "Bearer <token>"', [{ path: ['authorization'], message: 'malformed' }], 'invalid_request');
   }
 }
 

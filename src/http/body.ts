@@ -98,7 +98,7 @@ function nodeBodyReader(source: NodeBodySource, limit: number): BodyReader {
 }
 
 function tooDeep(): ValidationError {
-  return new ValidationError(`request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`, [{ path: '(body)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }], 'too_deep');
+  return new ValidationError(`request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`, [{ path: [], message: `nesting deeper than ${MAX_JSON_DEPTH}` }], 'too_deep');
 }
 
 async function readBytes(request: Request | Response, limit: number): Promise<Uint8Array> {
@@ -150,7 +150,7 @@ export function decodeUtf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new ValidationError('request body is not valid UTF-8', [{ path: '(body)', message: 'not valid UTF-8' }]);
+    throw new ValidationError('request body is not valid UTF-8', [{ path: [], message: 'not valid UTF-8' }]);
   }
 }
 
@@ -207,7 +207,7 @@ function parseOrRefuse(text: string, where = ''): unknown {
     return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ValidationError(`request body is not valid JSON${where}: ${reason}`, [{ path: '(body)', message: 'invalid JSON' }], 'invalid_json');
+    throw new ValidationError(`request body is not valid JSON${where}: ${reason}`, [{ path: [], message: 'invalid JSON' }], 'invalid_json');
   }
 }
 

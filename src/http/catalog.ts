@@ -6,7 +6,7 @@
 import { CatalogValidationError, MAX_BATCH_BYTES, type BatchOperation, type BatchProblem } from '../catalog/catalog';
 import type { CatalogRegistry } from '../catalog/registry';
 import { checkItemId } from '../catalog/typing';
-import { AbkitError, AuthenticationError, PermissionError, ValidationError } from '../errors';
+import { AbkitError, AuthenticationError, formatPath, PermissionError, ValidationError } from '../errors';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES, jsonBodySteps, maxBodyBytesOption } from './body';
 import { json } from './respond';
@@ -69,7 +69,7 @@ function render(error: AbkitError, route: RouteSpec): Response {
     return json({ error: error.code, message, details: error.problems.map((p) => problemView(p, batch)) }, 400);
   }
   const headers = challengeHeaders(error);
-  const details = error.details.length > 0 ? { details: error.details.map((d) => ({ field: d.path, reason: d.message })) } : {};
+  const details = error.details.length > 0 ? { details: error.details.map((d) => ({ field: formatPath(d.path, '(body)'), reason: d.message })) } : {};
   return json({ error: error.code, message, ...details }, error.status, headers);
 }
 
@@ -98,12 +98,12 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
 
   function pathId(raw: string): string {
     const problem = checkItemId(raw);
-    if (problem) throw new ValidationError(`itemID in the path: ${problem.reason}`, [{ path: 'itemID', message: problem.reason }]);
+    if (problem) throw new ValidationError(`itemID in the path: ${problem.reason}`, [{ path: ['itemID'], message: problem.reason }]);
     return raw;
   }
 
   function idMismatch(bodyId: unknown, id: string): ValidationError {
-    return new ValidationError(`the body's id ${JSON.stringify(bodyId)} differs from ${JSON.stringify(id)} in the path`, [{ path: 'id', message: 'differs from the path' }], 'id_mismatch');
+    return new ValidationError(`the body's id ${JSON.stringify(bodyId)} differs from ${JSON.stringify(id)} in the path`, [{ path: ['id'], message: 'differs from the path' }], 'id_mismatch');
   }
 
   return routeTable(
@@ -148,7 +148,7 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
         const bytes = await body.bytes();
         // Up to 50 MB: decoded and parsed in slices, so decisions keep being served meanwhile.
         const operations = await runInSlices(jsonBodySteps(bytes));
-        if (!Array.isArray(operations)) throw new ValidationError('the batch body must be a JSON array of { operation, product }', [{ path: '(body)', message: 'not an array' }]);
+        if (!Array.isArray(operations)) throw new ValidationError('the batch body must be a JSON array of { operation, product }', [{ path: [], message: 'not an array' }]);
         return json(await catalog.batch(operations as BatchOperation[], { sizeBytes: bytes.byteLength }));
       },
     },

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { DecisionEngine, DecisionRequest } from '../decision/engine';
-import { NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { formatPath, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
 import { serializeDecision } from '../decision/compile';
 import { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
@@ -173,17 +173,20 @@ const WIRE: Record<string, string> = {
   anonymousId: 'aid',
 };
 
-function wireDetails(details: readonly ErrorDetail[], batch: boolean): ErrorDetail[] {
-  return details.map((d) => {
-    const m = /^(?:\[(\d+)\]\.)?(\w+)$/.exec(d.path);
-    if (!m) return d;
-    const field = WIRE[m[2]!] ?? m[2]!;
-    return { path: batch && field !== 'cid' ? `batch[${m[1]}].${field}` : field, message: d.message };
+// The library's activation paths ([i, field] for a list, [field] for one) in the body's terms.
+function inBodyTerms(details: readonly ErrorDetail[], batch: boolean): ErrorDetail[] {
+  return details.map(({ path, message }) => {
+    const [first, ...rest] = path;
+    const index = typeof first === 'number' ? first : undefined;
+    const [name, ...inner] = index === undefined ? path : rest;
+    const field = typeof name === 'string' ? (WIRE[name] ?? name) : name;
+    const wire = field === undefined ? [] : [field, ...inner];
+    return { path: batch && field !== 'cid' ? ['batch', ...(index === undefined ? [] : [index]), ...wire] : wire, message };
   });
 }
 
 function messageOf(details: readonly ErrorDetail[]): string {
-  return details.map((d) => `${d.path} ${d.message}`).join('; ');
+  return details.map((d) => `${formatPath(d.path)} ${d.message}`).join('; ');
 }
 
 function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environment: string | undefined, url: URL): DecisionRequest {
@@ -222,7 +225,7 @@ function modeOf(url: URL): (typeof MODES)[number] {
   const raw = url.searchParams.get('mode');
   if (raw === null || raw === '') return 'normal';
   const mode = MODES.find((m) => m === raw);
-  if (!mode) throw new ValidationError(`mode must be one of ${MODES.join(', ')}`, [{ path: 'mode', message: `unknown mode ${JSON.stringify(raw.slice(0, 40))}` }]);
+  if (!mode) throw new ValidationError(`mode must be one of ${MODES.join(', ')}`, [{ path: ['mode'], message: `unknown mode ${JSON.stringify(raw.slice(0, 40))}` }]);
   return mode;
 }
 
@@ -235,7 +238,7 @@ function wantsExtra(url: URL, name: string): boolean {
 function checkSendContextEvent(url: URL): void {
   const raw = url.searchParams.get('sendContextEvent');
   if (raw !== null && raw !== 'true' && raw !== 'false') {
-    throw new ValidationError('sendContextEvent must be true or false', [{ path: 'sendContextEvent', message: 'must be true or false' }]);
+    throw new ValidationError('sendContextEvent must be true or false', [{ path: ['sendContextEvent'], message: 'must be true or false' }]);
   }
 }
 
@@ -299,7 +302,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   // `cid` names the environment of activations and events: unknown is a 400 naming it.
   async function checkCid(request: Request, environmentId: string | undefined): Promise<void> {
     await engine.checkApiKey(environmentId, request.headers.get('x-api-key')).catch((e: unknown) => {
-      if (e instanceof NotFoundError) throw new ValidationError(`cid "${environmentId ?? engine.defaultEnvironment}" is not a known environment`, [{ path: 'cid', message: 'unknown environment' }]);
+      if (e instanceof NotFoundError) throw new ValidationError(`cid "${environmentId ?? engine.defaultEnvironment}" is not a known environment`, [{ path: ['cid'], message: 'unknown environment' }]);
       throw e;
     });
   }
@@ -364,7 +367,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
       await engine.activate(batch ? inputs : inputs[0]!);
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
-      const details = wireDetails(e.details, batch);
+      const details = inBodyTerms(e.details, batch);
       throw new ValidationError(messageOf(details), details);
     }
     return respond(null, 204);

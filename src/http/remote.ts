@@ -7,7 +7,7 @@
 import type { AccessAction } from '../access/actions';
 import type { RemoteControl } from '../access/remote-control';
 import type { TokenService } from '../access/token-service';
-import { ConflictError, ValidationError, type AbkitError } from '../errors';
+import { ConflictError, formatPath, ValidationError, type AbkitError } from '../errors';
 import type { EnvironmentRecord } from '../storage/environments';
 import { bearerToken, challengeHeaders } from './bearer';
 import { maxBodyBytesOption } from './body';
@@ -49,14 +49,14 @@ function ifMatch(request: Request): number | undefined {
   const raw = request.headers.get('if-match');
   if (raw === null) return undefined;
   const m = /^(?:W\/)?"(\d+)"$/.exec(raw.trim());
-  if (!m) throw new ValidationError('If-Match must be an ETag from a previous read, such as "3"', [{ path: 'if-match', message: 'malformed' }], 'invalid_request');
+  if (!m) throw new ValidationError('If-Match must be an ETag from a previous read, such as "3"', [{ path: ['if-match'], message: 'malformed' }], 'invalid_request');
   return Number(m[1]);
 }
 
 function integerParam(url: URL, name: string): number | undefined {
   const raw = url.searchParams.get(name);
   if (raw === null) return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(`${name} must be a non-negative integer`, [{ path: name, message: 'not a non-negative integer' }]);
+  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(`${name} must be a non-negative integer`, [{ path: [name], message: 'not a non-negative integer' }]);
   return Number(raw);
 }
 
@@ -71,7 +71,7 @@ export const REMOTE_CONTROL_ROUTES = [
   { method: 'GET', path: `${ENVIRONMENT}/panic`, name: 'getPanic', action: 'campaigns.read' },
   { method: 'PUT', path: `${ENVIRONMENT}/panic`, name: 'setPanic', action: 'panic.write' },
   { method: 'GET', path: `${ENVIRONMENT}/activations`, name: 'listActivations', action: 'activations.read' },
-  { method: 'GET', path: `${ENVIRONMENT}/campaigns/:id/results`, name: 'getResults', action: 'results.read' },
+  { method: 'GET', path: `${ENVIRONMENT}/campaigns/:campaign_id/results`, name: 'getResults', action: 'results.read' },
 ] as const satisfies readonly (RouteSpec & { action: AccessAction })[];
 
 type RemoteRoute = (typeof REMOTE_CONTROL_ROUTES)[number];
@@ -131,7 +131,7 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
     async setPanic({ body }, account, env) {
       const input = await body.json();
       const panic = input !== null && typeof input === 'object' ? (input as { panic?: unknown }).panic : undefined;
-      if (typeof panic !== 'boolean') throw new ValidationError('the body must be { "panic": true | false }', [{ path: 'panic', message: 'must be a boolean' }]);
+      if (typeof panic !== 'boolean') throw new ValidationError('the body must be { "panic": true | false }', [{ path: ['panic'], message: 'must be a boolean' }]);
       const r = await remote.setPanic(account, env, panic);
       return json({ panic: r.config.panic ?? false, version: r.version }, 200, etag(r));
     },
@@ -143,8 +143,8 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
     },
     async getResults({ url, params }, account, env) {
       const metric = url.searchParams.get('metric');
-      if (metric === null) throw new ValidationError('the metric query parameter is required', [{ path: 'metric', message: 'is required' }]);
-      return json(await remote.results(account, env, { campaignId: params.id!, metric, since: integerParam(url, 'since'), until: integerParam(url, 'until') }));
+      if (metric === null) throw new ValidationError('the metric query parameter is required', [{ path: ['metric'], message: 'is required' }]);
+      return json(await remote.results(account, env, { campaignId: params.campaign_id!, metric, since: integerParam(url, 'since'), until: integerParam(url, 'until') }));
     },
   };
 
@@ -164,7 +164,7 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
   // RFC 6750 §3: a 403 names the scope the endpoint needs.
   const render = (error: AbkitError, route: RemoteRoute): Response => {
     const { message } = error;
-    const body = { error: error.code === 'missing_token' ? 'invalid_token' : error.code, message, ...(error.details.length > 0 ? { details: error.details } : {}) };
+    const body = { error: error.code === 'missing_token' ? 'invalid_token' : error.code, message, ...(error.details.length > 0 ? { details: error.details.map((d) => ({ path: formatPath(d.path, '(body)'), message: d.message })) } : {}) };
     return json(body, error.status, challengeHeaders(error, route.action));
   };
 

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CatalogRegistry } from '../catalog/registry';
-import { AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../errors';
+import { AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError, type ErrorPath } from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
 import { SearchService, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';
@@ -38,6 +38,12 @@ export interface SearchHandlerOptions extends ErrorReporting {
 }
 
 const SUFFIX = '_Catalog';
+
+// A path in the query string's own notation: ['filters', 'price', 0, 'operator'] is
+// `filters[price][0][operator]`.
+function queryParameter([name, ...rest]: ErrorPath): string {
+  return name === undefined ? '(query)' : `${name}${rest.map((p) => `[${p}]`).join('')}`;
+}
 
 /** The route table of search (v0.4, v0.3) and autocomplete (v0.2). */
 export const SEARCH_ROUTES = [
@@ -76,13 +82,13 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
   async function tenant(request: Request, params: Record<string, unknown>, autocomplete: boolean): Promise<string> {
     if (options.catalog !== undefined) return options.catalog;
     const named = (name: string, value: unknown) => {
-      if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} must be a non-empty string`, [{ path: name, message: 'empty' }]);
+      if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} must be a non-empty string`, [{ path: [name], message: 'empty' }]);
       return value;
     };
     if (params.index !== undefined) {
       const index = named('index', params.index);
       if (!index.endsWith(SUFFIX) || index.length === SUFFIX.length) {
-        throw new ValidationError(`index must have the form <identifier>${SUFFIX}, got ${JSON.stringify(index)}`, [{ path: 'index', message: 'bad form' }]);
+        throw new ValidationError(`index must have the form <identifier>${SUFFIX}, got ${JSON.stringify(index)}`, [{ path: ['index'], message: 'bad form' }]);
       }
       return index.slice(0, -SUFFIX.length);
     }
@@ -108,7 +114,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
   async function search({ request, url }: RouteContext, version: '0.3' | '0.4'): Promise<Response> {
     const params = parseQueryString(url.search);
     if (version === '0.3' && params.sort !== undefined) {
-      throw new ValidationError('sort is not supported by search v0.3; use /search (v0.4)', [{ path: 'sort', message: 'not in v0.3' }]);
+      throw new ValidationError('sort is not supported by search v0.3; use /search (v0.4)', [{ path: ['sort'], message: 'not in v0.3' }]);
     }
     const identifier = await tenant(request, params, false);
     await authorize(request, identifier);
@@ -129,8 +135,8 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
   }
 
   const render = (error: AbkitError): Response => {
-    const { message } = error;
-    return json({ error: error.code, message }, error.status, challengeHeaders(error));
+    const details = error.details.map((d) => ({ parameter: queryParameter(d.path), message: d.message }));
+    return json({ error: error.code, message: error.message, ...(details.length > 0 ? { details } : {}) }, error.status, challengeHeaders(error));
   };
 
   return routeTable(

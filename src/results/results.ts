@@ -166,18 +166,18 @@ export interface ExperimentResults {
 /** Pushes a detail for each problem of a results query. */
 export function resultsQueryProblems(query: ResultsQuery, details: ErrorDetail[]): void {
   if (query === null || typeof query !== 'object') {
-    details.push({ path: '(root)', message: 'must be an object' });
+    details.push({ path: [], message: 'must be an object' });
     return;
   }
-  if (typeof query.campaignId !== 'string' || query.campaignId === '') details.push({ path: 'campaignId', message: 'must be a non-empty string' });
-  if (typeof query.metric !== 'string' || query.metric === '') details.push({ path: 'metric', message: 'must be a non-empty string' });
-  else if (query.metric.length > MAX_EVENT_NAME_LENGTH) details.push({ path: 'metric', message: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
-  if (query.environment !== undefined && (typeof query.environment !== 'string' || query.environment === '')) details.push({ path: 'environment', message: 'must be a non-empty string' });
+  if (typeof query.campaignId !== 'string' || query.campaignId === '') details.push({ path: ['campaignId'], message: 'must be a non-empty string' });
+  if (typeof query.metric !== 'string' || query.metric === '') details.push({ path: ['metric'], message: 'must be a non-empty string' });
+  else if (query.metric.length > MAX_EVENT_NAME_LENGTH) details.push({ path: ['metric'], message: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
+  if (query.environment !== undefined && (typeof query.environment !== 'string' || query.environment === '')) details.push({ path: ['environment'], message: 'must be a non-empty string' });
   for (const field of ['since', 'until'] as const) {
     const v = query[field];
-    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) details.push({ path: field, message: 'must be a non-negative integer (epoch milliseconds)' });
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) details.push({ path: [field], message: 'must be a non-negative integer (epoch milliseconds)' });
   }
-  if (typeof query.since === 'number' && typeof query.until === 'number' && query.since >= query.until) details.push({ path: 'until', message: 'must be after since' });
+  if (typeof query.since === 'number' && typeof query.until === 'number' && query.since >= query.until) details.push({ path: ['until'], message: 'must be after since' });
 }
 
 interface Row {

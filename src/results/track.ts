@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ErrorDetail } from '../errors';
+import type { ErrorDetail, ErrorPath } from '../errors';
 
 /**
  * Longest event (metric) name, in characters.
@@ -49,11 +49,11 @@ export interface TrackInput {
   timestamp?: number;
 }
 
-/** Pushes a detail for each problem of one event; `prefix` is its path in a list (`[3]`) or `''`. */
-export function trackProblems(input: TrackInput, prefix: string, details: ErrorDetail[]): void {
-  const at = (field: string) => (prefix === '' ? field : `${prefix}.${field}`);
+/** Pushes a detail for each problem of one event; `prefix` is its path in a list (`[3]`) or `[]`. */
+export function trackProblems(input: TrackInput, prefix: ErrorPath, details: ErrorDetail[]): void {
+  const at = (field: string): ErrorPath => [...prefix, field];
   if (input === null || typeof input !== 'object') {
-    details.push({ path: prefix === '' ? '(root)' : prefix, message: 'must be an object' });
+    details.push({ path: prefix, message: 'must be an object' });
     return;
   }
   if (typeof input.visitorId !== 'string' || input.visitorId === '') details.push({ path: at('visitorId'), message: 'must be a non-empty string' });

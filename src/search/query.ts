@@ -314,16 +314,16 @@ export function parseQueryString(search: string): Record<string, unknown> {
     try {
       key = decodeURIComponent((end >= 0 ? pair.slice(0, end) : pair).replace(/\+/g, ' '));
     } catch {
-      throw new ValidationError('the query string is not valid percent-encoding', [{ path: '(query)', message: 'bad encoding' }]);
+      throw new ValidationError('the query string is not valid percent-encoding', [{ path: [], message: 'bad encoding' }]);
     }
     const segments = [key.split('[')[0], ...[...key.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1])];
     if (segments.includes('__proto__')) {
-      throw new ValidationError(`${key}: the name __proto__ is not supported in query parameters`, [{ path: key, message: '__proto__ is not supported' }]);
+      throw new ValidationError(`${key}: the name __proto__ is not supported in query parameters`, [{ path: segments.filter((s) => s !== undefined), message: '__proto__ is not supported' }]);
     }
   }
   try {
     return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
   } catch (error) {
-    throw new ValidationError(`the query string is too large or too deep: ${(error as Error).message}`, [{ path: '(query)', message: 'over the parser limits' }]);
+    throw new ValidationError(`the query string is too large or too deep: ${(error as Error).message}`, [{ path: [], message: 'over the parser limits' }]);
   }
 }

@@ -465,18 +465,18 @@ export class SearchService {
     const details = [];
     for (const [field, filter] of Object.entries(query.filters)) {
       const path = index.paths.get(field);
-      if (!path) details.push({ path: `filters[${field}]`, message: `filters[${field}]: unknown field ${field}` });
+      if (!path) details.push({ path: ['filters', field], message: `filters[${field}]: unknown field ${field}` });
       else if (filter.kind === 'range' && path.info.kind !== 'number') {
-        details.push({ path: `filters[${field}]`, message: `filters[${field}]: a range filter needs a number field; ${field} is ${path.info.kind}` });
+        details.push({ path: ['filters', field], message: `filters[${field}]: a range filter needs a number field; ${field} is ${path.info.kind}` });
       } else if (filter.kind === 'list') {
         const bad = filter.values.filter((v) => (path.info.kind === 'number' ? v.trim() === '' || !Number.isFinite(Number(v)) : path.info.kind === 'boolean' ? v !== 'true' && v !== 'false' : false));
         if (bad.length > 0) {
-          details.push({ path: `filters[${field}]`, message: `filters[${field}]: ${field} is ${path.info.kind}; ${bad.map((v) => JSON.stringify(v)).join(', ')} can never match` });
+          details.push({ path: ['filters', field], message: `filters[${field}]: ${field} is ${path.info.kind}; ${bad.map((v) => JSON.stringify(v)).join(', ')} can never match` });
         }
       }
     }
     for (const { field } of query.sort) {
-      if (!index.paths.has(field) && field !== 'id') details.push({ path: 'sort', message: `sort: unknown field ${field}` });
+      if (!index.paths.has(field) && field !== 'id') details.push({ path: ['sort'], message: `sort: unknown field ${field}` });
     }
     if (details.length > 0) throw new ValidationError(`${details.map((d) => d.message).join('; ')}`, details);
   }

@@ -94,7 +94,7 @@ describe('createAccess', () => {
     const short = 'tooShortSecret-123';
     const error = await rejection(accesses.createAccess({ account: 'acme', name: 'x', actions: ['campaigns.read'], clientId: 'abc', clientSecret: short }));
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).details.map((d) => d.path)).toEqual(['clientId', 'clientSecret']);
+    expect((error as ValidationError).details.map((d) => d.path)).toEqual([['clientId'], ['clientSecret']]);
     expect((error as ValidationError).message).not.toContain(short);
   });
 
@@ -122,8 +122,8 @@ describe('createAccess', () => {
     const { details, message, status } = error as ValidationError;
     expect(status).toBe(400);
     expect(details).toEqual([
-      { path: 'actions[1]', message: expect.stringContaining('"campaigns.delete"') },
-      { path: 'actions[2]', message: expect.stringContaining('"root"') },
+      { path: ['actions', 1], message: expect.stringContaining('"campaigns.delete"') },
+      { path: ['actions', 2], message: expect.stringContaining('"root"') },
     ]);
     expect(message).toContain('campaigns.delete');
     for (const known of ACCESS_ACTIONS) expect(details[0]!.message).toContain(known);
@@ -135,8 +135,8 @@ describe('createAccess', () => {
     const error = await rejection(accesses.createAccess({ account: 'acme', name: 'bot', environments: ['nowhere', 'prod', 'gprod'], actions: ['campaigns.read'] }));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).details).toEqual([
-      { path: 'environments[0]', message: expect.stringContaining('"nowhere"') },
-      { path: 'environments[2]', message: expect.stringContaining('"gprod"') },
+      { path: ['environments', 0], message: expect.stringContaining('"nowhere"') },
+      { path: ['environments', 2], message: expect.stringContaining('"gprod"') },
     ]);
     expect((error as ValidationError).message).toMatch(/environments\[0\].*nowhere.*acme/);
     expect(await storage.accesses.list('acme')).toEqual([]);
@@ -149,13 +149,13 @@ describe('createAccess', () => {
   it('reports every problem at once: account, name, actions', async () => {
     const { accesses } = await setup();
     const error = await rejection(accesses.createAccess({ account: '', name: '  ', actions: [] }));
-    expect((error as ValidationError).details.map((d) => d.path)).toEqual(['account', 'name', 'actions']);
+    expect((error as ValidationError).details.map((d) => d.path)).toEqual([['account'], ['name'], ['actions']]);
     const long = await rejection(accesses.createAccess({ account: 'acme', name: 'n'.repeat(101), actions: ['campaigns.read'] }));
-    expect((long as ValidationError).details.map((d) => d.path)).toEqual(['name']);
+    expect((long as ValidationError).details.map((d) => d.path)).toEqual([['name']]);
     const notArray = await rejection(
       accesses.createAccess({ account: 'acme', name: 'bot', environments: 'prod' as unknown as string[], actions: 'campaigns.read' as unknown as string[] }),
     );
-    expect((notArray as ValidationError).details.map((d) => d.path).sort()).toEqual(['actions', 'environments']);
+    expect((notArray as ValidationError).details.map((d) => d.path[0]).sort()).toEqual(['actions', 'environments']);
   });
 
   it('removes duplicate environments and actions', async () => {
@@ -175,7 +175,7 @@ describe('createAccess', () => {
     const action = fc.oneof(fc.constantFrom(...ACCESS_ACTIONS), fc.string({ maxLength: 12 }));
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 6 }), async (actions) => {
-        const unknown = actions.flatMap((a, i) => ((ACCESS_ACTIONS as readonly string[]).includes(a) ? [] : [`actions[${i}]`]));
+        const unknown = actions.flatMap((a, i) => ((ACCESS_ACTIONS as readonly string[]).includes(a) ? [] : [['actions', i]]));
         const result = await accesses.createAccess({ account: 'acme', name: 'p', actions }).then(
           () => undefined,
           (e: unknown) => e,

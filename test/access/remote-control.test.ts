@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, DecisionEngine, memoryStorage, NotFoundError, RemoteControl, ValidationError } from '../../src/index';
+import { ConflictError, DecisionEngine, memoryStorage, NotFoundError, RemoteControl, ValidationError, type ErrorDetail } from '../../src/index';
 import { campaign, config } from '../helpers/configs';
 
 async function setup() {
@@ -11,7 +11,7 @@ async function setup() {
   return { storage, engine, remote };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<Error & { details?: readonly { path: string; message: string }[] }> {
+async function rejection(promise: Promise<unknown>): Promise<Error & { details?: readonly ErrorDetail[] }> {
   return promise.then(
     () => {
       throw new Error('expected a rejection');
@@ -79,8 +79,8 @@ describe('configuration', () => {
     const error = await rejection(remote.replaceConfiguration('acme', 'prod', bad));
     expect(error).toBeInstanceOf(ValidationError);
     const paths = error.details!.map((d) => d.path);
-    expect(paths).toContain('campaigns[0].type');
-    expect(paths).toContain('campaigns[0].variationGroups[0].variations');
+    expect(paths).toContainEqual(['campaigns', 0, 'type']);
+    expect(paths).toContainEqual(['campaigns', 0, 'variationGroups', 0, 'variations']);
     expect((await remote.getConfiguration('acme', 'prod')).version).toBe(1);
   });
 
@@ -114,7 +114,7 @@ describe('one campaign', () => {
     const { remote } = await setup();
     const error = await rejection(remote.putCampaign('acme', 'prod', 'c1', campaign({ id: 'c2', split: [100] })));
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.details).toEqual([{ path: 'id', message: expect.any(String) }]);
+    expect(error.details).toEqual([{ path: ['id'], message: expect.any(String) }]);
   });
 
   it('refuses an invalid campaign, naming each problem by path', async () => {
@@ -124,8 +124,8 @@ describe('one campaign', () => {
     const error = await rejection(remote.putCampaign('acme', 'prod', 'c1', bad));
     expect(error).toBeInstanceOf(ValidationError);
     const paths = error.details!.map((d) => d.path);
-    expect(paths).toContain('type');
-    expect(paths).toContain('variationGroups[0].variations');
+    expect(paths).toContainEqual(['type']);
+    expect(paths).toContainEqual(['variationGroups', 0, 'variations']);
     await expect(remote.putCampaign('acme', 'prod', 'c1', 'not an object')).rejects.toBeInstanceOf(ValidationError);
     expect((await remote.getConfiguration('acme', 'prod')).version).toBe(1);
   });

@@ -8,6 +8,7 @@ import {
   TokenService,
   ValidationError,
   type CreatedAccess,
+  type ErrorDetail,
   type Storage,
   type TokenServiceOptions, memoryStorage } from '../../src/index';
 import { seeded, T0 } from '../helpers/accounts';
@@ -46,7 +47,7 @@ async function setup(options: Omit<TokenServiceOptions, 'storage' | 'accesses' |
   };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string; status?: number; details?: { path: string }[] }> {
+async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string; status?: number; details?: readonly ErrorDetail[] }> {
   return promise.then(
     () => {
       throw new Error('expected a rejection');
@@ -141,7 +142,7 @@ describe('issue', () => {
       const error = await rejection(issue({ expiresIn }));
       expect(error).toBeInstanceOf(ValidationError);
       expect(error).toMatchObject({ code: 'invalid_request', status: 400 });
-      expect(error.details?.map((d) => d.path)).toEqual(['expires_in']);
+      expect(error.details?.map((d) => d.path)).toEqual([['expires_in']]);
       // Nothing was stored for a refused request.
       expect(await storage.tokens.deleteExpired(Number.MAX_SAFE_INTEGER)).toBe(0);
     });
@@ -177,7 +178,7 @@ describe('issue', () => {
       const error = await rejection(issue({ scope }));
       expect(error).toBeInstanceOf(ValidationError);
       expect(error).toMatchObject({ code: 'invalid_scope', status: 400 });
-      expect(error.details?.map((d) => d.path)).toEqual(['scope']);
+      expect(error.details?.map((d) => d.path)).toEqual([['scope']]);
     });
   });
 

@@ -416,7 +416,7 @@ describe('batches', () => {
       ]),
     )) as CatalogValidationError;
     // "operation" and "product" are members of the operation, not of its product.
-    expect(error.details.map((d) => d.path)).toEqual(['[0].product.price', '[1].operation', '[2].product']);
+    expect(error.details.map((d) => d.path)).toEqual([[0, 'product', 'price'], [1, 'operation'], [2, 'product']]);
   });
 
   it('rejects an unknown operation', async () => {

@@ -31,9 +31,9 @@ describe('loading configurations', () => {
     const error = await engine.load(bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     const paths = (error as ValidationError).details.map((d) => d.path);
-    expect(paths).toContain('campaigns[0].type');
-    expect(paths).toContain('campaigns[0].variationGroups[0].targeting.targetingGroups[0].targetings[0].operator');
-    expect(paths).toContain('campaigns[0].variationGroups[0].variations');
+    expect(paths).toContainEqual(['campaigns', 0, 'type']);
+    expect(paths).toContainEqual(['campaigns', 0, 'variationGroups', 0, 'targeting', 'targetingGroups', 0, 'targetings', 0, 'operator']);
+    expect(paths).toContainEqual(['campaigns', 0, 'variationGroups', 0, 'variations']);
     expect((error as ValidationError).message).toMatch(/allocations sum to 120/);
   });
 

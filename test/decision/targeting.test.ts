@@ -120,7 +120,7 @@ describe('invalid targetings (test/fixtures/targeting-invalid.json)', () => {
     expect(error).toBeInstanceOf(ValidationError);
     const path = `campaigns[0].variationGroups[0].targeting.targetingGroups[0].targetings[0].${field}`;
     expect((error as ValidationError).message).toContain(`${path}: `);
-    expect((error as ValidationError).details.map((d) => d.path)).toContain(path);
+    expect((error as ValidationError).details.map((d) => d.path)).toContainEqual(['campaigns', 0, 'variationGroups', 0, 'targeting', 'targetingGroups', 0, 'targetings', 0, field]);
   });
 });
 

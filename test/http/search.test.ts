@@ -339,6 +339,13 @@ describe('errors: JSON naming the parameter', () => {
   it('autocomplete hits_per_page 0', () => named('query=ac&hits_per_page=0', /\bhits_per_page\b/, '/autocomplete'));
   it('autocomplete hits_per_page above 100', () => named('query=ac&hits_per_page=101', /\bhits_per_page\b/, '/autocomplete'));
 
+  it('details name each parameter in the query string notation', async () => {
+    const body = (await errorBody(await search('text=&page=-1&filters[price][0][operator]=%21%3D&filters[price][0][value]=1'), 400)) as ErrorBody & { details?: { parameter: string; message: string }[] };
+    expect(body.details?.map((d) => d.parameter).sort()).toEqual(['filters[price]', 'page']);
+    const unknown = (await errorBody(await search('text=&filters[color][]=red'), 400)) as ErrorBody & { details?: { parameter: string }[] };
+    expect(unknown.details).toEqual([{ parameter: 'filters[color]', message: expect.stringMatching(/unknown field color/) }]);
+  });
+
   it('accepts the limits themselves', async () => {
     await ok(await search('text=&page=0&hitsPerPage=1000&rankingScoreThreshold=0&semanticRatio=1'));
     await ok(await search('text=&hitsPerPage=1&rankingScoreThreshold=1'));

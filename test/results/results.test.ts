@@ -78,7 +78,7 @@ describe('DecisionEngine.results', () => {
     const engine = await engineWith([50, 50]);
     const error = await engine.results(query).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).details.map((d) => d.path)).toEqual([path]);
+    expect((error as ValidationError).details.map((d) => d.path)).toEqual([[path]]);
   });
 
   it('answers NotFoundError for an unknown campaign or environment', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecisionEngine, MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL, memoryStorage, ValidationError } from '../../src/index';
+import { DecisionEngine, MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL, memoryStorage, ValidationError, type ErrorDetail } from '../../src/index';
 import { config } from '../helpers/configs';
 
 async function engineAt(now: number) {
@@ -10,7 +10,7 @@ async function engineAt(now: number) {
   return { engine, storage };
 }
 
-async function problems(run: () => Promise<unknown>): Promise<{ path: string; message: string }[]> {
+async function problems(run: () => Promise<unknown>): Promise<ErrorDetail[]> {
   const error = await run().then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(ValidationError);
   return [...(error as ValidationError).details];
@@ -36,9 +36,9 @@ describe('DecisionEngine.track', () => {
       ]),
     );
     expect(details).toEqual([
-      { path: '[1].visitorId', message: 'must be a non-empty string' },
-      { path: '[2].value', message: 'must be a finite number or null' },
-      { path: '[3].environment', message: '"nowhere" is not a known environment' },
+      { path: [1, 'visitorId'], message: 'must be a non-empty string' },
+      { path: [2, 'value'], message: 'must be a finite number or null' },
+      { path: [3, 'environment'], message: '"nowhere" is not a known environment' },
     ]);
     expect(await storage.events.list({ environmentId: 'default' })).toEqual([]);
     await engine.track([{ visitorId: 'v1', event: 'a' }, { visitorId: 'v2', event: 'b', environment: 'prod' }]);
@@ -57,12 +57,12 @@ describe('DecisionEngine.track', () => {
   ])('refuses %s, naming the field', async (_, input, path) => {
     const { engine } = await engineAt(0);
     const details = await problems(() => engine.track(input as never));
-    expect(details.map((d) => d.path)).toEqual([path]);
+    expect(details.map((d) => d.path)).toEqual([[path]]);
   });
 
   it('refuses a non-object and a list over the per-call limit', async () => {
     const { engine, storage } = await engineAt(0);
-    expect((await problems(() => engine.track([null as never])))[0]!.path).toBe('[0]');
+    expect((await problems(() => engine.track([null as never])))[0]!.path).toEqual([0]);
     const many = Array.from({ length: MAX_EVENTS_PER_CALL + 1 }, (_, i) => ({ visitorId: `v${i}`, event: 'e' }));
     expect((await problems(() => engine.track(many)))[0]!.message).toMatch(/at most 1000/);
     await engine.track(many.slice(1));
