@@ -211,7 +211,7 @@ describe('applyBootstrap: files it names', () => {
     for (const path of ['/etc/passwd', '../secrets.json', 'a/../../b.json', '..\\x.json', 'C:\\x.json', '~/x.json']) {
       const error = await applyBootstrap(withFile(path), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile: reader }).catch((e: unknown) => e);
       expect(error, path).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).details[0]).toEqual({ path: 'accounts[0].environments[0].bucketingFile', message: 'outside the bootstrap folder' });
+      expect((error as ValidationError).details[0]).toEqual({ path: ['accounts', 0, 'environments', 0, 'bucketingFile'], message: 'outside the bootstrap folder' });
     }
     expect(reads).toEqual([]);
     for (const path of ['x.json', './sub/x.json', 'sub/../x.json']) {
