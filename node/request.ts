@@ -11,7 +11,14 @@ import { PayloadTooLargeError } from '../src/errors';
 import { NODE_BODY, type NodeBodySource } from '../src/http/body';
 import { delegateToReal } from '../src/http/lazy';
 
-/** A node request, with the body a framework (Express, Fastify) may have parsed already. */
+/**
+ * A node request, with the body a framework (Express, Fastify) may have parsed already.
+ *
+ * @example
+ * ```ts
+ * app.all('/*', (req, reply) => { reply.hijack(); const raw: NodeRequestLike = Object.assign(req.raw, { body: req.body }); return listener(raw, reply.raw); });
+ * ```
+ */
 export type NodeRequestLike = IncomingMessage & { body?: unknown };
 
 type Body = { bytes: Uint8Array } | { parsed: unknown };
