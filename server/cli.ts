@@ -21,7 +21,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // A start-up failure (unreadable bootstrap, read-only database, unreachable PostgreSQL) is
     // one line naming the cause and exit code 1, not a stack trace.
     const running = await serve(config).catch((error: unknown) => {
-      throw new StartError(`cannot start: ${error instanceof Error ? error.message.replace(/^abkit: /, '') : String(error)}`);
+      throw new StartError(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
     });
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => void running.close().then(() => process.exit(0), (error: unknown) => {
@@ -59,7 +59,7 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     // Configuration and start problems are one line; anything else keeps its stack.
     if (error instanceof ConfigError || error instanceof StartError || (error instanceof Error && error.name === 'ValidationError')) {
-      console.error(`abkit: ${error.message.replace(/^abkit: /, '')}`);
+      console.error(`abkit: ${error.message}`);
     }
     else console.error(error);
     process.exit(1);
