@@ -33,6 +33,8 @@ export interface PathIndex {
   readonly max?: Float64Array;
   /** Other paths, per document: its distinct values, as numbers into `values` (`ids[offsets[d] … offsets[d + 1]]`), for list facets. */
   readonly values?: readonly (string | boolean)[];
+  /** `values` as lowercased text (facet order). */
+  readonly lower?: readonly string[];
   readonly offsets?: Uint32Array;
   readonly ids?: Uint32Array;
 }
@@ -327,7 +329,8 @@ async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<stri
       }
     }
     offsets[n] = ids.length;
-    out.set(info.path, { info, postings: await toPostings(lists, slicer), values: valueList, offsets, ids: Uint32Array.from(ids) });
+    const lower = valueList.map((v) => String(v).toLowerCase());
+    out.set(info.path, { info, postings: await toPostings(lists, slicer), values: valueList, lower, offsets, ids: Uint32Array.from(ids) });
   }
   return out;
 }

@@ -4,7 +4,6 @@ import { ValidationError } from '../errors';
 import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
 import { Analyzer, type Stemmer, type Synonyms } from './analysis';
-import { compareValues } from './fields';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
@@ -512,12 +511,14 @@ export class SearchService {
       const { offsets, ids, values } = p as Required<PathIndex>;
       const counts = new Uint32Array(values.length);
       for (const doc of docs) for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
-      const list: [string | boolean, number][] = [];
+      const hit: number[] = [];
       counts.forEach((n, id) => {
-        if (n > 0) list.push([values[id]!, n]);
+        if (n > 0) hit.push(id);
       });
-      list.sort((a, b) => b[1] - a[1] || compareValues(a[0], b[0]) || (String(a[0]) < String(b[0]) ? -1 : 1));
-      set(path, { type: 'list', values: list.slice(0, this.#maxFacetValues) });
+      // Count, then value case-insensitively, then as is; the lowercased texts are computed once per index.
+      const lower = p.lower!;
+      hit.sort((a, b) => counts[b]! - counts[a]! || (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) || (String(values[a]) < String(values[b]) ? -1 : 1));
+      set(path, { type: 'list', values: hit.slice(0, this.#maxFacetValues).map((id) => [values[id]!, counts[id]!] as [string | boolean, number]) });
     }
     return out;
   }
