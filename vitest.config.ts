@@ -21,6 +21,7 @@ const INTEGRATION = [
   'test/server/docker.test.ts',
   'test/node/**/*.test.ts',
   'test/http/flagship-sdk.test.ts',
+  'test/flagship/**/*.test.ts',
   'test/http/search.test.ts',
   'test/**/bestbuy.test.ts',
   'test/search/property.test.ts',
