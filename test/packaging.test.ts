@@ -43,8 +43,8 @@ describe('entry points', () => {
 
   it('package.json declares the drivers as optional peer dependencies and exports the entry points', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8'));
-    expect(pkg.peerDependenciesMeta).toEqual({ 'better-sqlite3': { optional: true }, pg: { optional: true } });
-    expect(Object.keys(pkg.exports)).toEqual(['.', './sqlite', './postgres', './node', './package.json']);
+    expect(pkg.peerDependenciesMeta).toEqual({ 'better-sqlite3': { optional: true }, pg: { optional: true }, '@openfeature/server-sdk': { optional: true } });
+    expect(Object.keys(pkg.exports)).toEqual(['.', './sqlite', './postgres', './node', './flagship', './openfeature', './package.json']);
     expect(pkg.dependencies['better-sqlite3']).toBeUndefined();
     expect(pkg.dependencies.pg).toBeUndefined();
   });

@@ -361,7 +361,7 @@ export class DecisionEngine {
   async decideFlags(request: DecisionRequest): Promise<FlagsResult> {
     const config = await this.#config(request.environment);
     const assigned = await this.#run(config, request, undefined);
-    return { visitorId: request.visitorId, panic: config.panic, flags: flagsOf(assigned, request.exposeAllKeys === true), keys: config.flagKeys };
+    return { environmentId: config.environmentId, visitorId: request.visitorId, panic: config.panic, flags: flagsOf(assigned, request.exposeAllKeys === true), keys: config.flagKeys };
   }
 
   /**

@@ -39,6 +39,8 @@ export interface ResolvedFlag {
  * ```
  */
 export interface FlagsResult {
+  /** The environment decided in. */
+  readonly environmentId: string;
   readonly visitorId: string;
   /** Whether the environment is in panic mode (then `flags` is empty). */
   readonly panic: boolean;

@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DecisionMode, Flagship, LogLevel, type BucketingDTO } from '@flagship.io/js-sdk';
 import { DecisionEngine, createDecisionHandler, memoryStorage, type BucketingConfig } from '../../src/index';
 import { createExposureForwarder, flagshipSdkBucketing } from '../../src/flagship/index';
-import { sendWebResponse, toWebRequest } from '../../examples/node-http';
+import { writeResponse } from '../../node/listener';
+import { nodeRequest } from '../../node/request';
 
 const ENV = 'prod';
 const API_KEY = 'demo-decision-key-0123456789';
@@ -83,11 +84,11 @@ beforeAll(async () => {
   const handler = createDecisionHandler({ engine });
   server = http.createServer((req, res) => {
     void (async () => {
-      const response = await handler(toWebRequest(req, origin));
+      const response = await handler(nodeRequest(req, origin));
       const copy = response.clone();
       const text = await copy.text();
       answers.push({ path: req.url ?? '', body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null });
-      await sendWebResponse(res, response);
+      await writeResponse(res, response);
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
