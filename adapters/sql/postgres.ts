@@ -2,7 +2,7 @@
  * `abkit/postgres`: every storage port in PostgreSQL, through pg, so several abkit instances
  * can share one database.
  *
- * @module
+ * @module abkit/postgres
  */
 import type { Pool, PoolConfig } from 'pg';
 import { PostgresDriver } from './postgres-driver';

@@ -1,7 +1,7 @@
 /**
  * `abkit/sqlite`: every storage port in one SQLite file (or in memory), through better-sqlite3.
  *
- * @module
+ * @module abkit/sqlite
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { StorageUnavailableError } from '../../src/errors';

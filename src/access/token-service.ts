@@ -147,7 +147,7 @@ export interface Requirement {
   action: string;
   /**
    * Environment acted on. A token of an access with no environment list accepts any id here:
-   * the caller checks that the environment belongs to `account` (as {@link RemoteControl} does).
+   * the caller checks that the environment belongs to `account` (as {@link abkit!RemoteControl} does).
    */
   environment?: string;
 }

@@ -100,7 +100,7 @@ export function isStandardField(name: string): boolean {
 }
 
 /**
- * What {@link typeOf} says of a value.
+ * What the catalog's typing says of a value.
  *
  * @example
  * ```ts

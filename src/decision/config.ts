@@ -290,7 +290,7 @@ function duplicates(ids: string[], what: string, path: (string | number)[], ctx:
 }
 
 /**
- * Validates a bucketing configuration, throwing a {@link ValidationError} whose details give
+ * Validates a bucketing configuration, throwing a {@link abkit!ValidationError} whose details give
  * the JSON path of each problem.
  *
  * @example

@@ -30,7 +30,7 @@ export interface ResolvedFlag {
 }
 
 /**
- * What {@link DecisionEngine.decideFlags} returns.
+ * What {@link abkit!DecisionEngine.decideFlags} returns.
  *
  * @example
  * ```ts

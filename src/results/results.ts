@@ -24,7 +24,7 @@ import {
 import { MAX_EVENT_NAME_LENGTH } from './track';
 
 /**
- * What {@link DecisionEngine.results} reads.
+ * What {@link abkit!DecisionEngine.results} reads.
  *
  * @example
  * ```ts
@@ -142,7 +142,7 @@ export interface GroupResult {
 }
 
 /**
- * The result of {@link DecisionEngine.results}.
+ * The result of {@link abkit!DecisionEngine.results}.
  *
  * @example
  * ```ts

@@ -87,7 +87,7 @@ export interface Synonyms {
 
 /** Options of an {@link Analyzer}. */
 export interface AnalyzerOptions {
-  /** Words that are optional in queries and never make a document a candidate. @defaultValue {@link ENGLISH_STOP_WORDS} */
+  /** Words that are optional in queries and never make a document a candidate. @defaultValue {@link abkit/http!ENGLISH_STOP_WORDS} */
   readonly stopWords?: readonly string[];
   /** @defaultValue none */
   readonly synonyms?: Synonyms;

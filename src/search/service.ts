@@ -157,7 +157,7 @@ export interface SearchServiceOptions {
   matchingStrategy?: MatchingStrategy;
   /**
    * Words that are optional in queries and never make a document a candidate.
-   * @defaultValue {@link ENGLISH_STOP_WORDS} @example `[]` (none)
+   * @defaultValue {@link abkit/http!ENGLISH_STOP_WORDS} @example `[]` (none)
    */
   stopWords?: readonly string[];
   /** Synonyms, one-way and multi-way. @defaultValue none @example `{ multiWay: [['tv', 'television']] }` */

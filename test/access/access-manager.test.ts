@@ -1,14 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  ACCESS_ACTIONS,
-  AccessManager,
-  AuthenticationError,
-  CLIENT_ID_PREFIX,
-  CLIENT_SECRET_PREFIX,
-  NotFoundError,
-  ValidationError, memoryStorage } from '../../src/index';
+import { AccessManager, AuthenticationError, NotFoundError, ValidationError, memoryStorage } from '../../src/index';
+import { ACCESS_ACTIONS } from '../../src/access/actions';
+import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../../src/access/access-manager';
 import { seeded, T0 } from '../helpers/accounts';
 
 

@@ -1,16 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ACCESS_TOKEN_PREFIX,
-  AccessManager,
-  AuthenticationError,
-  PermissionError,
-  TokenService,
-  ValidationError,
-  type CreatedAccess,
-  type ErrorDetail,
-  type Storage,
-  type TokenServiceOptions, memoryStorage } from '../../src/index';
+import { AccessManager, AuthenticationError, PermissionError, TokenService, ValidationError, type CreatedAccess, type ErrorDetail, type Storage, type TokenServiceOptions, memoryStorage } from '../../src/index';
+import { ACCESS_TOKEN_PREFIX } from '../../src/access/token-service';
 import { seeded, T0 } from '../helpers/accounts';
 
 

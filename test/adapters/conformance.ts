@@ -4,7 +4,13 @@
  * empty storage each time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, parseBucketingConfig, type AccessRecord, type Activation, type CatalogItem, type CatalogRecord, type ConversionEvent, type VariationAggregate, type Storage, type TokenRecord } from '../../src/index';
+import { ConflictError, type CatalogItem, type Storage } from '../../src/index';
+import { parseBucketingConfig } from '../../src/decision/config';
+import { type AccessRecord } from '../../src/storage/accesses';
+import { type Activation } from '../../src/storage/activations';
+import { type CatalogRecord } from '../../src/storage/catalog';
+import { type ConversionEvent, type VariationAggregate } from '../../src/storage/events';
+import { type TokenRecord } from '../../src/storage/tokens';
 
 const config = parseBucketingConfig({
   campaigns: [

@@ -3,7 +3,8 @@
  * baseline measured in the same run: JSON.parse of the same batch body (work any server does).
  */
 import { generateProducts } from '../../examples/demo/generate-products';
-import { CatalogRegistry, createCatalogHandler, memoryStorage } from '../../src/index';
+import { CatalogRegistry, memoryStorage } from '../../src/index';
+import { createCatalogHandler } from '../../src/http/catalog';
 import { measure, type Row } from './measure';
 
 export async function benchCatalog(): Promise<Row[]> {

@@ -7,7 +7,8 @@
 import { GrowthBook, GrowthBookClient } from '@growthbook/growthbook';
 import { Flagship } from '@flagship.io/js-sdk';
 import { startFlagshipBucketing } from '../helpers/flagship';
-import { DecisionEngine, hashString, memoryStorage, type BucketingConfig } from '../../src/index';
+import { DecisionEngine, memoryStorage, type BucketingConfig } from '../../src/index';
+import { hashString } from '../../src/decision/bucketing';
 import { campaigns, CONTEXT } from './decision';
 import { measure } from './measure';
 

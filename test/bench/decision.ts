@@ -2,7 +2,9 @@
  * Decision throughput on a 100-campaign environment, against a baseline measured in the same
  * run: the irreducible work of hashing the visitor once per variation group.
  */
-import { createDecisionHandler, DecisionEngine, hashString, memoryStorage, type BucketingConfig } from '../../src/index';
+import { DecisionEngine, memoryStorage, type BucketingConfig } from '../../src/index';
+import { createDecisionHandler } from '../../src/http/decision';
+import { hashString } from '../../src/decision/bucketing';
 import { measure, type Row } from './measure';
 
 const OPERATORS: [string, unknown][] = [

@@ -17,7 +17,9 @@ import { postgresStorage } from '../../adapters/sql/postgres';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
 import type { SqlStorage } from '../../adapters/sql/storage';
 import { prng } from '../../examples/demo/generate-products';
-import { DecisionEngine, type Activation, type ConversionEvent } from '../../src/index';
+import { DecisionEngine } from '../../src/index';
+import { type Activation } from '../../src/storage/activations';
+import { type ConversionEvent } from '../../src/storage/events';
 import { config } from '../helpers/configs';
 import { dropSchema, POSTGRES_URL, postgresAvailable, testSchema } from '../helpers/postgres';
 

@@ -2,7 +2,8 @@
  * Token issue and check rates, against a baseline measured in the same run: one SHA-256 of a
  * token through Web Crypto, the irreducible work of any check.
  */
-import { AccessManager, DecisionEngine, TokenService, createTokenHandler, memoryStorage } from '../../src/index';
+import { AccessManager, DecisionEngine, TokenService, memoryStorage } from '../../src/index';
+import { createTokenHandler } from '../../src/http/token';
 import { sha256Hex } from '../../src/crypto';
 import { measure, type Row } from './measure';
 

@@ -1,21 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  AbkitError,
-  Catalog,
-  CATALOG_KEY_PREFIX,
-  CatalogRegistry,
-  CatalogValidationError,
-  DEFAULT_SYNC_INTERVAL_MS,
-  MAX_BATCH_BYTES,
-  MAX_BATCH_OPERATIONS,
-  memoryStorage,
-  NotFoundError,
-  SEARCH_KEY_PREFIX,
-  ValidationError,
-  type BatchOperation,
-  type BatchProblem,
-  type Storage,
-} from '../../src/index';
+import { AbkitError, Catalog, CatalogRegistry, CatalogValidationError, memoryStorage, NotFoundError, ValidationError, type BatchOperation, type Storage } from '../../src/index';
+import { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../../src/catalog/registry';
+import { DEFAULT_SYNC_INTERVAL_MS, MAX_BATCH_BYTES, MAX_BATCH_OPERATIONS, type BatchProblem } from '../../src/catalog/catalog';
 
 const CATALOG_KEY = 'ck-acme-0123456789abcdef0123456789abcdef';
 const SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkItem, checkItemId, describeValue, FIELD_TYPES, isStandardField, MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, typeOf, type FieldType, type SchemaLookup } from '../../src/index';
+import { checkItem, checkItemId, describeValue, FIELD_TYPES, isStandardField, MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, typeOf, type FieldType, type SchemaLookup } from '../../src/catalog/typing';
 
 /** A valid item with every required standard field. */
 function base(extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -331,7 +331,7 @@ describe('checkItem: custom fields', () => {
 
 describe('item id length counts characters (code points), as SPEC 8 says', () => {
   it('accepts 40 emoji and refuses 41', async () => {
-    const { checkItemId } = await import('../../src/index');
+    const { checkItemId } = await import('../../src/catalog/typing');
     expect(checkItemId('🙂'.repeat(40))).toBeUndefined();
     expect(checkItemId('🙂'.repeat(41))?.reason).toBe('id is 41 characters long; the limit is 40');
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { variationBucket, pickVariation, DecisionEngine, memoryStorage } from '../../src/index';
+import { DecisionEngine, memoryStorage } from '../../src/index';
+import { variationBucket, pickVariation } from '../../src/decision/bucketing';
 import { config } from '../helpers/configs';
 
 // Random visitor ids from a seeded generator, so a failure is reproducible.

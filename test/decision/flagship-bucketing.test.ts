@@ -26,7 +26,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Flagship } from '@flagship.io/js-sdk';
 import { startFlagshipBucketing } from '../helpers/flagship';
 import { prng } from '../../examples/demo/generate-products';
-import { DecisionEngine, hashString, murmur3, pickVariation, variationBucket, memoryStorage } from '../../src/index';
+import { DecisionEngine, memoryStorage } from '../../src/index';
+import { hashString, murmur3, pickVariation, variationBucket } from '../../src/decision/bucketing';
 
 // ---------------------------------------------------------------------------------------------
 // Independent reference: textbook MurmurHash3 x86_32 over bytes (SMHasher's MurmurHash3_x86_32),

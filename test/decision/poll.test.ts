@@ -4,7 +4,8 @@
  * with If-None-Match, and keeping the last good configuration when a poll fails.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDecisionHandler, DecisionEngine, memoryStorage } from '../../src/index';
+import { DecisionEngine, memoryStorage } from '../../src/index';
+import { createDecisionHandler } from '../../src/http/decision';
 import { NAMED } from '../helpers/named-config';
 
 const API_KEY = 'poll-key-0123456789abcdef';

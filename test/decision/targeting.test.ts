@@ -7,21 +7,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  TARGETING_OPERATORS,
-  ValidationError,
-  compareSemver,
-  compileTargeting,
-  matchGroups,
-  matchTargeting,
-  parseBucketingConfig,
-  parseSemver,
-  targetingSchema,
-  type ContextValue,
-  type SemVer,
-  type TargetingOperator,
-  type VisitorContext,
-} from '../../src/index';
+import { ValidationError } from '../../src/index';
+import { TARGETING_OPERATORS, parseBucketingConfig, targetingSchema, type TargetingOperator } from '../../src/decision/config';
+import { compareSemver, parseSemver, type SemVer } from '../../src/decision/semver';
+import { compileTargeting, matchGroups, matchTargeting, type ContextValue, type VisitorContext } from '../../src/decision/targeting';
 
 type Scalar = string | number | boolean;
 

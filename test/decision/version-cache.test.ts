@@ -5,7 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { compileTargeting, matchTargeting } from '../../src/index';
+import { compileTargeting, matchTargeting } from '../../src/decision/targeting';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

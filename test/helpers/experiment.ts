@@ -1,6 +1,7 @@
 /** Simulated experiments through the real engine: bucketing, activations and conversion events. */
 import { prng } from '../../examples/demo/generate-products';
-import type { DecisionEngine, TrackInput } from '../../src/index';
+import type { DecisionEngine } from '../../src/index';
+import type { TrackInput } from '../../src/results/track';
 
 export interface Simulation {
   /** Visitors to decide for (each gets an activation). */

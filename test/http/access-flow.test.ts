@@ -5,19 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  AccessManager,
-  DecisionEngine,
-  decisionRoutes,
-  handlerOf,
-  memoryStorage,
-  RemoteControl,
-  remoteControlRoutes,
-  TokenService,
-  tokenRoutes,
-  type Campaign,
-  type Storage,
-} from '../../src/index';
+import { AccessManager, DecisionEngine, memoryStorage, RemoteControl, TokenService, type Storage } from '../../src/index';
+import { decisionRoutes } from '../../src/http/decision';
+import { handlerOf } from '../../src/http/router';
+import { remoteControlRoutes } from '../../src/http/remote';
+import { tokenRoutes } from '../../src/http/token';
+import { type Campaign } from '../../src/decision/config';
 import { config } from '../helpers/configs';
 
 const BASE = 'http://abkit.test';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogRegistry, createCatalogHandler, memoryStorage } from '../../src/index';
+import { CatalogRegistry, memoryStorage } from '../../src/index';
+import { createCatalogHandler } from '../../src/http/catalog';
 
 const CATALOG_KEY = 'ck-acme-0123456789abcdef0123456789abcdef';
 const SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';

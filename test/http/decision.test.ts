@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDecisionHandler, DecisionEngine, memoryStorage } from '../../src/index';
+import { DecisionEngine, memoryStorage } from '../../src/index';
+import { createDecisionHandler } from '../../src/http/decision';
 import { config } from '../helpers/configs';
 
 async function setup(options: { apiKey?: string; maxBodyBytes?: number; prefix?: string } = {}) {

@@ -4,7 +4,8 @@
  * and `GET /v2/{envId}/bucketing.json` with ETag / Last-Modified / 304.
  */
 import { describe, expect, it } from 'vitest';
-import { createDecisionHandler, DecisionEngine, memoryStorage, type BucketingConfig } from '../../src/index';
+import { DecisionEngine, memoryStorage, type BucketingConfig } from '../../src/index';
+import { createDecisionHandler } from '../../src/http/decision';
 import { NAMED } from '../helpers/named-config';
 
 const API_KEY = 'bucketing-key-0123456789';

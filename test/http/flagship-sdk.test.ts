@@ -19,7 +19,9 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { DecisionMode, Flagship, FSFetchStatus, FSFlagStatus, LogLevel, type Visitor } from '@flagship.io/js-sdk';
-import { DecisionEngine, createDecisionHandler, type CampaignDecision, memoryStorage } from '../../src/index';
+import { DecisionEngine, memoryStorage } from '../../src/index';
+import { createDecisionHandler } from '../../src/http/decision';
+import { type CampaignDecision } from '../../src/decision/compile';
 import { writeResponse } from '../../node/listener';
 import { nodeRequest } from '../../node/request';
 

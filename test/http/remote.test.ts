@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AccessManager,
-  createRemoteControlHandler,
-  DecisionEngine,
-  decisionRoutes,
-  handlerOf,
-  memoryStorage,
-  RemoteControl,
-  remoteControlRoutes,
-  TokenService,
-} from '../../src/index';
+import { AccessManager, DecisionEngine, memoryStorage, RemoteControl, TokenService } from '../../src/index';
+import { createRemoteControlHandler, remoteControlRoutes } from '../../src/http/remote';
+import { decisionRoutes } from '../../src/http/decision';
+import { handlerOf } from '../../src/http/router';
 import { campaign, config } from '../helpers/configs';
 
 const T0 = 1_700_000_000_000;

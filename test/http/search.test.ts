@@ -1,17 +1,9 @@
 import fc from 'fast-check';
 import qs from 'qs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  CatalogRegistry,
-  createSearchHandler,
-  memoryStorage,
-  RANGE_OPERATORS,
-  SearchService,
-  type Catalog,
-  type Handler,
-  type SearchQueryInput,
-  type SearchResponse,
-} from '../../src/index';
+import { CatalogRegistry, memoryStorage, SearchService, type Catalog, type Handler, type SearchQueryInput, type SearchResponse } from '../../src/index';
+import { createSearchHandler } from '../../src/http/search';
+import { RANGE_OPERATORS } from '../../src/search/query';
 import { loadBestBuy, type BestBuyCatalog } from '../helpers/bestbuy';
 import { describeWithBestBuy } from '../helpers/bestbuy-suite';
 

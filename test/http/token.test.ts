@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AccessManager, createTokenHandler, memoryStorage, TokenService, type TokenServiceOptions } from '../../src/index';
+import { AccessManager, memoryStorage, TokenService, type TokenServiceOptions } from '../../src/index';
+import { createTokenHandler } from '../../src/http/token';
 
 const T0 = 1_700_000_000_000;
 const BASE = 'http://auth.abkit.test';

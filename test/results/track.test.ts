@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DecisionEngine, MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL, memoryStorage, ValidationError, type ErrorDetail } from '../../src/index';
+import { DecisionEngine, memoryStorage, ValidationError, type ErrorDetail } from '../../src/index';
+import { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../../src/results/track';
 import { config } from '../helpers/configs';
 
 async function engineAt(now: number) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { damerau } from '../../src/index';
+import { damerau } from '../../src/search/typos';
 import { Dictionary, type LookupWork } from '../../src/search/dictionary';
 
 /** Every word the lookup emits, with its typos. */

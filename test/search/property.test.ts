@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RANGE_OPERATORS, SearchService, type RangeOperator } from '../../src/index';
+import { SearchService } from '../../src/index';
+import { RANGE_OPERATORS, type RangeOperator } from '../../src/search/query';
 import { loadBestBuy, type BestBuyItem } from '../helpers/bestbuy';
 import { describeWithBestBuy } from '../helpers/bestbuy-suite';
 

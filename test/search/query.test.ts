@@ -1,17 +1,7 @@
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
-import {
-  autocompleteQuerySchema,
-  DEFAULT_HITS_PER_PAGE,
-  DEFAULT_SUGGESTIONS,
-  MAX_HITS_PER_PAGE,
-  MAX_SUGGESTIONS,
-  parseQueryString,
-  RANGE_OPERATORS,
-  searchQuerySchema,
-  ValidationError,
-  type SearchQueryInput,
-} from '../../src/index';
+import { ValidationError, type SearchQueryInput } from '../../src/index';
+import { autocompleteQuerySchema, DEFAULT_HITS_PER_PAGE, DEFAULT_SUGGESTIONS, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, parseQueryString, RANGE_OPERATORS, searchQuerySchema } from '../../src/search/query';
 
 /** The zod issues of a failing parse, as "path: message". */
 function issues(input: unknown): string[] {

@@ -1,17 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  CatalogRegistry,
-  formatPath,
-  memoryStorage,
-  SearchService,
-  ValidationError,
-  type Catalog,
-  type Embedder,
-  type Facet,
-  type SearchQueryInput,
-  type SearchResponse,
-  type SearchServiceOptions,
-} from '../../src/index';
+import { CatalogRegistry, memoryStorage, SearchService, ValidationError, type Catalog, type SearchQueryInput, type SearchResponse, type SearchServiceOptions } from '../../src/index';
+import { formatPath } from '../../src/errors';
+import { type Embedder, type Facet } from '../../src/search/service';
 
 type Item = Record<string, unknown> & { id: string };
 

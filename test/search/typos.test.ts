@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedTypos, damerau } from '../../src/index';
+import { allowedTypos, damerau } from '../../src/search/typos';
 
 /** Plain Levenshtein distance (insert, delete, substitute), the reference damerau must never exceed. */
 function levenshtein(a: string, b: string): number {

@@ -1,0 +1,40 @@
+/**
+ * `abkit/http`: the Web-standard handler of each interface and its route table, the zod schemas
+ * that parse request bodies, query strings and configuration files (the same schemas produce the
+ * OpenAPI document), and the limits and prefixes of the wire interfaces.
+ *
+ * @packageDocumentation
+ * @module abkit/http
+ */
+export { bucketingConfigSchema, campaignSchema, variationGroupSchema, variationSchema, targetingSchema, parseBucketingConfig, TARGETING_OPERATORS } from '../decision/config';
+export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from '../decision/poll';
+export { MIN_API_KEY_LENGTH } from '../decision/engine';
+export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
+export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './decision';
+export { handlerOf } from './router';
+export { bootstrapSchema } from '../bootstrap';
+export { ACCESS_ACTIONS } from '../access/actions';
+export { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../access/access-manager';
+export { ACCESS_TOKEN_PREFIX } from '../access/token-service';
+export { createTokenHandler, tokenRoutes } from './token';
+export { createRemoteControlHandler, remoteControlRoutes } from './remote';
+export { MAX_BATCH_OPERATIONS, MAX_BATCH_BYTES, DEFAULT_SYNC_INTERVAL_MS } from '../catalog/catalog';
+export { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';
+export { STANDARD_FIELDS, FIELD_TYPES, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
+export { createCatalogHandler, catalogRoutes } from './catalog';
+export { MAX_QUERY_TERMS } from '../search/service';
+export { searchQuerySchema, autocompleteQuerySchema, parseQueryString, RANGE_OPERATORS, MAX_HITS_PER_PAGE, MAX_TEXT_LENGTH, DEFAULT_HITS_PER_PAGE, MAX_SUGGESTIONS, DEFAULT_SUGGESTIONS } from '../search/query';
+export { ENGLISH_STOP_WORDS } from '../search/stop-words';
+export { createSearchHandler, searchRoutes } from './search';
+export { openApiDocument, tokenRequestSchema, catalogItemSchema } from './openapi';
+export type { DecisionHandlerOptions } from './decision';
+export type { Routes, ErrorReporting } from './router';
+export type { Bootstrap, CatalogSearchSettings } from '../bootstrap';
+export type { TokenHandlerOptions } from './token';
+export type { RemoteControlHandlerOptions } from './remote';
+export type { CatalogHandlerOptions } from './catalog';
+export type { SearchQuery, AutocompleteQuery, AutocompleteQueryInput, Filter, SortCriterion, RangeOperator } from '../search/query';
+export type { SearchHandlerOptions } from './search';
+export type { OpenApiScope } from './openapi';
+export type { AbkitHandlerOptions } from '../abkit';
+export { formatPath } from '../errors';

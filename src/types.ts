@@ -1,0 +1,41 @@
+/**
+ * `abkit/types`: every public type that the root entry does not name itself — storage ports and
+ * their records (for adapter authors), the parts of decision, explanation, results and search
+ * answers, and secondary options. Types only: importing this entry loads no code.
+ *
+ * @packageDocumentation
+ * @module abkit/types
+ */
+export type { Campaign, VariationGroup, Variation, Targeting, TargetingOperator } from './decision/config';
+export type { CompiledTargeting, CompiledTargetingGroup, ContextValue, VisitorContext, Operand } from './decision/targeting';
+export type { SemVer } from './decision/semver';
+export type { CampaignDecision, DecidedVariation, Modifications, FlagMetadata } from './decision/compile';
+export type { FlagsResult, ResolvedFlag } from './decision/flags';
+export type { BucketingSource, BucketingSourceOptions } from './decision/poll';
+export type { AssignmentSource, CampaignExplanation, Outcome, TargetingFailure, AllocationStep } from './decision/evaluate';
+export type { TrackInput } from './results/track';
+export type { ResultsQuery, ExperimentResults, GroupResult, VariationResult, RateComparison, ValueComparison } from './results/results';
+export type { Estimate, SampleRatioCheck, TestResult } from './results/statistics';
+export type { Explanation, ActivationInput, LoadOptions } from './decision/engine';
+export type { ErrorPath } from './errors';
+export type { DecisionWrite } from './storage/storage';
+export type { EnvironmentStore, EnvironmentRecord, EnvironmentWrite } from './storage/environments';
+export type { AssignmentStore, Assignments } from './storage/assignments';
+export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';
+export type { EventStore, ConversionEvent, EventQuery, ExposureQuery, VariationAggregate } from './storage/events';
+export type { MemoryStorageOptions } from '../adapters/memory/memory';
+export type { AccessAction } from './access/actions';
+export type { AccessPreview } from './access/access-manager';
+export type { TokenInfo, Introspection, Requirement } from './access/token-service';
+export type { CampaignSummary } from './access/remote-control';
+export type { AccessStore, AccessRecord } from './storage/accesses';
+export type { TokenStore, TokenRecord } from './storage/tokens';
+export type { RandomSource } from './crypto';
+export type { CatalogOptions, BatchProblem, SchemaFieldView, SyncResult, SyncSchedule, AnalyticsEvent } from './catalog/catalog';
+export type { CreateCatalogInput, CreatedCatalog, KeyGrant } from './catalog/registry';
+export type { FieldType, StandardField, ValueKind, ItemProblem, ItemCheck, SchemaLookup } from './catalog/typing';
+export type { CatalogStore, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
+export type { Embedder, Facet, Hit, SearchWork } from './search/service';
+export type { Synonyms, Stemmer } from './search/analysis';
+export type { MatchingStrategy } from './search/matching';
+export type { RankingRule, RankingScoreDetails } from './search/ranking';
