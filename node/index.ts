@@ -2,6 +2,7 @@
  * `abkit/node`: abkit's handler on node:http, Express and Fastify.
  *
  * @packageDocumentation
+ * @module abkit/node
  */
 export { createNodeListener, writeResponse } from './listener';
 export type { NodeListener, NodeListenerOptions } from './listener';
