@@ -156,9 +156,10 @@ export class AbkitProvider implements Provider {
   async #resolve<T>(flagKey: string, defaultValue: T, context: EvaluationContext, kind: Kind): Promise<ResolutionDetails<T>> {
     const visitor = visitorOf(context);
     // abkit's errors carry their own `code` ('not_found', …): OpenFeature's must be GENERAL.
-    const result = await this.engine.decideFlags({ ...visitor, environment: this.#environment, triggerHit: false }).catch((error: unknown) => {
+    const general = (error: unknown): never => {
       throw new GeneralError(error instanceof Error ? error.message : String(error));
-    });
+    };
+    const result = await this.engine.decideFlags({ ...visitor, environment: this.#environment, triggerHit: false }).catch(general);
     if (result.panic) return { value: defaultValue, reason: StandardResolutionReasons.DISABLED };
     if (!result.keys.has(flagKey)) throw new FlagNotFoundError(`no campaign of the environment sets flag "${flagKey}"`);
     const flag = Object.hasOwn(result.flags, flagKey) ? result.flags[flagKey] : undefined;
@@ -166,7 +167,7 @@ export class AbkitProvider implements Provider {
     const actual = kindOf(flag.value);
     if (actual !== kind) throw new TypeMismatchError(`flag "${flagKey}" is a ${actual}, not a ${kind}`);
     if (this.#recordExposures) {
-      await this.engine.activate({ environmentId: result.environmentId, visitorId: visitor.visitorId, variationGroupId: flag.metadata.variationGroupId, variationId: flag.metadata.variationId });
+      await this.engine.activate({ environmentId: result.environmentId, visitorId: visitor.visitorId, variationGroupId: flag.metadata.variationGroupId, variationId: flag.metadata.variationId }).catch(general);
     }
     const reason = flag.source === 'forced' ? StandardResolutionReasons.STATIC : flag.split ? StandardResolutionReasons.SPLIT : StandardResolutionReasons.TARGETING_MATCH;
     return { value: flag.value as T, variant: flag.metadata.variationId, reason, flagMetadata: metadataOf(flag) };
