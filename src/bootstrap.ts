@@ -36,8 +36,16 @@ const accessSchema = z.looseObject({
   clientSecret: z.string().min(1),
 });
 
-/** A catalog's search settings: options of its SearchService (validated again, with their defaults, when it is created). */
-const catalogSearchSchema = z.strictObject({
+/**
+ * A catalog's search settings in a bootstrap file: options of its SearchService (validated
+ * again, with their defaults, when it is created).
+ *
+ * @example
+ * ```ts
+ * const search = catalogSearchSchema.parse({ searchableFields: ['name', 'brand'] });
+ * ```
+ */
+export const catalogSearchSchema = z.strictObject({
   searchableFields: z.array(z.string().min(1)).optional(),
   boosts: z.record(z.string(), z.number().positive()).optional(),
   facets: z.array(z.string().min(1)).optional(),
