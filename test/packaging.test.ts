@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /** Every file reachable from `entry` through relative imports, and every bare module it imports. */
@@ -44,9 +45,44 @@ describe('entry points', () => {
   it('package.json declares the drivers as optional peer dependencies and exports the entry points', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8'));
     expect(pkg.peerDependenciesMeta).toEqual({ 'better-sqlite3': { optional: true }, pg: { optional: true }, '@openfeature/server-sdk': { optional: true } });
-    expect(Object.keys(pkg.exports)).toEqual(['.', './sqlite', './postgres', './node', './flagship', './openfeature', './package.json']);
+    expect(Object.keys(pkg.exports)).toEqual(['.', './http', './types', './sqlite', './postgres', './node', './flagship', './openfeature', './package.json']);
     expect(pkg.dependencies['better-sqlite3']).toBeUndefined();
     expect(pkg.dependencies.pg).toBeUndefined();
+  });
+});
+
+/** The names an entry point exports (values and types), as a consumer's compiler sees them. */
+function exportedNames(entry: string): string[] {
+  const program = ts.createProgram([entry], { strict: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, noEmit: true });
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  return checker.getExportsOfModule(module).map((s) => s.name).sort();
+}
+
+describe('public surface', () => {
+  const root = exportedNames(join(__dirname, '../src/index.ts'));
+
+  it('the root entry exports at most 50 names: services, their main types, errors, entry functions', () => {
+    expect(root.length, root.join(', ')).toBeLessThanOrEqual(50);
+    for (const name of ['createAbkit', 'createHandler', 'memoryStorage', 'DecisionEngine', 'TokenService', 'CatalogRegistry', 'SearchService', 'AbkitError', 'ValidationError']) {
+      expect(root).toContain(name);
+    }
+  });
+
+  it('algorithm helpers stay internal (tests import their modules)', () => {
+    const everything = [...root, ...exportedNames(join(__dirname, '../src/http/index.ts')), ...exportedNames(join(__dirname, '../src/types.ts'))];
+    for (const helper of ['murmur3', 'hashString', 'variationBucket', 'pickVariation', 'compileTargeting', 'matchTargeting', 'parseSemver', 'damerau', 'allowedTypos', 'typeOf', 'checkItem', 'prepareBatch']) {
+      expect(everything).not.toContain(helper);
+    }
+  });
+
+  it('abkit/http holds the routes and schemas; abkit/types holds types only', async () => {
+    const http = exportedNames(join(__dirname, '../src/http/index.ts'));
+    for (const name of ['decisionRoutes', 'tokenRoutes', 'remoteControlRoutes', 'catalogRoutes', 'searchRoutes', 'searchQuerySchema', 'bucketingConfigSchema', 'openApiDocument']) {
+      expect(http).toContain(name);
+    }
+    expect(exportedNames(join(__dirname, '../src/types.ts')).length).toBeGreaterThan(0);
+    expect(Object.keys(await import('../src/types'))).toEqual([]);
   });
 });
 
@@ -95,6 +131,31 @@ describe('built output (npm test builds it first)', () => {
     );
     const out = execFileSync(process.execPath, ['main.cjs'], { cwd: dir, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ notFound: true, base: true, status: 404 });
+  });
+
+  it.runIf(built)('the published types of abkit, abkit/http and abkit/types import only runtime dependencies', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      // Code in comments (examples) is not an import.
+      const text = readFileSync(join(root, 'dist', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+      for (const m of text.matchAll(/(?:from|import) '([^']+)'/g)) {
+        const spec = m[1]!;
+        if (spec.startsWith('./')) visit(spec.slice(2).replace(/\.js$/, '.d.ts'));
+        else {
+          const name = spec.split('/')[0]!;
+          expect(Object.keys(pkg.dependencies), `${file} imports ${spec}`).toContain(name);
+          // Its types must come with it (as zod's do), not from a devDependency such as @types/qs.
+          const dep = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
+          const typed = dep.types !== undefined || dep.typings !== undefined || JSON.stringify(dep.exports ?? {}).includes('"types"') || `@types/${name}` in pkg.dependencies;
+          expect(typed, `${file} imports ${spec}, whose types a consumer would not have`).toBe(true);
+        }
+      }
+    };
+    for (const entry of ['index.d.ts', 'http.d.ts', 'types.d.ts']) visit(entry);
+    expect(seen.size).toBeGreaterThan(3);
   });
 
   it.runIf(!built)('dist/ exists whenever CI runs (npm test builds it before vitest)', () => {
