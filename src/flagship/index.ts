@@ -41,7 +41,15 @@ export interface ExposureForwarderOptions {
   onError?: (error: unknown) => void;
 }
 
-/** One hit as the Flagship SDK hands it to `hitCacheImplementation.cacheHit`. */
+/**
+ * One hit as the Flagship SDK hands it to `hitCacheImplementation.cacheHit`.
+ *
+ * @example
+ * ```ts
+ * const hit: FlagshipCachedHit = { version: 1, data: { visitorId: 'v1', type: 'ACTIVATE', content: { variationGroupId: 'vg1', variationId: 'var1' } } };
+ * await createExposureForwarder({ decisionApiUrl, envId }).hitCache.cacheHit({ [crypto.randomUUID()]: hit });
+ * ```
+ */
 export interface FlagshipCachedHit {
   version?: number;
   data: { visitorId?: string; anonymousId?: string | null; type: string; content?: Record<string, unknown>; time?: number };
