@@ -32,7 +32,7 @@ const accessSchema = z.looseObject({
   name: z.string().min(1),
   environments: z.array(z.string()).default([]),
   actions: z.array(z.string()).min(1),
-  clientId: z.string().min(1),
+  clientId: z.string().regex(/^[\x21-\x7e]{1,128}$/, 'must be 1 to 128 visible ASCII characters'),
   clientSecret: z.string().min(1),
 });
 
@@ -60,10 +60,10 @@ const catalogSchema = z
   .looseObject({
     identifier: z.string().min(1),
     catalogApiKey: z.string().min(1),
-    searchApiKey: z.string().min(1),
+    searchApiKey: z.string().min(1).optional(),
     items: z.array(z.unknown()).default([]),
     itemsFile: z.string().min(1).optional(),
-    syncIntervalMs: z.number().int().min(1000).optional(),
+    syncIntervalMs: z.number().int().min(1000, 'must be at least 1000 (1 s): a shorter interval would republish the catalog constantly').optional(),
     search: catalogSearchSchema.optional(),
   });
 

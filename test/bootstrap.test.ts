@@ -113,6 +113,22 @@ describe('applyBootstrap: accesses', () => {
     const error = (await applyBootstrap(bad, { engine, accesses: new AccessManager({ storage: engine.storage }), readJsonFile }).catch((e) => e)) as ValidationError;
     expect(error.details.map((d) => d.path)).toEqual([['accesses', 0, 'actions', 1], ['accesses', 0, 'environments', 0]]);
   });
+
+  it('takes a client id of 1 to 128 visible ASCII characters (RFC 6749 sets no minimum), naming the field otherwise', async () => {
+    const { AccessManager } = await import('../src/index');
+    const engine = new DecisionEngine({ storage: memoryStorage() });
+    const accesses = new AccessManager({ storage: engine.storage });
+    const one = structuredClone(withAccess);
+    one.accesses[0]!.clientId = 'b';
+    expect((await applyBootstrap(one, { engine, accesses, readJsonFile })).accessesCreated).toEqual(['b']);
+    for (const clientId of ['', 'x'.repeat(129), 'has space']) {
+      const bad = structuredClone(withAccess);
+      bad.accesses[0]!.clientId = clientId;
+      const error = (await applyBootstrap(bad, { engine, accesses, readJsonFile }).catch((e) => e)) as ValidationError;
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.details.map((d) => d.path)).toEqual([['accesses', 0, 'clientId']]);
+    }
+  });
 });
 
 describe('applyBootstrap: catalogs', () => {
@@ -145,6 +161,27 @@ describe('applyBootstrap: catalogs', () => {
     const second = await applyBootstrap(file, { engine, catalogs, readJsonFile: read });
     expect(second.catalogs).toEqual([{ identifier: 'shop', written: 0, synced: false, syncIntervalMs: undefined }]);
     expect(await catalog.visibleVersion()).toBe(1);
+  });
+
+  it('generates a search key when the file has none, and keeps it on the next run', async () => {
+    const { CatalogRegistry } = await import('../src/index');
+    const engine = new DecisionEngine({ storage: memoryStorage() });
+    const catalogs = new CatalogRegistry({ storage: engine.storage });
+    const file = { catalogs: [{ identifier: 'shop', catalogApiKey: 'c'.repeat(40), items: [product('a')] }] };
+    await applyBootstrap(file, { engine, catalogs });
+    const stored = await engine.storage.catalogs.getCatalog('shop');
+    expect(stored?.searchKeyHash).toMatch(/^[0-9a-f]{64}$/);
+    await applyBootstrap(file, { engine, catalogs });
+    expect((await engine.storage.catalogs.getCatalog('shop'))?.searchKeyHash).toBe(stored?.searchKeyHash);
+    expect((await catalogs.authenticate('c'.repeat(40)))?.role).toBe('catalog');
+  });
+
+  it('names the 1-second floor of syncIntervalMs in its error', async () => {
+    const engine = new DecisionEngine({ storage: memoryStorage() });
+    const file = { catalogs: [{ ...withCatalog([product('a')]).catalogs[0], syncIntervalMs: 10 }] };
+    const error = (await applyBootstrap(file, { engine }).catch((e) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.details).toEqual([expect.objectContaining({ path: ['catalogs', 0, 'syncIntervalMs'], message: expect.stringMatching(/at least 1000 \(1 s\)/) })]);
   });
 
   it('reports each catalog\'s search settings, which the search handler applies per catalog', async () => {

@@ -66,7 +66,7 @@ export interface CreateAccessInput {
   environments?: readonly string[];
   /** Authorized actions, from {@link ACCESS_ACTIONS}; at least one. */
   actions: readonly string[];
-  /** Fixed client id (bootstrap files, tests); generated when absent. 8–128 visible ASCII characters. */
+  /** Fixed client id (bootstrap files, tests); generated when absent. 1–128 visible ASCII characters (RFC 6749 sets no minimum). */
   clientId?: string;
   /** Fixed client secret (bootstrap files, tests); generated (256 random bits) when absent. At least 32 characters. */
   clientSecret?: string;
@@ -177,8 +177,8 @@ export class AccessManager {
       });
     }
     const { clientId, clientSecret } = input ?? {};
-    if (clientId !== undefined && (typeof clientId !== 'string' || clientId.length < 8 || clientId.length > 128 || !VISIBLE_ASCII.test(clientId))) {
-      details.push({ path: ['clientId'], message: 'must be 8 to 128 visible ASCII characters' });
+    if (clientId !== undefined && (typeof clientId !== 'string' || clientId.length < 1 || clientId.length > 128 || !VISIBLE_ASCII.test(clientId))) {
+      details.push({ path: ['clientId'], message: 'must be 1 to 128 visible ASCII characters' });
     }
     if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length < 32 || !VISIBLE_ASCII.test(clientSecret))) {
       details.push({ path: ['clientSecret'], message: 'must be at least 32 visible ASCII characters' });

@@ -155,16 +155,17 @@ export class CatalogRegistry {
 
   /**
    * Creates the catalog, or makes an existing one use exactly these keys (bootstrap files):
-   * applying the same input twice changes nothing. Returns whether anything was written, and
-   * whether the catalog was created now.
+   * applying the same input twice changes nothing. Without a `searchApiKey` a new catalog gets a
+   * generated one (search is public by default) and an existing catalog keeps the one it has.
+   * Returns whether anything was written, and whether the catalog was created now.
    */
-  async ensure(input: Required<CreateCatalogInput>): Promise<{ catalog: Catalog; written: boolean; created: boolean }> {
+  async ensure(input: CreateCatalogInput & { catalogApiKey: string }): Promise<{ catalog: Catalog; written: boolean; created: boolean }> {
     this.#checkInput(input);
     const existing = await this.storage.catalogs.getCatalog(input.identifier);
     if (!existing) return { catalog: (await this.create(input)).catalog, written: true, created: true };
     const keys = {
       catalogKeyHash: await credentialHash(input.catalogApiKey, this.#pepper),
-      searchKeyHash: await credentialHash(input.searchApiKey, this.#pepper),
+      searchKeyHash: input.searchApiKey === undefined ? existing.searchKeyHash : await credentialHash(input.searchApiKey, this.#pepper),
     };
     const same = keys.catalogKeyHash === existing.catalogKeyHash && keys.searchKeyHash === existing.searchKeyHash;
     if (!same) await this.storage.catalogs.setKeys(input.identifier, keys);

@@ -87,7 +87,7 @@ describe('createAccess', () => {
     expect(created.clientId).toBe('fixed-client-id');
     expect(created.clientSecret).toBe('S'.repeat(40));
     const short = 'tooShortSecret-123';
-    const error = await rejection(accesses.createAccess({ account: 'acme', name: 'x', actions: ['campaigns.read'], clientId: 'abc', clientSecret: short }));
+    const error = await rejection(accesses.createAccess({ account: 'acme', name: 'x', actions: ['campaigns.read'], clientId: 'has space', clientSecret: short }));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).details.map((d) => d.path)).toEqual([['clientId'], ['clientSecret']]);
     expect((error as ValidationError).message).not.toContain(short);
