@@ -1,4 +1,3 @@
-import type { Pool, PoolClient } from 'pg';
 import { StorageUnavailableError } from '../../src/errors';
 import type { Row, SqlDriver } from './driver';
 import { guardStorage, isPostgresUnavailable } from './unavailable';
@@ -11,7 +10,50 @@ function numbered(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
-type Queryable = Pick<PoolClient, 'query'>;
+/**
+ * The part of a pg `PoolClient` abkit uses. Declared here rather than imported from `pg`, whose
+ * types come from `@types/pg`, a package users of abkit/postgres need not have.
+ *
+ * @example
+ * ```ts
+ * import type { PgPoolClient } from 'abkit/postgres';
+ * const client: PgPoolClient = await pool.connect(); // a pg Pool's client
+ * ```
+ */
+export interface PgPoolClient {
+  /** Runs one statement with `$n` parameters. */
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  /** Listens for the connection's `'error'` event. */
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  /** Stops listening for the connection's `'error'` event. */
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+  /** Returns the client to its pool; with an error, destroys its connection instead. */
+  release(error?: Error | boolean): void;
+}
+
+/**
+ * The part of a pg `Pool` abkit uses; a `new pg.Pool(…)` satisfies it.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { postgresStorage, type PgPool } from 'abkit/postgres';
+ * const pool: PgPool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const storage = await postgresStorage({ pool });
+ * ```
+ */
+export interface PgPool {
+  /** Runs one statement on any pooled connection. */
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  /** Checks a client out of the pool (for a transaction). */
+  connect(): Promise<PgPoolClient>;
+  /** Listens for errors of idle pooled connections. */
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  /** Closes every pooled connection. */
+  end(): Promise<void>;
+}
+
+type Queryable = Pick<PgPoolClient, 'query'>;
 
 function driverOn(target: Queryable, pool: PostgresDriver): SqlDriver {
   const tx: SqlDriver = {
@@ -30,10 +72,10 @@ function driverOn(target: Queryable, pool: PostgresDriver): SqlDriver {
 export class PostgresDriver implements SqlDriver {
   readonly dialect = 'postgres' as const;
   readonly maxParams = 65_000;
-  readonly #pool: Pool;
+  readonly #pool: PgPool;
   readonly #ownsPool: boolean;
 
-  constructor(pool: Pool, ownsPool: boolean) {
+  constructor(pool: PgPool, ownsPool: boolean) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
     // An idle pooled connection that dies (server restart, pg_terminate_backend) is reported as

@@ -4,12 +4,13 @@
  *
  * @module abkit/postgres
  */
-import type { Pool, PoolConfig } from 'pg';
-import { PostgresDriver } from './postgres-driver';
+import type { PoolConfig } from 'pg';
+import { PostgresDriver, type PgPool } from './postgres-driver';
 import { sqlStorage, type SqlStorage } from './storage';
 
 export type { SqlStorage } from './storage';
 export type { SqlDriver, Row } from './driver';
+export type { PgPool, PgPoolClient } from './postgres-driver';
 export { SCHEMA_VERSION } from './migrations';
 
 /**
@@ -25,8 +26,11 @@ export { SCHEMA_VERSION } from './migrations';
 export interface PostgresStorageOptions {
   /** Connection string. @example `'postgres://user@localhost:5432/app'` */
   connectionString?: string;
-  /** Your own pool (then `close()` leaves it open); overrides `connectionString`. */
-  pool?: Pool;
+  /**
+   * Your own pool, a pg `Pool` (then `close()` leaves it open); overrides `connectionString`.
+   * Typed structurally, so abkit's published types do not need `@types/pg`.
+   */
+  pool?: PgPool;
   /**
    * Schema holding abkit's tables, created when absent. @defaultValue `'public'`
    * @example `'abkit'`

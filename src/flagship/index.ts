@@ -15,7 +15,7 @@
  *   case-sensitively, and throws on a string operator whose context key is missing (see
  *   {@link flagshipSdkBucketing}).
  *
- * @module
+ * @module abkit/flagship
  */
 import type { BucketingConfig, Targeting } from '../decision/config';
 

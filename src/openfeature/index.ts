@@ -4,7 +4,7 @@
  * the environment's campaigns; the evaluation context's `targetingKey` is the visitor id and its
  * other attributes are the targeting context.
  *
- * @module
+ * @module abkit/openfeature
  */
 import {
   FlagNotFoundError,
