@@ -1,4 +1,4 @@
-/** The judged Best Buy queries of test/fixtures/relevance/bestbuy-judgments.json. */
+/** The judged Best Buy queries of test/fixtures/relevance/bestbuy-judgments.json, and the held-out ones of bestbuy-holdout.json. */
 import { readFileSync } from 'node:fs';
 import type { Judgments } from './relevance-metrics';
 
@@ -13,12 +13,17 @@ interface Fixture {
   queries: { query: string; kind: string; judgments: Record<string, string[]> }[];
 }
 
-/** The judged queries of the fixture. */
-export function readJudgedQueries(): JudgedQuery[] {
-  const fixture = JSON.parse(readFileSync(new URL('../fixtures/relevance/bestbuy-judgments.json', import.meta.url), 'utf8')) as Fixture;
+/** The judged queries of the main fixture (or of `file` beside it). */
+export function readJudgedQueries(file = 'bestbuy-judgments.json'): JudgedQuery[] {
+  const fixture = JSON.parse(readFileSync(new URL(`../fixtures/relevance/${file}`, import.meta.url), 'utf8')) as Fixture;
   return fixture.queries.map((q) => ({
     query: q.query,
     kind: q.kind,
     judged: new Map(Object.entries(q.judgments).flatMap(([grade, ids]) => ids.map((id) => [id, Number(grade)] as const))),
   }));
+}
+
+/** The held-out judged queries (never used to tune the ranking; see judge-holdout.ts). */
+export function readHoldoutQueries(): JudgedQuery[] {
+  return readJudgedQueries('bestbuy-holdout.json');
 }

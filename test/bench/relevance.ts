@@ -1,11 +1,12 @@
 /**
  * `npm run bench -- relevance`: nDCG@10, MRR@10 and P@5 of abkit and three BM25 peers on the
  * judged Best Buy queries (test/fixtures/relevance/bestbuy-judgments.json), with the latency of
- * each engine measured in the same run (engines alternated query by query, several rounds).
+ * each engine measured in the same run (engines alternated query by query, several rounds), and the
+ * same figures on the held-out queries (bestbuy-holdout.json), never used to tune the ranking.
  */
 import { loadBestBuy } from '../helpers/bestbuy';
 import { abkitEngine, fts5Engine, miniSearchEngine, oramaEngine, type AbkitEngine, type Engine } from './relevance-engines';
-import { readJudgedQueries, type JudgedQuery } from './relevance-judgments';
+import { readHoldoutQueries, readJudgedQueries, type JudgedQuery } from './relevance-judgments';
 import { ndcgAt, percentile, precisionAt, reciprocalRankAt, unjudgedAt } from './relevance-metrics';
 
 const K = 10;
@@ -54,6 +55,22 @@ async function positionsDecidedById(engine: AbkitEngine, queries: readonly Judge
   return { tied, positions, examples };
 }
 
+/** An engine's quality figures over `queries`, given its ranked ids per query and its latencies. */
+function figures(engine: string, lists: readonly string[][], queries: readonly JudgedQuery[], times: number[]): RelevanceRow {
+  const sorted = [...times].sort((a, b) => a - b);
+  const perQuery = queries.map((q, i) => ndcgAt(lists[i]!, q.judged, K));
+  return {
+    engine,
+    ndcg: mean(perQuery),
+    mrr: mean(queries.map((q, i) => reciprocalRankAt(lists[i]!, q.judged, K))),
+    p5: mean(queries.map((q, i) => precisionAt(lists[i]!, q.judged, 5))),
+    unjudged: queries.reduce((n, q, i) => n + unjudgedAt(lists[i]!, q.judged, K), 0),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    perQuery,
+  };
+}
+
 function fmt(n: number, digits = 3): string {
   return n.toFixed(digits);
 }
@@ -83,21 +100,7 @@ export async function benchRelevance(): Promise<RelevanceRow[]> {
     }
   }
 
-  const rows: RelevanceRow[] = engines.map((e) => {
-    const lists = ranked.get(e)!;
-    const sorted = times.get(e)!.sort((a, b) => a - b);
-    const perQuery = queries.map((q, i) => ndcgAt(lists[i]!, q.judged, K));
-    return {
-      engine: e.name,
-      ndcg: mean(perQuery),
-      mrr: mean(queries.map((q, i) => reciprocalRankAt(lists[i]!, q.judged, K))),
-      p5: mean(queries.map((q, i) => precisionAt(lists[i]!, q.judged, 5))),
-      unjudged: queries.reduce((n, q, i) => n + unjudgedAt(lists[i]!, q.judged, K), 0),
-      p50: percentile(sorted, 50),
-      p99: percentile(sorted, 99),
-      perQuery,
-    };
-  });
+  const rows: RelevanceRow[] = engines.map((e) => figures(e.name, ranked.get(e)!, queries, times.get(e)!));
 
   console.log(`\n## Relevance on ${queries.length} judged Best Buy queries (${products.length} products), top ${K}`);
   console.log('| engine | nDCG@10 | MRR@10 | P@5 | unjudged in top 10 | p50 ms | p99 ms |');
@@ -120,12 +123,26 @@ export async function benchRelevance(): Promise<RelevanceRow[]> {
   const worst = queries.map((q, i) => ({ q: q.query, d: mine.perQuery[i]! - best.perQuery[i]! })).sort((a, b) => a.d - b.d).slice(0, 8);
   console.log(`\n${mine.engine}: largest nDCG@10 losses against ${best.engine}: ${worst.filter((w) => w.d < 0).map((w) => `"${w.q}" ${fmt(w.d, 2)}`).join(', ') || 'none'}`);
 
+  // The held-out queries: quality only (latency is measured on the main set).
+  const holdout = readHoldoutQueries();
+  const held = await Promise.all(engines.map(async (e) => figures(e.name, await Promise.all(holdout.map(async (q) => e.search(q.query, K))), holdout, [])));
+  console.log(`\n## Held-out: ${holdout.length} judged queries never used for tuning (test/fixtures/relevance/judge-holdout.ts), top ${K}`);
+  console.log('| engine | nDCG@10 | MRR@10 | P@5 | unjudged in top 10 |');
+  console.log('|---|---|---|---|---|');
+  for (const r of held) console.log(`| ${r.engine} | ${fmt(r.ndcg)} | ${fmt(r.mrr)} | ${fmt(r.p5)} | ${r.unjudged} of ${holdout.length * K} |`);
+  const bestHeld = held.slice(abkits.length).reduce((a, b) => (b.ndcg > a.ndcg ? b : a));
+  for (const r of held.slice(0, abkits.length)) console.log(`${r.engine}: held-out nDCG@10 / best peer (${bestHeld.engine}) = ${fmt(r.ndcg / bestHeld.ndcg)} ×`);
+  const heldWorst = holdout.map((q, i) => ({ q: q.query, d: held[0]!.perQuery[i]! - bestHeld.perQuery[i]! })).sort((a, b) => a.d - b.d).slice(0, 5);
+  console.log(`${held[0]!.engine}: largest held-out losses against ${bestHeld.engine}: ${heldWorst.filter((w) => w.d < 0).map((w) => `"${w.q}" ${fmt(w.d, 2)}`).join(', ') || 'none'}\n`);
+
   for (const abkit of abkits) {
-    const ties = await positionsDecidedById(abkit, queries);
-    if (ties === undefined) console.log(`${abkit.name}: top-10 positions decided by id: n/a (no details yet: hits carry no _rankingScoreDetails)`);
-    else {
-      const share = ties.positions === 0 ? 0 : ties.tied / ties.positions;
-      console.log(`${abkit.name}: top-10 positions decided by id: ${ties.tied} of ${ties.positions} (${(share * 100).toFixed(2)}%, target ≤ 1%)${ties.examples.length ? `; e.g. ${ties.examples.join('; ')}` : ''}`);
+    for (const [set, list] of [['main', queries], ['held-out', holdout]] as const) {
+      const ties = await positionsDecidedById(abkit, list);
+      if (ties === undefined) console.log(`${abkit.name}: top-10 positions decided by id: n/a (no details yet: hits carry no _rankingScoreDetails)`);
+      else {
+        const share = ties.positions === 0 ? 0 : ties.tied / ties.positions;
+        console.log(`${abkit.name}, ${set} queries: top-10 positions decided by id: ${ties.tied} of ${ties.positions} (${(share * 100).toFixed(2)}%, target ≤ 1%)${ties.examples.length ? `; e.g. ${ties.examples.join('; ')}` : ''}`);
+      }
     }
   }
   for (const e of engines) console.log(`  ${e.name}: ${e.setup}`);
