@@ -32,6 +32,7 @@ export interface NodeListenerOptions {
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
  * const listener: NodeListener = createNodeListener(handler);
  * createServer(listener).listen(8080);
  * ```
@@ -85,7 +86,8 @@ export function createNodeListener(handler: Handler, options: NodeListenerOption
  *
  * @example
  * ```ts
- * await writeResponse(res, new Response('hi'));
+ * import { createServer } from 'node:http';
+ * createServer((req, res) => writeResponse(res, new Response('hi')));
  * ```
  */
 export async function writeResponse(res: ServerResponse, response: Response, head = false): Promise<void> {

@@ -16,6 +16,9 @@ import { delegateToReal } from '../src/http/lazy';
  *
  * @example
  * ```ts
+ * import Fastify from 'fastify';
+ * const app = Fastify();
+ * const listener = createNodeListener(handler);
  * app.all('/*', (req, reply) => { reply.hijack(); const raw: NodeRequestLike = Object.assign(req.raw, { body: req.body }); return listener(raw, reply.raw); });
  * ```
  */
@@ -155,6 +158,7 @@ delegateToReal(NodeRequest, Request, (r) => r.real(), ['method', 'url']);
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
  * createServer(async (req, res) => { const request = nodeRequest(req); console.log(request.url); res.end(); });
  * ```
  */

@@ -111,7 +111,7 @@ export type Bootstrap = z.infer<typeof bootstrapSchema>;
  *
  * @example
  * ```ts
- * const report: BootstrapReport = await applyBootstrap(file, { engine, accesses, catalogs: registry });
+ * const report: BootstrapReport = await applyBootstrap(JSON.parse(text), { engine, accesses, catalogs: registry });
  * console.log(`created ${report.written.join(', ') || 'nothing'}`);
  * for (const warning of report.warnings) console.warn(warning);
  * ```
@@ -210,7 +210,8 @@ function staysInside(path: string): boolean {
  *
  * @example
  * ```ts
- * const report = await applyBootstrap(JSON.parse(text), { engine, readJsonFile });
+ * import { readFile } from 'node:fs/promises';
+ * const report = await applyBootstrap(JSON.parse(text), { engine, readJsonFile: async (path) => JSON.parse(await readFile(path, 'utf8')) });
  * ```
  */
 export async function applyBootstrap(input: unknown, options: ApplyBootstrapOptions): Promise<BootstrapReport> {

@@ -187,7 +187,7 @@ export class ConflictError extends AbkitError {
  * @example
  * ```ts
  * try { await engine.decide({ visitorId: 'v1' }); }
- * catch (e) { if (e instanceof StorageUnavailableError) setTimeout(retry, e.retryAfterSeconds * 1000); }
+ * catch (e) { if (e instanceof StorageUnavailableError) await new Promise((wake) => setTimeout(wake, e.retryAfterSeconds * 1000)); }
  * ```
  */
 export class StorageUnavailableError extends AbkitError {

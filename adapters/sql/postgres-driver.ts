@@ -17,7 +17,8 @@ function numbered(sql: string): string {
  * @example
  * ```ts
  * import type { PgPoolClient } from 'abkit/postgres';
- * const client: PgPoolClient = await pool.connect(); // a pg Pool's client
+ * import pg from 'pg';
+ * const client: PgPoolClient = await new pg.Pool().connect();
  * ```
  */
 export interface PgPoolClient {

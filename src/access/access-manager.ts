@@ -244,6 +244,7 @@ export class AccessManager {
    *
    * @example
    * ```ts
+   * const { id } = await accesses.createAccess({ account: 'acme', name: 'ci', environments: [], actions: ['campaigns.read'] });
    * const before = accesses.revocations;
    * await accesses.revokeAccess(id);
    * accesses.revocations === before + 1; // true
@@ -293,7 +294,8 @@ export class AccessManager {
    *
    * @example
    * ```ts
-   * if (!(await accesses.isActive(token.accessId))) console.log('revoked: the token no longer works');
+   * const { accessId } = await tokens.authorize(accessToken, { account: 'acme', action: 'campaigns.read' });
+   * if (!(await accesses.isActive(accessId))) console.log('revoked: the token no longer works');
    * ```
    */
   async isActive(id: string): Promise<boolean> {

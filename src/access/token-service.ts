@@ -11,6 +11,7 @@ import { AccessManager } from './access-manager';
  * @example
  * ```ts
  * const leaked = new RegExp(`${ACCESS_TOKEN_PREFIX}[A-Za-z0-9_-]{43}`); // the prefix, then 256 bits in base64url
+ * const logLine = `token ${ACCESS_TOKEN_PREFIX}${'A'.repeat(43)} issued`;
  * if (leaked.test(logLine)) console.warn('an access token reached the logs');
  * ```
  */

@@ -55,6 +55,7 @@ export interface StandardField {
  *
  * @example
  * ```ts
+ * const skus = ['sku-1', 'x'.repeat(41)];
  * const valid = skus.filter((sku) => sku.length <= MAX_ITEM_ID_LENGTH); // 40: longer ids are refused
  * await catalog.batch(valid.map((id) => ({ operation: 'delete' as const, product: { id } })));
  * ```
@@ -104,8 +105,8 @@ export function isStandardField(name: string): boolean {
  *
  * @example
  * ```ts
- * const kind: ValueKind = typeOf(['red', 'blue']); // 'string[]'
- * if (kind === 'unsupported') throw new Error('a catalog field cannot hold this value');
+ * const kinds: Record<string, ValueKind> = { red: 'string', tags: 'string[]', none: 'empty', pairs: 'unsupported' }; // 'red', ['a'], [], [[1, 2]]
+ * const refused = Object.keys(kinds).filter((field) => kinds[field] === 'unsupported'); // a catalog field cannot hold those
  * ```
  */
 export type ValueKind = FieldType | 'empty' | 'unsupported';
@@ -177,8 +178,8 @@ export function typeOf(value: unknown): ValueKind {
  *
  * @example
  * ```ts
- * const problem: ItemProblem | undefined = checkItemId('x'.repeat(41));
- * if (problem) console.log(problem.field, problem.reason); // 'id' 'id is 41 characters long; the limit is 40'
+ * const problem: ItemProblem = { id: 'sku-1', field: 'price', expected: 'number', actual: 'string', reason: 'price must be a number, got a string' };
+ * console.log(problem.field, problem.reason);
  * ```
  */
 export interface ItemProblem {
@@ -200,8 +201,7 @@ export interface ItemProblem {
  * @example
  * ```ts
  * const schema = new Map((await storage.catalogs.schema('acme')).map((f) => [f.name, f.type]));
- * const lookup: SchemaLookup = (field) => schema.get(field);
- * const { problems } = checkItem(product, lookup);
+ * const lookup: SchemaLookup = (field) => schema.get(field); // 'string', …; null: exists, untyped; undefined: absent
  * ```
  */
 export type SchemaLookup = (field: string) => FieldType | null | undefined;
@@ -211,8 +211,8 @@ export type SchemaLookup = (field: string) => FieldType | null | undefined;
  *
  * @example
  * ```ts
- * const item = { id: 'sku-1', is_recommendable: true, name: 'Phone', absolute_link: null, img_link: null, price: 199, categories_ids: [], color: 'red' };
- * const check: ItemCheck = checkItem(item, () => undefined);
+ * // What checking { id: 'sku-1', …, color: 'red' } against a schema without `color` gives:
+ * const check: ItemCheck = { problems: [], fields: new Map([['color', 'string']]) };
  * console.log(check.problems.length, check.fields.get('color')); // 0 'string'
  * ```
  */

@@ -45,7 +45,7 @@ export const TARGETING_OPERATORS = [
  * @example
  * ```ts
  * const operator: TargetingOperator = 'STARTS_WITH';
- * const rule = compileTargeting({ key: 'locale', operator, value: 'fr' }); // fr-FR, fr-BE...
+ * const rule: Targeting = { key: 'locale', operator, value: 'fr' }; // fr-FR, fr-BE...
  * ```
  */
 export type TargetingOperator = (typeof TARGETING_OPERATORS)[number];
@@ -276,7 +276,7 @@ export type Variation = z.infer<typeof variationSchema>;
  * @example
  * ```ts
  * const rule: Targeting = targetingSchema.parse({ key: 'appVersion', operator: 'SEMVER_GREATER_THAN_OR_EQUALS', value: '3.0.0' });
- * const compiled = compileTargeting(rule);
+ * const config: BucketingConfig = { campaigns: [{ id: 'c1', type: 'ab', variationGroups: [{ id: 'vg1', targeting: { targetingGroups: [{ targetings: [rule] }] }, variations: [] }] }] };
  * ```
  */
 export type Targeting = z.infer<typeof targetingSchema>;
@@ -295,7 +295,8 @@ function duplicates(ids: string[], what: string, path: (string | number)[], ctx:
  *
  * @example
  * ```ts
- * const config = parseBucketingConfig(JSON.parse(fs.readFileSync('bucketing.json', 'utf8')));
+ * import { readFileSync } from 'node:fs';
+ * const config = parseBucketingConfig(JSON.parse(readFileSync('bucketing.json', 'utf8')));
  * ```
  */
 export function parseBucketingConfig(input: unknown): BucketingConfig {

@@ -164,7 +164,7 @@ export interface ActivationInput {
  * @example
  * ```ts
  * const apiKey = crypto.randomUUID(); // 36 characters, well over MIN_API_KEY_LENGTH (16)
- * await engine.load(bucketing, { environment: 'prod', apiKey });
+ * await engine.load(bucketingFile, { environment: 'prod', apiKey });
  * ```
  */
 export const MIN_API_KEY_LENGTH = 16;
@@ -175,7 +175,7 @@ export const MIN_API_KEY_LENGTH = 16;
  * @example
  * ```ts
  * const options: LoadOptions = { environment: 'prod', account: 'acme', apiKey: process.env.DECISION_API_KEY };
- * await engine.load(bucketing, options);
+ * await engine.load(bucketingFile, options);
  * ```
  */
 export interface LoadOptions {
@@ -386,7 +386,7 @@ export class DecisionEngine {
    *
    * @example
    * ```ts
-   * const engine = new DecisionEngine({ defaultEnvironment: 'prod' });
+   * const engine = new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: 'prod' });
    * const source = await engine.loadFrom('https://abkit.example.com/v2/prod/bucketing.json', { headers: { 'x-api-key': key } });
    * const { campaigns } = await engine.decide({ visitorId: 'v1', triggerHit: false });
    * source.stop();

@@ -63,7 +63,7 @@ export interface BucketingSource {
  *
  * @example
  * ```ts
- * await engine.loadFrom(url, { intervalMs: Math.max(MIN_POLL_INTERVAL_MS, wanted) });
+ * await engine.loadFrom(url, { intervalMs: Math.max(MIN_POLL_INTERVAL_MS, 100) });
  * ```
  */
 export const MIN_POLL_INTERVAL_MS = 1_000;
@@ -73,7 +73,7 @@ export const MIN_POLL_INTERVAL_MS = 1_000;
  *
  * @example
  * ```ts
- * await engine.loadFrom(url, { intervalMs: Math.min(MAX_POLL_INTERVAL_MS, wanted) });
+ * await engine.loadFrom(url, { intervalMs: Math.min(MAX_POLL_INTERVAL_MS, 2 * 3_600_000) });
  * ```
  */
 export const MAX_POLL_INTERVAL_MS = 3_600_000;

@@ -12,8 +12,8 @@
  *
  * @example
  * ```ts
- * const version: SemVer | undefined = parseSemver('v2.4.0-beta.3');
- * console.log(version?.major, version?.minor, version?.pre); // 2 4 ['beta', 3]
+ * const version: SemVer = { major: 2, minor: 4, patch: 0, pre: ['beta', 3] }; // 'v2.4.0-beta.3'
+ * console.log(`${version.major}.${version.minor}.${version.patch}-${version.pre.join('.')}`);
  * ```
  */
 export interface SemVer {

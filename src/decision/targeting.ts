@@ -40,8 +40,8 @@ export type VisitorContext = Readonly<Record<string, ContextValue>>;
  *
  * @example
  * ```ts
- * const { operands } = compileTargeting({ key: 'plan', operator: 'EQUALS', value: ['Gold', 'Platinum'] });
- * const first: Operand | undefined = operands[0]; // 'gold': strings are lower-cased once
+ * const operands: Operand[] = ['gold', 'platinum']; // `value: ['Gold', 'Platinum']`: strings are lower-cased once
+ * const version: Operand = { major: 2, minor: 1, patch: 0, pre: [] }; // a SEMVER_* value, parsed once
  * ```
  */
 export type Operand = string | number | boolean | SemVer;
@@ -51,8 +51,8 @@ export type Operand = string | number | boolean | SemVer;
  *
  * @example
  * ```ts
- * const rule: CompiledTargeting = compileTargeting({ key: 'appVersion', operator: 'SEMVER_GREATER_THAN', value: '2.1.0' });
- * matchTargeting(rule, { appVersion: '2.3.0' }, 'v1'); // true
+ * const source: Targeting = { key: 'appVersion', operator: 'SEMVER_GREATER_THAN', value: '2.1.0' };
+ * const rule: CompiledTargeting = { key: 'appVersion', operator: 'SEMVER_GREATER_THAN', always: false, operands: [{ major: 2, minor: 1, patch: 0, pre: [] }], all: false, wantPresent: true, source };
  * ```
  */
 export interface CompiledTargeting {
@@ -75,11 +75,9 @@ export interface CompiledTargeting {
  *
  * @example
  * ```ts
- * const group: CompiledTargetingGroup = [
- *   compileTargeting({ key: 'country', operator: 'EQUALS', value: ['FR', 'BE'] }),
- *   compileTargeting({ key: 'plan', operator: 'NOT_EQUALS', value: 'free' }),
- * ];
- * matchGroups([group], { country: 'fr', plan: 'gold' }, 'v1'); // 0: the first group matched
+ * const country: CompiledTargeting = { key: 'country', operator: 'EQUALS', always: false, operands: ['fr', 'be'], all: false, wantPresent: true, source: { key: 'country', operator: 'EQUALS', value: ['FR', 'BE'] } };
+ * const plan: CompiledTargeting = { key: 'plan', operator: 'NOT_EQUALS', always: false, operands: ['free'], all: true, wantPresent: true, source: { key: 'plan', operator: 'NOT_EQUALS', value: 'free' } };
+ * const group: CompiledTargetingGroup = [country, plan]; // country in (fr, be) and plan ≠ free
  * ```
  */
 export type CompiledTargetingGroup = readonly CompiledTargeting[];

@@ -52,7 +52,7 @@ export interface ExposureForwarderOptions {
  */
 export interface FlagshipCachedHit {
   version?: number;
-  data: { visitorId?: string; anonymousId?: string | null; type: string; content?: Record<string, unknown>; time?: number };
+  data: { visitorId?: string; anonymousId?: string | null; type: string; content?: object; time?: number };
 }
 
 /**
@@ -61,7 +61,9 @@ export interface FlagshipCachedHit {
  *
  * @example
  * ```ts
+ * import { DecisionMode, Flagship } from '@flagship.io/js-sdk';
  * const hitCache: FlagshipHitCache = createExposureForwarder({ decisionApiUrl, envId }).hitCache;
+ * const initialBucketing = flagshipSdkBucketing(await (await fetch(`${decisionApiUrl}${envId}/bucketing.json`)).json());
  * await Flagship.start(envId, apiKey, { decisionMode: DecisionMode.BUCKETING_EDGE, initialBucketing, hitCacheImplementation: hitCache });
  * ```
  */
@@ -69,7 +71,7 @@ export interface FlagshipHitCache {
   /** Forwards the activate hits among `hits` (others are ignored), each hit key once. */
   cacheHit(hits: Record<string, FlagshipCachedHit>): Promise<void>;
   /** Nothing is kept, so nothing is replayed. */
-  lookupHits(): Promise<Record<string, FlagshipCachedHit>>;
+  lookupHits(): Promise<Record<string, never>>;
   /** Nothing is kept. */
   flushHits(hitKeys: string[]): Promise<void>;
   /** Nothing is kept. */
@@ -199,13 +201,17 @@ const STRING_OPERATORS = new Set(['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'EN
  *
  * @example
  * ```ts
+ * import { DecisionMode, Flagship } from '@flagship.io/js-sdk';
  * const file = await (await fetch('https://abkit.example.com/v2/prod/bucketing.json')).json();
  * await Flagship.start('prod', apiKey, { decisionMode: DecisionMode.BUCKETING_EDGE, initialBucketing: flagshipSdkBucketing(file) });
  * ```
  */
-export function flagshipSdkBucketing(config: BucketingConfig): BucketingConfig {
+export function flagshipSdkBucketing(config: BucketingConfig): Omit<BucketingConfig, 'accountSettings'> & { accountSettings?: NonNullable<BucketingConfig['accountSettings']> } {
+  // The SDK's type has no null accountSettings (abkit's files may say null: none).
+  const { accountSettings, ...rest } = config;
   return {
-    ...config,
+    ...rest,
+    ...(accountSettings ? { accountSettings } : {}),
     campaigns: config.campaigns.map((campaign) => ({
       ...campaign,
       variationGroups: campaign.variationGroups.map((group) => ({

@@ -251,7 +251,7 @@ export interface OpenApiScope {
  * @example
  * ```ts
  * const document = openApiDocument({ decision: true, access: true, remote: true, catalog: false, search: false, prefix: '' });
- * await writeFile('openapi.json', JSON.stringify(document, null, 2));
+ * await (await import('node:fs/promises')).writeFile('openapi.json', JSON.stringify(document, null, 2));
  * ```
  */
 export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {

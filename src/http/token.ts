@@ -199,7 +199,7 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
  * const handler = createTokenHandler({ tokens });
  * const res = await handler(new Request('http://x/acme/token', {
  *   method: 'POST', headers: { 'content-type': 'application/json' },
- *   body: JSON.stringify({ grant_type: 'client_credentials', scope: '*', client_id, client_secret }),
+ *   body: JSON.stringify({ grant_type: 'client_credentials', scope: '*', client_id: clientId, client_secret: clientSecret }),
  * }));
  * ```
  */

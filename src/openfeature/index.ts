@@ -29,6 +29,7 @@ import type { VisitorContext } from '../decision/targeting';
  *
  * @example
  * ```ts
+ * import { OpenFeature } from '@openfeature/server-sdk';
  * const options: AbkitProviderOptions = { engine, environment: 'prod', recordExposures: true };
  * await OpenFeature.setProviderAndWait(new AbkitProvider(options));
  * ```

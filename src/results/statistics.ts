@@ -45,7 +45,7 @@ export interface SampleSums {
  *
  * @example
  * ```ts
- * const d: Estimate | null = proportionDifference(control, treatment);
+ * const d: Estimate | null | undefined = results.groups[0]?.variations[1]?.comparison?.conversionRate.difference;
  * if (d) console.log(`${d.estimate} [${d.lower}, ${d.upper}]`);
  * ```
  */
@@ -60,8 +60,8 @@ export interface Estimate {
  *
  * @example
  * ```ts
- * const test: TestResult | null = welchTTest(a, b);
- * if (test && test.pValue < 0.05) console.log('significant', test.statistic);
+ * const test: TestResult | null | undefined = results.groups[0]?.sampleRatio; // a chi-square test
+ * if (test && test.pValue < 0.001) console.log('significant', test.statistic, test.degreesOfFreedom);
  * ```
  */
 export interface TestResult {
@@ -76,7 +76,7 @@ export interface TestResult {
  *
  * @example
  * ```ts
- * const srm: SampleRatioCheck | null = sampleRatioMismatch([5000, 4700], [50, 50]);
+ * const srm: SampleRatioCheck | null | undefined = results.groups[0]?.sampleRatio;
  * if (srm?.mismatch) console.warn(`exposures do not follow the allocation (p = ${srm.pValue})`);
  * ```
  */

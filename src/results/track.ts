@@ -11,8 +11,8 @@ import type { ErrorDetail, ErrorPath } from '../errors';
  *
  * @example
  * ```ts
- * if (name.length > MAX_EVENT_NAME_LENGTH) name = name.slice(0, MAX_EVENT_NAME_LENGTH);
- * await engine.track({ visitorId: 'v1', event: name });
+ * const event = 'checkout-completed-with-a-very-long-name'.slice(0, MAX_EVENT_NAME_LENGTH);
+ * await engine.track({ visitorId: 'v1', event });
  * ```
  */
 export const MAX_EVENT_NAME_LENGTH = 100;
@@ -22,6 +22,7 @@ export const MAX_EVENT_NAME_LENGTH = 100;
  *
  * @example
  * ```ts
+ * const queue: TrackInput[] = Array.from({ length: 2500 }, (_, i) => ({ visitorId: `v${i}`, event: 'purchase' }));
  * for (let i = 0; i < queue.length; i += MAX_EVENTS_PER_CALL) await engine.track(queue.slice(i, i + MAX_EVENTS_PER_CALL));
  * ```
  */

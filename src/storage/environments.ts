@@ -5,7 +5,7 @@ import type { BucketingConfig } from '../decision/config';
  *
  * @example
  * ```ts
- * const record: EnvironmentRecord = await engine.load(config, { environment: 'prod' });
+ * const record: EnvironmentRecord = await engine.load(bucketingFile, { environment: 'prod' });
  * console.log(record.id, record.version, record.config.campaigns.length);
  * ```
  */
@@ -29,7 +29,7 @@ export interface EnvironmentRecord {
  *
  * @example
  * ```ts
- * const write: EnvironmentWrite = { id: 'staging', accountId: 'acme', config: parseBucketingConfig(json), apiKeyHash: null };
+ * const write: EnvironmentWrite = { id: 'staging', accountId: 'acme', config: parseBucketingConfig(bucketingFile), apiKeyHash: null };
  * const record = await storage.environments.put(write, { expectedVersion: 0 }); // 0: must not exist yet
  * ```
  */

@@ -3,6 +3,7 @@
  *
  * @example
  * ```ts
+ * const tokenHash = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'; // keyed SHA-256 of a token, hex
  * const record: TokenRecord | undefined = await storage.tokens.get(tokenHash);
  * if (record) console.log(record.accessId, record.actions, record.expiresAt > Date.now());
  * ```

@@ -112,7 +112,7 @@ describe('BUCKETING_EDGE mode with initialBucketing from abkit', () => {
     const forwarder = createExposureForwarder({ decisionApiUrl: `${origin}/v2/`, envId: ENV, apiKey: API_KEY, onError: (e) => errors.push(e) });
     const seenHits: unknown[] = [];
     const hitCache = { ...forwarder.hitCache, cacheHit: async (h: Parameters<typeof forwarder.hitCache.cacheHit>[0]) => { seenHits.push(h); return forwarder.hitCache.cacheHit(h); } };
-    await start(DecisionMode.BUCKETING_EDGE, { initialBucketing: flagshipSdkBucketing(await bucketingFile()) as unknown as BucketingDTO, hitCacheImplementation: hitCache });
+    await start(DecisionMode.BUCKETING_EDGE, { initialBucketing: flagshipSdkBucketing(await bucketingFile()), hitCacheImplementation: hitCache });
     const before = (await activations()).length;
     const visitor = Flagship.newVisitor({ visitorId: 'edge-visitor-7', context: { lifetimeValue: 5000 }, hasConsented: true });
     await visitor.fetchFlags();
@@ -227,7 +227,7 @@ describe('the demo configuration in the SDK bucketing', () => {
     // ...which abkit serves: a missing key is a non-match for STARTS_WITH, not an error.
     expect((await abkitDecisions('no-referrer', {})).get('checkout-button')).not.toBeNull();
 
-    await start(DecisionMode.BUCKETING_EDGE, { initialBucketing: flagshipSdkBucketing(await bucketingFile()) as unknown as BucketingDTO });
+    await start(DecisionMode.BUCKETING_EDGE, { initialBucketing: flagshipSdkBucketing(await bucketingFile()) });
     expect(await sdkDecisions('no-referrer', {})).toEqual(await abkitDecisions('no-referrer', {}));
     expect(logs).toEqual([]);
   });
