@@ -4,7 +4,7 @@
  * of one TypeScript program, so a hundred snippets cost one type-check of the library.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 
 export const root = resolve(import.meta.dirname, '../..');
@@ -43,8 +43,10 @@ function compilerOptions(): ts.CompilerOptions {
 export function typecheck(files: ReadonlyMap<string, string>): Map<string, string[]> {
   const options = compilerOptions();
   const host = ts.createCompilerHost(options);
-  const { fileExists, readFile, getSourceFile } = host;
+  const { fileExists, readFile, getSourceFile, directoryExists } = host;
+  const folders = new Set([...files.keys()].map((path) => dirname(path)));
   host.fileExists = (path) => files.has(path) || fileExists.call(host, path);
+  host.directoryExists = (path) => folders.has(path) || (directoryExists?.call(host, path) ?? true);
   host.readFile = (path) => files.get(path) ?? readFile.call(host, path);
   host.getSourceFile = (path, language, onError, fresh) => {
     const text = files.get(path);
