@@ -95,6 +95,155 @@ export function hashString(prefix: string, key = ''): number {
   return murmur3(scratch, length);
 }
 
+const C1 = 0xcc9e2d51;
+const C2 = 0x1b873593;
+
+/** One 4-byte block's contribution before it meets the running state (the per-block half of MurmurHash3). */
+function mixBlock(k: number): number {
+  k = Math.imul(k, C1);
+  k = (k << 15) | (k >>> 17);
+  return Math.imul(k, C2);
+}
+
+/**
+ * A hash prefix (a variation group id) compiled once: MurmurHash3's state after the prefix's
+ * whole 4-byte blocks, and its 0–3 remaining bytes. Hashing `prefix + key` then starts there.
+ *
+ * @example
+ * ```ts
+ * const prefix = hashPrefix('vg1');
+ * new KeyHasher().reset('visitor-42').hash(prefix) === hashString('vg1', 'visitor-42'); // true
+ * ```
+ */
+export interface HashPrefix {
+  /** State after the whole blocks. */
+  readonly state: number;
+  /** The remaining bytes, little-endian. */
+  readonly tail: number;
+  /** How many bytes remain (0–3). */
+  readonly tailLength: number;
+  /** The prefix's UTF-8 length. */
+  readonly length: number;
+}
+
+/**
+ * Compiles a hash prefix (see {@link HashPrefix}).
+ *
+ * @example
+ * ```ts
+ * const prefix = hashPrefix('9273bkfh2k'); // once per variation group, when a configuration compiles
+ * ```
+ */
+export function hashPrefix(prefix: string): HashPrefix {
+  const bytes = encoder.encode(prefix);
+  const whole = bytes.length & ~3;
+  let h = 0;
+  for (let i = 0; i < whole; i += 4) {
+    h ^= mixBlock(bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24));
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  let tail = 0;
+  for (let i = whole; i < bytes.length; i++) tail |= bytes[i]! << (8 * (i - whole));
+  return { state: h, tail, tailLength: bytes.length - whole, length: bytes.length };
+}
+
+/**
+ * Hashes `prefix + key` for one key (a visitor id) and many compiled prefixes: the key is
+ * encoded once, and its blocks are mixed once per alignment (a prefix leaves 0–3 bytes that
+ * shift the key's blocks), so each hash only folds prepared blocks into the prefix's state.
+ * Equal to {@link hashString}`(prefix, key)`.
+ *
+ * @example
+ * ```ts
+ * const hasher = new KeyHasher().reset('visitor-42');
+ * const buckets = ['vg1', 'vg2'].map((id) => hasher.hash(hashPrefix(id)) % 100);
+ * ```
+ */
+export class KeyHasher {
+  #bytes = new Uint8Array(64);
+  #length = 0;
+  // Mixed blocks of the key starting at byte offset 0–3, prepared on first use.
+  readonly #blocks: Int32Array[] = [new Int32Array(16), new Int32Array(16), new Int32Array(16), new Int32Array(16)];
+  readonly #counts = [-1, -1, -1, -1];
+
+  /** Prepares for a new key. */
+  reset(key: string): this {
+    let buf = this.#bytes;
+    if (buf.length < key.length) buf = this.#bytes = new Uint8Array(key.length * 2);
+    let n = 0;
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      if (c >= 0x80) {
+        if (buf.length < key.length * 3) buf = this.#bytes = new Uint8Array(key.length * 3);
+        n = encoder.encodeInto(key, buf).written;
+        break;
+      }
+      buf[n++] = c;
+    }
+    this.#length = n;
+    this.#counts.fill(-1);
+    return this;
+  }
+
+  #prepare(offset: number): number {
+    const bytes = this.#bytes;
+    const count = (this.#length - offset) >> 2;
+    let blocks = this.#blocks[offset]!;
+    if (blocks.length < count) blocks = this.#blocks[offset] = new Int32Array(count * 2);
+    for (let j = 0, i = offset; j < count; j++, i += 4) {
+      blocks[j] = mixBlock(bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24));
+    }
+    this.#counts[offset] = count;
+    return count;
+  }
+
+  /** MurmurHash3 x86_32 (seed 0) of the UTF-8 bytes of `prefix + key`. */
+  hash(prefix: HashPrefix): number {
+    const bytes = this.#bytes;
+    const n = this.#length;
+    const t = prefix.tailLength;
+    let h = prefix.state;
+    // Bytes of the key still to fold in, from `offset`; `k` collects a partial block.
+    let offset = 0;
+    let k = prefix.tail;
+    let pending = t;
+    if (t > 0) {
+      const need = 4 - t;
+      if (n >= need) {
+        for (let i = 0; i < need; i++) k |= bytes[i]! << (8 * (t + i));
+        h ^= mixBlock(k);
+        h = (h << 13) | (h >>> 19);
+        h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+        offset = need;
+        k = 0;
+        pending = 0;
+      }
+    }
+    if (pending === 0) {
+      let count = this.#counts[offset]!;
+      if (count < 0) count = this.#prepare(offset);
+      const blocks = this.#blocks[offset]!;
+      for (let j = 0; j < count; j++) {
+        h ^= blocks[j]!;
+        h = (h << 13) | (h >>> 19);
+        h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+      }
+      offset += count * 4;
+    }
+    // The last 0–3 bytes: what the prefix left (when the key was too short) plus the key's rest.
+    for (let i = offset; i < n; i++) k |= bytes[i]! << (8 * pending++);
+    if (pending > 0) h ^= mixBlock(k);
+    h ^= prefix.length + n;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    return h >>> 0;
+  }
+}
+
 /**
  * The bucket (0–99) of a visitor in a variation group: `murmur3(variationGroupId + visitorId) % 100`.
  *

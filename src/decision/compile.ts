@@ -7,7 +7,9 @@
  */
 import type { EnvironmentRecord } from '../storage/environments';
 import type { Campaign, Variation, VariationGroup } from './config';
-import { compileTargeting, type CompiledTargetingGroup } from './targeting';
+import { compileTargeting, type CompiledTargeting, type CompiledTargetingGroup } from './targeting';
+import { hashPrefix, type HashPrefix } from './bucketing';
+import type { Assigned, AssignmentSource } from './evaluate';
 import { deepFreeze } from '../freeze';
 
 /**
@@ -103,12 +105,18 @@ export interface CompiledVariation {
   readonly decision: CampaignDecision;
   /** Campaign value that also carries the sibling variations' keys as null (`exposeAllKeys`). */
   readonly decisionAllKeys: CampaignDecision;
+  /** The evaluation's result for this variation by each source, built once (a decision allocates none). */
+  readonly assigned: Readonly<Record<AssignmentSource, Assigned>>;
 }
 
 /** A variation group, compiled. */
 export interface CompiledGroup {
   readonly id: string;
   readonly targetingGroups: readonly CompiledTargetingGroup[];
+  /** The same targeting groups as indexes into {@link CompiledConfig.rules}. */
+  readonly ruleGroups: readonly (readonly number[])[];
+  /** The group id as a murmur3 prefix: the visitor's bucket is `hash(prefix + visitorId) % 100`. */
+  readonly prefix: HashPrefix;
   readonly variations: readonly CompiledVariation[];
   /** Running allocation total per variation, -1 for variations that never match. */
   readonly thresholds: readonly number[];
@@ -141,6 +149,11 @@ export interface CompiledConfig {
   readonly campaignByKey: ReadonlyMap<string, CompiledCampaign>;
   /** Variation groups by id, with their campaign. */
   readonly groupById: ReadonlyMap<string, { campaign: CompiledCampaign; group: CompiledGroup }>;
+  /**
+   * Every distinct targeting rule of the configuration, once: campaigns often repeat a rule
+   * (a country, a platform), and a decision evaluates each distinct rule at most once.
+   */
+  readonly rules: readonly CompiledTargeting[];
   /** Every flag (modification) key some variation sets. */
   readonly flagKeys: ReadonlySet<string>;
   /** The stored record this was compiled from (served as the bucketing file). */
@@ -189,10 +202,28 @@ function compileVariation(campaign: Campaign, group: VariationGroup, variation: 
     metadata,
     decision: build(own),
     decisionAllKeys: build(withSiblings),
+    assigned: undefined as never, // set by compileConfig once the campaign exists
   };
 }
 
-function compileGroup(campaign: Campaign, group: VariationGroup): CompiledGroup {
+/** Distinct targeting rules, each compiled once, by what they test. */
+class RuleTable {
+  readonly rules: CompiledTargeting[] = [];
+  readonly #index = new Map<string, number>();
+
+  add(rule: CompiledTargeting): number {
+    const { key, operator, value } = rule.source;
+    const id = `${key}\u0000${operator}\u0000${JSON.stringify(value)}`;
+    let index = this.#index.get(id);
+    if (index === undefined) {
+      index = this.rules.push(rule) - 1;
+      this.#index.set(id, index);
+    }
+    return index;
+  }
+}
+
+function compileGroup(campaign: Campaign, group: VariationGroup, table: RuleTable): CompiledGroup {
   const allKeys = [...new Set(group.variations.flatMap((v) => Object.keys(v.modifications.value)))];
   const variations = group.variations.map((v) => compileVariation(campaign, group, v, allKeys));
   let total = 0;
@@ -201,9 +232,12 @@ function compileGroup(campaign: Campaign, group: VariationGroup): CompiledGroup 
     total += v.allocation;
     return total;
   });
+  const targetingGroups = group.targeting.targetingGroups.map((g) => g.targetings.map(compileTargeting));
   return {
     id: group.id,
-    targetingGroups: group.targeting.targetingGroups.map((g) => g.targetings.map(compileTargeting)),
+    targetingGroups,
+    ruleGroups: targetingGroups.map((g) => g.map((rule) => table.add(rule))),
+    prefix: hashPrefix(group.id),
     variations,
     thresholds,
     split: total < 100 || thresholds.filter((t) => t >= 0).length > 1,
@@ -214,15 +248,24 @@ function compileGroup(campaign: Campaign, group: VariationGroup): CompiledGroup 
 /** Compiles a validated, stored environment configuration. */
 export function compileConfig(record: EnvironmentRecord): CompiledConfig {
   const { config } = record;
+  const table = new RuleTable();
   const campaigns = config.campaigns.map(
     (c): CompiledCampaign => ({
       id: c.id,
       type: c.type,
       slug: c.slug ?? null,
       ranges: c.bucketRanges && c.bucketRanges.length > 0 ? c.bucketRanges.map((b) => b.r) : null,
-      groups: c.variationGroups.map((g) => compileGroup(c, g)),
+      groups: c.variationGroups.map((g) => compileGroup(c, g, table)),
     }),
   );
+  for (const campaign of campaigns) {
+    for (const group of campaign.groups) {
+      for (const variation of group.variations) {
+        const as = (source: AssignmentSource): Assigned => Object.freeze({ campaign, group, variation, source });
+        (variation as { assigned: CompiledVariation['assigned'] }).assigned = Object.freeze({ hash: as('hash'), sticky: as('sticky'), forced: as('forced') });
+      }
+    }
+  }
   const flagKeys = new Set<string>();
   for (const c of config.campaigns) for (const g of c.variationGroups) for (const v of g.variations) for (const key in v.modifications.value) flagKeys.add(key);
   const campaignByKey = new Map<string, CompiledCampaign>();
@@ -244,6 +287,7 @@ export function compileConfig(record: EnvironmentRecord): CompiledConfig {
     campaigns,
     campaignByKey,
     groupById,
+    rules: table.rules,
     flagKeys,
     record,
   };

@@ -5,9 +5,9 @@
  * @module
  */
 import type { Assignments } from '../storage/assignments';
-import { campaignBucket, pickVariation, variationBucket } from './bucketing';
+import { hashPrefix, KeyHasher, pickVariation } from './bucketing';
 import type { CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
-import { firstFailure, matchGroups, targetedValue, type ContextValue, type VisitorContext } from './targeting';
+import { firstFailure, matchTargeting, targetedValue, type ContextValue, type VisitorContext } from './targeting';
 
 /**
  * How a visitor got its variation.
@@ -132,7 +132,7 @@ function inRanges(ranges: readonly (readonly [number, number])[], bucket: number
 function forcedVariation(campaign: CompiledCampaign, variationId: string): Assigned | undefined {
   for (const group of campaign.groups) {
     const variation = group.variationById.get(variationId);
-    if (variation) return { campaign, group, variation, source: 'forced' };
+    if (variation) return variation.assigned.forced;
   }
   return undefined;
 }
@@ -142,21 +142,70 @@ function allocationSteps(group: CompiledGroup): AllocationStep[] {
 }
 
 /**
+ * What one evaluation computes once and reuses across campaigns. Evaluation is synchronous, so
+ * one scratch instance serves every call.
+ */
+class Scratch {
+  readonly hasher = new KeyHasher();
+  /** Per distinct rule: 0 not evaluated yet, 1 matches, 2 fails. */
+  memo = new Uint8Array(64);
+  /** `murmur3(visitorId) % 100`, or -1 until a campaign with bucket ranges needs it. */
+  rangeBucket = -1;
+  /** Whether the visitor has any stored assignment (else no lookup is made). */
+  hasStored = false;
+
+  reset(config: CompiledConfig, input: EvaluationInput): this {
+    this.hasher.reset(input.visitorId);
+    const size = config.rules.length;
+    if (this.memo.length < size) this.memo = new Uint8Array(size * 2);
+    else this.memo.fill(0, 0, size);
+    this.rangeBucket = -1;
+    this.hasStored = false;
+    for (const _ in input.stored) {
+      this.hasStored = true;
+      break;
+    }
+    return this;
+  }
+}
+
+const scratch = new Scratch();
+const VISITOR_ONLY = hashPrefix('');
+
+/** Index of the first targeting group whose rules all match (each distinct rule evaluated once), or -1. */
+function matchRuleGroups(config: CompiledConfig, groups: readonly (readonly number[])[], input: EvaluationInput, memo: Uint8Array): number {
+  outer: for (let g = 0; g < groups.length; g++) {
+    const rules = groups[g]!;
+    // A group with no targetings matches nobody (as in the Flagship SDKs).
+    if (rules.length === 0) continue;
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i]!;
+      let m = memo[r]!;
+      if (m === 0) m = memo[r] = matchTargeting(config.rules[r]!, input.context, input.visitorId) ? 1 : 2;
+      if (m === 2) continue outer;
+    }
+    return g;
+  }
+  return -1;
+}
+
+/**
  * Decides one campaign for a visitor. Returns the assignment or undefined; when `trace` is
- * given, pushes the explanation there.
+ * given, pushes the explanation there. Without a trace it allocates nothing.
  */
 function decideCampaign(
+  config: CompiledConfig,
   campaign: CompiledCampaign,
   input: EvaluationInput,
   trace: CampaignExplanation[] | undefined,
-  memo: { campaignBucket: number },
+  state: Scratch,
 ): Assigned | undefined {
-  const base = { campaignId: campaign.id, type: campaign.type };
-  const forcedId = input.forced?.[campaign.id];
+  const forcedId = input.forced === undefined ? undefined : input.forced[campaign.id];
   if (forcedId !== undefined) {
     const assigned = forcedVariation(campaign, forcedId)!;
     trace?.push({
-      ...base,
+      campaignId: campaign.id,
+      type: campaign.type,
       outcome: 'assigned',
       source: 'forced',
       variationGroupId: assigned.group.id,
@@ -167,11 +216,12 @@ function decideCampaign(
   }
   let rangeBucket: number | undefined;
   if (campaign.ranges) {
-    if (memo.campaignBucket < 0) memo.campaignBucket = campaignBucket(input.visitorId);
-    rangeBucket = memo.campaignBucket;
+    if (state.rangeBucket < 0) state.rangeBucket = state.hasher.hash(VISITOR_ONLY) % 100;
+    rangeBucket = state.rangeBucket;
     if (!inRanges(campaign.ranges, rangeBucket)) {
       trace?.push({
-        ...base,
+        campaignId: campaign.id,
+        type: campaign.type,
         outcome: 'outside_bucket_ranges',
         campaignBucket: rangeBucket,
         reason: `visitor bucket ${rangeBucket} is outside the campaign's bucket ranges ${JSON.stringify(campaign.ranges)}`,
@@ -181,64 +231,42 @@ function decideCampaign(
   }
   let group: CompiledGroup | undefined;
   let matched = -1;
-  for (const g of campaign.groups) {
-    matched = matchGroups(g.targetingGroups, input.context, input.visitorId);
+  const groups = campaign.groups;
+  for (let i = 0; i < groups.length; i++) {
+    matched = matchRuleGroups(config, groups[i]!.ruleGroups, input, state.memo);
     if (matched >= 0) {
-      group = g;
+      group = groups[i];
       break;
     }
   }
   if (!group) {
-    if (trace) {
-      const failures: TargetingFailure[] = [];
-      for (const g of campaign.groups) {
-        g.targetingGroups.forEach((tg, index) => {
-          const failing = firstFailure(tg, input.context, input.visitorId);
-          if (failing) {
-            failures.push({
-              variationGroupId: g.id,
-              targetingGroup: index,
-              key: failing.key,
-              operator: failing.operator,
-              expected: failing.source.value,
-              actual: targetedValue(failing, input.context, input.visitorId),
-            });
-          }
-        });
-      }
-      const first = failures[0];
-      trace.push({
-        ...base,
-        outcome: 'not_targeted',
-        failures,
-        campaignBucket: rangeBucket,
-        reason: first
-          ? `targeting failed: ${first.key} ${first.operator} ${JSON.stringify(first.expected)} (visitor has ${first.actual === undefined ? 'no such key' : JSON.stringify(first.actual)})`
-          : 'no targeting group has any targeting',
-      });
-    }
+    if (trace) traceNotTargeted(campaign, input, rangeBucket, trace);
     return undefined;
   }
-  const stickyId = input.stored[group.id];
-  const sticky = stickyId === undefined ? undefined : group.variationById.get(stickyId);
-  if (sticky) {
-    trace?.push({
-      ...base,
-      outcome: 'assigned',
-      source: 'sticky',
-      variationGroupId: group.id,
-      variationId: sticky.id,
-      matchedTargetingGroup: matched,
-      campaignBucket: rangeBucket,
-      reason: `kept the stored assignment to variation ${sticky.id}`,
-    });
-    return { campaign, group, variation: sticky, source: 'sticky' };
+  if (state.hasStored) {
+    const stickyId = input.stored[group.id];
+    const sticky = stickyId === undefined ? undefined : group.variationById.get(stickyId);
+    if (sticky) {
+      trace?.push({
+        campaignId: campaign.id,
+        type: campaign.type,
+        outcome: 'assigned',
+        source: 'sticky',
+        variationGroupId: group.id,
+        variationId: sticky.id,
+        matchedTargetingGroup: matched,
+        campaignBucket: rangeBucket,
+        reason: `kept the stored assignment to variation ${sticky.id}`,
+      });
+      return sticky.assigned.sticky;
+    }
   }
-  const bucket = variationBucket(group.id, input.visitorId);
+  const bucket = state.hasher.hash(group.prefix) % 100;
   const index = pickVariation(group.thresholds, bucket);
   if (index < 0) {
     trace?.push({
-      ...base,
+      campaignId: campaign.id,
+      type: campaign.type,
       outcome: 'untracked',
       variationGroupId: group.id,
       matchedTargetingGroup: matched,
@@ -251,7 +279,8 @@ function decideCampaign(
   }
   const variation = group.variations[index]!;
   trace?.push({
-    ...base,
+    campaignId: campaign.id,
+    type: campaign.type,
     outcome: 'assigned',
     source: 'hash',
     variationGroupId: group.id,
@@ -262,7 +291,38 @@ function decideCampaign(
     allocation: allocationSteps(group),
     reason: `bucket ${bucket} is below the running allocation ${group.thresholds[index]} of variation ${variation.id}`,
   });
-  return { campaign, group, variation, source: 'hash' };
+  return variation.assigned.hash;
+}
+
+/** Explains a campaign no variation group of which targets the visitor. */
+function traceNotTargeted(campaign: CompiledCampaign, input: EvaluationInput, rangeBucket: number | undefined, trace: CampaignExplanation[]): void {
+  const failures: TargetingFailure[] = [];
+  for (const g of campaign.groups) {
+    g.targetingGroups.forEach((tg, index) => {
+      const failing = firstFailure(tg, input.context, input.visitorId);
+      if (failing) {
+        failures.push({
+          variationGroupId: g.id,
+          targetingGroup: index,
+          key: failing.key,
+          operator: failing.operator,
+          expected: failing.source.value,
+          actual: targetedValue(failing, input.context, input.visitorId),
+        });
+      }
+    });
+  }
+  const first = failures[0];
+  trace.push({
+    campaignId: campaign.id,
+    type: campaign.type,
+    outcome: 'not_targeted',
+    failures,
+    campaignBucket: rangeBucket,
+    reason: first
+      ? `targeting failed: ${first.key} ${first.operator} ${JSON.stringify(first.expected)} (visitor has ${first.actual === undefined ? 'no such key' : JSON.stringify(first.actual)})`
+      : 'no targeting group has any targeting',
+  });
 }
 
 const PRIORITY: Record<AssignmentSource, number> = { forced: 0, sticky: 1, hash: 2 };
@@ -281,13 +341,15 @@ export function evaluate(config: CompiledConfig, input: EvaluationInput, trace?:
     }
     return [];
   }
-  const memo = { campaignBucket: -1 };
+  const state = scratch.reset(config, input);
   const restrict = config.oneVisitorOneTest;
   const out: Assigned[] = [];
-  for (const campaign of config.campaigns) {
+  const campaigns = config.campaigns;
+  for (let i = 0; i < campaigns.length; i++) {
+    const campaign = campaigns[i]!;
     // 1V1T needs every ab campaign's outcome even for a single-campaign request.
     if (input.only && campaign !== input.only && !(restrict && campaign.type === 'ab')) continue;
-    const assigned = decideCampaign(campaign, input, trace, memo);
+    const assigned = decideCampaign(config, campaign, input, trace, state);
     if (assigned) out.push(assigned);
   }
   if (restrict) {
