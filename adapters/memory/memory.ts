@@ -63,6 +63,10 @@ class MemoryAssignmentStore implements AssignmentStore {
   static readonly #empty: Assignments = Object.freeze({});
 
   async get(environmentId: string, visitorId: string): Promise<Assignments> {
+    return this.getNow(environmentId, visitorId);
+  }
+
+  getNow(environmentId: string, visitorId: string): Assignments {
     return this.#rows.get(environmentId)?.get(visitorId) ?? MemoryAssignmentStore.#empty;
   }
 

@@ -7,6 +7,7 @@ import type { Activation, ActivationQuery } from '../storage/activations';
 import type { ConversionEvent } from '../storage/events';
 import type { EnvironmentRecord } from '../storage/environments';
 import type { Storage } from '../storage/storage';
+import type { Assignments } from '../storage/assignments';
 import { parseBucketingConfig } from './config';
 import { compileConfig, type CampaignDecision, type CompiledCampaign, type CompiledConfig } from './compile';
 import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
@@ -239,6 +240,8 @@ export class DecisionEngine {
   readonly #refreshMs: number;
   readonly #clock: () => number;
   readonly #cache: LRUCache<string, CacheEntry>;
+  // The last configuration served: while fresh, a decision reads it without touching the LRU.
+  #last: { id: string; entry: CacheEntry } | undefined;
 
   /**
    * Creates an engine; options are checked here and a bad one throws a `TypeError` prefixed
@@ -326,6 +329,7 @@ export class DecisionEngine {
 
   /** Drops compiled configurations (one environment, or all) so the next request re-reads the store. */
   invalidate(environmentId?: string): void {
+    if (environmentId === undefined || this.#last?.id === environmentId) this.#last = undefined;
     if (environmentId === undefined) this.#cache.clear();
     else this.#cache.delete(environmentId);
   }
@@ -340,8 +344,9 @@ export class DecisionEngine {
    * ```
    */
   async decide(request: DecisionRequest): Promise<DecisionResult> {
-    const config = await this.#config(request.environment);
-    const assigned = await this.#run(config, request, undefined);
+    const config = this.#fresh(request.environment) ?? (await this.#config(request.environment));
+    const run = this.#run(config, request, undefined);
+    const assigned = Array.isArray(run) ? run : await run;
     const campaigns = assigned.map((a) => (request.exposeAllKeys ? a.variation.decisionAllKeys : a.variation.decision));
     return { visitorId: request.visitorId, campaigns, panic: config.panic };
   }
@@ -359,7 +364,7 @@ export class DecisionEngine {
    * ```
    */
   async decideFlags(request: DecisionRequest): Promise<FlagsResult> {
-    const config = await this.#config(request.environment);
+    const config = this.#fresh(request.environment) ?? (await this.#config(request.environment));
     const assigned = await this.#run(config, request, undefined);
     return { environmentId: config.environmentId, visitorId: request.visitorId, panic: config.panic, flags: flagsOf(assigned, request.exposeAllKeys === true), keys: config.flagKeys };
   }
@@ -583,26 +588,38 @@ export class DecisionEngine {
     return campaign;
   }
 
+  /** The last configuration served, when it is the one asked for and needs no version check yet. */
+  #fresh(environment: string | undefined): CompiledConfig | undefined {
+    const last = this.#last;
+    if (last === undefined || last.id !== (environment ?? this.defaultEnvironment)) return undefined;
+    return this.#clock() - last.entry.checkedAt < this.#refreshMs ? last.entry.config : undefined;
+  }
+
   async #config(environment: string | undefined): Promise<CompiledConfig> {
     const id = environment ?? this.defaultEnvironment;
     const now = this.#clock();
-    const entry = this.#cache.get(id);
-    if (entry && now - entry.checkedAt < this.#refreshMs) return entry.config;
+    let entry = this.#cache.get(id);
+    if (entry && now - entry.checkedAt < this.#refreshMs) {
+      this.#last = { id, entry };
+      return entry.config;
+    }
     const store = this.storage.environments;
     const version = await store.version(id);
     if (version === undefined) {
       this.#cache.delete(id);
+      if (this.#last?.id === id) this.#last = undefined;
       throw new NotFoundError(`environment "${id}" does not exist`);
     }
     if (entry && entry.config.version === version) {
       entry.checkedAt = now;
-      return entry.config;
+    } else {
+      const record = await store.get(id);
+      if (!record) throw new NotFoundError(`environment "${id}" does not exist`);
+      entry = { config: compileConfig(record), checkedAt: now };
+      this.#cache.set(id, entry);
     }
-    const record = await store.get(id);
-    if (!record) throw new NotFoundError(`environment "${id}" does not exist`);
-    const config = compileConfig(record);
-    this.#cache.set(id, { config, checkedAt: now });
-    return config;
+    this.#last = { id, entry };
+    return entry.config;
   }
 
   #validate(config: CompiledConfig, request: DecisionRequest): Readonly<Record<string, string>> | undefined {
@@ -646,21 +663,47 @@ export class DecisionEngine {
     return forced;
   }
 
-  async #run(config: CompiledConfig, request: DecisionRequest, only: CompiledCampaign | undefined, trace?: CampaignExplanation[]): Promise<Assigned[]> {
+  /**
+   * Evaluates and writes one decision. Synchronous when the assignment store answers from memory
+   * (`getNow`) and nothing is written; otherwise a promise.
+   */
+  #run(config: CompiledConfig, request: DecisionRequest, only: CompiledCampaign | undefined, trace?: CampaignExplanation[]): Assigned[] | Promise<Assigned[]> {
     const forced = this.#validate(config, request);
     const { visitorId } = request;
     const env = config.environmentId;
     const anonymousId = request.anonymousId ?? undefined;
-    const assignments = this.storage.assignments;
-    const own = await assignments.get(env, visitorId);
+    const continuity = config.experienceContinuity && anonymousId !== undefined && anonymousId !== visitorId;
+    const store = this.storage.assignments;
+    if (store.getNow) {
+      const own = store.getNow(env, visitorId);
+      const previous = continuity ? store.getNow(env, anonymousId) : undefined;
+      // A wrapper may have turned the method asynchronous: then wait like for `get`.
+      if (!(own instanceof Promise) && !(previous instanceof Promise)) return this.#decideAndWrite(config, request, only, trace, forced, own, previous);
+    }
+    return (async () => {
+      const own = await store.get(env, visitorId);
+      const previous = continuity ? await store.get(env, anonymousId) : undefined;
+      return this.#decideAndWrite(config, request, only, trace, forced, own, previous);
+    })();
+  }
+
+  #decideAndWrite(
+    config: CompiledConfig,
+    request: DecisionRequest,
+    only: CompiledCampaign | undefined,
+    trace: CampaignExplanation[] | undefined,
+    forced: Readonly<Record<string, string>> | undefined,
+    own: Assignments,
+    previous: Assignments | undefined,
+  ): Assigned[] | Promise<Assigned[]> {
+    const { visitorId } = request;
+    const env = config.environmentId;
+    const anonymousId = request.anonymousId ?? undefined;
     let stored = own;
-    if (config.experienceContinuity && anonymousId !== undefined && anonymousId !== visitorId) {
-      const previous = await assignments.get(env, anonymousId);
-      // The visitor's own assignments win; the anonymous id's fill the gaps.
-      for (const _ in previous) {
-        stored = { ...previous, ...own };
-        break;
-      }
+    // The visitor's own assignments win; the anonymous id's fill the gaps.
+    for (const _ in previous) {
+      stored = { ...previous, ...own };
+      break;
     }
     const assigned = evaluate(config, { visitorId, context: request.context ?? {}, stored, forced, only }, trace);
     if (assigned.length === 0) return assigned;
@@ -686,8 +729,10 @@ export class DecisionEngine {
     }
     if (!fresh && !activations) return assigned;
     // One write where the storage offers it (PostgreSQL: one statement, one round trip).
-    if (this.storage.writeDecision) await this.storage.writeDecision({ environmentId: env, visitorId, assignments: fresh, activations });
-    else await Promise.all([fresh && assignments.save(env, visitorId, fresh), activations && this.storage.activations.record(activations)]);
-    return assigned;
+    const assignments = this.storage.assignments;
+    const written = this.storage.writeDecision
+      ? this.storage.writeDecision({ environmentId: env, visitorId, assignments: fresh, activations })
+      : Promise.all([fresh && assignments.save(env, visitorId, fresh), activations && this.storage.activations.record(activations)]);
+    return written.then(() => assigned);
   }
 }

@@ -24,6 +24,11 @@ export type Assignments = Readonly<Record<string, string>>;
 export interface AssignmentStore {
   /** The visitor's assignments; an empty object when there are none. */
   get(environmentId: string, visitorId: string): Promise<Assignments>;
+  /**
+   * {@link get}, synchronously, for a store that answers from memory: a decision then waits for
+   * nothing when it writes nothing. Optional; stores that do I/O leave it out.
+   */
+  getNow?(environmentId: string, visitorId: string): Assignments;
   /** Merges `assignments` into the visitor's (entries for other groups are kept), atomically. */
   save(environmentId: string, visitorId: string, assignments: Assignments): Promise<void>;
   /** Forgets every assignment of a visitor (e.g. on a data-deletion request). */
