@@ -79,7 +79,7 @@ const catalogSchema = z
 export type CatalogSearchSettings = z.output<typeof catalogSearchSchema>;
 
 /**
- * Schema of the bootstrap file (see DESIGN.md "Demo server and bootstrap file").
+ * Schema of the bootstrap file (see ARCHITECTURE.md, Bootstrap file).
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
- * Long synchronous work cut into slices, so that other requests run in between (DESIGN
- * "Reliability rules": a decision never waits more than 50 ms behind a batch). The work is
+ * Long synchronous work cut into slices, so that other requests run in between (ARCHITECTURE.md,
+ * Reliability: a decision is not kept waiting behind a batch). The work is
  * written once as a generator that yields at slice boundaries; {@link runInSlices} gives the
  * event loop a turn at each, {@link runAtOnce} runs it straight through.
  *

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -29,6 +29,27 @@ describe('entry points', () => {
     const { modules, files } = graph(join(__dirname, '../src/index.ts'));
     expect([...modules].sort()).toEqual(['hono/router/trie-router', 'lru-cache', 'porter2', 'qs', 'zod']);
     expect([...files].some((f) => f.includes('/adapters/sql/'))).toBe(false);
+  });
+
+  it('layers import as ARCHITECTURE.md says: src/ no adapter (but its entries), no node/ or server/; adapters/ only ports and errors; node/ only src/http and errors', () => {
+    const top = join(__dirname, '..');
+    const broken: string[] = [];
+    const walk = (dir: string): string[] => readdirSync(join(top, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+    const allowed: Record<string, (target: string, file: string) => boolean> = {
+      src: (target, file) => !/^(node|server)\//.test(target) && (!target.startsWith('adapters/') || ['src/index.ts', 'src/types.ts'].includes(file)),
+      adapters: (target) => !/^(node|server)\//.test(target) && (!target.startsWith('src/') || /^src\/(storage\/|errors$|freeze$|catalog\/typing$)/.test(target)),
+      node: (target) => !/^(adapters|server)\//.test(target) && (!target.startsWith('src/') || /^src\/(http\/|errors$)/.test(target)),
+    };
+    for (const [layer, ok] of Object.entries(allowed)) {
+      for (const file of walk(layer)) {
+        const text = readFileSync(join(top, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+        for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+          const target = relative(top, resolve(dirname(join(top, file)), (m[1] ?? m[2])!));
+          if (!ok(target, file)) broken.push(`${file} imports ${target}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('abkit/sqlite loads better-sqlite3 only, lazily; abkit/postgres loads pg only, lazily', () => {

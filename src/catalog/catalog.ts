@@ -6,7 +6,7 @@ import { runAtOnce, runInSlices, SLICE_OPERATIONS } from '../slices';
 import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem, type SchemaLookup } from './typing';
 
 /**
- * Most operations one batch may hold (SPEC 8).
+ * Most operations one batch may hold (interfaces.md, Limits).
  *
  * @example
  * ```ts
@@ -17,7 +17,7 @@ import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldTyp
  */
 export const MAX_BATCH_OPERATIONS = 10_000;
 /**
- * A batch payload must be smaller than this many bytes: 50 MB (SPEC 8).
+ * A batch payload must be smaller than this many bytes: 50 MB (interfaces.md, Limits).
  *
  * @example
  * ```ts
@@ -27,7 +27,7 @@ export const MAX_BATCH_OPERATIONS = 10_000;
  */
 export const MAX_BATCH_BYTES = 50 * 1024 * 1024;
 /**
- * Default interval of the synchronization scheduler: once a day (SPEC 3).
+ * Default interval of the synchronization scheduler: once a day (interfaces.md, Catalog synchronization).
  *
  * @example
  * ```ts
@@ -38,7 +38,7 @@ export const MAX_BATCH_BYTES = 50 * 1024 * 1024;
 export const DEFAULT_SYNC_INTERVAL_MS = 86_400_000;
 
 /**
- * One operation of a batch, as sent (SPEC 2.8).
+ * One operation of a batch, as sent (interfaces.md, Catalog batches).
  *
  * @example
  * ```ts
@@ -175,7 +175,7 @@ export interface SyncSchedule {
 }
 
 /**
- * An analytics event to link to items (SPEC 6).
+ * An analytics event to link to items (interfaces.md, Analytics linking).
  *
  * @example
  * ```ts
@@ -283,7 +283,7 @@ function* prepareSteps(operations: readonly BatchOperation[], schema: SchemaLook
 }
 
 /**
- * One customer's product catalog (SPEC 2.7, 3, 4.3): items added, replaced and deleted singly or
+ * One customer's product catalog (interfaces.md, Catalog): items added, replaced and deleted singly or
  * in batches, a dynamically typed schema, and a synchronization that publishes what search and
  * recommendations see. Writes change the accepted catalog only; {@link Catalog.visible} changes
  * at {@link Catalog.sync}.

@@ -1,5 +1,5 @@
 /**
- * Catalog typing (SPEC 2.7): pure functions that type a value, check an item against the
+ * Catalog typing (interfaces.md, Catalog items): pure functions that type a value, check an item against the
  * schema, and say which fields an item creates.
  *
  * - Any field name is accepted; each distinct name sent joins the schema.
@@ -51,7 +51,7 @@ export interface StandardField {
 }
 
 /**
- * Maximum length of an item id (SPEC 8).
+ * Maximum length of an item id (interfaces.md, Limits).
  *
  * @example
  * ```ts
@@ -63,7 +63,7 @@ export interface StandardField {
 export const MAX_ITEM_ID_LENGTH = 40;
 
 /**
- * The standard fields of SPEC 2.7. `item_purchase_key` and `item_pageview_key` are optional:
+ * The standard fields of interfaces.md, Catalog items. `item_purchase_key` and `item_pageview_key` are optional:
  * they are needed only to link analytics events, and absent means null.
  *
  * @example
@@ -233,7 +233,7 @@ export interface ItemCheck {
  */
 export function checkItemId(id: unknown): ItemProblem | undefined {
   if (typeof id !== 'string' || id === '') return { field: 'id', reason: 'id must be a non-empty string' };
-  // Characters, as SPEC 8 counts them: code points, not UTF-16 units.
+  // Characters, as interfaces.md, Catalog items counts them: code points, not UTF-16 units.
   const length = id.length <= MAX_ITEM_ID_LENGTH ? id.length : [...id].length;
   if (length > MAX_ITEM_ID_LENGTH) {
     return { id, field: 'id', reason: `id is ${length} characters long; the limit is ${MAX_ITEM_ID_LENGTH}` };

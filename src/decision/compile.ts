@@ -44,7 +44,7 @@ export interface DecidedVariation {
 }
 
 /**
- * A campaign value (SPEC 2.4): the campaign a visitor is in and the variation it got, plus the
+ * A campaign value (interfaces.md, Campaign value): the campaign a visitor is in and the variation it got, plus the
  * campaign's `type` and `slug`. Returned objects are frozen and shared between decisions.
  *
  * @example

@@ -68,7 +68,7 @@ export interface DecisionEngineOptions {
 }
 
 /**
- * A decision request: the library form of SPEC 2.3.
+ * A decision request: the library form of interfaces.md, Decision request body.
  *
  * @example
  * ```ts
@@ -102,7 +102,7 @@ export interface DecisionRequest {
 }
 
 /**
- * The result of {@link DecisionEngine.decide}: SPEC 2.5 in library form.
+ * The result of {@link DecisionEngine.decide}: interfaces.md, Campaigns list in library form.
  *
  * @example
  * ```ts
@@ -137,7 +137,7 @@ export interface Explanation {
 }
 
 /**
- * One activation to record (SPEC 2.2 in library form).
+ * One activation to record (interfaces.md, Activation in library form).
  *
  * @example
  * ```ts

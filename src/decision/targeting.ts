@@ -2,7 +2,7 @@
  * Targeting: pure functions that compile targeting rules once and evaluate them against a
  * visitor's context.
  *
- * Rules (DESIGN.md): targetings of a group are ANDed, groups are ORed; string comparisons are
+ * Rules (docs/interfaces.md, Targeting and bucketing): targetings of a group are ANDed, groups are ORed; string comparisons are
  * case-insensitive; there is no type coercion, so a value of another kind never matches; a
  * missing context key matches only `NOT_EXISTS` (and `EXISTS` with value `false`); a list value
  * means "any" for positive operators and "all" for `NOT_EQUALS`, `NOT_CONTAINS` and

@@ -1,5 +1,5 @@
 /**
- * The catalog interface v1 (SPEC 4.3) as Web-standard routes, authorized by the catalog key.
+ * The catalog interface v1 (interfaces.md, Catalog routes) as Web-standard routes, authorized by the catalog key.
  *
  * @module
  */
@@ -32,7 +32,7 @@ export interface CatalogHandlerOptions extends ErrorReporting {
    */
   prefix?: string;
   /**
-   * Largest body of a single-item write, in bytes (batches have the SPEC limit of 50 MB).
+   * Largest body of a single-item write, in bytes (batches have the batch limit of 50 MB).
    * @defaultValue `1048576` (1 MiB)
    */
   maxBodyBytes?: number;
@@ -50,7 +50,7 @@ function problemView(p: BatchProblem, batch: boolean) {
 }
 
 /**
- * The catalog interface's route table (SPEC 4.3). `/indexes/catalog/batch` is also an item path:
+ * The catalog interface's route table (interfaces.md, Catalog routes). `/indexes/catalog/batch` is also an item path:
  * PUT and DELETE there address the item "batch".
  */
 export const CATALOG_ROUTES = [
@@ -144,7 +144,7 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
       },
       async batch({ request, body }) {
         const catalog = await catalogFor(request);
-        // The size counts against the SPEC batch limit: 413 as soon as it reaches 50 MB.
+        // The size counts against the batch limit: 413 as soon as it reaches 50 MB.
         const bytes = await body.bytes();
         // Up to 50 MB: decoded and parsed in slices, so decisions keep being served meanwhile.
         const operations = await runInSlices(jsonBodySteps(bytes));

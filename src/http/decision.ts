@@ -1,5 +1,5 @@
 /**
- * The decision interface (SPEC 4.1) as a Web-standard handler.
+ * The decision interface (interfaces.md, Decision interface) as a Web-standard handler.
  *
  * @module
  */
@@ -22,7 +22,7 @@ const contextValue = z.union([z.string(), z.number(), z.boolean()], {
 const optionalId = z.string().nullable().optional();
 
 /**
- * Body of `POST /v2/campaigns` and `POST /v2/campaigns/{id}` (SPEC 2.3). `visitorId` and
+ * Body of `POST /v2/campaigns` and `POST /v2/campaigns/{id}` (interfaces.md, Decision request body). `visitorId` and
  * `anonymousId` are accepted as aliases because the Flagship SDKs send them; `null` means absent.
  *
  * @example
@@ -60,7 +60,7 @@ const activationItemSchema = z.looseObject(activationFields);
 const cid = z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty');
 
 /**
- * Body of `POST /v2/activate` (SPEC 2.2).
+ * Body of `POST /v2/activate` (interfaces.md, Activation).
  *
  * @example
  * ```ts
@@ -202,7 +202,7 @@ function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environ
 }
 
 /**
- * The decision interface's route table (SPEC 4.1); static paths come before the parameters that
+ * The decision interface's route table (interfaces.md, Decision interface); static paths come before the parameters that
  * would also match them.
  */
 export const DECISION_ROUTES = [
@@ -378,7 +378,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     prefix: options.prefix,
     maxBodyBytes,
     onError,
-    // SPEC 7: the decision interface answers 400 (not 404) for what the request names wrongly.
+    // interfaces.md, Decision errors: the decision interface answers 400 (not 404) for what the request names wrongly.
     // The bucketing file is a document: an unknown environment is its 404.
     render: (error, route) => json({ message: error.message }, error instanceof NotFoundError && route.name !== 'bucketing' ? 400 : error.status),
   });
@@ -389,7 +389,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
  * `POST /v2/campaigns`, `POST /v2/campaigns/{id}`, `POST /v2/activate` (default environment,
  * or `cid` for activations) and `POST /v2/{envId}/campaigns[/{id}]` (a named environment, the URL
  * the Flagship SDKs build). Errors are `{ "message": string }` with status 400 for bad input,
- * 401 for a missing or wrong `x-api-key`, 400 for an unknown environment (SPEC 7 names 400 and 500),
+ * 401 for a missing or wrong `x-api-key`, 400 for an unknown environment (interfaces.md, Decision errors),
  * 404 for an unknown path, 405 for a
  * wrong method, 413 for a body over `maxBodyBytes`, and 500 (without details) otherwise.
  *

@@ -1,5 +1,5 @@
 /**
- * One Web-standard handler for every interface of SPEC 4.
+ * One Web-standard handler for every interface of docs/interfaces.md.
  *
  * @module
  */
@@ -47,7 +47,7 @@ export interface HandlerOptions extends ErrorReporting {
   /** Path prefix for every route. @defaultValue `''` */
   prefix?: string;
   /**
-   * Largest request body, in bytes, for every route but the catalog batch (which keeps the SPEC
+   * Largest request body, in bytes, for every route but the catalog batch (which keeps its
    * limit of 50 MB). @defaultValue `1048576` (1 MiB)
    */
   maxBodyBytes?: number;
@@ -79,7 +79,7 @@ export function requestIdOf(request: Request, header: string): string {
 
 /**
  * Creates one handler serving every configured interface with its own error format
- * (SPEC 7 for decisions, RFC 6749 for tokens, `{ error, message }` elsewhere), plus:
+ * (`{ message }` for decisions, RFC 6749 for tokens, `{ error, message }` elsewhere), plus:
  * `HEAD` wherever `GET` is served, `OPTIONS` answering 204 with `Allow`, 405 with `Allow` for a
  * wrong method, 404 `{ message }` for unknown paths, a request-id header on every response, a
  * body size limit, `GET /health` and `GET /openapi.json`.

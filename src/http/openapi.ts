@@ -18,7 +18,7 @@ import { SEARCH_ROUTES } from './search';
 import { SERVICE_ROUTES } from './service';
 import { TOKEN_ROUTES } from './token';
 
-const message = z.object({ message: z.string() }).meta({ description: 'Error message (SPEC 2.1).' });
+const message = z.object({ message: z.string() }).meta({ description: 'Error message (interfaces.md, Decision errors).' });
 const oauthError = z.object({ error: z.string(), error_description: z.string() }).meta({ description: 'RFC 6749 §5.2 error.' });
 const apiError = z.object({ error: z.string(), message: z.string(), details: z.array(z.record(z.string(), z.unknown())).optional() });
 
@@ -34,7 +34,7 @@ const campaignValue = z
     type: z.string(),
     slug: z.string().nullable(),
   })
-  .meta({ description: 'Campaign value (SPEC 2.4).' });
+  .meta({ description: 'Campaign value (interfaces.md, Campaign value).' });
 const extras = z.object({ accountSettings: z.object({ enabledXPC: z.boolean(), enabled1V1T: z.boolean() }).optional() }).meta({ description: 'With extras[]=accountSettings.' });
 const campaignsList = z.object({ visitor_id: z.string(), campaigns: z.array(campaignValue), panic: z.boolean(), extras: extras.optional() });
 const simpleFields = {
@@ -61,7 +61,7 @@ const flagsAnswer = z.record(z.string(), z.object({ value: z.unknown(), metadata
 const campaignSummary = z.object({ id: z.string(), slug: z.string().nullable(), name: z.string().nullable(), type: z.string(), status: z.enum(['active', 'panic']) });
 
 /**
- * Token request body (SPEC 2.6); also accepted form-encoded.
+ * Token request body (interfaces.md, Tokens); also accepted form-encoded.
  *
  * @example
  * ```ts
@@ -149,7 +149,7 @@ const customValue = z.union([
   z.null(),
 ]);
 /**
- * A catalog item (SPEC 2.7): the standard fields, and custom fields of the supported types.
+ * A catalog item (interfaces.md, Catalog items): the standard fields, and custom fields of the supported types.
  *
  * @example
  * ```ts
@@ -273,15 +273,15 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     '500': reply('Internal error', message),
   };
   if (scope.decision) {
-    const campaigns = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaigns list (SPEC 2.5), in the form `mode` asks for', campaignsAnswer), ...decisionErrors } };
+    const campaigns = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaigns list (interfaces.md, Campaigns list), in the form `mode` asks for', campaignsAnswer), ...decisionErrors } };
     const flags = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Flags', flagsAnswer), ...decisionErrors } };
-    const one = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaign value (SPEC 2.4)', campaignValue), '204': reply('Not targeted or untracked'), ...decisionErrors } };
+    const one = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaign value (interfaces.md, Campaign value)', campaignValue), '204': reply('Not targeted or untracked'), ...decisionErrors } };
     const exposeAllKeys = query('exposeAllKeys', false, 'true adds sibling variations\' keys with value null', { type: 'string', enum: ['true', 'false'] });
     const sendContextEvent = query('sendContextEvent', false, 'Accepted for Flagship compatibility; abkit records no context events', { type: 'string', enum: ['true', 'false'] });
     const parameters = [exposeAllKeys, sendContextEvent];
     const listParameters = [
       ...parameters,
-      query('mode', false, 'normal: the SPEC list; simple: mergedModifications and campaignsVariation; full: both', { type: 'string', enum: ['normal', 'simple', 'full'], default: 'normal' }),
+      query('mode', false, 'normal: the campaigns list; simple: mergedModifications and campaignsVariation; full: both', { type: 'string', enum: ['normal', 'simple', 'full'], default: 'normal' }),
       { name: 'extras[]', in: 'query', required: false, description: 'accountSettings adds extras.accountSettings { enabledXPC, enabled1V1T }; other values are ignored', schema: { type: 'array', items: { type: 'string' } } },
     ];
     describe(DECISION_ROUTES, {

@@ -1,5 +1,5 @@
 /**
- * Search (v0.4, v0.3) and autocomplete (v0.2) over HTTP (SPEC 4.4, 4.5).
+ * Search (v0.4, v0.3) and autocomplete (v0.2) over HTTP (docs/interfaces.md, Search and autocomplete).
  *
  * @module
  */

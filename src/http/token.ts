@@ -1,5 +1,5 @@
 /**
- * Remote control access over HTTP (SPEC 4.2): `POST /{account_id}/token` (client-credentials
+ * Remote control access over HTTP (interfaces.md, Tokens): `POST /{account_id}/token` (client-credentials
  * grant, RFC 6749 §4.4) and `GET /token?access_token=…` (token check, RFC 7662 style).
  *
  * @module
@@ -47,7 +47,7 @@ interface TokenRequestFields {
   expires_in?: string;
 }
 
-/** The route table of remote control access (SPEC 4.2). */
+/** The route table of remote control access (interfaces.md, Tokens). */
 export const TOKEN_ROUTES = [
   { method: 'GET', path: '/token', name: 'check' },
   { method: 'POST', path: '/:account_id/token', name: 'issue' },

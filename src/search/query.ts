@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ValidationError } from '../errors';
 
 /**
- * Range operators of SPEC 4.4.
+ * Range operators of interfaces.md, Search.
  *
  * @example
  * ```ts
@@ -190,7 +190,7 @@ const sortSchema = z.unknown().optional().transform((raw, ctx) => {
 });
 
 /**
- * Schema of a search query (SPEC 4.4). Accepts numbers as numbers or numeric strings (query
+ * Schema of a search query (interfaces.md, Search). Accepts numbers as numbers or numeric strings (query
  * strings carry text); list filters as arrays of strings, range filters as arrays of
  * `{ operator, value }`.
  *
@@ -242,7 +242,7 @@ export type SearchQueryInput = z.input<typeof searchQuerySchema>;
 export type SearchQuery = z.output<typeof searchQuerySchema>;
 
 /**
- * Schema of an autocomplete query (SPEC 4.5).
+ * Schema of an autocomplete query (interfaces.md, Autocomplete).
  *
  * @example
  * ```ts

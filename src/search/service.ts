@@ -28,7 +28,7 @@ export interface Embedder {
 }
 
 /**
- * A facet (SPEC 2.9).
+ * A facet (interfaces.md, Search).
  *
  * @example
  * ```ts
@@ -55,7 +55,7 @@ export type Facet =
 export type Hit = CatalogItem & { readonly _rankingScore: number; readonly _rankingScoreDetails?: RankingScoreDetails };
 
 /**
- * The search response (SPEC 2.9).
+ * The search response (interfaces.md, Search).
  *
  * @example
  * ```ts
@@ -73,7 +73,7 @@ export interface SearchResponse {
 }
 
 /**
- * The autocomplete response (SPEC 2.10).
+ * The autocomplete response (interfaces.md, Autocomplete).
  *
  * @example
  * ```ts
@@ -279,7 +279,7 @@ export class SearchService {
     this.#strategy = matchingStrategy;
   }
 
-  /** Runs a search (SPEC 4.4); {@link ValidationError} names the offending parameter. */
+  /** Runs a search (interfaces.md, Search); {@link ValidationError} names the offending parameter. */
   async search(input: SearchQueryInput): Promise<SearchResponse> {
     const query = parseWith(searchQuerySchema, input, 'search query');
     const index = await this.#index();
@@ -353,7 +353,7 @@ export class SearchService {
   }
 
   /**
-   * Suggestions for a partial input (SPEC 4.5): the names of the best-matching visible items,
+   * Suggestions for a partial input (interfaces.md, Autocomplete): the names of the best-matching visible items,
    * analysed and ranked like a search (stems, prefixes, typos, synonyms, the ranking rules and
    * `customRanking`), best first, without duplicates (case-insensitive).
    */

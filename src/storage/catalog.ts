@@ -1,7 +1,7 @@
 import type { FieldType } from '../catalog/typing';
 
 /**
- * A catalog item: a JSON object with the standard fields of SPEC 2.7 and custom fields.
+ * A catalog item: a JSON object with the standard fields of interfaces.md, Catalog items and custom fields.
  *
  * @example
  * ```ts

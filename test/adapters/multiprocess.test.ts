@@ -1,5 +1,5 @@
 /**
- * Several abkit processes sharing one PostgreSQL (DESIGN.md "Scale"): two demo servers, each a
+ * Several abkit processes sharing one PostgreSQL (ARCHITECTURE.md, Scale): two demo servers, each a
  * child process (`node --import tsx examples/server.ts`), on one schema. What one process writes,
  * the other serves: campaign changes, synced catalogs, revocations; concurrent batches through
  * both lose nothing.

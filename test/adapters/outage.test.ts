@@ -1,6 +1,6 @@
 /**
  * A storage outage answers 503 with Retry-After in each interface's error format, and the next
- * request after the store returns succeeds, with no restart (DESIGN "Reliability rules").
+ * request after the store returns succeeds, with no restart (ARCHITECTURE.md, Reliability).
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';

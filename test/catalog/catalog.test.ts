@@ -51,7 +51,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('schema typing (SPEC 2.7)', () => {
+describe('schema typing (interfaces.md, Catalog items)', () => {
   it('rule 1: any field name in a payload is accepted and joins the schema', async () => {
     const { catalog } = await setup();
     await catalog.put(item('a', { color: 'red', 'weird name / ü': 1, constructor: 'c', __proto__x: true }));
@@ -185,7 +185,7 @@ describe('schema typing (SPEC 2.7)', () => {
   });
 });
 
-describe('transitions (SPEC 3)', () => {
+describe('transitions (interfaces.md, Catalog synchronization)', () => {
   it('schema field absent → present with the type of the first value sent', async () => {
     const { catalog } = await setup();
     expect(await customFields(catalog)).toEqual({});
@@ -595,7 +595,7 @@ describe('synchronization scheduler', () => {
   });
 });
 
-describe('linkEvent (SPEC 6)', () => {
+describe('linkEvent (interfaces.md, Analytics linking)', () => {
   async function linked() {
     const { catalog } = await setup();
     await catalog.batch([
@@ -652,7 +652,7 @@ describe('linkEvent (SPEC 6)', () => {
   });
 });
 
-describe('keys (SPEC 5.2)', () => {
+describe('keys (interfaces.md, Catalog keys)', () => {
   it('the catalog key manages, the search key only reads, others are unknown', async () => {
     const { registry, catalog } = await setup();
     const manage = await registry.authenticate(CATALOG_KEY);

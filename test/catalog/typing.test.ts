@@ -38,7 +38,7 @@ const valueOfType: Record<FieldType, fc.Arbitrary<unknown>> = {
 const typeArb = fc.constantFrom(...FIELD_TYPES);
 
 describe('typeOf', () => {
-  it('lists the seven supported types of SPEC 2.7', () => {
+  it('lists the seven supported types of interfaces.md, Catalog items', () => {
     expect([...FIELD_TYPES].sort()).toEqual(['boolean', 'number', 'object<boolean>', 'object<number>', 'object<string>', 'string', 'string[]']);
   });
 
@@ -153,7 +153,7 @@ describe('checkItem: standard fields', () => {
     expect([...check.fields]).toEqual([]);
   });
 
-  it('knows the nine standard fields of SPEC 2.7', () => {
+  it('knows the nine standard fields of interfaces.md, Catalog items', () => {
     expect(Object.keys(STANDARD_FIELDS).sort()).toEqual(
       ['absolute_link', 'categories_ids', 'id', 'img_link', 'is_recommendable', 'item_pageview_key', 'item_purchase_key', 'name', 'price'].sort(),
     );
@@ -329,7 +329,7 @@ describe('checkItem: custom fields', () => {
   });
 });
 
-describe('item id length counts characters (code points), as SPEC 8 says', () => {
+describe('item id length counts characters (code points), as interfaces.md, Catalog items says', () => {
   it('accepts 40 emoji and refuses 41', async () => {
     const { checkItemId } = await import('../../src/catalog/typing');
     expect(checkItemId('🙂'.repeat(40))).toBeUndefined();

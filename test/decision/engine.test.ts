@@ -55,7 +55,7 @@ describe('loading configurations', () => {
 });
 
 describe('decide', () => {
-  it('returns the campaign value of SPEC 2.4 with type and slug', async () => {
+  it('returns the campaign value of interfaces.md, Campaign value with type and slug', async () => {
     const engine = await engineWith(config([{ id: 'c1', slug: 'first', split: [100] }]));
     const result = await engine.decide({ visitorId: 'v1' });
     expect(result).toEqual({

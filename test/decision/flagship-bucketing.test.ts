@@ -193,7 +193,7 @@ const bucketingFile = {
   ],
 };
 
-/** Running totals as DESIGN.md describes them: -1 for a variation with allocation 0 or none. */
+/** Running totals: -1 for a variation with allocation 0 or none. */
 function thresholdsOf(variations: readonly SplitVariation[]): number[] {
   let total = 0;
   return variations.map((v) => {

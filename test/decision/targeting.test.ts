@@ -1,6 +1,6 @@
 /**
  * Data-driven targeting tests, in the style of GrowthBook's sdk-js `cases.json`: the rules of
- * DESIGN.md "Decision interface" → **Targeting** are written down as fixture rows
+ * docs/interfaces.md, Targeting and bucketing, are written down as fixture rows
  * (test/fixtures/targeting.json, test/fixtures/targeting-invalid.json), then checked by
  * property tests.
  */

@@ -103,7 +103,7 @@ describe.each(BINDINGS)('%s binding over real HTTP', (_name, start) => {
     const res = await fetch(`${running.url}/indexes/catalog/batch`, { method: 'POST', headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ accepted: 3, upserted: 3, deleted: 0 });
-    // Writes become visible at the synchronization (the library runs it; the SPEC has no route).
+    // Writes become visible at the synchronization (the library runs it; as `POST /indexes/catalog/sync` does over HTTP).
     const before = await fetch(`${running.url}/search?text=galaxy`);
     expect(((await before.json()) as { totalHits: number }).totalHits).toBe(0);
     await (await catalogs.get('shop')).sync();

@@ -77,7 +77,7 @@ describe('remote control over HTTP, end to end', () => {
     // 1. Create an access (library): the secret is shown once.
     const access = await a.accesses.createAccess({ account: 'acme', name: 'release-bot', environments: ['prod'], actions: ['campaigns.read', 'campaigns.write'] });
 
-    // 2. Exchange it for a token (HTTP, SPEC 2.6 body).
+    // 2. Exchange it for a token (HTTP, interfaces.md, Tokens body).
     const tokenRes = await send('POST', '/acme/token?expires_in=900', {
       body: { grant_type: 'client_credentials', scope: '*', client_id: access.clientId, client_secret: access.clientSecret },
     });

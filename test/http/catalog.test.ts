@@ -132,7 +132,7 @@ describe('the five endpoints under a prefix', () => {
   });
 });
 
-describe('authentication (SPEC 5.2)', () => {
+describe('authentication (interfaces.md, Catalog keys)', () => {
   const routes: [string, string, unknown][] = [
     ['PUT', '/indexes/catalog/a', item('a')],
     ['DELETE', '/indexes/catalog/a', { id: 'a' }],
@@ -366,7 +366,7 @@ describe('clear 400s', () => {
   });
 });
 
-describe('batch size limit (SPEC 8)', () => {
+describe('batch size limit (interfaces.md, Limits)', () => {
   /** A body of `chunks` chunks of 1 MiB of JSON whitespace inside an array; counts the chunks pulled. */
   function streamedBody(chunks: number) {
     const stats = { pulled: 0, cancelled: false };

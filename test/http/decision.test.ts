@@ -35,7 +35,7 @@ async function message(res: Response): Promise<string> {
 }
 
 describe('POST /v2/campaigns', () => {
-  it('answers the campaigns list response of SPEC 2.5', async () => {
+  it('answers the campaigns list response of interfaces.md, Campaigns list', async () => {
     const { post } = await setup();
     const res = await post('/v2/campaigns', { visitor_id: 'v1', context: { plan: 'gold' }, trigger_hit: false });
     expect(res.status).toBe(200);
@@ -103,7 +103,7 @@ describe('POST /v2/campaigns', () => {
     expect(await message(res)).toMatch(pattern);
   });
 
-  it('400 for an unknown environment (SPEC 7), 405 with Allow for GET, 404 for unknown paths', async () => {
+  it('400 for an unknown environment (interfaces.md, Decision errors), 405 with Allow for GET, 404 for unknown paths', async () => {
     const { post, handler } = await setup();
     const unknown = await post('/v2/nowhere/campaigns', { visitor_id: 'v' });
     expect(unknown.status).toBe(400);

@@ -89,7 +89,7 @@ describe('POST /v2[/{envId}]/flags', () => {
 });
 
 describe('/v2/campaigns?mode=…&extras[]=accountSettings', () => {
-  it('normal (the default) is the SPEC list; simple is mergedModifications and campaignsVariation; full is both', async () => {
+  it('normal (the default) is the campaigns list; simple is mergedModifications and campaignsVariation; full is both', async () => {
     const { engine, post } = await setup();
     const green = await visitorIn(engine, 'green');
     const body = { visitor_id: green, context: { plan: 'gold' }, trigger_hit: false };

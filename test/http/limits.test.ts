@@ -1,5 +1,5 @@
 /**
- * Limits on what one request can make the server do (DESIGN "Reliability rules"): each breach is
+ * Limits on what one request can make the server do (ARCHITECTURE.md, Reliability): each breach is
  * a 400 naming the limit, never a 500, and never leaves state that breaks later requests.
  */
 import { describe, expect, it } from 'vitest';

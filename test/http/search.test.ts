@@ -83,7 +83,7 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
     return body;
   }
 
-  it('answers the SPEC 2.9 response', async () => {
+  it('answers the interfaces.md, Search response', async () => {
     const body = await ok(await get(handler, '/search?text=galaxy&hitsPerPage=3'));
     expect(Object.keys(body).sort()).toEqual(['facets', 'hits', 'hitsPerPage', 'page', 'totalHits', 'totalPages']);
     expect(body).toMatchObject({ hitsPerPage: 3, page: 0, totalPages: Math.ceil(body.totalHits / 3) });
@@ -94,7 +94,7 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
     for (const pair of body.facets.brand!.values as unknown[]) expect(pair).toEqual([expect.any(String), expect.any(Number)]);
   });
 
-  it('reads repeated [] values as a list filter (SPEC 4.4 rule 2)', async () => {
+  it('reads repeated [] values as a list filter (interfaces.md, Search: a repeated `[]` is a list)', async () => {
     const body = await same('text=&filters[brand][]=Samsung&filters[brand][]=Apple', { text: '', filters: { brand: ['Samsung', 'Apple'] } });
     expect(body.totalHits).toBe(146 + 165);
   });
@@ -175,7 +175,7 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
   });
 
   it('never misreads a range condition sent without its index as a list of values', async () => {
-    // filters[price][operator]=>&filters[price][value]=100 is not a SPEC form; it must be read as the
+    // filters[price][operator]=>&filters[price][value]=100 is not a documented form; it must be read as the
     // condition it looks like, or refused naming filters[price] — not become the list [">", "100"].
     const res = await get(handler, '/search?text=&filters[price][operator]=%3E&filters[price][value]=100&hitsPerPage=1');
     if (res.status === 200) expect((await ok(res)).totalHits).toBe(bb.items.filter((i) => i.price > 100).length);

@@ -1,6 +1,6 @@
 /**
  * A 10,000-operation catalog batch is parsed and validated in slices, giving the event loop a turn
- * between them, so decisions are served meanwhile (DESIGN "Reliability rules"). Guarded by
+ * between them, so decisions are served meanwhile (ARCHITECTURE.md, Reliability). Guarded by
  * counting turns, not by timing.
  */
 import fc from 'fast-check';

@@ -55,7 +55,7 @@ function basic(id: string, secret: string): string {
 }
 
 describe('POST /{account_id}/token', () => {
-  it('issues a token for the JSON body of SPEC 2.6 (RFC 6749 §5.1 response, no-store)', async () => {
+  it('issues a token for the JSON body of interfaces.md, Tokens (RFC 6749 §5.1 response, no-store)', async () => {
     const { post, valid } = await setup();
     const res = await post('acme', valid);
     expect(res.status).toBe(200);

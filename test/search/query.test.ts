@@ -73,7 +73,7 @@ describe('searchQuerySchema: the typed library input', () => {
     });
   });
 
-  it('parses range filters: arrays of { operator, value } with every operator of SPEC 4.4', () => {
+  it('parses range filters: arrays of { operator, value } with every operator of interfaces.md, Search', () => {
     expect(RANGE_OPERATORS).toEqual(['>', '<', '>=', '<=', '=']);
     const conditions = RANGE_OPERATORS.map((operator, i) => ({ operator, value: String(i * 10) }));
     const q = searchQuerySchema.parse({ text: '', filters: { price: conditions } });
@@ -143,7 +143,7 @@ describe('autocompleteQuerySchema', () => {
 });
 
 describe('parseQueryString: bracket notation with qs under limits', () => {
-  it('reads repeated [] values as a list (SPEC 4.4 rule 2)', () => {
+  it('reads repeated [] values as a list (interfaces.md, Search: a repeated `[]` is a list)', () => {
     expect(parseQueryString('?filters[brand][]=Apple&filters[brand][]=Samsung')).toEqual({ filters: { brand: ['Apple', 'Samsung'] } });
   });
 
@@ -181,7 +181,7 @@ describe('parseQueryString: bracket notation with qs under limits', () => {
   });
 
   it('reads back lists of strings in the brackets and repeat array formats of qs.stringify', () => {
-    // Arrays of objects round-trip only indexed (SPEC rule 3): qs cannot group `[][operator]` pairs.
+    // Arrays of objects round-trip only indexed (interfaces.md, Search: arrays of objects are indexed): qs cannot group `[][operator]` pairs.
     const query = { text: '', filters: { brand: ['Apple', 'Samsung'] } };
     for (const arrayFormat of ['brackets', 'repeat'] as const) {
       expect(parseQueryString(qs.stringify(query, { arrayFormat })), arrayFormat).toEqual(query);

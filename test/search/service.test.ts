@@ -33,7 +33,7 @@ async function rejected(service: SearchService, query: SearchQueryInput): Promis
 }
 
 // ---------------------------------------------------------------------------------------------
-// A catalog with a custom field of every type of SPEC 2.7.
+// A catalog with a custom field of every type of interfaces.md, Catalog items.
 
 const TYPED: Item[] = [
   item('p1', 'Alpha Phone', {
@@ -294,7 +294,7 @@ describe('filters, facets and sort on every field type of the schema', () => {
   });
 
   it('refuses list values that can never match a number or boolean field, naming the filter', async () => {
-    // DESIGN: a filter "of the wrong kind" is a 400; these would otherwise silently match nothing.
+    // interfaces.md, Search: a filter "of the wrong kind" is a 400; these would otherwise silently match nothing.
     expect((await rejected(service, { text: '', filters: { weight: ['heavy'] } })).message).toMatch(/filters\[weight\]/);
     expect((await rejected(service, { text: '', filters: { waterproof: ['yes'] } })).message).toMatch(/filters\[waterproof\]/);
     expect((await rejected(service, { text: '', filters: { 'flags.nfc': ['1'] } })).message).toMatch(/filters\[flags\.nfc\]/);

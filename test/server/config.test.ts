@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseServeConfig } from '../../server/config';
 
 describe('abkit serve configuration', () => {
-  it('reads the DESIGN variables with their defaults', () => {
+  it('reads the variables the README lists with their defaults', () => {
     const c = parseServeConfig([], {});
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', storage: undefined, bootstrap: undefined, corsOrigins: [], logLevel: 'info', headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 });
     const e = parseServeConfig([], {
