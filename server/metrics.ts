@@ -9,6 +9,7 @@ import type { TokenService } from '../src/access/token-service';
 import type { Catalog } from '../src/catalog/catalog';
 import type { CatalogRegistry } from '../src/catalog/registry';
 import type { DecisionEngine } from '../src/decision/engine';
+import type { SearchEvent } from '../src/http/search';
 
 /** The metrics of one server, in their own registry. */
 export interface ServerMetrics {
@@ -82,11 +83,30 @@ export function instrumentEngine(engine: DecisionEngine, metrics: ServerMetrics)
     metrics.decisions.inc();
     metrics.campaignsMatched.inc(result.campaigns.length);
   });
+  around(engine, 'decideFlags', (result) => {
+    metrics.decisions.inc();
+    metrics.campaignsMatched.inc(new Set(Object.values(result.flags).map((flag) => flag.metadata.campaignId)).size);
+  });
   around(engine, 'decideCampaign', (result) => {
     metrics.decisions.inc();
     if (result) metrics.campaignsMatched.inc();
   });
   around(engine, 'activate', (_result, [input]) => metrics.activations.inc(Array.isArray(input) ? input.length : 1));
+}
+
+/**
+ * The search hook (`onSearch` of the search handler) that counts searches and autocompletes that
+ * found nothing, by route pattern.
+ *
+ * @example
+ * ```ts
+ * createHandler({ search: { registry, onSearch: countZeroResults(metrics) } });
+ * ```
+ */
+export function countZeroResults(metrics: ServerMetrics): (event: SearchEvent) => void {
+  return (event) => {
+    if (event.totalHits === 0) metrics.zeroResultSearches.inc({ route: event.route });
+  };
 }
 
 /**

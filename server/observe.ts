@@ -1,13 +1,14 @@
 /**
  * The server's edge around abkit's handler: request ids, the service routes (`/metrics`,
  * `/health/live`, `/health/ready`), CORS, one JSON log line and one latency observation per
- * request.
+ * request. (Searches that found nothing are counted by the search handler's `onSearch` hook,
+ * see `countZeroResults`.)
  *
  * @module
  */
 import type { Logger } from 'pino';
 import { requestIdOf } from '../src/http/handler';
-import { json, respond, responseText, withHeader } from '../src/http/respond';
+import { json, respond, withHeader } from '../src/http/respond';
 import { handlerOf, matchedRoute, routeTable, type Handler } from '../src/http/router';
 import type { Storage } from '../src/storage/storage';
 import type { CorsPolicy } from './cors';
@@ -102,23 +103,9 @@ export function observe(options: EdgeOptions): Handler {
     const seconds = (performance.now() - started) / 1000;
     const status = response.status;
     metrics.requestDuration.observe({ method: request.method, route: route ?? 'unmatched', status }, seconds);
-    if (route && SEARCH_ROUTES.has(route)) {
-      metrics.searchDuration.observe({ route }, seconds);
-      if (status === 200 && zeroResults(responseText(response))) metrics.zeroResultSearches.inc({ route });
-    }
+    if (route && SEARCH_ROUTES.has(route)) metrics.searchDuration.observe({ route }, seconds);
     // Never the URL (a token check carries the token in its query), a header or a body.
     logger.info({ reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 }, 'request');
     return response;
   };
-}
-
-// Only an empty first page is parsed: it is short, and most searches are not.
-function zeroResults(text: string | null | undefined): boolean {
-  if (!text || !/^\{"(hits|suggestions)":\[\]/.test(text)) return false;
-  try {
-    const body = JSON.parse(text) as { totalHits?: number; suggestions?: unknown[] };
-    return body.totalHits === undefined ? Array.isArray(body.suggestions) : body.totalHits === 0;
-  } catch {
-    return false;
-  }
 }

@@ -21,7 +21,7 @@ import { createNodeListener } from '../node/listener';
 import { bannerLines } from './banner';
 import type { ServeConfig } from './config';
 import { corsPolicy } from './cors';
-import { createMetrics, instrumentCatalogs, instrumentEngine, instrumentTokens } from './metrics';
+import { countZeroResults, createMetrics, instrumentCatalogs, instrumentEngine, instrumentTokens } from './metrics';
 import { observe } from './observe';
 import { defaultStorageSpec, openStorage, redactStorage } from './storage';
 
@@ -107,7 +107,7 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
   instrumentTokens(tokens, metrics);
 
   const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
-  const search = { registry: catalogs, options: (identifier: string) => searchSettings.get(identifier) ?? {} };
+  const search = { registry: catalogs, options: (identifier: string) => searchSettings.get(identifier) ?? {}, onSearch: countZeroResults(metrics) };
   const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search, requestIdHeader: false, onError });
   let draining = false;
   const edge = observe({ handler, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });

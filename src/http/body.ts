@@ -138,6 +138,9 @@ async function readBytes(request: Request | Response, limit: number): Promise<Ui
   return out;
 }
 
+// One decoder for every call: a decode without `stream` starts afresh, even after an error.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * Decodes UTF-8, refusing invalid sequences with a {@link ValidationError}.
  *
@@ -148,7 +151,7 @@ async function readBytes(request: Request | Response, limit: number): Promise<Ui
  */
 export function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     throw new ValidationError('request body is not valid UTF-8', [{ path: [], message: 'not valid UTF-8' }]);
   }

@@ -50,6 +50,37 @@ export const campaignsRequestSchema = z
     }
   });
 
+type CampaignsRequest = z.infer<typeof campaignsRequestSchema>;
+
+const isOptionalId = (value: unknown) => value == null || typeof value === 'string';
+
+/**
+ * The body as {@link campaignsRequestSchema} would return it, when it plainly passes (the shape
+ * every SDK sends); `undefined` sends it through the schema, which names any problem.
+ *
+ * @example
+ * ```ts
+ * const body = plainCampaignsRequest(value) ?? parseWith(campaignsRequestSchema, value, 'request');
+ * ```
+ */
+export function plainCampaignsRequest(body: unknown): CampaignsRequest | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const b = body as Record<string, unknown>;
+  if (typeof b.visitor_id !== 'string' || b.visitor_id === '' || (b.visitorId != null && b.visitorId !== b.visitor_id)) return undefined;
+  if (!isOptionalId(b.anonymous_id) || !isOptionalId(b.anonymousId) || !isOptionalId(b.visitorId)) return undefined;
+  if (b.trigger_hit !== undefined && typeof b.trigger_hit !== 'boolean') return undefined;
+  if (b.visitor_consent !== undefined && typeof b.visitor_consent !== 'boolean') return undefined;
+  const context = b.context;
+  if (context != null) {
+    if (typeof context !== 'object' || Array.isArray(context) || Object.getPrototypeOf(context) !== Object.prototype) return undefined;
+    for (const key in context) {
+      const value = (context as Record<string, unknown>)[key];
+      if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) return undefined;
+    }
+  }
+  return b as CampaignsRequest;
+}
+
 const activationFields = {
   vid: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
   vaid: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
@@ -189,7 +220,13 @@ function messageOf(details: readonly ErrorDetail[]): string {
   return details.map((d) => `${formatPath(d.path)} ${d.message}`).join('; ');
 }
 
-function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environment: string | undefined, url: URL): DecisionRequest {
+// Most decision requests carry no query string: their defaults are then known without parsing the URL.
+const NO_QUERY = new URLSearchParams();
+function queryOf(context: RouteContext): URLSearchParams {
+  return context.request.url.includes('?') ? context.url.searchParams : NO_QUERY;
+}
+
+function toDecisionRequest(body: CampaignsRequest, environment: string | undefined, query: URLSearchParams): DecisionRequest {
   return {
     visitorId: (body.visitor_id ?? body.visitorId)!,
     anonymousId: body.anonymous_id ?? body.anonymousId ?? null,
@@ -197,7 +234,7 @@ function toDecisionRequest(body: z.infer<typeof campaignsRequestSchema>, environ
     triggerHit: body.trigger_hit,
     visitorConsent: body.visitor_consent,
     environment,
-    exposeAllKeys: url.searchParams.get('exposeAllKeys') === 'true',
+    exposeAllKeys: query.get('exposeAllKeys') === 'true',
   };
 }
 
@@ -221,8 +258,8 @@ export const DECISION_ROUTES = [
 const MODES = ['normal', 'simple', 'full'] as const;
 
 /** `?mode=`: absent is `normal`; anything else unknown is a 400 naming it. */
-function modeOf(url: URL): (typeof MODES)[number] {
-  const raw = url.searchParams.get('mode');
+function modeOf(query: URLSearchParams): (typeof MODES)[number] {
+  const raw = query.get('mode');
   if (raw === null || raw === '') return 'normal';
   const mode = MODES.find((m) => m === raw);
   if (!mode) throw new ValidationError(`mode must be one of ${MODES.join(', ')}`, [{ path: ['mode'], message: `unknown mode ${JSON.stringify(raw.slice(0, 40))}` }]);
@@ -230,13 +267,13 @@ function modeOf(url: URL): (typeof MODES)[number] {
 }
 
 /** Whether `extras[]=name` (or `extras=name`) asks for an extra; unknown extras are ignored, as Flagship does. */
-function wantsExtra(url: URL, name: string): boolean {
-  return url.searchParams.getAll('extras[]').includes(name) || url.searchParams.getAll('extras').includes(name);
+function wantsExtra(query: URLSearchParams, name: string): boolean {
+  return query.getAll('extras[]').includes(name) || query.getAll('extras').includes(name);
 }
 
 /** `sendContextEvent` is accepted (abkit records no context events) but must be a boolean. */
-function checkSendContextEvent(url: URL): void {
-  const raw = url.searchParams.get('sendContextEvent');
+function checkSendContextEvent(query: URLSearchParams): void {
+  const raw = query.get('sendContextEvent');
   if (raw !== null && raw !== 'true' && raw !== 'false') {
     throw new ValidationError('sendContextEvent must be true or false', [{ path: ['sendContextEvent'], message: 'must be true or false' }]);
   }
@@ -287,15 +324,17 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createDecisionHandler');
 
   /** The checks and parsing every decision route shares: API key, body, query flags. */
-  async function decisionOf({ request, url, params, body }: RouteContext): Promise<DecisionRequest> {
-    checkSendContextEvent(url);
+  async function decisionOf(context: RouteContext, query: URLSearchParams): Promise<DecisionRequest> {
+    const { request, params, body } = context;
+    checkSendContextEvent(query);
     await engine.checkApiKey(params.envId, request.headers.get('x-api-key'));
-    const parsed = parseWith(campaignsRequestSchema, (await body.json()) ?? {}, 'request');
-    return toDecisionRequest(parsed, params.envId, url);
+    const value = (await body.json()) ?? {};
+    const parsed = plainCampaignsRequest(value) ?? parseWith(campaignsRequestSchema, value, 'request');
+    return toDecisionRequest(parsed, params.envId, query);
   }
 
   async function campaign(context: RouteContext): Promise<Response> {
-    const value = await engine.decideCampaign(context.params.id!, await decisionOf(context));
+    const value = await engine.decideCampaign(context.params.id!, await decisionOf(context, queryOf(context)));
     return value ? respond(serializeDecision(value), 200, JSON_HEADERS) : respond(null, 204);
   }
 
@@ -315,9 +354,9 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   }
 
   async function campaigns(context: RouteContext): Promise<Response> {
-    const { url, params } = context;
-    const mode = modeOf(url);
-    const result = await engine.decide(await decisionOf(context));
+    const query = queryOf(context);
+    const mode = modeOf(query);
+    const result = await engine.decide(await decisionOf(context, query));
     const parts: string[] = [];
     if (mode !== 'simple') {
       // Campaign values come prebuilt with their JSON text: concatenate instead of serializing.
@@ -328,15 +367,15 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
       parts.push(`"mergedModifications":${JSON.stringify(simple.mergedModifications)}`, `"campaignsVariation":${JSON.stringify(simple.campaignsVariation)}`);
     }
     parts.push(`"panic":${result.panic}`);
-    if (wantsExtra(url, 'accountSettings')) {
-      const settings = (await engine.configuration(params.envId)).config.accountSettings;
+    if (wantsExtra(query, 'accountSettings')) {
+      const settings = (await engine.configuration(context.params.envId)).config.accountSettings;
       parts.push(`"extras":${JSON.stringify({ accountSettings: { enabledXPC: settings?.enabledXPC ?? false, enabled1V1T: settings?.enabled1V1T ?? false } })}`);
     }
     return respond(`{${parts.join(',')}}`, 200, JSON_HEADERS);
   }
 
   async function flags(context: RouteContext): Promise<Response> {
-    const result = await engine.decideFlags(await decisionOf(context));
+    const result = await engine.decideFlags(await decisionOf(context, queryOf(context)));
     const out: Record<string, { value: unknown; metadata: unknown }> = Object.create(null);
     for (const key in result.flags) out[key] = { value: result.flags[key]!.value, metadata: result.flags[key]!.metadata };
     return json(out);

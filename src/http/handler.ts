@@ -16,7 +16,7 @@ import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
 import { handlerOf, normalizePrefix, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 import { serviceRoutes } from './service';
 import { withHeader } from './respond';
-import { searchRoutes } from './search';
+import { searchRoutes, type SearchHandlerOptions } from './search';
 import { tokenRoutes } from './token';
 
 /**
@@ -43,6 +43,8 @@ export interface HandlerOptions extends ErrorReporting {
         /** Search options of every catalog, or per catalog identifier (e.g. from the bootstrap file's `catalogs[].search`). */
         options?: Omit<SearchServiceOptions, 'catalog'> | ((identifier: string) => Omit<SearchServiceOptions, 'catalog'>);
         requireSearchKey?: boolean | readonly string[];
+        /** Hears every answered search and autocomplete (see {@link SearchHandlerOptions.onSearch}). */
+        onSearch?: SearchHandlerOptions['onSearch'];
       };
   /** Path prefix for every route. @defaultValue `''` */
   prefix?: string;
@@ -103,7 +105,7 @@ export function createHandler(options: HandlerOptions): Handler {
   if (catalog) tables.push(catalogRoutes({ registry: catalog, prefix, maxBodyBytes, onError }));
   if (options.search) {
     const s = 'registry' in options.search ? options.search : { registry: options.search };
-    tables.push(searchRoutes({ registry: s.registry, search: 'options' in s ? s.options : undefined, requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined, prefix, onError }));
+    tables.push(searchRoutes({ registry: s.registry, search: 'options' in s ? s.options : undefined, requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined, onSearch: 'onSearch' in s ? s.onSearch : undefined, prefix, onError }));
   }
   if (options.serviceRoutes ?? true) {
     const interfaces = { decision: !!decision, access: !!access, remote: !!(access && decision), catalog: !!catalog, search: !!options.search };

@@ -34,7 +34,7 @@ export type { TokenHandlerOptions } from './token';
 export type { RemoteControlHandlerOptions } from './remote';
 export type { CatalogHandlerOptions } from './catalog';
 export type { SearchQuery, AutocompleteQuery, AutocompleteQueryInput, Filter, SortCriterion, RangeOperator } from '../search/query';
-export type { SearchHandlerOptions } from './search';
+export type { SearchHandlerOptions, SearchEvent } from './search';
 export type { OpenApiScope } from './openapi';
 export type { AbkitHandlerOptions } from '../abkit';
 export { formatPath } from '../errors';

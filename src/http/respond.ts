@@ -23,6 +23,8 @@ class TextResponse {
   readonly status: number;
   readonly [TEXT]: string | null;
   #init: Record<string, string>;
+  // Whether #init is this response's own (else it may be a shared constant: copy on write).
+  #own = false;
   #headers: Headers | undefined;
   #real: Response | undefined;
 
@@ -40,7 +42,13 @@ class TextResponse {
   /** Sets a header without building a `Headers` object; the record may be shared: copy on write. */
   [SET_HEADER](name: string, value: string): void {
     if (this.#headers || this.#real) this.headers.set(name, value);
-    else this.#init = { ...this.#init, [name.toLowerCase()]: value };
+    else {
+      if (!this.#own) {
+        this.#init = Object.assign({}, this.#init);
+        this.#own = true;
+      }
+      this.#init[name.toLowerCase()] = value;
+    }
   }
 
   get headers(): Headers {

@@ -56,7 +56,7 @@ export interface RouteSpec {
 export interface RouteContext {
   /** The request. */
   readonly request: Request;
-  /** Its parsed URL. */
+  /** Its parsed URL (parsed on first read). */
   readonly url: URL;
   /** The path parameters, percent-decoded. */
   readonly params: Readonly<Record<string, string>>;
@@ -182,14 +182,24 @@ export function handlerOf(tables: readonly Routes[]): Handler {
     for (const route of table.routes) router.add('ALL', `${table.prefix}${route.spec.path}`, { route, table });
   }
 
-  return async (request) => {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return json({ message: 'invalid request URL' }, 400);
+  // Route matches by path, for the paths requests keep asking for; cleared when full, so a
+  // client sending endless new paths costs the same as without it and memory stays bounded.
+  const matchesByPath = new Map<string, [Entry, Record<string, string>][]>();
+  const match = (path: string) => {
+    let matches = matchesByPath.get(path);
+    if (!matches) {
+      matches = router.match('ALL', path)[0] as unknown as [Entry, Record<string, string>][];
+      if (matchesByPath.size >= MATCH_CACHE_SIZE) matchesByPath.clear();
+      matchesByPath.set(path, matches);
     }
-    const matches = router.match('ALL', url.pathname)[0] as unknown as [Entry, Record<string, string>][];
+    return matches;
+  };
+
+  return async (request) => {
+    const target = requestTarget(request.url);
+    if (!target) return json({ message: 'invalid request URL' }, 400);
+    const { path } = target;
+    const matches = match(path);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     let found: [Entry, Record<string, string>] | undefined;
     for (const m of matches) {
@@ -200,24 +210,58 @@ export function handlerOf(tables: readonly Routes[]): Handler {
     }
     if (found) {
       const params = decodeParams(found[1]);
-      if (!params) return notFound(request, url);
-      const response = await run(found[0], request, url, params);
+      if (!params) return notFound(request, path);
+      const response = await run(found[0], request, target, params);
       if (request.method !== 'HEAD') return response;
       await response.body?.cancel();
       return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
     }
-    if (matches.length === 0 || !decodeParams(matches[0]![1])) return notFound(request, url);
+    if (matches.length === 0 || !decodeParams(matches[0]![1])) return notFound(request, path);
     const allow = allowed(matches.map((m) => m[0].route.spec.method));
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
     const { table, route } = matches[0]![0];
-    const response = render(table, route.spec, new MethodNotAllowedError(request.method, url.pathname, allow));
+    const response = render(table, route.spec, new MethodNotAllowedError(request.method, path, allow));
     response.headers.set('allow', allow.join(', '));
     return response;
   };
 }
 
-function notFound(request: Request, url: URL): Response {
-  return json({ message: `no route for ${request.method} ${url.pathname}` }, 404);
+const MATCH_CACHE_SIZE = 512;
+
+/** The path of a request URL, and its URL object, parsed only when something asks for it. */
+interface Target {
+  readonly path: string;
+  readonly url: () => URL;
+}
+
+// A path of these characters, without dot segments, is its own URL pathname: the common case
+// is served without parsing the URL (which costs more than routing).
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_~.\/]*$/;
+
+function requestTarget(href: string): Target | undefined {
+  const scheme = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1;
+  const start = scheme < 0 ? -1 : href.indexOf('/', scheme);
+  if (start > 0) {
+    let end = href.indexOf('?', start);
+    const hash = href.indexOf('#', start);
+    if (end < 0 || (hash >= 0 && hash < end)) end = hash < 0 ? href.length : hash;
+    const path = href.slice(start, end);
+    if (PLAIN_PATH.test(path) && !path.includes('/.')) {
+      let url: URL | undefined;
+      return { path, url: () => (url ??= new URL(href)) };
+    }
+  }
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return undefined;
+  }
+  return { path: url.pathname, url: () => url };
+}
+
+function notFound(request: Request, path: string): Response {
+  return json({ message: `no route for ${request.method} ${path}` }, 404);
 }
 
 // HEAD follows GET, as the dispatcher serves it.
@@ -230,10 +274,14 @@ function allowed(methods: readonly Method[]): string[] {
   return out;
 }
 
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 function decodeParams(raw: Record<string, string>): Record<string, string> | undefined {
+  const names = Object.keys(raw);
+  if (names.length === 0) return NO_PARAMS;
   const out: Record<string, string> = {};
   try {
-    for (const [name, value] of Object.entries(raw)) out[name] = decodeURIComponent(value);
+    for (const name of names) out[name] = decodeURIComponent(raw[name]!);
   } catch {
     return undefined;
   }
@@ -256,11 +304,30 @@ export function matchedRoute(request: Request): string | undefined {
   return (request as { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE];
 }
 
-async function run(entry: Entry, request: Request, url: URL, params: Record<string, string>): Promise<Response> {
+/** A route's context; the URL is parsed on first read (most routes never read it). */
+class Context implements RouteContext {
+  readonly request: Request;
+  readonly params: Readonly<Record<string, string>>;
+  readonly body: BodyReader;
+  readonly #target: Target;
+
+  constructor(request: Request, target: Target, params: Record<string, string>, limit: number) {
+    this.request = request;
+    this.params = params;
+    this.body = bodyReader(request, limit);
+    this.#target = target;
+  }
+
+  get url(): URL {
+    return this.#target.url();
+  }
+}
+
+async function run(entry: Entry, request: Request, target: Target, params: Record<string, string>): Promise<Response> {
   const { route, table } = entry;
   (request as { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE] = table.prefix + route.spec.path;
   try {
-    return await route.handle({ request, url, params, body: bodyReader(request, route.maxBodyBytes) });
+    return await route.handle(new Context(request, target, params, route.maxBodyBytes));
   } catch (error) {
     if (error instanceof AbkitError && error.status < 500) return render(table, route.spec, error);
     table.onError(error);

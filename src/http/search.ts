@@ -10,7 +10,7 @@ import { SearchService, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from './body';
 import { json } from './respond';
-import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
+import { handlerOf, matchedRoute, reportToConsole, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 /**
  * Options of {@link createSearchHandler}.
@@ -35,6 +35,30 @@ export interface SearchHandlerOptions extends ErrorReporting {
    * `true` for every catalog, or a list of identifiers. @defaultValue `false` (public, as browsers call it)
    */
   requireSearchKey?: boolean | readonly string[];
+  /**
+   * Called after every answered search and autocomplete, e.g. to count searches that found
+   * nothing; an error it throws goes to `onError` and the client still gets its answer.
+   */
+  onSearch?: (event: SearchEvent) => void;
+}
+
+/**
+ * What {@link SearchHandlerOptions.onSearch} hears of an answered query.
+ *
+ * @example
+ * ```ts
+ * const onSearch = (event: SearchEvent) => { if (event.totalHits === 0) zeroResults.inc({ route: event.route }); };
+ * ```
+ */
+export interface SearchEvent {
+  /** `search` (any version) or `autocomplete`. */
+  readonly kind: 'search' | 'autocomplete';
+  /** The route pattern that served it, with its prefix (`/search`, `/v0.3/search`, `/autocomplete`…). */
+  readonly route: string;
+  /** The catalog searched. */
+  readonly catalog: string;
+  /** Items found (for autocomplete, suggestions returned). */
+  readonly totalHits: number;
 }
 
 const SUFFIX = '_Catalog';
@@ -64,7 +88,7 @@ export const SEARCH_ROUTES = [
  * ```
  */
 export function searchRoutes(options: SearchHandlerOptions): Routes {
-  const { registry, onError, requireSearchKey = false } = options;
+  const { registry, onError = reportToConsole, requireSearchKey = false, onSearch } = options;
   if (!registry || typeof registry.get !== 'function') throw new TypeError('createSearchHandler: registry must be a CatalogRegistry');
   const services = new Map<string, SearchService>();
 
@@ -111,6 +135,15 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     if (grant.catalog.identifier !== identifier) throw new PermissionError('this key belongs to another catalog');
   }
 
+  function tell(request: Request, kind: SearchEvent['kind'], catalog: string, totalHits: number): void {
+    if (!onSearch) return;
+    try {
+      onSearch({ kind, route: matchedRoute(request) ?? '', catalog, totalHits });
+    } catch (error) {
+      onError(error);
+    }
+  }
+
   async function search({ request, url }: RouteContext, version: '0.3' | '0.4'): Promise<Response> {
     const params = parseQueryString(url.search);
     if (version === '0.3' && params.sort !== undefined) {
@@ -122,6 +155,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     // Raw query values: the service validates them with searchQuerySchema, naming each parameter.
     const query = { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } as SearchQueryInput;
     const result = await (await service(identifier)).search(query);
+    tell(request, 'search', identifier, result.totalHits);
     return json(result);
   }
 
@@ -131,6 +165,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     await authorize(request, identifier);
     const query = { query: params.query, hitsPerPage: params.hits_per_page } as AutocompleteQueryInput;
     const result = await (await service(identifier)).autocomplete(query);
+    tell(request, 'autocomplete', identifier, result.suggestions.length);
     return json(result);
   }
 

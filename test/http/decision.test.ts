@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DecisionEngine, memoryStorage } from '../../src/index';
-import { createDecisionHandler } from '../../src/http/decision';
+import { campaignsRequestSchema, createDecisionHandler, plainCampaignsRequest } from '../../src/http/decision';
 import { config } from '../helpers/configs';
 
 async function setup(options: { apiKey?: string; maxBodyBytes?: number; prefix?: string } = {}) {
@@ -239,5 +240,34 @@ describe('POST /v2/activate', () => {
     const body = { vid: 'v', cid: 'locked', caid: 'k1-vg', vaid: 'k1-v0' };
     expect((await post('/v2/activate', body)).status).toBe(401);
     expect((await post('/v2/activate', body, { 'x-api-key': 'open-sesame-0123456' })).status).toBe(204);
+  });
+});
+
+describe('the plain campaigns body skips the schema only where the schema would pass it unchanged', () => {
+  it('agrees with campaignsRequestSchema on arbitrary bodies', () => {
+    const id = fc.oneof(fc.constant(undefined), fc.constant(null), fc.constant(''), fc.string({ maxLength: 4 }), fc.integer(), fc.boolean());
+    const flag = fc.oneof(fc.constant(undefined), fc.boolean(), fc.constant(null), fc.constant('true'), fc.integer());
+    const value = fc.oneof(fc.string({ maxLength: 3 }), fc.double(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}));
+    const context = fc.oneof(fc.constant(undefined), fc.constant(null), fc.constant([]), fc.constant('ctx'), fc.dictionary(fc.string({ maxLength: 3 }), value, { maxKeys: 3 }));
+    const body = fc.record(
+      { visitor_id: id, visitorId: id, anonymous_id: id, anonymousId: id, context, trigger_hit: flag, visitor_consent: flag, extra: fc.anything() },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(body, fc.anything()), (input) => {
+        const plain = plainCampaignsRequest(input);
+        const parsed = campaignsRequestSchema.safeParse(input);
+        if (plain !== undefined) {
+          expect(parsed.success).toBe(true);
+          expect(plain).toEqual(parsed.data);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('takes the shape the SDKs send', () => {
+    const sent = { visitor_id: 'v1', anonymous_id: null, context: { plan: 'gold', visits: 7, vip: true }, trigger_hit: false, visitor_consent: true };
+    expect(plainCampaignsRequest(sent)).toBe(sent);
   });
 });

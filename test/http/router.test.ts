@@ -215,3 +215,32 @@ describe('Bearer parser', () => {
     expect(() => bearerToken(withAuth())).toThrow(AuthenticationError);
   });
 });
+
+describe('paths routed without parsing the URL', () => {
+  it('route as the URL parser reads them: dot segments, percent-encoding and odd characters', async () => {
+    const { handler } = setup();
+    const segment = fc.constantFrom('things', 'special', '7', '.', '..', '%2E', '%2e%2E', 'a%20b', '%7E', '~', '-_', 'x.y', '', 'é', 'a b', '%', ':id');
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.constantFrom('', '?q=1', '#f'), async (segments, tail) => {
+        const raw = `/${segments.join('/')}${tail}`;
+        const normal = new URL(`http://x${raw}`).pathname;
+        const [a, b] = await Promise.all([call(handler, 'GET', raw), call(handler, 'GET', normal)]);
+        expect(a.status).toBe(b.status);
+        expect(await a.text()).toBe(await b.text());
+      }),
+    );
+  });
+
+  it('a route that reads url gets the parsed URL with its query; params come decoded', async () => {
+    const urls: string[] = [];
+    const routes = routeTable(
+      [{ method: 'GET', path: '/a/:x', name: 'a' }, { method: 'GET', path: '/b', name: 'b' }] as const,
+      { a: async ({ params }) => json(params), b: async ({ url }) => (urls.push(url.search), json({})) },
+      { maxBodyBytes: 16, render: (e: AbkitError) => json({ message: e.message }, e.status) },
+    );
+    const handler = handlerOf([routes]);
+    expect(await (await call(handler, 'GET', '/a/%C3%A9?z=1')).json()).toEqual({ x: 'é' });
+    await call(handler, 'GET', '/b?k=v');
+    expect(urls).toEqual(['?k=v']);
+  });
+});

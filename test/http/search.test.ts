@@ -491,3 +491,28 @@ describe('requireSearchKey', () => {
     await ok(await get(some, '/search?index=globex_Catalog&text='));
   });
 });
+
+describe('onSearch', () => {
+  it('hears every answered search and autocomplete with its route, catalog and hit count, and never a refused one', async () => {
+    const { registry } = await tenants();
+    const events: unknown[] = [];
+    const handler = createSearchHandler({ registry, prefix: '/api', onSearch: (event) => events.push(event) });
+    await ok(await get(handler, '/api/search?index=acme_Catalog&text=acme'));
+    await ok(await get(handler, '/api/v0.3/search?index=globex_Catalog&text=zzzqqq'));
+    await ok(await get(handler, '/api/autocomplete?client_id=acme&query=roadr'));
+    await errorBody(await get(handler, '/api/search?index=nowhere_Catalog&text=acme'), 404);
+    expect(events).toEqual([
+      { kind: 'search', route: '/api/search', catalog: 'acme', totalHits: 2 },
+      { kind: 'search', route: '/api/v0.3/search', catalog: 'globex', totalHits: 0 },
+      { kind: 'autocomplete', route: '/api/autocomplete', catalog: 'acme', totalHits: 1 },
+    ]);
+  });
+
+  it('a hook that throws is reported, and the client still gets its answer', async () => {
+    const { registry } = await tenants();
+    const reported: unknown[] = [];
+    const handler = createSearchHandler({ registry, onError: (e) => reported.push(e), onSearch: () => { throw new Error('hook broke'); } });
+    expect((await ok(await get(handler, '/search?index=acme_Catalog&text=acme'))).totalHits).toBe(2);
+    expect(reported).toEqual([new Error('hook broke')]);
+  });
+});

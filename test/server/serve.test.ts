@@ -72,6 +72,15 @@ describe('abkit serve', () => {
     expect(text).toMatch(/^abkit_nodejs_eventloop_lag_seconds/m);
   });
 
+  it('counts /v2/flags decisions in abkit_decisions_total, with the campaigns that served a flag', async () => {
+    const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await (await fetch(`${running.url}/metrics`)).text())?.[1] ?? NaN);
+    const [decisions, matched] = [await metric('abkit_decisions_total'), await metric('abkit_campaigns_matched_total')];
+    const res = await fetch(`${running.url}/v2/flags`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': API_KEY }, body: '{"visitor_id":"v9","trigger_hit":false}' });
+    expect(await res.json()).toMatchObject({ on: { value: true } });
+    expect(await metric('abkit_decisions_total')).toBe(decisions + 1);
+    expect(await metric('abkit_campaigns_matched_total')).toBe(matched + 1);
+  });
+
   it('makes a catalog write searchable at once with POST /indexes/catalog/sync (catalog key only)', async () => {
     const item = { id: 'p3', is_recommendable: true, name: 'Quokkaphone', absolute_link: null, img_link: null, price: 5, categories_ids: [] };
     await fetch(`${running.url}/indexes/catalog/p3`, { method: 'PUT', headers: { authorization: `Bearer ${CATALOG_KEY}` }, body: JSON.stringify(item) });
