@@ -47,7 +47,9 @@ export interface SearchHandlerOptions extends ErrorReporting {
  *
  * @example
  * ```ts
- * const onSearch = (event: SearchEvent) => { if (event.totalHits === 0) zeroResults.inc({ route: event.route }); };
+ * const zeroResults = new Map<string, number>();
+ * const onSearch = (event: SearchEvent) => { if (event.totalHits === 0) zeroResults.set(event.route, (zeroResults.get(event.route) ?? 0) + 1); };
+ * const handler = createSearchHandler({ registry, onSearch });
  * ```
  */
 export interface SearchEvent {
