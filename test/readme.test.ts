@@ -6,11 +6,14 @@
  * reader's own data). A block preceded by `<!-- readme-test: typecheck only: <why> -->` is
  * typechecked and not run. When running, servers listen on an ephemeral port, each must answer
  * `GET /health`, and they are closed at the end; files are written in a temporary directory.
+ * Where a comment shows what a `console.log` prints (`// 4964 503 5036 604`, `// { statistic: … }`),
+ * the printed numbers must round to the ones shown.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { format } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +100,31 @@ function modules(blocks: Block[]): string[] {
   });
 }
 
+/**
+ * What a block says its `console.log` calls print: for each call, in order, the numbers of the
+ * comment that follows it (on its line or the comment lines after it) when that comment shows a
+ * value (starts with `{`, `[` or a digit); undefined for a call whose comment is prose or absent.
+ */
+function claimedOutputs(code: string): (string[] | undefined)[] {
+  const lines = code.split('\n');
+  const claims: (string[] | undefined)[] = [];
+  lines.forEach((line, i) => {
+    if (!/\bconsole\.log\(/.test(line)) return;
+    const comments = [/\/\/\s?(.*)$/.exec(line)?.[1] ?? ''];
+    for (let j = i + 1; j < lines.length && /^\s*\/\//.test(lines[j]!); j++) comments.push(lines[j]!.replace(/^\s*\/\/\s?/, ''));
+    const shown = comments.filter((c) => /^\s*[{[\d]/.test(c)).join(' ');
+    claims.push(shown ? numbersIn(shown) : undefined);
+  });
+  return claims;
+}
+
+const numbersIn = (text: string) => [...text.matchAll(/-?\d+(?:\.\d+)?(?:e-?\d+)?/g)].map((m) => m[0]);
+
+/** Whether the numbers `printed` are those `claimed`, each rounded to the decimals the claim shows. */
+function agrees(claimed: string[], printed: string[]): boolean {
+  return claimed.length <= printed.length && claimed.every((c, i) => Number(Number(printed[i]).toFixed((c.split('.')[1] ?? '').length)) === Number(c));
+}
+
 /** The module as written to disk to be run: entry names point at the sources, ports are ephemeral. */
 function runnable(module: string): string {
   return module
@@ -137,15 +165,33 @@ describe('README code blocks', () => {
         writeFileSync(join(dir, `block-${n}.ts`), runnable(sources[n]!));
       }
       let ran = 0;
+      let checkedClaims = 0;
       for (const [n, block] of blocks.entries()) {
         if (block.typecheckOnly) continue;
         let exported: Record<string, unknown>;
+        const printed: string[] = [];
+        const log = console.log;
+        console.log = (...args: unknown[]) => {
+          printed.push(format(...args));
+          log(...args);
+        };
         try {
           exported = await import(pathToFileURL(join(dir, `block-${n}.ts`)).href);
         } catch (error) {
           throw new Error(`README.md block at line ${block.line} failed: ${(error as Error).stack}`);
+        } finally {
+          console.log = log;
         }
         ran++;
+        // What the block's comments say it prints is what it prints (when each call printed once).
+        const claims = claimedOutputs(block.code);
+        if (claims.length === printed.length) {
+          claims.forEach((claim, i) => {
+            if (!claim) return;
+            expect(agrees(claim, numbersIn(printed[i]!)), `README.md block at line ${block.line}, console.log #${i + 1} claims ${claim.join(' ')}; it printed ${printed[i]}`).toBe(true);
+            checkedClaims++;
+          });
+        }
         for (const value of Object.values(exported)) {
           const server = value instanceof Server ? value : (value as { server?: unknown } | null)?.server;
           if (server instanceof Server && typeof (value as { close?: unknown }).close === 'function') closable.add(value as never);
@@ -153,6 +199,7 @@ describe('README code blocks', () => {
         }
       }
       expect(ran).toBeGreaterThan(5);
+      expect(checkedClaims, 'console.log outputs the README states').toBeGreaterThanOrEqual(3);
       expect(closable.size, 'servers started by the Bindings blocks (node:http, Express, Fastify, Hono)').toBe(4);
       // Every server a block started answers on its (ephemeral) port.
       for (const value of closable) {
