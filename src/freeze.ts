@@ -15,12 +15,11 @@ export function deepFreeze<T>(value: T): T {
 export function frozenCopy<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   // Already a copy made here (a batch copies its items in slices before a store keeps them).
-  if (copies.has(value)) return value;
+  if (Object.hasOwn(value, COPY)) return value;
   if (Array.isArray(value)) {
     const out = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = frozenCopy(value[i]);
-    copies.add(out);
-    return Object.freeze(out) as T;
+    return sealCopy(out) as T;
   }
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
@@ -28,9 +27,17 @@ export function frozenCopy<T>(value: T): T {
     if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;
   }
-  copies.add(out);
-  return Object.freeze(out) as T;
+  return sealCopy(out) as T;
 }
 
-// Every value frozenCopy made: deep-frozen by construction, so copying it again is pointless.
-const copies = new WeakSet<object>();
+// Marks every value frozenCopy made (deep-frozen by construction, so copying it again is
+// pointless). A hidden own property, not a WeakSet: a WeakSet of every item and list of a
+// 100,000-item catalog costs each full garbage collection tens of milliseconds of pause
+// (ephemeron clearing), during which nothing else runs. Not enumerable: spreads, JSON and
+// equality checks never see it; JSON input cannot forge a symbol key.
+const COPY = Symbol('abkit.frozenCopy');
+
+function sealCopy(out: object): object {
+  Object.defineProperty(out, COPY, { value: true });
+  return Object.freeze(out);
+}
