@@ -40,26 +40,19 @@ export class Dictionary {
 
   /** A dictionary of distinct words numbered by their position in `words`. */
   static of(words: readonly string[]): Dictionary {
-    const steps = Dictionary.#steps(words);
+    const steps = Dictionary.steps(words);
     let step = steps.next();
     while (!step.done) step = steps.next();
     return step.value;
   }
 
-  /** {@link Dictionary.of}, giving `pause` a chance to yield every few hundred words. */
-  static async build(words: readonly string[], pause: () => Promise<void>): Promise<Dictionary> {
-    const steps = Dictionary.#steps(words);
-    let step = steps.next();
-    while (!step.done) {
-      await pause();
-      step = steps.next();
+  /** {@link Dictionary.of} in steps: the caller may pause at every `yield` (every 512 words). */
+  static *steps(words: readonly string[]): Generator<void, Dictionary> {
+    const ids = new Map<string, number>();
+    for (let i = 0; i < words.length; i++) {
+      ids.set(words[i]!, i);
+      if (i % 1024 === 1023) yield;
     }
-    return step.value;
-  }
-
-  // The construction, in steps: a caller may pause between them.
-  static *#steps(words: readonly string[]): Generator<void, Dictionary> {
-    const ids = new Map(words.map((w, i) => [w, i]));
     // The default sort compares UTF-16 code units, the order the trie needs, without a comparator.
     const sorted = [...words].sort();
     yield;

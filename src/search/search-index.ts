@@ -9,35 +9,17 @@ import { STANDARD_FIELDS, typeOf, type FieldType } from '../catalog/typing';
 import type { CatalogItem } from '../storage/catalog';
 import { words, type Analyzer } from './analysis';
 import { Dictionary } from './dictionary';
-import { memberKind, scalarKind, valueAt, valuesOf, type PathKind } from './fields';
+import { memberKind, scalarKind } from './fields';
+import { Growable } from './growable';
+import { pathIndexSteps, type PathIndex, type SearchPath } from './path-index';
+import { runInSlices } from '../slices';
 
-/** A path that can be filtered, faceted or sorted on. */
-export interface SearchPath {
-  readonly path: string;
-  readonly kind: PathKind;
-  /** The object field, for `field.key` paths. */
-  readonly objectField?: string;
-}
-
-/** Per-path indexes. */
-export interface PathIndex {
-  readonly info: SearchPath;
-  /** Exact value (`true`, `42`, `'Apple'`: a Map tells the types apart) → ascending document numbers. */
-  readonly postings: ReadonlyMap<string | number | boolean, Uint32Array>;
-  /** Number paths: values ascending, with their documents (`docs[i]` has `values[i]`). */
-  readonly sortedValues?: Float64Array;
-  readonly sortedDocs?: Uint32Array;
-  /** Number paths, per document: first, least and greatest value (NaN when none), for sort and range facets. */
-  readonly first?: Float64Array;
-  readonly min?: Float64Array;
-  readonly max?: Float64Array;
-  /** Other paths, per document: its distinct values, as numbers into `values` (`ids[offsets[d] … offsets[d + 1]]`), for list facets. */
-  readonly values?: readonly (string | boolean)[];
-  /** `values` as lowercased text (facet order). */
-  readonly lower?: readonly string[];
-  readonly offsets?: Uint32Array;
-  readonly ids?: Uint32Array;
-}
+/** Characters of text analysed between two checkpoints of an index build (where a turn may be given). */
+export const BUILD_CHECKPOINT_CHARACTERS = 8192;
+/** Items (or distinct words, or values) visited between two checkpoints of an index build. */
+export const BUILD_CHECKPOINT_ITEMS = 1024;
+/** Tokens visited between two checkpoints of an index build. */
+export const BUILD_CHECKPOINT_TOKENS = 1 << 16;
 
 /** How an index is built. */
 export interface IndexSettings {
@@ -45,32 +27,6 @@ export interface IndexSettings {
   readonly searchableFields?: readonly string[];
   /** Field → boost (relative weight); default 1. */
   readonly boosts?: Readonly<Record<string, number>>;
-}
-
-/**
- * Gives the event loop a turn whenever the current slice of work has run `budgetMs`, so building
- * a large index never blocks it for long.
- *
- * @example
- * ```ts
- * const slicer = new Slicer(8);
- * for (const item of items) { index(item); await slicer.tick(); }
- * ```
- */
-export class Slicer {
-  readonly #budget: number;
-  #start = performance.now();
-
-  constructor(budgetMs = 8) {
-    this.#budget = budgetMs;
-  }
-
-  /** Yields when the slice is used up. */
-  async tick(): Promise<void> {
-    if (performance.now() - this.#start < this.#budget) return;
-    await new Promise<void>((resolve) => (globalThis.setImmediate ? globalThis.setImmediate(resolve) : setTimeout(resolve, 0)));
-    this.#start = performance.now();
-  }
 }
 
 /**
@@ -128,13 +84,20 @@ export class SearchIndex {
     return this.postingDocs.subarray(this.postingStart[w]!, this.postingStart[w + 1]!);
   }
 
+  /** Builds the index of one visible version, giving the event loop a turn at every step of {@link SearchIndex.steps}. */
+  static build(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer): Promise<SearchIndex> {
+    return runInSlices(SearchIndex.steps(version, items, settings, analyzer));
+  }
+
   /**
-   * Builds the index of one visible version in slices that yield to the event loop.
-   * Field types come from the visible items themselves, not the accepted schema: writes not
-   * yet synchronized must not change what search accepts.
+   * The construction in steps: every `yield` is a point where the caller may give the event loop
+   * a turn, reached after at most {@link BUILD_CHECKPOINT_CHARACTERS} characters of text
+   * analysed (plus the item in progress) or {@link BUILD_CHECKPOINT_ITEMS} items visited.
+   * Field types come from the visible items themselves, not the accepted schema: writes not yet
+   * synchronized must not change what search accepts.
    */
-  static async build(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer, slicer = new Slicer()): Promise<SearchIndex> {
-    const custom = await visibleTypes(items, slicer);
+  static *steps(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer): Generator<void, SearchIndex> {
+    const custom = yield* visibleTypes(items);
     const types = new Map<string, FieldType>();
     for (const [name, f] of Object.entries(STANDARD_FIELDS)) types.set(name, f.type);
     for (const [name, type] of custom) types.set(name, type);
@@ -153,74 +116,65 @@ export class SearchIndex {
     const F = searchable.length;
     const ids = new Map<string, number>();
     const wordList: string[] = [];
-    let tokens = new Uint32Array(1024);
-    let count = 0;
+    const tokens = new Growable();
     const offsets = new Uint32Array(items.length * F + 1);
     const totalLength = new Float64Array(F);
+    let characters = 0;
     for (let d = 0; d < items.length; d++) {
       const item = items[d]!;
       for (let f = 0; f < F; f++) {
-        offsets[d * F + f] = count;
+        offsets[d * F + f] = tokens.length;
         const field = searchable[f]!;
-        for (const w of words(searchableText(Object.hasOwn(item, field) ? item[field] : undefined))) {
+        const text = searchableText(Object.hasOwn(item, field) ? item[field] : undefined);
+        characters += text.length;
+        for (const w of words(text)) {
           let id = ids.get(w);
           if (id === undefined) {
             id = wordList.length;
             ids.set(w, id);
             wordList.push(w);
           }
-          if (count === tokens.length) {
-            const grown = new Uint32Array(tokens.length * 2);
-            grown.set(tokens);
-            tokens = grown;
-          }
-          tokens[count++] = id;
+          tokens.push(id);
         }
-        totalLength[f]! += count - offsets[d * F + f]!;
+        totalLength[f]! += tokens.length - offsets[d * F + f]!;
       }
-      await slicer.tick();
+      if (characters >= BUILD_CHECKPOINT_CHARACTERS || d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) {
+        characters = 0;
+        yield;
+      }
     }
-    offsets[items.length * F] = count;
+    offsets[items.length * F] = tokens.length;
+    const tokenList = yield* tokens.concat();
     const averageLength = totalLength.map((t) => (items.length === 0 ? 0 : t / items.length));
 
     // Postings: count, then fill, each document once per word.
     const lastDoc = new Int32Array(wordList.length).fill(-1);
-    const df = new Uint32Array(wordList.length);
-    for (let d = 0; d < items.length; d++) {
-      for (let t = offsets[d * F]!; t < offsets[(d + 1) * F]!; t++) {
-        const w = tokens[t]!;
-        if (lastDoc[w] !== d) {
-          lastDoc[w] = d;
-          df[w]!++;
-        }
-      }
-      await slicer.tick();
-    }
     const postingStart = new Uint32Array(wordList.length + 1);
-    for (let w = 0; w < wordList.length; w++) postingStart[w + 1] = postingStart[w]! + df[w]!;
+    yield* eachToken(tokenList, offsets, F, items.length, (w, d) => {
+      if (lastDoc[w] === d) return;
+      lastDoc[w] = d;
+      postingStart[w + 1]!++;
+    });
+    for (let w = 0; w < wordList.length; w++) postingStart[w + 1]! += postingStart[w]!;
     const postingDocs = new Uint32Array(postingStart[wordList.length]!);
     const filled = postingStart.slice(0, wordList.length);
     lastDoc.fill(-1);
-    for (let d = 0; d < items.length; d++) {
-      for (let t = offsets[d * F]!; t < offsets[(d + 1) * F]!; t++) {
-        const w = tokens[t]!;
-        if (lastDoc[w] !== d) {
-          lastDoc[w] = d;
-          postingDocs[filled[w]!++] = d;
-        }
-      }
-      await slicer.tick();
-    }
+    yield* eachToken(tokenList, offsets, F, items.length, (w, d) => {
+      if (lastDoc[w] === d) return;
+      lastDoc[w] = d;
+      postingDocs[filled[w]!++] = d;
+    });
     const stems = new Map<string, number[]>();
     for (let w = 0; w < wordList.length; w++) {
       const s = analyzer.stem(wordList[w]!);
       const list = stems.get(s);
       if (list) list.push(w);
       else stems.set(s, [w]);
-      await slicer.tick();
+      if (w % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) yield;
     }
-    const dictionary = await Dictionary.build(wordList, () => slicer.tick());
-    const paths = await buildPaths(items, types, slicer);
+    const dictionary = yield* Dictionary.steps(wordList);
+    const paths = new Map<string, PathIndex>();
+    for (const info of yield* searchPaths(items, types)) paths.set(info.path, yield* pathIndexSteps(items, info, BUILD_CHECKPOINT_ITEMS));
     return new SearchIndex({
       version,
       items,
@@ -233,10 +187,24 @@ export class SearchIndex {
       stems,
       postingDocs,
       postingStart,
-      tokens: tokens.slice(0, count),
+      tokens: tokenList,
       offsets,
       averageLength,
     });
+  }
+}
+
+/** Calls `each(word, document)` for every token of every document, in order, in steps. */
+function* eachToken(tokens: Uint32Array, offsets: Uint32Array, F: number, n: number, each: (w: number, d: number) => void): Generator<void, void> {
+  let done = 0;
+  for (let d = 0; d < n; d++) {
+    const end = offsets[(d + 1) * F]!;
+    for (let t = offsets[d * F]!; t < end; t++) each(tokens[t]!, d);
+    done += end - offsets[d * F]! + 1;
+    if (done >= BUILD_CHECKPOINT_TOKENS) {
+      done = 0;
+      yield;
+    }
   }
 }
 
@@ -250,10 +218,11 @@ export function searchableText(value: unknown): string {
 }
 
 /** Field types as the visible items show them: the type of each field's first non-empty value. */
-export async function visibleTypes(items: readonly CatalogItem[], slicer = new Slicer()): Promise<Map<string, FieldType>> {
+export function* visibleTypes(items: readonly CatalogItem[]): Generator<void, Map<string, FieldType>> {
   const types = new Map<string, FieldType>();
-  for (const item of items) {
-    await slicer.tick();
+  for (let d = 0; d < items.length; d++) {
+    if (d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) yield;
+    const item = items[d]!;
     for (const name of Object.keys(item)) {
       if (types.has(name) || Object.hasOwn(STANDARD_FIELDS, name)) continue;
       const kind = typeOf(item[name]);
@@ -263,7 +232,8 @@ export async function visibleTypes(items: readonly CatalogItem[], slicer = new S
   return types;
 }
 
-async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>, slicer: Slicer): Promise<Map<string, PathIndex>> {
+/** The filterable paths of the fields: scalars by name, object fields by `field.key` for every key the items use. */
+function* searchPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>): Generator<void, SearchPath[]> {
   const infos: SearchPath[] = [];
   for (const [name, type] of types) {
     const kind = scalarKind(type);
@@ -274,104 +244,12 @@ async function buildPaths(items: readonly CatalogItem[], types: ReadonlyMap<stri
     const member = memberKind(type);
     if (!member) continue;
     const keys = new Set<string>();
-    for (const item of items) {
-      await slicer.tick();
-      const obj = item[name];
+    for (let d = 0; d < items.length; d++) {
+      if (d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) yield;
+      const obj = items[d]![name];
       if (obj && typeof obj === 'object' && !Array.isArray(obj)) for (const k of Object.keys(obj)) keys.add(k);
     }
     for (const k of keys) infos.push({ path: `${name}.${k}`, kind: member, objectField: name });
   }
-  const out = new Map<string, PathIndex>();
-  for (const info of infos) {
-    const lists = new Map<string | number | boolean, number[]>();
-    const n = items.length;
-    if (info.kind === 'number') {
-      const first = new Float64Array(n).fill(NaN);
-      const min = new Float64Array(n).fill(NaN);
-      const max = new Float64Array(n).fill(NaN);
-      const values: number[] = [];
-      const docs: number[] = [];
-      for (let doc = 0; doc < n; doc++) {
-        await slicer.tick();
-        for (const v of valuesOf(valueAt(items[doc]!, info.path, info.objectField))) {
-          if (typeof v !== 'number') continue;
-          addPosting(lists, v, doc);
-          if (Number.isNaN(first[doc]!)) first[doc] = min[doc] = max[doc] = v;
-          else {
-            if (v < min[doc]!) min[doc] = v;
-            if (v > max[doc]!) max[doc] = v;
-          }
-          values.push(v);
-          docs.push(doc);
-        }
-      }
-      const sorted = await sortByValue(values, docs, slicer);
-      out.set(info.path, { info, postings: await toPostings(lists, slicer), sortedValues: sorted.values, sortedDocs: sorted.docs, first, min, max });
-      continue;
-    }
-    const valueIds = new Map<string | boolean, number>();
-    const valueList: (string | boolean)[] = [];
-    const offsets = new Uint32Array(n + 1);
-    const ids: number[] = [];
-    for (let doc = 0; doc < n; doc++) {
-      await slicer.tick();
-      offsets[doc] = ids.length;
-      for (const v of valuesOf(valueAt(items[doc]!, info.path, info.objectField))) {
-        if (typeof v === 'number') continue;
-        if (!addPosting(lists, v, doc)) continue;
-        let id = valueIds.get(v);
-        if (id === undefined) {
-          id = valueList.length;
-          valueIds.set(v, id);
-          valueList.push(v);
-        }
-        ids.push(id);
-      }
-    }
-    offsets[n] = ids.length;
-    const lower = valueList.map((v) => String(v).toLowerCase());
-    out.set(info.path, { info, postings: await toPostings(lists, slicer), values: valueList, lower, offsets, ids: Uint32Array.from(ids) });
-  }
-  return out;
-}
-
-/** Adds a document to a value's postings; false when it was already there. */
-function addPosting(lists: Map<string | number | boolean, number[]>, key: string | number | boolean, doc: number): boolean {
-  const list = lists.get(key);
-  if (!list) lists.set(key, [doc]);
-  else if (list[list.length - 1] !== doc) list.push(doc);
-  else return false;
-  return true;
-}
-
-async function toPostings(lists: Map<string | number | boolean, number[]>, slicer: Slicer): Promise<Map<string | number | boolean, Uint32Array>> {
-  const postings = new Map<string | number | boolean, Uint32Array>();
-  for (const [k, list] of lists) {
-    postings.set(k, Uint32Array.from(list));
-    await slicer.tick();
-  }
-  return postings;
-}
-
-/**
- * (value, document) pairs by value, then document (they come in document order): a native sort
- * of the distinct values and a counting pass, so 100,000 values never block in one comparator sort.
- */
-async function sortByValue(values: readonly number[], docs: readonly number[], slicer: Slicer): Promise<{ values: Float64Array; docs: Uint32Array }> {
-  const distinct = Float64Array.from(new Set(values)).sort();
-  await slicer.tick();
-  const rank = new Map<number, number>();
-  distinct.forEach((v, i) => rank.set(v, i));
-  const start = new Uint32Array(distinct.length + 1);
-  for (const v of values) start[rank.get(v)! + 1]!++;
-  for (let i = 1; i <= distinct.length; i++) start[i]! += start[i - 1]!;
-  const outValues = new Float64Array(values.length);
-  const outDocs = new Uint32Array(values.length);
-  for (let k = 0; k < values.length; k++) {
-    const at = start[rank.get(values[k]!)!]!++;
-    outValues[at] = values[k]!;
-    outDocs[at] = docs[k]!;
-    await slicer.tick();
-  }
-  return { values: outValues, docs: outDocs };
+  return infos;
 }

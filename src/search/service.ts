@@ -7,7 +7,8 @@ import { Analyzer, type Stemmer, type Synonyms } from './analysis';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
-import { SearchIndex, searchableText, type PathIndex } from './search-index';
+import { docsWith, lowerBound, type PathIndex } from './path-index';
+import { SearchIndex, searchableText } from './search-index';
 
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
@@ -183,17 +184,6 @@ export interface SearchServiceOptions {
  * ```
  */
 export const MAX_QUERY_TERMS = 10;
-
-function lowerBound(values: Float64Array, x: number, strict: boolean): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (strict ? values[mid]! <= x : values[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * Search and autocomplete over a catalog's visible version, with per-field value indexes for
@@ -562,7 +552,7 @@ function matching(path: PathIndex, filter: Filter): Set<number> {
         if (raw !== 'true' && raw !== 'false') continue;
         key = raw === 'true';
       } else key = raw;
-      for (const doc of path.postings.get(key) ?? []) out.add(doc);
+      for (const doc of docsWith(path, key)) out.add(doc);
     }
     return out;
   }
@@ -583,7 +573,7 @@ function matching(path: PathIndex, filter: Filter): Set<number> {
       hi = Math.min(hi, lowerBound(values, value, true));
     }
   }
-  const docs = path.sortedDocs!;
+  const docs = path.postingDocs;
   for (let i = lo; i < hi; i++) out.add(docs[i]!);
   return out;
 }

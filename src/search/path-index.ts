@@ -1,0 +1,158 @@
+/**
+ * Value indexes of the paths search filters, facets and sorts on. Each path is a handful of flat
+ * typed arrays and one Map of its distinct values, never an array per value: an index of 100,000
+ * items adds a few dozen objects to the heap, not hundreds of thousands, which keeps the garbage
+ * collector's pauses short while a new index is built beside the one being served.
+ *
+ * @module
+ */
+import type { CatalogItem } from '../storage/catalog';
+import { Growable } from './growable';
+import { valueAt, type PathKind } from './fields';
+
+/** A path that can be filtered, faceted or sorted on. */
+export interface SearchPath {
+  readonly path: string;
+  readonly kind: PathKind;
+  /** The object field, for `field.key` paths. */
+  readonly objectField?: string;
+}
+
+/** A value a path indexes (a Map tells `true`, `42` and `'Apple'` apart). */
+export type PathValue = string | number | boolean;
+
+/** The indexes of one path. */
+export interface PathIndex {
+  readonly info: SearchPath;
+  /** Distinct value → its number v. Number paths number their values in ascending order. */
+  readonly valueIds: ReadonlyMap<PathValue, number>;
+  /** Ascending documents of value v: `postingDocs[postingStart[v] … postingStart[v + 1]]`. */
+  readonly postingStart: Uint32Array;
+  readonly postingDocs: Uint32Array;
+  /** Number paths: the value of each posting, so `postingDocs` read as documents by value, then by number. */
+  readonly sortedValues?: Float64Array;
+  /** Number paths, per document: first, least and greatest value (NaN when none), for sort and range facets. */
+  readonly first?: Float64Array;
+  readonly min?: Float64Array;
+  readonly max?: Float64Array;
+  /** Other paths: the values by number, for list facets. */
+  readonly values?: readonly (string | boolean)[];
+  /** `values` lowercased (facet order). */
+  readonly lower?: readonly string[];
+  /** Other paths, per document d: its distinct value numbers `ids[offsets[d] … offsets[d + 1]]`. */
+  readonly offsets?: Uint32Array;
+  readonly ids?: Uint32Array;
+}
+
+/**
+ * Ascending documents having `value` at the path (empty when none).
+ *
+ * @example
+ * ```ts
+ * docsWith(index.paths.get('brand')!, 'Apple'); // Uint32Array [12, 40, …]
+ * ```
+ */
+export function docsWith(path: PathIndex, value: PathValue): Uint32Array {
+  const v = path.valueIds.get(value);
+  return v === undefined ? new Uint32Array(0) : path.postingDocs.subarray(path.postingStart[v]!, path.postingStart[v + 1]!);
+}
+
+/**
+ * Builds the indexes of one path in steps: the caller may give the event loop a turn at every
+ * `yield`, which comes after at most `checkpoint` documents.
+ */
+export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath, checkpoint: number): Generator<void, PathIndex> {
+  const n = items.length;
+  const number = info.kind === 'number';
+  const valueIds = new Map<PathValue, number>();
+  const valueList: PathValue[] = [];
+  const offsets = new Uint32Array(n + 1);
+  const ids = new Growable();
+  const first = number ? new Float64Array(n).fill(NaN) : undefined;
+  const min = number ? new Float64Array(n).fill(NaN) : undefined;
+  const max = number ? new Float64Array(n).fill(NaN) : undefined;
+  const add = (doc: number, value: PathValue) => {
+    let id = valueIds.get(value);
+    if (id === undefined) {
+      id = valueList.length;
+      valueIds.set(value, id);
+      valueList.push(value);
+    }
+    // A value listed twice in one document is one posting.
+    for (let k = offsets[doc]!; k < ids.length; k++) if (ids.at(k) === id) return;
+    ids.push(id);
+    if (!number) return;
+    const x = value as number;
+    if (Number.isNaN(first![doc]!)) first![doc] = min![doc] = max![doc] = x;
+    else {
+      if (x < min![doc]!) min![doc] = x;
+      if (x > max![doc]!) max![doc] = x;
+    }
+  };
+  for (let doc = 0; doc < n; doc++) {
+    if (doc % checkpoint === checkpoint - 1) yield;
+    offsets[doc] = ids.length;
+    // The values of valuesOf() (fields.ts), without an array per document: strings and booleans,
+    // numbers on number paths only, the non-empty strings of a list.
+    const value = valueAt(items[doc]!, info.path, info.objectField);
+    if (typeof value === 'number') {
+      if (number) add(doc, value);
+    } else if (number) continue;
+    else if (typeof value === 'string') {
+      if (value !== '') add(doc, value);
+    } else if (typeof value === 'boolean') add(doc, value);
+    else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string' && v !== '') add(doc, v);
+  }
+  offsets[n] = ids.length;
+  const docIds = yield* ids.concat();
+  const distinct = valueList.length;
+  let sortedNumbers: Float64Array | undefined;
+  if (number) {
+    // Renumber the values in ascending order: a native sort of the distinct values, then a binary
+    // search per value (no comparator sort of 100,000 values in one go).
+    sortedNumbers = Float64Array.from(valueList as number[]).sort();
+    yield;
+    const rank = new Uint32Array(distinct);
+    for (let v = 0; v < distinct; v++) {
+      if (v % checkpoint === checkpoint - 1) yield;
+      rank[v] = lowerBound(sortedNumbers, valueList[v] as number);
+    }
+    for (const [value, v] of valueIds) valueIds.set(value, rank[v]!);
+    for (let k = 0; k < docIds.length; k++) docIds[k] = rank[docIds[k]!]!;
+    yield;
+  }
+  // Postings: count per value, then fill document by document (so each list is ascending).
+  const postingStart = new Uint32Array(distinct + 1);
+  for (let k = 0; k < docIds.length; k++) postingStart[docIds[k]! + 1]!++;
+  for (let v = 0; v < distinct; v++) postingStart[v + 1]! += postingStart[v]!;
+  const postingDocs = new Uint32Array(docIds.length);
+  const fill = postingStart.slice(0, distinct);
+  for (let doc = 0; doc < n; doc++) {
+    if (doc % checkpoint === checkpoint - 1) yield;
+    for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) postingDocs[fill[docIds[k]!]!++] = doc;
+  }
+  if (number) {
+    const sortedValues = new Float64Array(postingDocs.length);
+    for (let v = 0; v < distinct; v++) sortedValues.fill(sortedNumbers![v]!, postingStart[v]!, postingStart[v + 1]!);
+    return { info, valueIds, postingStart, postingDocs, sortedValues, first, min, max };
+  }
+  // toLowerCase returns the string itself when it has no capital: most values cost no new string.
+  const lower: string[] = [];
+  for (let v = 0; v < distinct; v++) {
+    if (v % checkpoint === checkpoint - 1) yield;
+    lower.push(String(valueList[v]).toLowerCase());
+  }
+  return { info, valueIds, postingStart, postingDocs, values: valueList as (string | boolean)[], lower, offsets, ids: docIds };
+}
+
+/** First index of `values` (ascending) holding `x` or more (more than `x` when `strict`). */
+export function lowerBound(values: Float64Array, x: number, strict = false): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (strict ? values[mid]! <= x : values[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
