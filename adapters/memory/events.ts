@@ -1,4 +1,4 @@
-import type { Activation } from '../../src/storage/activations';
+import type { MemoryActivationStore } from './activations';
 import type { ConversionEvent, EventQuery, EventStore, ExposureQuery, VariationAggregate } from '../../src/storage/events';
 
 interface Row {
@@ -38,7 +38,7 @@ export class MemoryEventStore implements EventStore {
   readonly #index = new Map<string, Map<string, Map<string, Row[]>>>();
 
   constructor(
-    private readonly activations: () => readonly Activation[],
+    private readonly activations: MemoryActivationStore,
     private readonly maxEvents: number,
   ) {}
 
@@ -100,16 +100,16 @@ export class MemoryEventStore implements EventStore {
     const since = query.since ?? -Infinity;
     const until = query.until ?? Infinity;
     const exposures = new Map<string, Exposure>();
-    for (const a of this.activations()) {
-      if (a.environmentId !== query.environmentId || a.campaignId !== query.campaignId || a.timestamp < since || a.timestamp >= until) continue;
+    this.activations.scan(query.environmentId, query.campaignId, (a) => {
+      if (a.timestamp < since || a.timestamp >= until) return;
       const seen = exposures.get(a.visitorId);
       if (!seen) {
         exposures.set(a.visitorId, { at: a.timestamp, group: a.variationGroupId, variation: a.variationId, several: false });
-        continue;
+        return;
       }
       if (a.timestamp < seen.at) seen.at = a.timestamp;
       if (a.variationGroupId !== seen.group || a.variationId !== seen.variation) seen.several = true;
-    }
+    });
     const events = this.#index.get(query.environmentId)?.get(query.event);
     const sums = new Map<string, Sums>();
     for (const [visitorId, x] of exposures) {

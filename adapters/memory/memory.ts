@@ -1,11 +1,11 @@
 import { ConflictError } from '../../src/errors';
 import type { AccessRecord, AccessStore } from '../../src/storage/accesses';
-import type { Activation, ActivationQuery, ActivationStore } from '../../src/storage/activations';
-import type { Assignments, AssignmentStore } from '../../src/storage/assignments';
 import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../../src/storage/environments';
 import type { Storage } from '../../src/storage/storage';
 import type { TokenRecord, TokenStore } from '../../src/storage/tokens';
 import { frozenCopy } from '../../src/freeze';
+import { MemoryActivationStore } from './activations';
+import { MemoryAssignmentStore } from './assignments';
 import { MemoryCatalogStore } from './catalog';
 import { MemoryEventStore } from './events';
 
@@ -54,88 +54,6 @@ class MemoryEnvironmentStore implements EnvironmentStore {
 
   async delete(id: string): Promise<boolean> {
     return this.#rows.delete(id);
-  }
-}
-
-class MemoryAssignmentStore implements AssignmentStore {
-  // Nested maps: a lookup on the decision path builds no key string.
-  readonly #rows = new Map<string, Map<string, Assignments>>();
-  static readonly #empty: Assignments = Object.freeze({});
-
-  async get(environmentId: string, visitorId: string): Promise<Assignments> {
-    return this.getNow(environmentId, visitorId);
-  }
-
-  getNow(environmentId: string, visitorId: string): Assignments {
-    return this.#rows.get(environmentId)?.get(visitorId) ?? MemoryAssignmentStore.#empty;
-  }
-
-  async save(environmentId: string, visitorId: string, assignments: Assignments): Promise<void> {
-    this.saveNow(environmentId, visitorId, assignments);
-  }
-
-  /** {@link save}, synchronously. */
-  saveNow(environmentId: string, visitorId: string, assignments: Assignments): void {
-    let env = this.#rows.get(environmentId);
-    if (!env) this.#rows.set(environmentId, (env = new Map()));
-    env.set(visitorId, Object.freeze({ ...env.get(visitorId), ...assignments }));
-  }
-
-  async delete(environmentId: string, visitorId: string): Promise<void> {
-    this.#rows.get(environmentId)?.delete(visitorId);
-  }
-}
-
-/**
- * The activation log in memory, bounded: it keeps the newest `max` activations and forgets the
- * oldest beyond that, so a long-running process does not grow without end.
- */
-class MemoryActivationStore implements ActivationStore {
-  // Recording order, oldest first; the `#head` rows at the front are already forgotten.
-  #rows: Activation[] = [];
-  #head = 0;
-
-  constructor(private readonly max: number) {}
-
-  /** The activations kept, in recording order, for the event store's aggregation. */
-  rows(): readonly Activation[] {
-    return this.#head === 0 ? this.#rows : this.#rows.slice(this.#head);
-  }
-
-  /** How many activations are kept (at most `maxActivations`). */
-  get size(): number {
-    return this.#rows.length - this.#head;
-  }
-
-  record(activations: readonly Activation[]): Promise<void> {
-    for (const a of activations) this.#rows.push(Object.freeze({ ...a }));
-    const excess = this.#rows.length - this.#head - this.max;
-    if (excess > 0) this.#head += excess;
-    // Release forgotten rows now and then: a copy of the kept half, not a shift per row.
-    if (this.#head > 4096 && this.#head * 2 > this.#rows.length) {
-      this.#rows = this.#rows.slice(this.#head);
-      this.#head = 0;
-    }
-    return Promise.resolve();
-  }
-
-  async list(query: ActivationQuery): Promise<Activation[]> {
-    const out: Activation[] = [];
-    const limit = query.limit ?? Infinity;
-    const rows = this.rows()
-      .map((row, seq) => ({ row, seq }))
-      .filter(
-        ({ row }) =>
-          row.environmentId === query.environmentId &&
-          (query.visitorId === undefined || row.visitorId === query.visitorId) &&
-          (query.since === undefined || row.timestamp >= query.since),
-      )
-      .sort((a, b) => a.row.timestamp - b.row.timestamp || a.seq - b.seq);
-    for (const { row } of rows) {
-      if (out.length >= limit) break;
-      out.push(row);
-    }
-    return out;
   }
 }
 
@@ -213,16 +131,28 @@ export interface MemoryStorageOptions {
   maxEvents?: number;
   /**
    * Most activations kept; beyond it the oldest are forgotten (so `listActivations` and results
-   * cover only the newest), and the heap stays flat however many decisions are made. About 250
+   * cover only the newest), and the heap stays flat however many decisions are made. About 75
    * bytes each. @defaultValue `1000000`
    */
   maxActivations?: number;
+  /**
+   * Most sticky assignments kept (one per visitor and variation group it was assigned in).
+   * Beyond it, the visitors whose assignments were written longest ago are forgotten whole.
+   * A forgotten visitor is bucketed by the hash again on its next decision, so it gets the
+   * same variations as long as the campaigns' allocations have not changed since; after an
+   * allocation change it may move, which is what stickiness otherwise prevents. Keep this
+   * above your active visitors × campaigns, or use `abkit/sqlite` or `abkit/postgres`, which
+   * keep every assignment. About 25 bytes each, up to 65 when visitors are in a hundred
+   * campaigns or more. @defaultValue `2000000`
+   */
+  maxAssignments?: number;
 }
 
 /**
  * In-memory storage: the default, and the reference implementation of every port.
  * Nothing survives the process; use `abkit/sqlite` or `abkit/postgres` to keep data.
- * The conversion event log is bounded by `maxEvents`, the activation log by `maxActivations`.
+ * The conversion event log is bounded by `maxEvents`, the activation log by `maxActivations`,
+ * sticky assignments by `maxAssignments`: the heap stays flat however many decisions are made.
  *
  * @example
  * ```ts
@@ -231,11 +161,12 @@ export interface MemoryStorageOptions {
  * ```
  */
 export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
-  const { maxEvents = 1_000_000, maxActivations = 1_000_000 } = options;
+  const { maxEvents = 1_000_000, maxActivations = 1_000_000, maxAssignments = 2_000_000 } = options;
   if (!Number.isInteger(maxEvents) || maxEvents < 1) throw new TypeError(`memoryStorage: maxEvents must be a positive integer, got ${maxEvents}`);
   if (!Number.isInteger(maxActivations) || maxActivations < 1) throw new TypeError(`memoryStorage: maxActivations must be a positive integer, got ${maxActivations}`);
+  if (!Number.isInteger(maxAssignments) || maxAssignments < 1) throw new TypeError(`memoryStorage: maxAssignments must be a positive integer, got ${maxAssignments}`);
   const activations = new MemoryActivationStore(maxActivations);
-  const assignments = new MemoryAssignmentStore();
+  const assignments = new MemoryAssignmentStore(maxAssignments);
   return {
     environments: new MemoryEnvironmentStore(),
     assignments,
@@ -245,7 +176,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
       if (write.assignments) assignments.saveNow(write.environmentId, write.visitorId, write.assignments);
       return write.activations && write.activations.length > 0 ? activations.record(write.activations) : Promise.resolve();
     },
-    events: new MemoryEventStore(() => activations.rows(), maxEvents),
+    events: new MemoryEventStore(activations, maxEvents),
     accesses: new MemoryAccessStore(),
     tokens: new MemoryTokenStore(),
     catalogs: new MemoryCatalogStore(),

@@ -728,6 +728,8 @@ export class DecisionEngine {
       }));
     }
     if (!fresh && !activations) return assigned;
+    // Frozen, an in-memory store may keep it as it is instead of copying it.
+    if (fresh) Object.freeze(fresh);
     // One write where the storage offers it (PostgreSQL: one statement, one round trip).
     const assignments = this.storage.assignments;
     const written = this.storage.writeDecision

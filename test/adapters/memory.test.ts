@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStorage } from '../../src/index';
+import { DecisionEngine, memoryStorage } from '../../src/index';
+import { config } from '../helpers/configs';
 import { runConformance } from './conformance';
 
 runConformance('memory', async () => memoryStorage());
@@ -26,5 +27,70 @@ describe('memory storage: bounded event log', () => {
 
   it.each([0, -1, 1.5, Number.NaN])('refuses maxEvents %s', (maxEvents) => {
     expect(() => memoryStorage({ maxEvents })).toThrow(/maxEvents must be a positive integer/);
+  });
+});
+
+describe('memory storage: bounded decision state', () => {
+  const activation = (i: number) => ({ environmentId: 'env', visitorId: `v${i}`, anonymousId: null, campaignId: 'c', variationGroupId: 'g', variationId: 'a', timestamp: i % 7 });
+
+  it('keeps the newest maxActivations in recording order across the ring wrapping', async () => {
+    const storage = memoryStorage({ maxActivations: 5 });
+    for (let i = 0; i < 13; i += 3) await storage.activations.record([activation(i), activation(i + 1), activation(i + 2)]);
+    // 15 recorded, v10..v14 kept; list sorts by timestamp, recording order breaking ties.
+    const kept = await storage.activations.list({ environmentId: 'env' });
+    expect(kept.map((a) => a.visitorId)).toEqual(['v14', 'v10', 'v11', 'v12', 'v13']);
+    expect((await storage.activations.list({ environmentId: 'env', since: 5, limit: 1 })).map((a) => a.visitorId)).toEqual(['v12']);
+    const [row] = await storage.events.aggregate({ environmentId: 'env', campaignId: 'c', event: 'none' });
+    expect(row?.exposed).toBe(5);
+  });
+
+  it('hands out copies: changing a listed activation changes nothing stored', async () => {
+    const storage = memoryStorage();
+    await storage.activations.record([activation(1)]);
+    const [first] = await storage.activations.list({ environmentId: 'env' });
+    (first as { variationId: string }).variationId = 'changed';
+    expect((await storage.activations.list({ environmentId: 'env' }))[0]?.variationId).toBe('a');
+  });
+
+  it('keeps at most maxAssignments sticky assignments, forgetting the visitors written longest ago', async () => {
+    const storage = memoryStorage({ maxAssignments: 4 });
+    await storage.assignments.save('env', 'a', { g1: 'x', g2: 'y' });
+    await storage.assignments.save('env', 'b', { g1: 'x' });
+    await storage.assignments.save('other', 'c', { g1: 'x' });
+    // A write makes `a` the most recent; `b` is then the oldest and goes when `d` arrives.
+    await storage.assignments.save('env', 'a', { g3: 'z' });
+    await storage.assignments.save('env', 'd', { g1: 'w' });
+    expect(await storage.assignments.get('env', 'b')).toEqual({});
+    expect(await storage.assignments.get('other', 'c')).toEqual({});
+    expect(await storage.assignments.get('env', 'a')).toEqual({ g1: 'x', g2: 'y', g3: 'z' });
+    expect(await storage.assignments.get('env', 'd')).toEqual({ g1: 'w' });
+    expect(() => memoryStorage({ maxAssignments: 0 })).toThrow(/maxAssignments must be a positive integer/);
+  });
+
+  it('copies what it is given unless it is frozen', async () => {
+    const storage = memoryStorage();
+    const mutable: Record<string, string> = { g1: 'x' };
+    await storage.assignments.save('env', 'v', mutable);
+    mutable.g1 = 'changed';
+    expect(await storage.assignments.get('env', 'v')).toEqual({ g1: 'x' });
+    expect(Object.isFrozen(await storage.assignments.get('env', 'v'))).toBe(true);
+  });
+
+  it('retains bounded entries however many visitors decide, and a forgotten visitor is re-bucketed to the same variations', async () => {
+    const storage = memoryStorage({ maxAssignments: 1_000, maxActivations: 2_000 });
+    const engine = new DecisionEngine({ storage });
+    await engine.load(config(Array.from({ length: 5 }, (_, i) => ({ id: `c${i}`, split: [30, 30, 40] }))));
+    const first = await engine.decide({ visitorId: 'visitor-0' });
+    for (let i = 1; i < 20_000; i++) await engine.decide({ visitorId: `visitor-${i}` });
+    // Counted entry by entry: 200 visitors × 5 groups, the newest ones; 2,000 activations.
+    let entries = 0;
+    for (let i = 0; i < 20_000; i++) entries += Object.keys(await storage.assignments.get('default', `visitor-${i}`)).length;
+    expect(entries).toBe(1_000);
+    expect(Object.keys(await storage.assignments.get('default', 'visitor-19999'))).toHaveLength(5);
+    expect(await storage.assignments.get('default', 'visitor-0')).toEqual({});
+    expect(await storage.activations.list({ environmentId: 'default' })).toHaveLength(2_000);
+    // Allocations unchanged: the hash gives the forgotten visitor what it had.
+    const again = await engine.decide({ visitorId: 'visitor-0' });
+    expect(again.campaigns.map((c) => c.variation.id)).toEqual(first.campaigns.map((c) => c.variation.id));
   });
 });

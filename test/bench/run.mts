@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { BESTBUY_DATA_URL } from '../helpers/bestbuy';
 import { benchCatalog } from './catalog';
 import { benchDecision } from './decision';
+import { benchDecisionHeap } from './decision-heap';
 import { benchDecisionPeers } from './decision-peers';
 import { benchHttp } from './http';
 import { benchRelevance } from './relevance';
@@ -28,6 +29,7 @@ const only = process.argv[2];
 if (!only || only === 'decision') {
   print('Decisions, 100-campaign environment', await benchDecision());
   await benchDecisionPeers();
+  await benchDecisionHeap();
 }
 if (only === 'http') await benchHttp();
 if (!only || only === 'tokens') print('Remote control tokens', await benchTokens());
