@@ -49,42 +49,44 @@ export class Dictionary {
   /** {@link Dictionary.of} in steps: the caller may pause at every `yield` (every 512 words). */
   static *steps(words: readonly string[]): Generator<void, Dictionary> {
     const ids = new Map<string, number>();
+    let size = 1;
     for (let i = 0; i < words.length; i++) {
       ids.set(words[i]!, i);
+      size += words[i]!.length;
       if (i % 1024 === 1023) yield;
     }
-    // The default sort compares UTF-16 code units, the order the trie needs, without a comparator.
-    const sorted = [...words].sort();
-    yield;
-    let size = 1;
-    for (const w of words) size += w.length;
     const char = new Uint16Array(size);
     const child = new Int32Array(size).fill(-1);
     const sibling = new Int32Array(size).fill(-1);
     const word = new Int32Array(size).fill(-1);
-    const last = new Int32Array(size).fill(-1);
-    // Sorted insertion: the path of the previous word is a stack; a new child is always the last.
-    const path = [0];
-    let previous = '';
+    // Words are inserted in any order, each child kept in its place among its siblings (by UTF-16
+    // code unit): the trie is the one sorted insertion would give, without sorting every word at
+    // once (hundreds of thousands of words would block for a long time).
     let nodes = 1;
     let maxDepth = 0;
-    for (let k = 0; k < sorted.length; k++) {
+    for (let k = 0; k < words.length; k++) {
       if (k % 512 === 511) yield;
-      const w = sorted[k]!;
-      let common = 0;
-      while (common < w.length && common < previous.length && w.charCodeAt(common) === previous.charCodeAt(common)) common++;
-      path.length = common + 1;
-      for (let d = common; d < w.length; d++) {
-        const parent = path[d]!;
-        const node = nodes++;
-        char[node] = w.charCodeAt(d);
-        if (last[parent]! < 0) child[parent] = node;
-        else sibling[last[parent]!] = node;
-        last[parent] = node;
-        path.push(node);
+      const w = words[k]!;
+      let node = 0;
+      for (let d = 0; d < w.length; d++) {
+        const c = w.charCodeAt(d);
+        let before = -1;
+        let next = child[node]!;
+        while (next >= 0 && char[next]! < c) {
+          before = next;
+          next = sibling[next]!;
+        }
+        if (next < 0 || char[next] !== c) {
+          const fresh = nodes++;
+          char[fresh] = c;
+          sibling[fresh] = next;
+          if (before < 0) child[node] = fresh;
+          else sibling[before] = fresh;
+          next = fresh;
+        }
+        node = next;
       }
-      word[path[w.length]!] = ids.get(w)!;
-      previous = w;
+      word[node] = k;
       if (w.length > maxDepth) maxDepth = w.length;
     }
     return new Dictionary(words, ids, char.subarray(0, nodes), child.subarray(0, nodes), sibling.subarray(0, nodes), word.subarray(0, nodes), maxDepth);

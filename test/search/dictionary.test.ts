@@ -55,6 +55,22 @@ describe('Dictionary.lookup: a bounded Damerau automaton over a trie', () => {
     );
   });
 
+  it('emits the same words in the same order whatever the order the words were given in (property)', () => {
+    const emitted = (dict: Dictionary, term: string, typos: number, prefix: boolean, limit: number) => {
+      const out: string[] = [];
+      dict.lookup(term, typos, prefix, limit, (id) => out.push(dict.words[id]!));
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.uniqueArray(letters, { minLength: 1, maxLength: 40 }), letters, fc.constantFrom(0, 1, 2), fc.boolean(), fc.integer({ min: 1, max: 10 }), (words, term, typos, prefix, limit) => {
+        const sorted = [...words].sort();
+        expect(emitted(Dictionary.of(words), term, typos, prefix, limit)).toEqual(emitted(Dictionary.of(sorted), term, typos, prefix, limit));
+        expect(emitted(Dictionary.of([...sorted].reverse()), term, typos, prefix, limit)).toEqual(emitted(Dictionary.of(sorted), term, typos, prefix, limit));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('visits each trie node at most once, whatever the term', () => {
     const words = Array.from({ length: 2000 }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`);
     const big = Dictionary.of(words);
