@@ -14,9 +14,8 @@ interface Visitor {
 const EMPTY: Assignments = Object.freeze({});
 
 function count(assignments: Assignments): number {
-  let n = 0;
-  for (const _ in assignments) n++;
-  return n;
+  // Faster than for-in on the large dictionary-mode objects a visitor in many campaigns has.
+  return Object.keys(assignments).length;
 }
 
 /**

@@ -710,22 +710,26 @@ export class DecisionEngine {
     // New hash assignments, and ones inherited from the anonymous id, become the visitor's own.
     let fresh: Record<string, string> | undefined;
     if (request.visitorConsent !== false) {
-      for (const a of assigned) {
-        if (a.source !== 'forced' && own[a.group.id] !== a.variation.id) (fresh ??= {})[a.group.id] = a.variation.id;
+      // A new visitor (the common case) has nothing to compare with: no lookup per campaign.
+      let none = true;
+      for (const _ in own) {
+        none = false;
+        break;
+      }
+      for (let i = 0; i < assigned.length; i++) {
+        const a = assigned[i]!;
+        if (a.source !== 'forced' && (none || own[a.group.id] !== a.variation.id)) (fresh ??= {})[a.group.id] = a.variation.id;
       }
     }
     let activations: Activation[] | undefined;
     if (request.triggerHit !== false) {
       const timestamp = this.#clock();
-      activations = assigned.map((a) => ({
-        environmentId: env,
-        visitorId,
-        anonymousId: anonymousId ?? null,
-        campaignId: a.campaign.id,
-        variationGroupId: a.group.id,
-        variationId: a.variation.id,
-        timestamp,
-      }));
+      const anonymous = anonymousId ?? null;
+      activations = new Array<Activation>(assigned.length);
+      for (let i = 0; i < assigned.length; i++) {
+        const a = assigned[i]!;
+        activations[i] = { environmentId: env, visitorId, anonymousId: anonymous, campaignId: a.campaign.id, variationGroupId: a.group.id, variationId: a.variation.id, timestamp };
+      }
     }
     if (!fresh && !activations) return assigned;
     // Frozen, an in-memory store may keep it as it is instead of copying it.
