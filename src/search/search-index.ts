@@ -85,8 +85,8 @@ export class SearchIndex {
   }
 
   /** Builds the index of one visible version, giving the event loop a turn at every step of {@link SearchIndex.steps}. */
-  static build(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer): Promise<SearchIndex> {
-    return runInSlices(SearchIndex.steps(version, items, settings, analyzer));
+  static build(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer, previous?: SearchIndex): Promise<SearchIndex> {
+    return runInSlices(SearchIndex.steps(version, items, settings, analyzer, previous));
   }
 
   /**
@@ -95,8 +95,13 @@ export class SearchIndex {
    * analysed (plus the item in progress) or {@link BUILD_CHECKPOINT_ITEMS} items visited.
    * Field types come from the visible items themselves, not the accepted schema: writes not yet
    * synchronized must not change what search accepts.
+   *
+   * With the `previous` index of the same service (same settings and analyzer), the words of an
+   * item whose searched text has not changed are copied from it instead of analysed again: a
+   * sync that changed a few items analyses a few items. Items are matched by id, both lists
+   * being in id order (as stores give them); any other order only makes fewer matches.
    */
-  static *steps(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer): Generator<void, SearchIndex> {
+  static *steps(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer, previous?: SearchIndex): Generator<void, SearchIndex> {
     const custom = yield* visibleTypes(items);
     const types = new Map<string, FieldType>();
     for (const [name, f] of Object.entries(STANDARD_FIELDS)) types.set(name, f.type);
@@ -119,27 +124,62 @@ export class SearchIndex {
     const tokens = new Growable();
     const offsets = new Uint32Array(items.length * F + 1);
     const totalLength = new Float64Array(F);
+    const word = (w: string) => {
+      let id = ids.get(w);
+      if (id === undefined) {
+        id = wordList.length;
+        ids.set(w, id);
+        wordList.push(w);
+      }
+      return id;
+    };
+    const reuse = previous && previous.searchable.length === F && previous.searchable.every((f, i) => f === searchable[i]) ? previous : undefined;
+    // Previous word number → this index's (-1: not met yet).
+    const renumber = new Int32Array(reuse ? reuse.dictionary.words.length : 0).fill(-1);
+    let p = 0;
     let characters = 0;
+    let copied = 0;
     for (let d = 0; d < items.length; d++) {
       const item = items[d]!;
+      let from = -1;
+      if (reuse) {
+        const old = reuse.items;
+        while (p < old.length && old[p]!.id < item.id) p++;
+        if (p < old.length && old[p]!.id === item.id) {
+          const before = old[p]!;
+          let same = before === item;
+          if (!same) {
+            same = true;
+            for (let f = 0; f < F && same; f++) {
+              const a = fieldText(before, searchable[f]!);
+              const b = fieldText(item, searchable[f]!);
+              characters += a.length;
+              same = a === b;
+            }
+          }
+          if (same) from = p;
+        }
+      }
       for (let f = 0; f < F; f++) {
         offsets[d * F + f] = tokens.length;
-        const field = searchable[f]!;
-        const text = searchableText(Object.hasOwn(item, field) ? item[field] : undefined);
-        characters += text.length;
-        for (const w of words(text)) {
-          let id = ids.get(w);
-          if (id === undefined) {
-            id = wordList.length;
-            ids.set(w, id);
-            wordList.push(w);
+        if (from >= 0) {
+          const { tokens: was, offsets: at, dictionary } = reuse!;
+          for (let t = at[from * F + f]!, end = at[from * F + f + 1]!; t < end; t++) {
+            const w = was[t]!;
+            let id = renumber[w]!;
+            if (id < 0) id = renumber[w] = word(dictionary.words[w]!);
+            tokens.push(id);
           }
-          tokens.push(id);
+          copied += at[from * F + f + 1]! - at[from * F + f]!;
+        } else {
+          const text = fieldText(item, searchable[f]!);
+          characters += text.length;
+          for (const w of words(text)) tokens.push(word(w));
         }
         totalLength[f]! += tokens.length - offsets[d * F + f]!;
       }
-      if (characters >= BUILD_CHECKPOINT_CHARACTERS || d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) {
-        characters = 0;
+      if (characters >= BUILD_CHECKPOINT_CHARACTERS || copied >= BUILD_CHECKPOINT_TOKENS || d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) {
+        characters = copied = 0;
         yield;
       }
     }
@@ -206,6 +246,11 @@ function* eachToken(tokens: Uint32Array, offsets: Uint32Array, F: number, n: num
       yield;
     }
   }
+}
+
+/** The searched text of a field of an item (own properties only: a field named `constructor` must not read Object's). */
+function fieldText(item: CatalogItem, field: string): string {
+  return searchableText(Object.hasOwn(item, field) ? item[field] : undefined);
 }
 
 /** The text of a value for full-text search: strings, list elements, object member strings. */

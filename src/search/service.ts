@@ -436,7 +436,7 @@ export class SearchService {
 
   async #build(): Promise<SearchIndex> {
     const visible = await this.catalog.visible();
-    const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer);
+    const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer, this.#current);
     const { embedder } = this.#options;
     if (embedder) {
       const vectors: Float32Array[] = [];

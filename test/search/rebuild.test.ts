@@ -4,11 +4,13 @@
  * turn between steps while searches keep using the previous index. Guarded by counting work and
  * turns, never by timing.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CatalogRegistry, memoryStorage, SearchService, type Catalog } from '../../src/index';
 import { Analyzer } from '../../src/search/analysis';
 import { BUILD_CHECKPOINT_CHARACTERS, BUILD_CHECKPOINT_ITEMS, SearchIndex } from '../../src/search/search-index';
 import type { CatalogItem } from '../../src/storage/catalog';
+import { runAtOnce } from '../../src/slices';
 
 const VOCABULARY = ['galaxy', 'case', 'charger', 'cable', 'screen', 'protector', 'wireless', 'black', 'usb', 'phone', 'otterbox', 'slim'];
 
@@ -23,7 +25,7 @@ function text(seed: number, count: number): string {
 }
 
 function product(i: number, words: number): CatalogItem {
-  return { id: `p${i}`, is_recommendable: true, name: text(i + 1, words), absolute_link: null, img_link: null, price: i % 50, categories_ids: ['phones'] } as CatalogItem;
+  return { id: `p${String(i).padStart(5, '0')}`, is_recommendable: true, name: text(i + 1, words), absolute_link: null, img_link: null, price: i % 50, categories_ids: ['phones'] } as CatalogItem;
 }
 
 describe('SearchIndex.steps', () => {
@@ -69,6 +71,68 @@ describe('SearchIndex.steps', () => {
   });
 });
 
+/** What an index says of each document and word, by word text (word numbers may differ). */
+function contents(index: SearchIndex) {
+  const F = index.searchable.length;
+  const words = index.dictionary.words;
+  const fields = index.items.map((_, d) => index.searchable.map((_, f) => Array.from(index.tokens.subarray(index.offsets[d * F + f], index.offsets[d * F + f + 1]), (w) => words[w])));
+  const postings = Object.fromEntries(words.map((w, k) => [w, Array.from(index.docs(k))]));
+  const stems = Object.fromEntries([...index.stems].map(([stem, list]) => [stem, list.map((k) => words[k]).sort()]));
+  return { fields, postings, stems, words: [...words].sort(), averageLength: Array.from(index.averageLength) };
+}
+
+describe('a rebuild from the previous index', () => {
+  const vocabulary = fc.constantFrom('galaxy', 'case', 'Charger', 'usb-c', 'otterbox', 's7', 'slim', 'phone');
+  const phrase = fc.array(vocabulary, { maxLength: 5 }).map((w) => w.join(' '));
+  const edit = fc.constantFrom('keep', 'copy', 'rename', 'describe', 'delete');
+
+  it('gives the index a build from scratch gives, whatever changed (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(phrase, phrase, edit, phrase), { minLength: 1, maxLength: 25 }), fc.array(phrase, { maxLength: 5 }), (rows, added) => {
+        const before = rows.map(([name, description], i) => ({ ...product(i, 0), id: `i${String(i).padStart(3, '0')}`, name, description }) as CatalogItem);
+        const after: CatalogItem[] = [];
+        rows.forEach(([, , change, text], i) => {
+          const item = before[i]!;
+          if (change === 'keep') after.push(item);
+          else if (change === 'copy') after.push({ ...item });
+          else if (change === 'rename') after.push({ ...item, name: text });
+          else if (change === 'describe') after.push({ ...item, description: text });
+        });
+        added.forEach((name, k) => after.push({ ...product(k, 0), id: `j${k}`, name, description: 'new' } as CatalogItem));
+        after.sort((a, b) => (a.id < b.id ? -1 : 1));
+        const analyzer = new Analyzer();
+        const previous = runAtOnce(SearchIndex.steps(1, before, {}, analyzer));
+        const scratch = runAtOnce(SearchIndex.steps(2, after, {}, analyzer));
+        const incremental = runAtOnce(SearchIndex.steps(2, after, {}, analyzer, previous));
+        expect(contents(incremental)).toEqual(contents(scratch));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('analyses only the items whose searched text changed', () => {
+    let analysed = 0;
+    const items = Array.from({ length: 200 }, (_, i) => product(i, 5));
+    const counted = (list: CatalogItem[]) =>
+      list.map((item) => {
+        const { name, ...rest } = item;
+        return Object.defineProperty(rest, 'name', { enumerable: true, get: () => (analysed++, name) }) as CatalogItem;
+      });
+    const analyzer = new Analyzer();
+    const before = counted(items);
+    const previous = runAtOnce(SearchIndex.steps(1, before, {}, analyzer));
+    const after = [...before];
+    after[10] = counted([{ ...items[10]!, name: 'zqxmarker galaxy s7' }])[0]!;
+    after.splice(20, 1);
+    analysed = 0;
+    const index = runAtOnce(SearchIndex.steps(2, after, {}, analyzer, previous));
+    // Unchanged items (the same objects) are not read; item 10's previous and new names are read
+    // to compare them, then the new one is analysed; the value indexes read every name once.
+    expect(analysed).toBe(3 + after.length);
+    expect(Array.from(index.docs(index.dictionary.id('zqxmarker')))).toEqual([10]);
+  });
+});
+
 async function catalogOf(items: readonly CatalogItem[]): Promise<Catalog> {
   const registry = new CatalogRegistry({ storage: memoryStorage() });
   const { catalog } = await registry.create({ identifier: 'rebuild' });
@@ -84,7 +148,9 @@ describe('a rebuild after a sync', () => {
     const catalog = await catalogOf(items);
     const service = new SearchService({ catalog });
     expect((await service.search({ text: 'zqxmarker' })).totalHits).toBe(0);
-    await catalog.put({ ...items[5]!, name: `${items[5]!.name} zqxmarker` });
+    // Every item changes (a full rebuild: nothing can be copied from the previous index).
+    const changed = items.map((item, i) => ({ ...item, description: `${item.description} ${i === 5 ? 'zqxmarker' : 'plain'}` }) as CatalogItem);
+    await catalog.batch(changed.map((product) => ({ operation: 'create-replace' as const, product })));
     await catalog.sync();
 
     // Counts turns of the event loop: one immediate per turn, re-armed until stopped.
@@ -99,13 +165,13 @@ describe('a rebuild after a sync', () => {
     const meanwhile = await service.search({ text: 'zqxmarker' });
     expect(meanwhile.totalHits).toBe(0); // the previous index
     const turnsWhenAnswered = turns;
-    expect((await first).hits.map((h) => h.id)).toEqual(['p5']);
+    expect((await first).hits.map((h) => h.id)).toEqual(['p00005']);
     counting = false;
     // The search served meanwhile did not wait for the build.
     expect(turnsWhenAnswered).toBeLessThan(3);
     // ~1,800 characters of description and name per item: at least a turn per checkpoint of text.
-    const characters = items.reduce((sum, item) => sum + (item.name as string).length + (item.description as string).length, 0);
+    const characters = changed.reduce((sum, item) => sum + (item.name as string).length + (item.description as string).length, 0);
     expect(turns).toBeGreaterThanOrEqual(Math.floor(characters / BUILD_CHECKPOINT_CHARACTERS));
-    expect((await service.search({ text: 'zqxmarker' })).hits.map((h) => h.id)).toEqual(['p5']);
+    expect((await service.search({ text: 'zqxmarker' })).hits.map((h) => h.id)).toEqual(['p00005']);
   });
 });
