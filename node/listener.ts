@@ -73,7 +73,10 @@ export function createNodeListener(handler: Handler, options: NodeListenerOption
       return;
     }
     try {
-      await writeResponse(res, response, req.method === 'HEAD');
+      // abkit's own responses hold their text: written at once, without another promise.
+      const text = responseText(response);
+      if (text !== undefined) writeBody(res, response, text, req.method === 'HEAD');
+      else await writeResponse(res, response, req.method === 'HEAD');
     } catch (error) {
       onError(error);
       res.destroy();
@@ -92,9 +95,11 @@ export function createNodeListener(handler: Handler, options: NodeListenerOption
  */
 export async function writeResponse(res: ServerResponse, response: Response, head = false): Promise<void> {
   const text = responseText(response);
-  let body: string | Uint8Array | null;
-  if (text !== undefined) body = text;
-  else body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  if (text !== undefined) writeBody(res, response, text, head);
+  else writeBody(res, response, response.body ? new Uint8Array(await response.arrayBuffer()) : null, head);
+}
+
+function writeBody(res: ServerResponse, response: Response, body: string | Uint8Array | null, head: boolean): void {
   const headers: Record<string, string | string[] | number> = {};
   const record = responseHeaderRecord(response);
   if (record) Object.assign(headers, record);

@@ -199,6 +199,14 @@ async function readBody(req: NodeRequestLike, limit: number): Promise<Body> {
     throw tooLarge();
   }
   if (req.readableEnded) return { bytes: new Uint8Array(0) };
+  // The whole body is in the stream's buffer (a small body comes in the packet of its headers)
+  // and nobody reads it yet: take it at once, without events.
+  const whole = req.complete ? req.readableLength <= limit : declared !== undefined && req.readableLength === Number(declared);
+  if (whole && req.readableFlowing === null) {
+    const chunk = req.read() as Buffer | string | null;
+    if (chunk === null) return { bytes: new Uint8Array(0) };
+    return { bytes: typeof chunk === 'string' ? Buffer.from(chunk) : chunk };
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -4,24 +4,25 @@
  *
  * @module
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import type { TokenService } from '../src/access/token-service';
 import type { Catalog } from '../src/catalog/catalog';
 import type { CatalogRegistry } from '../src/catalog/registry';
 import type { DecisionEngine } from '../src/decision/engine';
 import type { SearchEvent } from '../src/http/search';
+import { LatencyHistogram } from './histogram';
 
 /** The metrics of one server, in their own registry. */
 export interface ServerMetrics {
   readonly registry: Registry;
-  readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly requestDuration: LatencyHistogram<'method' | 'route' | 'status'>;
   readonly decisions: Counter;
   readonly activations: Counter;
   readonly campaignsMatched: Counter;
   readonly tokenChecks: Counter<'result'>;
   readonly catalogOperations: Counter<'operation'>;
   readonly syncs: Counter<'result'>;
-  readonly searchDuration: Histogram<'route'>;
+  readonly searchDuration: LatencyHistogram<'route'>;
   readonly zeroResultSearches: Counter<'route'>;
 }
 
@@ -42,14 +43,14 @@ export function createMetrics(): ServerMetrics {
   const registers = [registry];
   return {
     registry,
-    requestDuration: new Histogram({ name: 'abkit_http_request_duration_seconds', help: 'HTTP request latency by route pattern and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers }),
+    requestDuration: new LatencyHistogram({ name: 'abkit_http_request_duration_seconds', help: 'HTTP request latency by route pattern and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers }),
     decisions: new Counter({ name: 'abkit_decisions_total', help: 'Decisions made (one per visitor request)', registers }),
     activations: new Counter({ name: 'abkit_activations_total', help: 'Activations recorded', registers }),
     campaignsMatched: new Counter({ name: 'abkit_campaigns_matched_total', help: 'Campaigns returned by decisions', registers }),
     tokenChecks: new Counter({ name: 'abkit_token_checks_total', help: 'Access token checks by result', labelNames: ['result'], registers }),
     catalogOperations: new Counter({ name: 'abkit_catalog_operations_total', help: 'Catalog write operations by kind', labelNames: ['operation'], registers }),
     syncs: new Counter({ name: 'abkit_catalog_syncs_total', help: 'Catalog synchronizations by result', labelNames: ['result'], registers }),
-    searchDuration: new Histogram({ name: 'abkit_search_duration_seconds', help: 'Search and autocomplete latency', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers }),
+    searchDuration: new LatencyHistogram({ name: 'abkit_search_duration_seconds', help: 'Search and autocomplete latency', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers }),
     zeroResultSearches: new Counter({ name: 'abkit_search_zero_results_total', help: 'Searches that found nothing', labelNames: ['route'], registers }),
   };
 }

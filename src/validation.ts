@@ -26,16 +26,22 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: 
 
 /**
  * Whether `value` nests arrays and objects more than `max` levels deep (a scalar is level 0).
- * Iterative, so it is safe on any input; a cycle counts as too deep.
+ * It stops at `max` levels, so it is safe on any input; a cycle counts as too deep.
  */
 export function nestingExceeds(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth + 1 > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  return value !== null && typeof value === 'object' && deeperThan(value, 1, max);
+}
+
+// Recursion stops at `max` levels, so the stack stays shallow whatever the value.
+function deeperThan(value: object, level: number, max: number): boolean {
+  if (level > max) return true;
+  if (Array.isArray(value)) {
+    for (const child of value) if (child !== null && typeof child === 'object' && deeperThan(child, level + 1, max)) return true;
+  } else {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const child = (value as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object' && deeperThan(child, level + 1, max)) return true;
     }
   }
   return false;

@@ -201,8 +201,17 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
-  return parseOrRefuse(text);
+  // JSON.parse does not recurse, so it runs first; the parsed value nests as deep as its text,
+  // and is walked in fewer steps. Text that does not parse is scanned so that depth still wins.
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
+    return parseOrRefuse(text);
+  }
+  if (nestingExceeds(value, MAX_JSON_DEPTH)) throw tooDeep();
+  return value;
 }
 
 function parseOrRefuse(text: string, where = ''): unknown {

@@ -359,8 +359,11 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     const result = await engine.decide(await decisionOf(context, query));
     const parts: string[] = [];
     if (mode !== 'simple') {
-      // Campaign values come prebuilt with their JSON text: concatenate instead of serializing.
-      parts.push(`"visitor_id":${JSON.stringify(result.visitorId)}`, `"campaigns":[${result.campaigns.map(serializeDecision).join(',')}]`);
+      // Campaign values come prebuilt with their JSON text: concatenate instead of serializing
+      // (appended one by one, the text is copied once, when it is written).
+      let campaignsText = `"visitor_id":${JSON.stringify(result.visitorId)},"campaigns":[`;
+      for (let i = 0; i < result.campaigns.length; i++) campaignsText += (i === 0 ? '' : ',') + serializeDecision(result.campaigns[i]!);
+      parts.push(`${campaignsText}]`);
     }
     if (mode !== 'normal') {
       const simple = simpleView(result.campaigns);

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS } from '../../src/decision/config';
-import { MAX_JSON_DEPTH } from '../../src/http/body';
+import type { ValidationError } from '../../src/errors';
+import { MAX_JSON_DEPTH, parseJsonBody } from '../../src/http/body';
 import { campaign, config } from '../helpers/configs';
 import { CATALOG_KEY, ENV, item, nestedArrays, nestedObjects, stack } from '../helpers/stack';
 
@@ -36,6 +37,21 @@ describe('JSON nesting depth of request bodies', () => {
       }
     }
     expect(errors).toEqual([]);
+  });
+
+  it('depth is named before syntax: a body both too deep and invalid is refused for its depth; one level less, for its syntax', () => {
+    const code = (text: string) => {
+      try {
+        parseJsonBody(text);
+        return 'parsed';
+      } catch (error) {
+        return (error as ValidationError).code;
+      }
+    };
+    expect(code(`${'['.repeat(MAX_JSON_DEPTH + 1)}x`)).toBe('too_deep');
+    expect(code(`${'['.repeat(MAX_JSON_DEPTH)}x`)).toBe('invalid_json');
+    expect(code(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`)).toBe('parsed');
+    expect(code(`{"a":"${'['.repeat(MAX_JSON_DEPTH + 1)}"}`)).toBe('parsed');
   });
 
   it('a catalog item with a field nested 20,000 arrays deep, or a deep id, is a 400; the catalog keeps working', async () => {

@@ -4,6 +4,8 @@ import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../node/index';
 import { createHandler, DecisionEngine, memoryStorage, type Handler } from '../../src/index';
+import { bodyReader } from '../../src/http/body';
+import { respond } from '../../src/http/respond';
 import { config } from '../helpers/configs';
 
 const servers: Server[] = [];
@@ -79,6 +81,28 @@ describe('createNodeListener', () => {
     const chunked = await fetch(`${url}/v2/campaigns`, { method: 'POST', body: new Blob(['{"visitor_id":"', 'y'.repeat(5000), '"}']).stream(), duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(413);
     expect((await fetch(`${url}/v2/campaigns`, { method: 'POST', body: '{"visitor_id":"v"}' })).status).toBe(200);
+  });
+
+  it('reads the same bytes whether the body came whole with its headers or in pieces while the handler waited', async () => {
+    const echo: Handler = async (request) => respond(await bodyReader(request, 1 << 20).text(), 200, { 'content-type': 'text/plain' });
+    const url = new URL(await listen(createServer(createNodeListener(echo))));
+    const body = `{"text":"${'é€𝄞'.repeat(3000)}"}`;
+    const bytes = Buffer.from(body);
+    expect((await send(url.href, 'POST', body)).text).toBe(body);
+    // Chunked, cut inside multi-byte characters, the last piece after the handler started reading.
+    const pieces = [bytes.subarray(0, 7), bytes.subarray(7, 20_001), bytes.subarray(20_001)];
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(url, { method: 'POST' }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString()));
+      });
+      req.on('error', reject);
+      req.write(pieces[0]);
+      req.write(pieces[1]);
+      setTimeout(() => req.end(pieces[2]), 50);
+    });
+    expect(text).toBe(body);
   });
 
   it('uses a body Express already parsed, with the same depth limit as text', async () => {
