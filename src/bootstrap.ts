@@ -49,7 +49,7 @@ export const catalogSearchSchema = z.strictObject({
   searchableFields: z.array(z.string().min(1)).optional(),
   boosts: z.record(z.string(), z.number().positive()).optional(),
   facets: z.array(z.string().min(1)).optional(),
-  rankingRules: z.array(z.enum(['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
+  rankingRules: z.array(z.enum(['words', 'typo', 'subject', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
   customRanking: z.array(z.string().regex(/^.+:(asc|desc)$/, 'must be <field>:asc or <field>:desc')).optional(),
   matchingStrategy: z.enum(['last', 'all', 'frequency']).optional(),
   stopWords: z.array(z.string()).optional(),

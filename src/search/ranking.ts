@@ -1,14 +1,16 @@
 /**
  * Ranking rules, Meilisearch-style: each rule sorts the ties of the rules before it. `words`,
- * `typo` and `customRanking` are known for every candidate once matched; `proximity`,
- * `attribute`, `exactness` and `bm25` read the document's words, so they are computed only for
- * the candidates whose earlier ranks tie with a hit of the requested page.
+ * `typo` and `customRanking` are known for every candidate once matched; `subject`,
+ * `proximity`, `attribute`, `exactness` and `bm25` read the document's words, so they are
+ * computed only for the candidates whose earlier ranks tie with a hit of the requested page.
  *
- * Each of `words`, `typo`, `proximity`, `attribute` and `exactness` gives an integer rank in
- * [1, max]; `_rankingScore` reads them as the digits of one mixed-radix number (Meilisearch's
- * construction), so a higher rule outweighs every lower one, the score lies in (0, 1], and it
- * is 1 only when every rule is at its best: every term matched exactly, without typo, next to
- * each other, at the start of the best field, which equals the query.
+ * Each of `words`, `typo`, `exactness`, `subject`, `proximity` and `attribute` gives an integer
+ * rank in [1, max]; `_rankingScore` reads them in rule order as nested shares of [0, 1]
+ * (Meilisearch's construction): a higher rule outweighs every lower one, each lower rule splits
+ * the share its betters left, and the score is 1 only when every rule is at its best (every term
+ * matched exactly, without typo, naming what the item is, next to each other, at the start of the
+ * best field, which equals the query). The `words` share counts matched terms (all of them: the
+ * top m/(m+1) of [0, 1]), so a full match with a poor exactness scores about 0.9, not 0.9997.
  *
  * @module
  */
@@ -20,21 +22,27 @@ import type { SearchIndex } from './search-index';
 
 /**
  * The ranking rules, in their default order. Exactness comes before proximity (Meilisearch puts
- * it after attribute): on the judged Best Buy queries that order measured best (nDCG@10 0.924
- * against 0.912), since a word typed in full says more than two words close together.
+ * it after attribute), and subject after exactness: on the judged Best Buy queries that order
+ * measured best (a word typed in full says more than two words close together; what an item is
+ * says more than where the words sit).
  *
  * @example
  * ```ts
  * new SearchService({ catalog, rankingRules: ['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'] }); // Meilisearch's order
  * ```
  */
-export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactness', 'proximity', 'attribute', 'customRanking', 'bm25'];
+export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactness', 'subject', 'proximity', 'attribute', 'customRanking', 'bm25'];
 
 /**
  * One ranking rule:
  *
  * - `words`: more matched query terms, weighted (see `matchingStrategy`);
  * - `typo`: fewer typos;
+ * - `subject`: the query's head term (the one most often naming what items are: "case" in
+ *   "galaxy s7 case", "phone" in "samsung phone") found where the item says what it IS, then more
+ *   query terms found there: its name outside the part saying what it fits ("… for Samsung Cell
+ *   Phones", "compatible with …", "fits …"), and its most specific category's type word
+ *   (see subject.ts);
  * - `proximity`: matched terms closer together, in query order (distance 1 = as far apart as in
  *   the query, so "3-in-1" matches "3 in 1" at distance 1 although "in" is a stop word; at most 8);
  * - `attribute`: the best field a term is in (`searchableFields` order, or boost), then the
@@ -42,20 +50,24 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  * - `exactness`: the whole field equal to the query, then a field starting with it, then more
  *   terms matched as typed (not through a prefix, stem, synonym or typo);
  * - `customRanking`: the service's `customRanking` criteria (e.g. `popularity:desc`);
- * - `bm25`: Okapi BM25 over the searched fields (weighted by boost), the last tie-breaker
- *   before the document id.
+ * - `bm25`: Okapi BM25 over the searched fields (weighted by boost), then the share of the
+ *   name's characters the query reached (of two colours of one listing, the one whose name is
+ *   more what was typed), then the same share over every searched field.
+ *
+ * After every rule, hits still equal (the same listing for another carrier) go by lower price,
+ * then by id.
  *
  * @example
  * ```ts
  * const rules: RankingRule[] = ['words', 'typo', 'attribute'];
  * ```
  */
-export type RankingRule = 'words' | 'typo' | 'proximity' | 'attribute' | 'exactness' | 'customRanking' | 'bm25';
+export type RankingRule = 'words' | 'typo' | 'subject' | 'proximity' | 'attribute' | 'exactness' | 'customRanking' | 'bm25';
 
 /** Rules that give a rank, in the score. */
-type Scored = 'words' | 'typo' | 'proximity' | 'attribute' | 'exactness';
-const SCORED = new Set<RankingRule>(['words', 'typo', 'proximity', 'attribute', 'exactness']);
-const EXPENSIVE = new Set<RankingRule>(['proximity', 'attribute', 'exactness', 'bm25']);
+type Scored = 'words' | 'typo' | 'subject' | 'proximity' | 'attribute' | 'exactness';
+const SCORED = new Set<RankingRule>(['words', 'typo', 'subject', 'proximity', 'attribute', 'exactness']);
+const EXPENSIVE = new Set<RankingRule>(['subject', 'proximity', 'attribute', 'exactness', 'bm25']);
 
 /** Farthest proximity counted between two terms (also the distance of terms not both found in one field). */
 const MAX_DISTANCE = 8;
@@ -79,10 +91,13 @@ const WORD_LEVELS = 1000;
 export interface RankingScoreDetails {
   readonly words?: { readonly order: number; readonly score: number; readonly matchingWords: number; readonly maxMatchingWords: number };
   readonly typo?: { readonly order: number; readonly score: number; readonly typoCount: number; readonly maxTypoCount: number };
+  readonly subject?: { readonly order: number; readonly score: number; readonly head: string | null; readonly subjectWords: number; readonly maxSubjectWords: number };
   readonly proximity?: { readonly order: number; readonly score: number; readonly distance: number; readonly minDistance: number; readonly maxDistance: number };
   readonly attribute?: { readonly order: number; readonly score: number; readonly field: string | null; readonly position: number | null };
   readonly exactness?: { readonly order: number; readonly score: number; readonly exactWords: number; readonly matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch' };
-  readonly bm25?: { readonly order: number; readonly value: number };
+  readonly bm25?: { readonly order: number; readonly value: number; readonly coverage: number; readonly textCoverage: number };
+  /** After every rule: the item's price (lower first among hits equal on every rule), before the id. */
+  readonly tieBreak?: { readonly order: number; readonly price: number | null };
   /** `customRanking` criteria, by their text (`popularity:desc`). */
   readonly [criterion: string]: { readonly order: number; readonly score?: number; readonly value?: unknown } | undefined;
 }
@@ -91,6 +106,12 @@ export interface RankingScoreDetails {
 function keyOf(item: CatalogItem, criterion: SortCriterion, index: SearchIndex): unknown {
   const raw = criterion.field === 'id' ? item.id : valueAt(item, criterion.field, index.paths.get(criterion.field)?.info.objectField);
   return Array.isArray(raw) ? raw[0] : raw;
+}
+
+/** A document's first price, undefined when it has none (NaN in the path index). */
+function priceOf(first: Float64Array, doc: number): number | undefined {
+  const v = first[doc]!;
+  return Number.isNaN(v) ? undefined : v;
 }
 
 /** Ranking of the candidates of one query. */
@@ -107,13 +128,20 @@ export class Ranker {
   readonly #weights: Float64Array;
   readonly #idf: Float64Array;
   readonly #maxTypos: number;
+  /** The query's head term (what the shopper wants an item to be), or -1. */
+  readonly #head: number;
   readonly max: Record<Scored, number>;
   readonly words: Int32Array;
   readonly typo: Int32Array;
+  readonly subject: Int32Array;
   readonly proximity: Int32Array;
   readonly attribute: Int32Array;
   readonly exactness: Int32Array;
   readonly bm25: Float64Array;
+  /** Share of the first field's characters in words the query reached (bm25's own tie-breaker). */
+  readonly coverage: Float64Array;
+  /** The same over every searched field. */
+  readonly textCoverage: Float64Array;
   readonly #done: Uint8Array;
   readonly #sortKeys: ArrayLike<unknown>[];
   readonly #customKeys: ArrayLike<unknown>[];
@@ -146,21 +174,26 @@ export class Ranker {
     // Words weights per strategy: by rarity, or by query order (dropping terms from the end).
     this.#weights = new Float64Array(n);
     this.#counted.forEach((t, k) => (this.#weights[t] = options.strategy === 'frequency' ? Math.log(1 + N / Math.max(cands.df[t] ?? 0, 1)) : 2 ** (m - 1 - k)));
+    this.#head = queryHead(index, match);
     this.#maxTypos = this.#counted.reduce((s, t) => s + (match?.allowed[t] ?? 0), 0);
     const pairs = Math.max(0, m - 1);
     this.max = {
       words: options.strategy === 'all' ? 1 : options.strategy === 'last' ? 2 ** m : WORD_LEVELS + 1,
       typo: this.#maxTypos + 1,
+      subject: 2 * m,
       proximity: (MAX_DISTANCE - 1) * pairs + 1,
       attribute: (m * (index.fieldRanks - 1) + 1) * (m * MAX_POSITION + 1),
       exactness: m + 3,
     };
     this.words = new Int32Array(size);
     this.typo = new Int32Array(size);
+    this.subject = new Int32Array(size);
     this.proximity = new Int32Array(size);
     this.attribute = new Int32Array(size);
     this.exactness = new Int32Array(size);
     this.bm25 = new Float64Array(size);
+    this.coverage = new Float64Array(size);
+    this.textCoverage = new Float64Array(size);
     this.#done = new Uint8Array(size);
     const totalWeight = this.#counted.reduce((s, t) => s + this.#weights[t]!, 0);
     for (let c = 0; c < size; c++) {
@@ -272,16 +305,35 @@ export class Ranker {
   score(c: number): number {
     if (!this.#match) return 1;
     this.describe(c);
-    let rank = 1;
-    let max = 1;
+    // Each rule narrows the span [lo, lo + width) to its rank's share; the score is the span's top.
+    let lo = 0;
+    let width = 1;
+    let perfect = true;
     for (const rule of this.#rules) {
       if (!SCORED.has(rule)) continue;
       const r = this[rule as Scored][c]!;
       const m = this.max[rule as Scored];
-      rank = (rank - 1) * m + r;
-      max *= m;
+      if (m <= 1) continue;
+      if (r < m) perfect = false;
+      if (rule === 'words') {
+        // A thousand rarity levels would leave every full match above 0.999: all of them share the
+        // top m/(m+1) of the span (m counted terms, Meilisearch's words score), the partial
+        // matches the rest by their weighted share.
+        const top = this.#counted.length / (this.#counted.length + 1);
+        if (r === m) {
+          lo += width * top;
+          width *= 1 - top;
+        } else {
+          width = (width * top) / (m - 1);
+          lo += width * (r - 1);
+        }
+        continue;
+      }
+      width /= m;
+      lo += width * (r - 1);
     }
-    return rank / max;
+    // Exactly 1 for a perfect match, whatever the rounding of the spans.
+    return perfect ? 1 : Math.min(lo + width, 1 - Number.EPSILON);
   }
 
   /** What each rule counted for a candidate. */
@@ -300,13 +352,16 @@ export class Ranker {
       if (!seen) return;
       if (rule === 'words') out.words = { order, score: score('words'), matchingWords: seen.matched, maxMatchingWords: this.#counted.length };
       else if (rule === 'typo') out.typo = { order, score: score('typo'), typoCount: this.max.typo - this.typo[c]!, maxTypoCount: this.#maxTypos };
+      else if (rule === 'subject') out.subject = { order, score: score('subject'), head: this.#head < 0 ? null : this.#match!.query.terms[this.#head]!.text, subjectWords: seen.subjectWords, maxSubjectWords: this.#counted.length };
       else if (rule === 'proximity') {
         const pairs = Math.max(0, this.#counted.length - 1);
         out.proximity = { order, score: score('proximity'), distance: seen.distance, minDistance: pairs, maxDistance: pairs * MAX_DISTANCE };
       } else if (rule === 'attribute') out.attribute = { order, score: score('attribute'), field: seen.field, position: seen.position };
       else if (rule === 'exactness') out.exactness = { order, score: score('exactness'), exactWords: seen.exact, matchType: seen.matchType };
-      else out.bm25 = { order, value: Math.round(this.bm25[c]! * 1e6) / 1e6 };
+      else out.bm25 = { order, value: Math.round(this.bm25[c]! * 1e6) / 1e6, coverage: Math.round(this.coverage[c]! * 1e6) / 1e6, textCoverage: Math.round(this.textCoverage[c]! * 1e6) / 1e6 };
     });
+    const price = this.#match ? this.#index.paths.get('price')?.first : undefined;
+    if (seen && price) out.tieBreak = { order: this.#rules.length, price: priceOf(price, this.#cands.docs[c]!) ?? null };
     return out as RankingScoreDetails;
   }
 
@@ -327,21 +382,34 @@ export class Ranker {
       } else {
         const values = this[rule];
         steps.push((a, b) => values[b]! - values[a]!);
+        if (rule === 'bm25') {
+          const { coverage, textCoverage } = this;
+          steps.push((a, b) => coverage[b]! - coverage[a]!);
+          steps.push((a, b) => textCoverage[b]! - textCoverage[a]!);
+        }
       }
     }
     const docs = this.#cands.docs;
+    // Among hits equal on every rule (the same listing in another colour or for another carrier),
+    // the lower price first: the same thing for less; then, as a last resort, the id.
+    const price = this.#match ? this.#index.paths.get('price')?.first : undefined;
     return (a, b) => {
       for (const step of steps) {
         const d = step(a, b);
         if (d !== 0) return d;
       }
+      if (!final) return 0;
+      if (price) {
+        const d = compareValues(priceOf(price, docs[a]!), priceOf(price, docs[b]!));
+        if (d !== 0) return d;
+      }
       // Items are sorted by id: the document number breaks the last ties by id.
-      return final ? docs[a]! - docs[b]! : 0;
+      return docs[a]! - docs[b]!;
     };
   }
 
   /** Reads a candidate's words: sets its proximity, attribute, exactness and bm25 ranks. */
-  #read(c: number, explain: boolean): { matched: number; distance: number; field: string | null; position: number | null; exact: number; matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch' } | undefined {
+  #read(c: number, explain: boolean): { matched: number; distance: number; field: string | null; position: number | null; exact: number; matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch'; subjectWords: number } | undefined {
     const index = this.#index;
     const n = this.#n;
     const F = index.searchable.length;
@@ -352,9 +420,17 @@ export class Ranker {
     const bestPos = BEST_POS.fill(0x7fffffff, 0, n);
     const bestField = BEST_FIELD.fill(-1, 0, n);
     const near = NEAR.fill(MAX_DISTANCE, 0, n);
+    const isSubject = IS_SUBJECT.fill(0, 0, n);
+    const spans = index.subjectSpans;
+    const bestCode = this.#cands.codes.subarray(c * n, c * n + n);
     let starts = false;
     let equal = false;
     let bm25 = 0;
+    let nameChars = 0;
+    let coveredChars = 0;
+    let textChars = 0;
+    let textCovered = 0;
+    const wordList = index.dictionary.words;
     const { tokens, offsets, fieldRank } = index;
     for (let f = 0; f < F; f++) {
       const lo = offsets[doc * F + f]!;
@@ -365,9 +441,24 @@ export class Ranker {
       const tf = TF.fill(0, 0, n);
       let prefixExact = length >= n;
       const rank = fieldRank[f]!;
+      // The name says what the item is only while it is among the best fields (searchableFields or boosts may rank another first).
+      // What the item is: its name outside the tail naming what it fits, while the name is among
+      // the best fields (searchableFields or boosts may rank another first); its category's type word.
+      const field = index.searchable[f];
+      const isName = field === 'name' && rank === 0;
+      const tailStart = spans[doc * 3]!;
+      const tailEnd = spans[doc * 3 + 1]!;
+      const typeAt = field === 'categories_ids' ? spans[doc * 3 + 2]! : -1;
       for (let t = lo; t < hi; t++) {
         const p = t - lo;
         const slot = this.#slot[tokens[t]!]!;
+        const chars = wordList[tokens[t]!]!.length;
+        textChars += chars;
+        if (slot >= 0) textCovered += chars;
+        if (f === 0) {
+          nameChars += chars;
+          if (slot >= 0) coveredChars += chars;
+        }
         if (slot < 0) {
           if (p < n) prefixExact = false;
           continue;
@@ -377,6 +468,8 @@ export class Ranker {
         for (let i = 0; i < n; i++) {
           if (this.#slotCodes[base + i] === 0) continue;
           tf[i]!++;
+          // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
+          if ((isName ? p < tailStart || p >= tailEnd : p === typeAt) && this.#slotCodes[base + i]! <= bestCode[i]!) isSubject[i] = 1;
           if (rank < bestRank[i]! || (rank === bestRank[i] && p < bestPos[i]!)) {
             bestRank[i] = rank;
             bestPos[i] = p;
@@ -416,8 +509,12 @@ export class Ranker {
     let posExcess = 0;
     let exact = 0;
     let matched = 0;
+    let subject = 0;
+    let subjectWords = 0;
     const codes = this.#cands.codes;
     for (const i of counted) {
+      subjectWords += isSubject[i]!;
+      if (isSubject[i]) subject += i === this.#head ? m : 1;
       const code = codes[c * n + i]!;
       if (code !== 0) matched++;
       if (code === 1) exact++;
@@ -430,11 +527,14 @@ export class Ranker {
       }
     }
     const pairs = Math.max(0, m - 1);
+    this.subject[c] = 1 + subject;
     this.proximity[c] = this.max.proximity - (distance - pairs);
     const positions = m * MAX_POSITION + 1;
     this.attribute[c] = (m * (index.fieldRanks - 1) - rankExcess) * positions + (m * MAX_POSITION - posExcess) + 1;
     this.exactness[c] = 1 + exact + (starts ? 1 : 0) + (equal ? 1 : 0);
     this.bm25[c] = bm25;
+    this.coverage[c] = nameChars === 0 ? 0 : coveredChars / nameChars;
+    this.textCoverage[c] = textChars === 0 ? 0 : textCovered / textChars;
     if (!explain) return undefined;
     // The field and position of the best-placed counted term.
     let best = -1;
@@ -446,8 +546,48 @@ export class Ranker {
       position: best < 0 ? null : bestPos[best]!,
       exact,
       matchType: equal ? 'exactMatch' : starts ? 'matchesStart' : 'noExactMatch',
+      subjectWords,
     };
   }
+}
+
+/**
+ * The query's head term: the counted term that most often names what items are (the share of
+ * its documents having it in their subject, see subject.ts: "case", "protector" or "phone"
+ * rather than "plus", "s7" or "samsung"), the later one on a tie (English noun phrases end
+ * with what they name). Terms after "for" or "fits" qualify the head ("case for galaxy s7").
+ */
+function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
+  if (!match) return -1;
+  const terms = match.query.terms;
+  let end = terms.length;
+  for (let i = 1; i < terms.length; i++) {
+    if (terms[i]!.text === 'for' || terms[i]!.text === 'fits') {
+      end = i;
+      break;
+    }
+  }
+  let head = -1;
+  let best = -1;
+  for (const t of match.counted) {
+    if (t >= end) continue;
+    let df = 0;
+    let sdf = 0;
+    const words = match.termWords[t]!;
+    const codes = match.termCodes[t]!;
+    // The term's own words (exact or stem), not its prefixes and typos.
+    for (let k = 0; k < words.length; k++) {
+      if (codes[k]! > 2) continue;
+      df += index.postingStart[words[k]! + 1]! - index.postingStart[words[k]!]!;
+      sdf += index.subjectDf[words[k]!]!;
+    }
+    const share = df === 0 ? 0 : sdf / df;
+    if (share >= best) {
+      best = share;
+      head = t;
+    }
+  }
+  return head;
 }
 
 // Per-term scratch of #read (at most 10 terms; reads are synchronous).
@@ -455,6 +595,7 @@ const BEST_RANK = new Int32Array(16);
 const BEST_POS = new Int32Array(16);
 const BEST_FIELD = new Int32Array(16);
 const NEAR = new Int32Array(16);
+const IS_SUBJECT = new Uint8Array(16);
 const LAST = new Int32Array(16);
 const TF = new Int32Array(16);
 

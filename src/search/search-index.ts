@@ -7,11 +7,12 @@
  */
 import { STANDARD_FIELDS, typeOf, type FieldType } from '../catalog/typing';
 import type { CatalogItem } from '../storage/catalog';
-import { words, type Analyzer } from './analysis';
+import type { Analyzer } from './analysis';
 import { Dictionary } from './dictionary';
 import { memberKind, scalarKind } from './fields';
 import { Growable } from './growable';
 import { pathIndexSteps, type PathIndex, type SearchPath } from './path-index';
+import { fieldWords, NO_SPAN } from './subject';
 import { runInSlices } from '../slices';
 
 /** Characters of text analysed between two checkpoints of an index build (where a turn may be given). */
@@ -58,6 +59,14 @@ export class SearchIndex {
   readonly offsets: Uint32Array;
   /** Mean length in words of each searched field. */
   readonly averageLength: Float64Array;
+  /**
+   * What each item IS (see subject.ts), per document d: its name's words at positions
+   * `[subjectSpans[3d], subjectSpans[3d + 1])` say what it fits, the rest what it is; its
+   * categories' word at position `subjectSpans[3d + 2]` names its type ({@link NO_SPAN}: none).
+   */
+  readonly subjectSpans: Uint16Array;
+  /** Per word: how many documents have it where it says what the item is (a type word like "case" more often than a model like "plus"). */
+  readonly subjectDf: Uint32Array;
   /** Unit vectors per document, when an embedder is configured. */
   vectors: readonly Float32Array[] | undefined;
 
@@ -76,6 +85,8 @@ export class SearchIndex {
     this.tokens = parts.tokens;
     this.offsets = parts.offsets;
     this.averageLength = parts.averageLength;
+    this.subjectSpans = parts.subjectSpans;
+    this.subjectDf = parts.subjectDf;
     this.vectors = undefined;
   }
 
@@ -124,14 +135,26 @@ export class SearchIndex {
     const tokens = new Growable();
     const offsets = new Uint32Array(items.length * F + 1);
     const totalLength = new Float64Array(F);
+    const subjectSpans = new Uint16Array(items.length * 3);
+    for (let d = 0; d < items.length; d++) subjectSpans[d * 3 + 2] = NO_SPAN;
+    const subjectDf: number[] = [];
+    const lastSubjectDoc: number[] = [];
     const word = (w: string) => {
       let id = ids.get(w);
       if (id === undefined) {
         id = wordList.length;
         ids.set(w, id);
         wordList.push(w);
+        subjectDf.push(0);
+        lastSubjectDoc.push(-1);
       }
       return id;
+    };
+    // Counts a word once per document where it says what the item is.
+    const subjectWord = (id: number, d: number) => {
+      if (lastSubjectDoc[id] === d) return;
+      lastSubjectDoc[id] = d;
+      subjectDf[id]!++;
     };
     const reuse = previous && previous.searchable.length === F && previous.searchable.every((f, i) => f === searchable[i]) ? previous : undefined;
     // Previous word number → this index's (-1: not met yet).
@@ -162,19 +185,32 @@ export class SearchIndex {
       }
       for (let f = 0; f < F; f++) {
         offsets[d * F + f] = tokens.length;
+        const field = searchable[f]!;
         if (from >= 0) {
-          const { tokens: was, offsets: at, dictionary } = reuse!;
-          for (let t = at[from * F + f]!, end = at[from * F + f + 1]!; t < end; t++) {
+          const { tokens: was, offsets: at, dictionary, subjectSpans: spans } = reuse!;
+          if (f === 0) subjectSpans.set(spans.subarray(from * 3, from * 3 + 3), d * 3);
+          const start = at[from * F + f]!;
+          for (let t = start, end = at[from * F + f + 1]!; t < end; t++) {
             const w = was[t]!;
             let id = renumber[w]!;
             if (id < 0) id = renumber[w] = word(dictionary.words[w]!);
             tokens.push(id);
+            const k = t - start;
+            if (field === 'name' ? k < spans[from * 3]! || k >= spans[from * 3 + 1]! : field === 'categories_ids' && k === spans[from * 3 + 2]) subjectWord(id, d);
           }
-          copied += at[from * F + f + 1]! - at[from * F + f]!;
+          copied += at[from * F + f + 1]! - start;
         } else {
-          const text = fieldText(item, searchable[f]!);
+          const value = Object.hasOwn(item, field) ? item[field] : undefined;
+          const text = searchableText(value);
           characters += text.length;
-          for (const w of words(text)) tokens.push(word(w));
+          const read = fieldWords(field, value, text);
+          if (read.tail) subjectSpans.set(read.tail, d * 3);
+          if (read.type !== undefined) subjectSpans[d * 3 + 2] = read.type;
+          for (let k = 0; k < read.words.length; k++) {
+            const id = word(read.words[k]!);
+            tokens.push(id);
+            if (read.isSubject(k)) subjectWord(id, d);
+          }
         }
         totalLength[f]! += tokens.length - offsets[d * F + f]!;
       }
@@ -230,6 +266,8 @@ export class SearchIndex {
       tokens: tokenList,
       offsets,
       averageLength,
+      subjectSpans,
+      subjectDf: Uint32Array.from(subjectDf),
     });
   }
 }

@@ -143,8 +143,8 @@ export interface SearchServiceOptions {
   embedder?: Embedder;
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
-   * `sort` applies before them; the document id after them.
-   * @defaultValue `['words', 'typo', 'exactness', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   * `sort` applies before them; the lower price, then the document id, after them.
+   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'proximity', 'attribute', 'customRanking', 'bm25']`
    * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
   rankingRules?: readonly RankingRule[];
@@ -195,7 +195,8 @@ export const MAX_QUERY_TERMS = 10;
  *
  * Ranking: text is analysed (words, folding, stems, stop words, synonyms), every term is
  * optional (see `matchingStrategy`), and hits are ordered by `sort`, then the ranking rules
- * (`words`, `typo`, `exactness`, `proximity`, `attribute`, `customRanking`, `bm25`), then id.
+ * (`words`, `typo`, `exactness`, `subject`, `proximity`, `attribute`, `customRanking`, `bm25`),
+ * then lower price, then id.
  * `_rankingScore` in [0, 1] reads the rules' ranks in order (1 = a field equal to the query).
  * With an embedder and `semanticRatio` r > 0, the score is `(1 − r) · keyword + r · semantic`
  * (semantic = max(0, cosine)), hits are ordered by it, and documents whose semantic score is at

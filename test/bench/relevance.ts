@@ -30,7 +30,8 @@ function mean(values: readonly number[]): number {
 
 /**
  * Counts the top-`K` positions whose hit ties with the next hit on every ranking rule but `id`,
- * from `_rankingScoreDetails` (each rule's `score`, or `value` for bm25 and customRanking);
+ * from `_rankingScoreDetails` (each rule's `score`, or `value` for bm25 and customRanking, bm25's
+ * coverages and the price tie-break);
  * undefined while hits carry no details.
  */
 async function positionsDecidedById(engine: AbkitEngine, queries: readonly JudgedQuery[]): Promise<{ tied: number; positions: number; examples: string[] } | undefined> {
@@ -41,8 +42,10 @@ async function positionsDecidedById(engine: AbkitEngine, queries: readonly Judge
     const hits = await engine.details(q.query, K + 1);
     if (hits.length > 0 && hits[0]!._rankingScoreDetails === undefined) return undefined;
     const keys = hits.map((h) => {
-      const details = (h._rankingScoreDetails ?? {}) as Record<string, { score?: unknown; value?: unknown } | undefined>;
-      return JSON.stringify(Object.keys(details).filter((rule) => rule !== 'id').sort().map((rule) => [rule, details[rule]?.score ?? details[rule]?.value ?? null]));
+      const details = (h._rankingScoreDetails ?? {}) as Record<string, Record<string, unknown> | undefined>;
+      // Every value the comparator orders by: each rule's score (or value), bm25's coverages, the price tie-break.
+      const keys = ['score', 'value', 'coverage', 'textCoverage', 'price'];
+      return JSON.stringify(Object.keys(details).filter((rule) => rule !== 'id').sort().map((rule) => [rule, keys.map((k) => details[rule]?.[k] ?? null)]));
     });
     for (let i = 0; i < Math.min(K, hits.length - 1); i++) {
       positions++;

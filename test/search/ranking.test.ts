@@ -74,6 +74,56 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order([item('a', 'galaxy tab case'), item('b', 'galaxy tab')], 'galaxy tab', { rankingRules: ['exactness'] })).toEqual(['b', 'a']);
   });
 
+  it('subject: the query word naming what an item is, in its name, before the same word in what it fits', async () => {
+    // Same words: b IS a phone (battery for zed's sake), a is a battery for a zed phone. Proximity alone would put a first.
+    expect(await order([item('a', 'battery for zed phone'), item('b', 'phone battery for zed')], 'zed phone')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'mount compatible with zed phone'), item('b', 'phone mount compatible with zed')], 'zed phone')).toEqual(['b', 'a']);
+    // The same words; in b a new part of the name (" - ") ends what the mount fits.
+    expect(await order([item('a', 'mount fits zed phone'), item('b', 'mount fits zed - phone')], 'zed phone')).toEqual(['b', 'a']);
+  });
+
+  it('subject: the same after a rebuild that copies unchanged items from the previous index', async () => {
+    const catalog = await catalogOf([item('a', 'battery for zed phone', { categories_ids: ['all', 'batteries'] }), item('b', 'phone battery for zed', { categories_ids: ['all', 'phones'] })]);
+    const s = new SearchService({ catalog });
+    const before = await s.search({ text: 'zed phone', showRankingScoreDetails: true });
+    await catalog.put(item('c', 'lamp'));
+    await catalog.sync();
+    const after = await s.search({ text: 'zed phone', showRankingScoreDetails: true });
+    expect(after.hits.map((h) => [h.id, h._rankingScoreDetails?.subject])).toEqual(before.hits.map((h) => [h.id, h._rankingScoreDetails?.subject]));
+    expect(after.hits.map((h) => h.id)).toEqual(['b', 'a']);
+  });
+
+  it('subject: the most specific category names what an item is, its ancestors do not', async () => {
+    const items = [item('a', 'zed', { categories_ids: ['lamps', 'shades'] }), item('b', 'zed', { categories_ids: ['shades', 'lamps'] })];
+    // Exactness alone would put a first (its categories start with the query): only subject decides here.
+    expect(await order(items, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+    // The category's last word before "with" is its type: "lamps with shades" are lamps.
+    const withs = [item('a', 'zed', { categories_ids: ['all', 'shades-with-lamps'] }), item('b', 'zed', { categories_ids: ['all', 'lamps-with-shades'] })];
+    expect(await order(withs, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+  });
+
+  it('subject: the head is the word most often naming items, wherever it is in the query', async () => {
+    // "case" names many items (they are cases); "zphone" is mostly what they fit.
+    const cases = Array.from({ length: 6 }, (_, i) => item(`f${i}`, `case for zphone${i} - black`));
+    const items = [item('a', 'zphone 7', { description: 'fits any case' }), item('b', 'slim case for zphone 7'), ...cases];
+    for (const text of ['zphone 7 case', 'case zphone 7', 'case for zphone 7']) {
+      const ids = await order(items, text);
+      expect(ids.indexOf('b'), text).toBeLessThan(ids.indexOf('a'));
+    }
+  });
+
+  it('bm25 ties: the name more of which the query covers first, then the text more of which it covers', async () => {
+    expect(await order([item('a', 'lamp - midnight blue'), item('b', 'lamp - red')], 'lamp', { rankingRules: ['bm25'] })).toEqual(['b', 'a']);
+    const text = [item('a', 'lamp - red', { description: 'a lamp for a very long winter evening' }), item('b', 'lamp - red', { description: 'a lamp' })];
+    expect(await order(text, 'lamp', { rankingRules: ['bm25'] })).toEqual(['b', 'a']);
+  });
+
+  it('after every rule, the lower price, then the id', async () => {
+    expect(await order([item('a', 'lamp - red', { price: 20 }), item('b', 'lamp - tan', { price: 10 })], 'lamp')).toEqual(['b', 'a']);
+    expect(await order([item('b', 'lamp - red', { price: 10 }), item('a', 'lamp - tan', { price: 10 })], 'lamp')).toEqual(['a', 'b']);
+    expect(await order([item('a', 'lamp - red', { price: null }), item('b', 'lamp - tan', { price: 10 })], 'lamp')).toEqual(['b', 'a']);
+  });
+
   it('customRanking: by the configured criteria', async () => {
     const items = [item('a', 'lamp', { popularity: 5 }), item('b', 'lamp', { popularity: 9 })];
     expect(await order(items, 'lamp', { customRanking: ['popularity:desc'] })).toEqual(['b', 'a']);
@@ -221,10 +271,12 @@ describe('_rankingScore and _rankingScoreDetails', () => {
       words: { order: 0, score: 1, matchingWords: 2, maxMatchingWords: 2 },
       typo: { order: 1, score: 1, typoCount: 0, maxTypoCount: 1 },
       exactness: { order: 2, score: 1, exactWords: 2, matchType: 'exactMatch' },
-      proximity: { order: 3, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
-      attribute: { order: 4, score: 1, field: 'name', position: 0 },
-      'price:asc': { order: 5, value: 10 },
-      bm25: { order: 6, value: expect.any(Number) },
+      subject: { order: 3, score: 1, head: 'galaxy', subjectWords: 2, maxSubjectWords: 2 },
+      proximity: { order: 4, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
+      attribute: { order: 5, score: 1, field: 'name', position: 0 },
+      'price:asc': { order: 6, value: 10 },
+      bm25: { order: 7, value: expect.any(Number), coverage: 1, textCoverage: 1 },
+      tieBreak: { order: 8, price: 10 },
     });
     expect(d!._rankingScoreDetails).toMatchObject({
       words: { matchingWords: 2 },
