@@ -734,10 +734,16 @@ export class DecisionEngine {
     if (!fresh && !activations) return assigned;
     // Frozen, an in-memory store may keep it as it is instead of copying it.
     if (fresh) Object.freeze(fresh);
+    const write = { environmentId: env, visitorId, assignments: fresh, activations };
+    if (this.storage.writeDecisionNow) {
+      // A wrapper may have turned the method asynchronous: then wait like for `writeDecision`.
+      const done: unknown = this.storage.writeDecisionNow(write);
+      return done instanceof Promise ? done.then(() => assigned) : assigned;
+    }
     // One write where the storage offers it (PostgreSQL: one statement, one round trip).
     const assignments = this.storage.assignments;
     const written = this.storage.writeDecision
-      ? this.storage.writeDecision({ environmentId: env, visitorId, assignments: fresh, activations })
+      ? this.storage.writeDecision(write)
       : Promise.all([fresh && assignments.save(env, visitorId, fresh), activations && this.storage.activations.record(activations)]);
     return written.then(() => assigned);
   }

@@ -40,6 +40,11 @@ export interface Storage {
    * round trips (read, write). Optional: without it the engine calls the two stores.
    */
   writeDecision?(write: DecisionWrite): Promise<void>;
+  /**
+   * {@link writeDecision}, synchronously, for a storage that writes to memory: a decision then
+   * waits for nothing. Optional; storages that do I/O leave it out.
+   */
+  writeDecisionNow?(write: DecisionWrite): void;
   /** Releases connections or files; the storage is unusable afterwards. */
   close(): Promise<void>;
 }

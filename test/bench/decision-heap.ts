@@ -4,17 +4,12 @@
  * store's bounds (`maxActivations`, `maxAssignments`) the heap grows until they are reached and
  * stays flat after.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { DecisionEngine, memoryStorage } from '../../src/index';
 import { campaigns, CONTEXT } from './decision';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { collectGarbage } from './gc';
 
 function heapMb(): number {
-  gc();
-  gc();
+  collectGarbage();
   return process.memoryUsage().heapUsed / 1e6;
 }
 
