@@ -43,6 +43,17 @@ function discard(req: IncomingMessage): void {
 
 const HOST = /^[A-Za-z0-9.\-_~]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
+// The Host header a server sees is nearly always the same: its check is remembered.
+let lastHost = '';
+let lastHostPlain = false;
+function plainHost(host: string): boolean {
+  if (host !== lastHost) {
+    lastHostPlain = HOST.test(host);
+    lastHost = host;
+  }
+  return lastHostPlain;
+}
+
 /** Request headers read from the node request; immutable, like a Request's. */
 class NodeHeaders {
   readonly #raw: IncomingMessage['headers'];
@@ -125,7 +136,9 @@ class NodeRequest {
   }
 
   /** The body, read once (see {@link NODE_BODY}). */
-  [NODE_BODY]: NodeBodySource = (limit) => (this.#body ??= this.#real ? readWeb(this.#real, limit) : readBody(this.#req, limit));
+  [NODE_BODY](limit: number): ReturnType<NodeBodySource> {
+    return (this.#body ??= this.#real ? readWeb(this.#real, limit) : readBody(this.#req, limit));
+  }
 
   /** The undici Request, built once: its body is the bytes read, or the socket's stream. */
   real(): Request {
@@ -176,7 +189,7 @@ export function nodeRequest(req: NodeRequestLike, origin?: string): Request {
   if (origin === undefined) {
     const host = req.headers.host;
     const secure = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-    origin = `${secure ? 'https' : 'http'}://${host && HOST.test(host) ? host : 'localhost'}`;
+    origin = `${secure ? 'https' : 'http'}://${host && plainHost(host) ? host : 'localhost'}`;
   }
   return new NodeRequest(req, origin + path) as unknown as Request;
 }

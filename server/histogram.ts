@@ -8,6 +8,9 @@
  */
 import type { Metric, Registry } from 'prom-client';
 
+// 200 and '200' are one label value, as in prom-client.
+const key = (value: string | number): string => (typeof value === 'string' ? value : String(value));
+
 interface Series {
   readonly labels: Record<string, string | number>;
   /** Observations per bucket (not cumulative); the last slot is above every bound. */
@@ -32,9 +35,11 @@ export class LatencyHistogram<L extends string> {
   readonly aggregator = 'sum';
   readonly #labelNames: readonly L[];
   readonly #bounds: readonly number[];
-  readonly #series = new Map<string, Series>();
+  readonly #tree = new Map<unknown, unknown>();
+  /** Every series, in the order they appeared (prom-client's order). */
+  #series: Series[] = [];
 
-  constructor(options: { name: string; help: string; labelNames: readonly L[]; buckets: readonly number[]; registers: readonly Registry[] }) {
+  constructor(options: { name: string; help: string; labelNames: readonly [L, ...L[]]; buckets: readonly number[]; registers: readonly Registry[] }) {
     this.name = options.name;
     this.help = options.help;
     this.#labelNames = options.labelNames;
@@ -45,14 +50,24 @@ export class LatencyHistogram<L extends string> {
   /** Counts one observation (in seconds) for a label set. */
   observe(labels: Readonly<Record<L, string | number>>, value: number): void {
     if (!Number.isFinite(value)) throw new TypeError(`${this.name}: value is not a finite number: ${value}`);
-    let key = '';
-    for (const name of this.#labelNames) key += `${labels[name]}\u0000`;
-    let series = this.#series.get(key);
+    // One Map level per label, keyed by the values themselves: no key string is built, and the
+    // route patterns and methods are the same string objects each time (their hash is kept).
+    let level: Map<unknown, unknown> = this.#tree;
+    const names = this.#labelNames;
+    for (let i = 0; i < names.length - 1; i++) {
+      const v = key(labels[names[i]!]);
+      let next = level.get(v) as Map<unknown, unknown> | undefined;
+      if (!next) level.set(v, (next = new Map()));
+      level = next;
+    }
+    const last = key(labels[names[names.length - 1]!]);
+    let series = level.get(last) as Series | undefined;
     if (!series) {
       const own: Record<string, string | number> = {};
-      for (const name of this.#labelNames) own[name] = labels[name];
+      for (const name of names) own[name] = labels[name];
       series = { labels: own, counts: new Float64Array(this.#bounds.length + 1), sum: 0, count: 0 };
-      this.#series.set(key, series);
+      level.set(last, series);
+      this.#series.push(series);
     }
     const bounds = this.#bounds;
     let i = 0;
@@ -65,7 +80,7 @@ export class LatencyHistogram<L extends string> {
   /** The values prom-client's registry writes out (cumulative buckets, `+Inf`, sum, count). */
   async get() {
     const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-    for (const series of this.#series.values()) {
+    for (const series of this.#series) {
       let cumulative = 0;
       this.#bounds.forEach((bound, i) => {
         cumulative += series.counts[i]!;
@@ -80,6 +95,7 @@ export class LatencyHistogram<L extends string> {
 
   /** Forgets every observation (prom-client's `registry.resetMetrics()`). */
   reset(): void {
-    this.#series.clear();
+    this.#tree.clear();
+    this.#series = [];
   }
 }

@@ -55,8 +55,8 @@ export function maxBodyBytesOption(value: unknown, fallback: number, owner: stri
  * ```
  */
 export function bodyReader(request: Request | Response, limit: number): BodyReader {
-  const source = (request as { [NODE_BODY]?: NodeBodySource })[NODE_BODY];
-  if (source) return nodeBodyReader(source, limit);
+  const node = request as { [NODE_BODY]?: NodeBodySource };
+  if (node[NODE_BODY]) return nodeBodyReader(() => node[NODE_BODY]!(limit));
   const bytes = () => readBytes(request, limit);
   const text = async () => decodeUtf8(await bytes());
   return {
@@ -73,12 +73,12 @@ export function bodyReader(request: Request | Response, limit: number): BodyRead
  */
 export const NODE_BODY = Symbol.for('abkit.request.body');
 
-/** Reads the body of a node request, within a limit. @internal */
+/** Reads the body of a node request, within a limit (a method of the request). @internal */
 export type NodeBodySource = (limit: number) => Promise<{ bytes: Uint8Array } | { parsed: unknown }>;
 
-function nodeBodyReader(source: NodeBodySource, limit: number): BodyReader {
+function nodeBodyReader(source: () => ReturnType<NodeBodySource>): BodyReader {
   const bytes = async () => {
-    const body = await source(limit);
+    const body = await source();
     if ('bytes' in body) return body.bytes;
     const text = body.parsed === undefined ? '' : typeof body.parsed === 'string' ? body.parsed : JSON.stringify(body.parsed);
     return new TextEncoder().encode(text);
@@ -87,7 +87,7 @@ function nodeBodyReader(source: NodeBodySource, limit: number): BodyReader {
     bytes,
     text: async () => decodeUtf8(await bytes()),
     json: async () => {
-      const body = await source(limit);
+      const body = await source();
       if ('bytes' in body) return parseJsonBody(decodeUtf8(body.bytes));
       // A framework parsed it already: the same depth bound as for text we parse.
       if (typeof body.parsed === 'string') return parseJsonBody(body.parsed);

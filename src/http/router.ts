@@ -162,6 +162,8 @@ export function routeTable<S extends RouteSpec>(
 interface Entry {
   readonly route: BoundRoute;
   readonly table: Routes;
+  /** The full pattern (prefix and path), built once: logs and metrics key on it. */
+  readonly pattern: string;
 }
 
 /**
@@ -179,7 +181,7 @@ interface Entry {
 export function handlerOf(tables: readonly Routes[]): Handler {
   const router = new TrieRouter<Entry>();
   for (const table of tables) {
-    for (const route of table.routes) router.add('ALL', `${table.prefix}${route.spec.path}`, { route, table });
+    for (const route of table.routes) router.add('ALL', `${table.prefix}${route.spec.path}`, { route, table, pattern: `${table.prefix}${route.spec.path}` });
   }
 
   // Route matches by path, for the paths requests keep asking for; cleared when full, so a
@@ -325,7 +327,7 @@ class Context implements RouteContext {
 
 async function run(entry: Entry, request: Request, target: Target, params: Record<string, string>): Promise<Response> {
   const { route, table } = entry;
-  (request as { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE] = table.prefix + route.spec.path;
+  (request as { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE] = entry.pattern;
   try {
     return await route.handle(new Context(request, target, params, route.maxBodyBytes));
   } catch (error) {

@@ -11,7 +11,7 @@ describe('LatencyHistogram', () => {
     const observation = fc.record({
       method: fc.constantFrom('GET', 'POST'),
       route: fc.constantFrom('/v2/campaigns', '/search', 'unmatched', 'a "quoted" \\ route'),
-      status: fc.constantFrom(200, 204, 404),
+      status: fc.constantFrom(200, 204, 404, '200'),
       value: fc.oneof(fc.double({ min: 0, max: 5, noNaN: true }), fc.constantFrom(...BUCKETS)),
     });
     await fc.assert(
