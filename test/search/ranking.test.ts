@@ -242,6 +242,18 @@ describe('_rankingScore and _rankingScoreDetails', () => {
     for (const h of r.hits) expect(h._rankingScore).toBeGreaterThan(0);
   });
 
+  it('spreads: a full match lies in the top m/(m+1) of [0, 1], and the lower rules move it visibly there', async () => {
+    const s = await serviceOf(ITEMS);
+    const { hits } = await s.search({ text: 'galaxy case' });
+    const [, b, c, d] = hits;
+    // b, c and d match both terms, each worse than a (the name equal to the query) on a lower rule.
+    for (const h of [b!, c!, d!]) {
+      expect(h._rankingScore, h.id).toBeGreaterThan(2 / 3);
+      expect(h._rankingScore, h.id).toBeLessThan(0.99);
+    }
+    expect(b!._rankingScore - d!._rankingScore).toBeGreaterThan(0.01);
+  });
+
   it('depends on the document and the query only', async () => {
     const alone = await serviceOf([ITEMS[1]!]);
     const all = await serviceOf(ITEMS);
