@@ -2,12 +2,14 @@
  * `npm run bench -- http`: `abkit serve` (the compiled command, in its own process) against a
  * bare node:http server answering the same bytes, under wrk (Debian's; installed with apt-get
  * when missing). Each scenario alternates bare / abkit 3 times (wrk -t1 -c32, 5 s) and reports
- * the medians of requests per second, their ratio, and the median p99 latency.
+ * the medians of requests per second, their ratio, and the median p99 latency, with the load
+ * average when each scenario ends. BENCH_SECONDS (5) and BENCH_ROUNDS (3) change the run length
+ * and the number of alternated rounds.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POSTGRES_URL, postgresAvailable, dropSchema, testSchema } from '../helpers/postgres';
@@ -15,7 +17,7 @@ import { hundredCampaigns } from './decision';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DIR = mkdtempSync(join(tmpdir(), 'abkit-bench-http-'));
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONTEXT = { plan: 'gold', page: 'shop/cart', visits: 7, cart: 120.5, appVersion: '2.3.1', country: 'fr' };
 
@@ -168,7 +170,7 @@ async function run(s: Scenario): Promise<HttpRow> {
       abkitP99: median(abkits.map((r) => r.p99ms)),
     };
     row.ratio = row.abkitRps / row.bareRps;
-    console.log(`${s.name.padEnd(62)} bare ${Math.round(row.bareRps).toString().padStart(7)} req/s p99 ${row.bareP99.toFixed(2).padStart(7)} ms | abkit ${Math.round(row.abkitRps).toString().padStart(7)} req/s p99 ${row.abkitP99.toFixed(2).padStart(7)} ms | ${row.ratio.toFixed(3)} × bare   (runs: bare ${bares.map((r) => Math.round(r.rps)).join('/')}, abkit ${abkits.map((r) => Math.round(r.rps)).join('/')})`);
+    console.log(`${s.name.padEnd(62)} load ${loadavg()[0]!.toFixed(1)} | bare ${Math.round(row.bareRps).toString().padStart(7)} req/s p99 ${row.bareP99.toFixed(2).padStart(7)} ms | abkit ${Math.round(row.abkitRps).toString().padStart(7)} req/s p99 ${row.abkitP99.toFixed(2).padStart(7)} ms | ${row.ratio.toFixed(3)} × bare   (runs: bare ${bares.map((r) => Math.round(r.rps)).join('/')}, abkit ${abkits.map((r) => Math.round(r.rps)).join('/')})`);
     return row;
   } finally {
     bare.child.kill();
