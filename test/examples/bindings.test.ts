@@ -122,7 +122,7 @@ describe.each(BINDINGS)('%s binding over real HTTP', (_name, start) => {
     }
     const auto = await fetch(`${running.url}/autocomplete?query=gala&hits_per_page=5`);
     expect(auto.status).toBe(200);
-    // Equal scores: ordered by id (p1 before p2).
-    expect(await auto.json()).toEqual({ suggestions: [{ text: 'Galaxy S24' }, { text: 'Galaxy A15' }] });
+    // Equal on every rule (same length of name too): the lower price first (p2 at 199), before the id.
+    expect(await auto.json()).toEqual({ suggestions: [{ text: 'Galaxy A15' }, { text: 'Galaxy S24' }] });
   });
 });
