@@ -58,15 +58,22 @@ export function createMetrics(): ServerMetrics {
 // Instance methods are replaced by counting wrappers: the services stay free of metrics code,
 // and only this server's instances are counted.
 function around<T extends object, K extends keyof T>(target: T, name: K, after: (result: Awaited<ReturnType<Extract<T[K], (...a: never[]) => unknown>>>, args: unknown[]) => void, failed?: () => void): void {
-  const original = (target[name] as (...a: unknown[]) => Promise<never>).bind(target);
-  (target as Record<K, unknown>)[name] = async (...args: unknown[]) => {
+  const original = target[name] as (...a: unknown[]) => Promise<never>;
+  // A `then` on the method's own promise, not another async frame: decide runs per request.
+  const onResult = (args: unknown[]) => (result: never) => {
+    after(result, args);
+    return result;
+  };
+  const onError = (error: unknown) => {
+    failed?.();
+    throw error;
+  };
+  (target as Record<K, unknown>)[name] = (...args: unknown[]) => {
     try {
-      const result = await original(...args);
-      after(result, args);
-      return result;
+      return original.apply(target, args).then(onResult(args), onError);
     } catch (error) {
       failed?.();
-      throw error;
+      return Promise.reject(error);
     }
   };
 }

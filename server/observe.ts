@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { requestIdOf } from '../src/http/handler';
 import { json, respond, withHeader } from '../src/http/respond';
@@ -82,7 +83,7 @@ export function observe(options: EdgeOptions): Handler {
 
   return async (request) => {
     const started = performance.now();
-    const id = requestIdOf(request, 'x-request-id');
+    const id = requestIdOf(request, 'x-request-id', randomUUID);
     const path = pathOf(request.url);
     const origin = request.headers.get('origin');
     const corsAllowed = cors.allowed(path, origin);

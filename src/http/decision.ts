@@ -268,11 +268,13 @@ function modeOf(query: URLSearchParams): (typeof MODES)[number] {
 
 /** Whether `extras[]=name` (or `extras=name`) asks for an extra; unknown extras are ignored, as Flagship does. */
 function wantsExtra(query: URLSearchParams, name: string): boolean {
+  if (query === NO_QUERY) return false;
   return query.getAll('extras[]').includes(name) || query.getAll('extras').includes(name);
 }
 
 /** `sendContextEvent` is accepted (abkit records no context events) but must be a boolean. */
 function checkSendContextEvent(query: URLSearchParams): void {
+  if (query === NO_QUERY) return;
   const raw = query.get('sendContextEvent');
   if (raw !== null && raw !== 'true' && raw !== 'false') {
     throw new ValidationError('sendContextEvent must be true or false', [{ path: ['sendContextEvent'], message: 'must be true or false' }]);

@@ -66,16 +66,16 @@ const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /**
  * The id of a request: the value of its `header` when that is a short visible token (a proxy's
- * id, kept for correlation), else a new UUID.
+ * id, kept for correlation), else a new one from `newId` (a random UUID).
  *
  * @example
  * ```ts
  * requestIdOf(new Request('http://x/', { headers: { 'x-request-id': 'r-1' } }), 'x-request-id'); // 'r-1'
  * ```
  */
-export function requestIdOf(request: Request, header: string): string {
+export function requestIdOf(request: Request, header: string, newId: () => string = () => globalThis.crypto.randomUUID()): string {
   const incoming = request.headers.get(header);
-  return incoming && REQUEST_ID.test(incoming) ? incoming : globalThis.crypto.randomUUID();
+  return incoming && REQUEST_ID.test(incoming) ? incoming : newId();
 }
 
 
