@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
 import { SLICE_OPERATIONS } from '../../src/slices';
+import { countTurns } from '../helpers/turns';
 import { runConformance } from './conformance';
 
 const dir = mkdtempSync(join(tmpdir(), 'abkit-sqlite-'));
@@ -22,16 +23,9 @@ describe('visible items of a large catalog', () => {
       const items = Array.from({ length: N }, (_, i) => ({ id: `i${(N - i) * 7919 % 100_003}`, is_recommendable: true, name: `Item ${i}`, absolute_link: null, img_link: null, price: i, categories_ids: null }));
       await storage.catalogs.applyBatch('big', [], items.map((item) => ({ op: 'put' as const, item })), 1);
       await storage.catalogs.publish('big', 2000);
-      let turns = 0;
-      let counting = true;
-      const count = () => {
-        turns++;
-        if (counting) setImmediate(count);
-      };
-      setImmediate(count);
+      const turns = countTurns();
       const visible = await storage.catalogs.visibleItems('big');
-      counting = false;
-      expect(turns).toBeGreaterThanOrEqual(Math.floor(N / SLICE_OPERATIONS));
+      expect(turns.stop()).toBeGreaterThanOrEqual(Math.floor(N / SLICE_OPERATIONS));
       expect(visible.items.map((i) => i.id)).toEqual(items.map((i) => i.id).sort());
     } finally {
       await storage.close();

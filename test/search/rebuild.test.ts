@@ -11,6 +11,7 @@ import { Analyzer } from '../../src/search/analysis';
 import { BUILD_CHECKPOINT_CHARACTERS, BUILD_CHECKPOINT_ITEMS, SearchIndex } from '../../src/search/search-index';
 import type { CatalogItem } from '../../src/storage/catalog';
 import { runAtOnce } from '../../src/slices';
+import { countTurns } from '../helpers/turns';
 
 const VOCABULARY = ['galaxy', 'case', 'charger', 'cable', 'screen', 'protector', 'wireless', 'black', 'usb', 'phone', 'otterbox', 'slim'];
 
@@ -153,25 +154,18 @@ describe('a rebuild after a sync', () => {
     await catalog.batch(changed.map((product) => ({ operation: 'create-replace' as const, product })));
     await catalog.sync();
 
-    // Counts turns of the event loop: one immediate per turn, re-armed until stopped.
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
     const first = service.search({ text: 'zqxmarker' }); // notices version 2 and builds its index
     const meanwhile = await service.search({ text: 'zqxmarker' });
     expect(meanwhile.totalHits).toBe(0); // the previous index
-    const turnsWhenAnswered = turns;
+    const turnsWhenAnswered = turns.turns;
     expect((await first).hits.map((h) => h.id)).toEqual(['p00005']);
-    counting = false;
+    const total = turns.stop();
     // The search served meanwhile did not wait for the build.
     expect(turnsWhenAnswered).toBeLessThan(3);
     // ~1,800 characters of description and name per item: at least a turn per checkpoint of text.
     const characters = changed.reduce((sum, item) => sum + (item.name as string).length + (item.description as string).length, 0);
-    expect(turns).toBeGreaterThanOrEqual(Math.floor(characters / BUILD_CHECKPOINT_CHARACTERS));
+    expect(total).toBeGreaterThanOrEqual(Math.floor(characters / BUILD_CHECKPOINT_CHARACTERS));
     expect((await service.search({ text: 'zqxmarker' })).hits.map((h) => h.id)).toEqual(['p00005']);
   });
 });
