@@ -169,7 +169,7 @@ class Scratch {
   }
 }
 
-const scratch = new Scratch();
+let scratch: Scratch | undefined = new Scratch();
 const VISITOR_ONLY = hashPrefix('');
 
 /** Index of the first targeting group whose rules all match (each distinct rule evaluated once), or -1. */
@@ -341,16 +341,23 @@ export function evaluate(config: CompiledConfig, input: EvaluationInput, trace?:
     }
     return [];
   }
-  const state = scratch.reset(config, input);
+  // The shared scratch is taken while in use: a context getter that decides again (re-entrant
+  // evaluation) gets its own.
+  const state = (scratch ?? new Scratch()).reset(config, input);
+  scratch = undefined;
   const restrict = config.oneVisitorOneTest;
   const out: Assigned[] = [];
   const campaigns = config.campaigns;
-  for (let i = 0; i < campaigns.length; i++) {
-    const campaign = campaigns[i]!;
-    // 1V1T needs every ab campaign's outcome even for a single-campaign request.
-    if (input.only && campaign !== input.only && !(restrict && campaign.type === 'ab')) continue;
-    const assigned = decideCampaign(config, campaign, input, trace, state);
-    if (assigned) out.push(assigned);
+  try {
+    for (let i = 0; i < campaigns.length; i++) {
+      const campaign = campaigns[i]!;
+      // 1V1T needs every ab campaign's outcome even for a single-campaign request.
+      if (input.only && campaign !== input.only && !(restrict && campaign.type === 'ab')) continue;
+      const assigned = decideCampaign(config, campaign, input, trace, state);
+      if (assigned) out.push(assigned);
+    }
+  } finally {
+    scratch = state;
   }
   if (restrict) {
     let keep: Assigned | undefined;

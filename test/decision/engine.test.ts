@@ -390,3 +390,25 @@ describe('following the store', () => {
 it('campaign() helper builds what the tests think it builds', () => {
   expect(campaign({ id: 'x', split: [undefined, 5] }).variationGroups[0]!.variations.map((v) => v.allocation)).toEqual([undefined, 5]);
 });
+
+describe('re-entrant decisions', () => {
+  it('a context getter that decides again does not disturb the decision reading it', async () => {
+    const engine = new DecisionEngine({ storage: memoryStorage() });
+    const plan = [[{ key: 'plan', operator: 'EQUALS', value: 'gold' }]];
+    await engine.load(config(Array.from({ length: 4 }, (_, i) => ({ id: `c${i}`, split: [25, 25, 25, 25], targeting: plan }))));
+    const request = { visitorId: 'visitor-a', context: { plan: 'gold' }, triggerHit: false, visitorConsent: false };
+    const expected = (await engine.decide(request)).campaigns.map((c) => c.variation.id);
+    const inner: Promise<unknown>[] = [];
+    const context = {
+      get plan() {
+        // Runs while the outer evaluation reads its targeting: the inner one runs to its end first.
+        inner.push(engine.decide({ visitorId: 'visitor-b', context: { plan: 'gold' }, triggerHit: false, visitorConsent: false }));
+        return 'gold';
+      },
+    };
+    const got = await engine.decide({ ...request, context });
+    expect(got.campaigns.map((c) => c.variation.id)).toEqual(expected);
+    expect(inner.length).toBeGreaterThan(0);
+    await Promise.all(inner);
+  });
+});
