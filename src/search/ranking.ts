@@ -19,6 +19,7 @@ import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
 import type { SearchIndex } from './search-index';
+import { startsTail } from './subject';
 
 /**
  * The ranking rules, in their default order. Exactness comes before proximity (Meilisearch puts
@@ -174,7 +175,8 @@ export class Ranker {
     // Words weights per strategy: by rarity, or by query order (dropping terms from the end).
     this.#weights = new Float64Array(n);
     this.#counted.forEach((t, k) => (this.#weights[t] = options.strategy === 'frequency' ? Math.log(1 + N / Math.max(cands.df[t] ?? 0, 1)) : 2 ** (m - 1 - k)));
-    this.#head = queryHead(index, match);
+    // Only the subject rule reads the head: other rule lists skip reading the terms' words here.
+    this.#head = this.#rules.includes('subject') ? queryHead(index, match) : -1;
     this.#maxTypos = this.#counted.reduce((s, t) => s + (match?.allowed[t] ?? 0), 0);
     const pairs = Math.max(0, m - 1);
     this.max = {
@@ -301,7 +303,7 @@ export class Ranker {
     this.#read(c, false);
   }
 
-  /** The mixed-radix score of a candidate (see the module comment). */
+  /** The score of a candidate: the rules' ranks read as nested shares of [0, 1] (see the module comment). */
   score(c: number): number {
     if (!this.#match) return 1;
     this.describe(c);
@@ -422,7 +424,9 @@ export class Ranker {
     const near = NEAR.fill(MAX_DISTANCE, 0, n);
     const isSubject = IS_SUBJECT.fill(0, 0, n);
     const spans = index.subjectSpans;
-    const bestCode = this.#cands.codes.subarray(c * n, c * n + n);
+    // This candidate's best code per term (its row of the candidates' codes).
+    const codes = this.#cands.codes;
+    const row = c * n;
     let starts = false;
     let equal = false;
     let bm25 = 0;
@@ -441,7 +445,6 @@ export class Ranker {
       const tf = TF.fill(0, 0, n);
       let prefixExact = length >= n;
       const rank = fieldRank[f]!;
-      // The name says what the item is only while it is among the best fields (searchableFields or boosts may rank another first).
       // What the item is: its name outside the tail naming what it fits, while the name is among
       // the best fields (searchableFields or boosts may rank another first); its category's type word.
       const field = index.searchable[f];
@@ -465,11 +468,12 @@ export class Ranker {
         }
         const base = slot * n;
         if (p < n && this.#slotCodes[base + p] !== 1) prefixExact = false;
+        const saysWhatItIs = isName ? p < tailStart || p >= tailEnd : p === typeAt;
         for (let i = 0; i < n; i++) {
           if (this.#slotCodes[base + i] === 0) continue;
           tf[i]!++;
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
-          if ((isName ? p < tailStart || p >= tailEnd : p === typeAt) && this.#slotCodes[base + i]! <= bestCode[i]!) isSubject[i] = 1;
+          if (saysWhatItIs && this.#slotCodes[base + i]! <= codes[row + i]!) isSubject[i] = 1;
           if (rank < bestRank[i]! || (rank === bestRank[i] && p < bestPos[i]!)) {
             bestRank[i] = rank;
             bestPos[i] = p;
@@ -511,11 +515,10 @@ export class Ranker {
     let matched = 0;
     let subject = 0;
     let subjectWords = 0;
-    const codes = this.#cands.codes;
     for (const i of counted) {
       subjectWords += isSubject[i]!;
       if (isSubject[i]) subject += i === this.#head ? m : 1;
-      const code = codes[c * n + i]!;
+      const code = codes[row + i]!;
       if (code !== 0) matched++;
       if (code === 1) exact++;
       if (bestField[i]! < 0) {
@@ -562,7 +565,7 @@ function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
   const terms = match.query.terms;
   let end = terms.length;
   for (let i = 1; i < terms.length; i++) {
-    if (terms[i]!.text === 'for' || terms[i]!.text === 'fits') {
+    if (startsTail(terms[i]!.text)) {
       end = i;
       break;
     }

@@ -12,6 +12,19 @@ import { words } from './analysis';
 
 // Where a name starts describing what the item fits: "for …", "fits …", "compatible with …".
 const TAIL_START = new Set(['for', 'fits']);
+
+/**
+ * Whether a folded word starts what an item fits ("for", "fits"), in a name or in a query
+ * ("case for galaxy s7"); "compatible with" takes two words and is read in names only.
+ *
+ * @example
+ * ```ts
+ * startsTail('for'); // true
+ * ```
+ */
+export function startsTail(word: string): boolean {
+  return TAIL_START.has(word);
+}
 // A name's parts are separated by spaced dashes or bars ("Brand - Product for Device - Colour"):
 // a tail ends at the next part.
 const PART = /\s[-–—|]\s|\|/;
@@ -36,7 +49,7 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
     const list = words(part);
     if (tail[1] === 0) {
       // Not the part's first word: "For Her Case" is a name, not a tail.
-      const at = list.findIndex((w, i) => i > 0 && (TAIL_START.has(w) || (w === 'compatible' && list[i + 1] === 'with')));
+      const at = list.findIndex((w, i) => i > 0 && (startsTail(w) || (w === 'compatible' && list[i + 1] === 'with')));
       if (at > 0) tail = [Math.min(out.length + at, NO_SPAN), Math.min(out.length + list.length, NO_SPAN)];
     }
     for (const w of list) out.push(w);
