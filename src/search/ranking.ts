@@ -52,8 +52,9 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  *   terms matched as typed (not through a prefix, stem, synonym or typo);
  * - `customRanking`: the service's `customRanking` criteria (e.g. `popularity:desc`);
  * - `bm25`: Okapi BM25 over the searched fields (weighted by boost), then the share of the
- *   name's characters the query reached (of two colours of one listing, the one whose name is
- *   more what was typed), then the same share over every searched field.
+ *   first searched field's characters the query reached (the name's, by default: of two colours
+ *   of one listing, the one whose name is more what was typed), then the same share over every
+ *   searched field.
  *
  * After every rule, hits still equal (the same listing for another carrier) go by lower price,
  * then by id.
