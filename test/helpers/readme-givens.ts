@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Visitor } from '@flagship.io/js-sdk';
-import type { BucketingConfig } from 'abkit';
+import type { BucketingConfig } from '../../src/index';
 import { root } from './typecheck';
 
 /** A Flagship bucketing file: the demo's production configuration (examples/demo/bootstrap.json). */
