@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { words } from '../../src/search/analysis';
+import { searchableText } from '../../src/search/search-index';
+import { categoryWords, fieldWords, NO_SPAN, nameWords } from '../../src/search/subject';
+
+// The index stores a field's words as the subject rule reads them: they must be the words any
+// other text analysis gives, or positions in the index would point at other words.
+
+describe('nameWords: the words of a name and the part naming what it fits', () => {
+  it('gives the words of the whole name, and a tail inside them or none, for any text', () => {
+    const name = fc.array(fc.oneof(fc.constantFrom('for', 'fits', 'compatible', 'with', ' - ', ' | ', '|', ' – ', 'For', 'É'), fc.string()), { maxLength: 12 }).map((parts) => parts.join(' '));
+    fc.assert(
+      fc.property(name, (text) => {
+        const read = nameWords(text);
+        expect(read.words).toEqual(words(text));
+        const [start, end] = read.tail;
+        if (end === 0) expect(start).toBe(0);
+        else {
+          expect(start).toBeGreaterThan(0);
+          expect(start).toBeLessThan(end);
+          expect(end).toBeLessThanOrEqual(read.words.length);
+        }
+      }),
+    );
+  });
+
+  it('takes the first tail, to the end of its part, however many parts follow', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => `case for phone${i}`).join(' - ');
+    expect(nameWords(many).tail).toEqual([1, 4]);
+    expect(nameWords('Case - Black').tail).toEqual([0, 0]);
+    // A part's first word is a name ("For Her"), not the start of a tail.
+    expect(nameWords('For Her Case').tail).toEqual([0, 0]);
+    expect(nameWords('Mount compatible with Zed - Black').tail).toEqual([1, 4]);
+  });
+
+  it('keeps positions within the span encoding for very long names', () => {
+    const long = `${'word '.repeat(70_000)}case for zed`;
+    const { tail } = nameWords(long);
+    expect(tail[0]).toBeLessThanOrEqual(NO_SPAN);
+    expect(tail[1]).toBeLessThanOrEqual(NO_SPAN);
+  });
+});
+
+describe('categoryWords: the words of a category list and its type word', () => {
+  it('gives the words of the list as searched, and a type among the last category\'s words, for any values', () => {
+    const value = fc.oneof(fc.string(), fc.constantFrom('cell-phones', 'lamps-with-shades', 'for-her', '', '-'), fc.integer(), fc.constant(null), fc.object());
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 6 }), (values) => {
+        const read = categoryWords(values);
+        expect(read.words).toEqual(words(searchableText(values)));
+        const strings = values.filter((v): v is string => typeof v === 'string');
+        const last = words(strings.at(-1) ?? '');
+        if (last.length === 0) expect(read.type).toBe(NO_SPAN);
+        else {
+          expect(read.type).toBeGreaterThanOrEqual(read.words.length - last.length);
+          expect(read.type).toBeLessThan(read.words.length);
+        }
+      }),
+    );
+  });
+
+  it('has no type for an empty list or an empty last category', () => {
+    expect(categoryWords([]).type).toBe(NO_SPAN);
+    expect(categoryWords(['phones', '']).type).toBe(NO_SPAN);
+    expect(categoryWords(['all', 'lamps-with-shades']).type).toBe(1);
+  });
+});
+
+describe('fieldWords', () => {
+  it('reads no subject in a name or categories that are not text, nor in other fields', () => {
+    for (const [field, value] of [['name', 42], ['name', null], ['categories_ids', 'lamps'], ['description', 'lamp for zed']] as const) {
+      const read = fieldWords(field, value, searchableText(value));
+      expect(read.words, field).toEqual(words(searchableText(value)));
+      expect(read.words.some((_, k) => read.isSubject(k)), `${field} ${String(value)}`).toBe(false);
+    }
+  });
+});
