@@ -5,6 +5,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
+/** What a source file imports or re-exports (static, side-effect only, or `import()`), as written. */
+function importsOf(file: string): string[] {
+  // Comments hold examples such as `import … from 'abkit'`: leave them out.
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+}
+
 /** Every file reachable from `entry` through relative imports, and every bare module it imports. */
 function graph(entry: string): { files: Set<string>; modules: Set<string> } {
   const files = new Set<string>();
@@ -12,10 +19,7 @@ function graph(entry: string): { files: Set<string>; modules: Set<string> } {
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    // Comments hold examples such as `import … from 'abkit'`: leave them out.
-    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-      const spec = m[1] ?? m[2]!;
+    for (const spec of importsOf(file)) {
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec.endsWith('.ts') ? spec : `${spec}.ts`));
       else modules.add(spec);
     }
@@ -42,9 +46,9 @@ describe('entry points', () => {
     };
     for (const [layer, ok] of Object.entries(allowed)) {
       for (const file of walk(layer)) {
-        const text = readFileSync(join(top, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-        for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
-          const target = relative(top, resolve(dirname(join(top, file)), (m[1] ?? m[2])!));
+        for (const spec of importsOf(join(top, file))) {
+          if (!spec.startsWith('.')) continue;
+          const target = relative(top, resolve(dirname(join(top, file)), spec));
           if (!ok(target, file)) broken.push(`${file} imports ${target}`);
         }
       }
