@@ -29,10 +29,6 @@ export class Growable {
     return this.#length;
   }
 
-  at(k: number): number {
-    return this.#chunks[k >>> CHUNK_BITS]![k & (CHUNK - 1)]!;
-  }
-
   push(n: number): void {
     if (this.#used === CHUNK) {
       this.#last = new Uint32Array(CHUNK);

@@ -66,6 +66,8 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
   const number = info.kind === 'number';
   const valueIds = new Map<PathValue, number>();
   const valueList: PathValue[] = [];
+  // Per value: the last document it was added to (a list naming a value twice is one posting).
+  const lastDoc: number[] = [];
   const offsets = new Uint32Array(n + 1);
   const ids = new Growable();
   const first = number ? new Float64Array(n).fill(NaN) : undefined;
@@ -77,9 +79,10 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
       id = valueList.length;
       valueIds.set(value, id);
       valueList.push(value);
+      lastDoc.push(-1);
     }
-    // A value listed twice in one document is one posting.
-    for (let k = offsets[doc]!; k < ids.length; k++) if (ids.at(k) === id) return;
+    if (lastDoc[id] === doc) return;
+    lastDoc[id] = doc;
     ids.push(id);
     if (!number) return;
     const x = value as number;

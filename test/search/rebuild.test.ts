@@ -134,6 +134,19 @@ describe('a rebuild from the previous index', () => {
   });
 });
 
+describe('value indexes', () => {
+  it('count a value a list names twice in one item once, in filters and facets', async () => {
+    const catalog = await catalogOf([
+      { ...product(0, 2), tags: ['5g', '5g', 'dual'] },
+      { ...product(1, 2), tags: ['dual', '5g'] },
+      { ...product(2, 2), tags: ['dual'] },
+    ] as CatalogItem[]);
+    const page = await new SearchService({ catalog }).search({ text: '', filters: { tags: ['5g'] } });
+    expect(page.hits.map((h) => h.id)).toEqual(['p00000', 'p00001']);
+    expect(page.facets.tags).toEqual({ type: 'list', values: [['5g', 2], ['dual', 2]] });
+  });
+});
+
 async function catalogOf(items: readonly CatalogItem[]): Promise<Catalog> {
   const registry = new CatalogRegistry({ storage: memoryStorage() });
   const { catalog } = await registry.create({ identifier: 'rebuild' });
