@@ -211,6 +211,21 @@ function requireId(value: unknown, path: ErrorPath, details: ErrorDetail[]): voi
   if (typeof value !== 'string' || value === '') details.push({ path, message: 'must be a non-empty string' });
 }
 
+/** Whether a request's ids and context are valid as they are (what `#validate` checks first). */
+function plainRequest(request: DecisionRequest): boolean {
+  const { visitorId, anonymousId, context } = request;
+  if (typeof visitorId !== 'string' || visitorId === '') return false;
+  if (anonymousId != null && typeof anonymousId !== 'string') return false;
+  if (context === undefined) return true;
+  if (typeof context !== 'object' || context === null || Array.isArray(context)) return false;
+  for (const key in context) {
+    const value = context[key];
+    const t = typeof value;
+    if (t !== 'string' && t !== 'boolean' && !(t === 'number' && Number.isFinite(value))) return false;
+  }
+  return true;
+}
+
 function fail(details: ErrorDetail[]): never {
   throw new ValidationError(`${details.map((d) => `${formatPath(d.path)} ${d.message}`).join('; ')}`, details);
 }
@@ -237,6 +252,7 @@ export class DecisionEngine {
   readonly defaultEnvironment: string;
   readonly #defaultAccount: string;
   readonly #forced: Readonly<Record<string, string>>;
+  readonly #noForced: boolean;
   readonly #refreshMs: number;
   readonly #clock: () => number;
   readonly #cache: LRUCache<string, CacheEntry>;
@@ -271,6 +287,7 @@ export class DecisionEngine {
     this.defaultEnvironment = defaultEnvironment;
     this.#defaultAccount = defaultAccount;
     this.#forced = { ...forcedVariations };
+    this.#noForced = Object.keys(this.#forced).length === 0;
     this.#refreshMs = refreshIntervalMs;
     this.#clock = clock;
     this.#cache = new LRUCache({ max: maxEnvironments, ttl: 3_600_000, updateAgeOnGet: true });
@@ -347,7 +364,12 @@ export class DecisionEngine {
     const config = this.#fresh(request.environment) ?? (await this.#config(request.environment));
     const run = this.#run(config, request, undefined);
     const assigned = Array.isArray(run) ? run : await run;
-    const campaigns = assigned.map((a) => (request.exposeAllKeys ? a.variation.decisionAllKeys : a.variation.decision));
+    const all = request.exposeAllKeys ? true : false;
+    const campaigns = new Array<CampaignDecision>(assigned.length);
+    for (let i = 0; i < assigned.length; i++) {
+      const variation = assigned[i]!.variation;
+      campaigns[i] = all ? variation.decisionAllKeys : variation.decision;
+    }
     return { visitorId: request.visitorId, campaigns, panic: config.panic };
   }
 
@@ -622,7 +644,13 @@ export class DecisionEngine {
     return entry.config;
   }
 
+  /**
+   * Checks a request and resolves its forced variations. The common request (valid, nothing
+   * forced) is recognized without allocating; anything else takes the full check, which names
+   * every problem.
+   */
   #validate(config: CompiledConfig, request: DecisionRequest): Readonly<Record<string, string>> | undefined {
+    if (this.#noForced && request.forcedVariations === undefined && plainRequest(request)) return undefined;
     const details: ErrorDetail[] = [];
     requireId(request.visitorId, ['visitorId'], details);
     if (request.anonymousId != null && typeof request.anonymousId !== 'string') details.push({ path: ['anonymousId'], message: 'must be a string or null' });
