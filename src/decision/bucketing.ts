@@ -197,7 +197,9 @@ export class KeyHasher {
       buf[n++] = c;
     }
     this.#length = n;
-    this.#counts.fill(-1);
+    // Four stores instead of a call to fill: this runs once per decision.
+    const counts = this.#counts;
+    counts[0] = counts[1] = counts[2] = counts[3] = -1;
     return this;
   }
 

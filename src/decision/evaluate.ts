@@ -158,7 +158,11 @@ class Scratch {
     this.hasher.reset(input.visitorId);
     const size = config.rules.length;
     if (this.memo.length < size) this.memo = new Uint8Array(size * 2);
-    else this.memo.fill(0, 0, size);
+    else {
+      // A loop: configurations have few distinct rules, and a call to fill costs more.
+      const memo = this.memo;
+      for (let i = 0; i < size; i++) memo[i] = 0;
+    }
     this.rangeBucket = -1;
     this.hasStored = false;
     for (const _ in input.stored) {
