@@ -1,6 +1,6 @@
 /**
  * Text analysis, the same for documents and queries: Unicode words split at punctuation and at
- * letter–digit boundaries, folded (case, diacritics), stemmed (English, Porter2), with the exact
+ * letter–digit boundaries, folded (case, diacritics), units after a number made canonical, stemmed (English, Porter2), with the exact
  * folded form kept beside the stem; stop words; synonyms.
  *
  * @module
@@ -8,6 +8,7 @@
 import { stem as porter2 } from 'porter2';
 import { ENGLISH_STOP_WORDS } from './stop-words';
 import { TYPO_MAX_LENGTH } from './typos';
+import { normalizeUnits } from './units';
 
 /**
  * Longest word kept, in characters: longer words are cut to this length, in documents and
@@ -43,15 +44,16 @@ export function fold(text: string): string {
 }
 
 /**
- * The folded words of a text, in order, each at most {@link MAX_WORD_LENGTH} characters.
+ * The folded words of a text, in order, each at most {@link MAX_WORD_LENGTH} characters; a unit
+ * right after a number is its canonical word (`61in`, `61 in.`, `61"` → 61 inch; see `UNITS`).
  *
  * @example
  * ```ts
- * words('BLACK+DECKER 18volt USB-C, iPhone 6/6s'); // ['black', 'decker', '18', 'volt', 'usb', 'c', 'iphone', '6', '6', 's']
+ * words('BLACK+DECKER 18V USB-C, iPhone 6/6s'); // ['black', 'decker', '18', 'volt', 'usb', 'c', 'iphone', '6', '6', 's']
  * ```
  */
 export function words(text: string): string[] {
-  const out = fold(text).match(WORD) ?? [];
+  const out = normalizeUnits(fold(text)).match(WORD) ?? [];
   for (let i = 0; i < out.length; i++) if (out[i]!.length > MAX_WORD_LENGTH) out[i] = out[i]!.slice(0, MAX_WORD_LENGTH);
   return out;
 }

@@ -12,7 +12,7 @@ describe('words: tokenization', () => {
 
   it('splits letters from digits', () => {
     expect(words('18volt drill')).toEqual(['18', 'volt', 'drill']);
-    expect(words('61in TV')).toEqual(['61', 'in', 'tv']);
+    expect(words('61in TV')).toEqual(['61', 'inch', 'tv']); // units: test/search/units.test.ts
     expect(words('Galaxy S7 edge 32GB')).toEqual(['galaxy', 's', '7', 'edge', '32', 'gb']);
   });
 

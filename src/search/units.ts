@@ -1,0 +1,70 @@
+/**
+ * Units of measure after a number, one canonical word per unit, so `18V`, `18-Volt` and `18 volts`
+ * meet, as do `61in`, `61 in.`, `61"` and `61 inch`. Applied inside {@link words}, so items,
+ * queries and autocomplete all get it.
+ *
+ * @module
+ */
+
+/**
+ * The unit words, folded, and the canonical word each stands for after a number. A canonical word
+ * maps to itself, is no stop word and is its own English stem, so normalizing twice changes
+ * nothing and `inch` without a number still meets it.
+ *
+ * @example
+ * ```ts
+ * UNITS['volts']; // 'volt'
+ * ```
+ */
+export const UNITS: Readonly<Record<string, string>> = Object.freeze({
+  ...family('inch', ['in', 'inch', 'inches']),
+  ...family('ft', ['ft', 'foot', 'feet']),
+  ...family('volt', ['v', 'volt', 'volts']),
+  ...family('amp', ['a', 'amp', 'amps', 'ampere', 'amperes']),
+  ...family('watt', ['w', 'watt', 'watts']),
+  ...family('mah', ['mah']),
+  ...family('gal', ['gal', 'gallon', 'gallons']),
+  ...family('lb', ['lb', 'lbs', 'pound', 'pounds']),
+  ...family('oz', ['oz', 'ounce', 'ounces']),
+  ...family('gb', ['gb', 'gigabyte', 'gigabytes']),
+  ...family('tb', ['tb', 'terabyte', 'terabytes']),
+  ...family('mm', ['mm', 'millimeter', 'millimeters']),
+  ...family('cm', ['cm', 'centimeter', 'centimeters']),
+});
+
+function family(canonical: string, forms: readonly string[]): Record<string, string> {
+  return Object.fromEntries(forms.map((f) => [f, canonical]));
+}
+
+// A whole number (not the digits of a model name such as "s7"), then at most one space or hyphen,
+// then a letter run or an inch/foot mark. The ambiguous short words are narrowed below.
+const UNIT_AFTER_NUMBER = /(?<![\p{L}\p{N}])(\p{N}+)([ -]?)(\p{L}+|″|′′|["”]|[′'’](?!\p{L}))/gu;
+
+/**
+ * Rewrites the units that directly follow a number in folded text to their canonical word
+ * ({@link UNITS}), leaving every other word as it is. `in` counts only attached (`61in`) or
+ * before a period or the end (`61 in.`): "7 in this case" keeps its preposition; `a` only
+ * attached (`15a`); `w`/`v` not before `/` (`6 w/ case`).
+ *
+ * @example
+ * ```ts
+ * normalizeUnits('18-volt drill, 61 in. wide, 5\' 6"'); // '18 volt drill, 61 inch. wide, 5 ft 6 inch'
+ * ```
+ */
+export function normalizeUnits(folded: string): string {
+  if (!/\p{N}/u.test(folded)) return folded;
+  return folded.replace(UNIT_AFTER_NUMBER, (match, number: string, gap: string, unit: string, at: number, text: string) => {
+    const after = text.charAt(at + match.length);
+    let canonical: string | undefined;
+    if (unit === '"' || unit === '”' || unit === '″' || unit === '′′') canonical = 'inch';
+    else if (unit === "'" || unit === '’' || unit === '′') canonical = 'ft';
+    else if (/\p{N}/u.test(after)) return match; // "18v2" is a model number
+    else if (unit === 'in') canonical = gap === '' || after === '.' || after === '' ? 'inch' : undefined;
+    else if (unit === 'a') canonical = gap === '' ? 'amp' : undefined;
+    else if (unit === 'w' || unit === 'v') canonical = after === '/' ? undefined : UNITS[unit];
+    else canonical = Object.hasOwn(UNITS, unit) ? UNITS[unit] : undefined;
+    if (canonical === undefined) return match;
+    // A mark may touch the next word (`6"x8"`): the space keeps "inch" from joining it.
+    return /\p{L}/u.test(unit) ? `${number} ${canonical}` : `${number} ${canonical} `;
+  });
+}

@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CatalogRegistry, memoryStorage, SearchService } from '../../src/index';
+import { fold, words } from '../../src/search/analysis';
+import { normalizeUnits, UNITS } from '../../src/search/units';
+
+describe('units after a number', () => {
+  it('gives one canonical word per unit family, whatever the spelling', () => {
+    const cases: [string[], string][] = [
+      [['18volt', '18-Volt', '18 v', '18V', '18 volts'], '18 volt'],
+      [['61in', '61 in.', '61"', '61″', '61 inch', '61-Inches', '61 in'], '61 inch'],
+      [['2 ft', "2'", '2 feet', '2-foot', '2′'], '2 ft'],
+      [['5 gal', '5-Gallon', '5 gallons'], '5 gal'],
+      [['10 lb', '10 lbs', '10-Pound', '10 pounds'], '10 lb'],
+      [['8 oz', '8-Ounce', '8 ounces'], '8 oz'],
+      [['60w', '60 W', '60-Watt', '60 watts'], '60 watt'],
+      [['3000mAh', '3000 mah'], '3000 mah'],
+      [['32GB', '32 gigabytes'], '32 gb'],
+      [['1TB', '1 terabyte'], '1 tb'],
+      [['3mm', '3 millimeters'], '3 mm'],
+      [['9cm', '9 centimeters'], '9 cm'],
+      [['15A', '15-Amp', '15 amps', '15 amperes'], '15 amp'],
+    ];
+    for (const [forms, canonical] of cases) for (const form of forms) expect(words(form).join(' '), form).toBe(canonical);
+    expect(words(`5'6" tall`)).toEqual(['5', 'ft', '6', 'inch', 'tall']);
+    expect(words('5.5-inch display, 3.5mm jack')).toEqual(['5', '5', 'inch', 'display', '3', '5', 'mm', 'jack']);
+  });
+
+  it('only directly after a whole number', () => {
+    expect(words('Chevrolet Volt in black')).toEqual(['chevrolet', 'volt', 'in', 'black']);
+    expect(words('a pound of feet')).toEqual(['a', 'pound', 'of', 'feet']);
+    // the preposition, the article, "with" and model numbers stay as written
+    expect(words('Protect your iPhone 7 in this case')).toEqual(['protect', 'your', 'iphone', '7', 'in', 'this', 'case']);
+    expect(words('Give your Galaxy S7 a new look')).toEqual(['give', 'your', 'galaxy', 's', '7', 'a', 'new', 'look']);
+    expect(words('Galaxy S7 in.')).toEqual(['galaxy', 's', '7', 'in']);
+    expect(words('iPhone 6 w/ case')).toEqual(['iphone', '6', 'w', 'case']);
+    expect(words('DeWalt 18v2 kit')).toEqual(['dewalt', '18', 'v', '2', 'kit']);
+    expect(words("the 90's")).toEqual(['the', '90', 's']);
+    expect(words('18, volt')).toEqual(['18', 'volt']); // already canonical
+    expect(words('2, feet')).toEqual(['2', 'feet']); // a comma is no unit gap
+  });
+
+  it('keeps canonical words canonical and stems them to themselves', () => {
+    for (const canonical of new Set(Object.values(UNITS))) {
+      expect(UNITS[canonical], canonical).toBe(canonical);
+      expect(words(`7 ${canonical}`), canonical).toEqual(['7', canonical]);
+    }
+  });
+
+  it('is idempotent and changes no other word (property)', () => {
+    const unitish = fc.constantFrom(...Object.keys(UNITS), '"', "'", '″', '′', 'in.', 'volt', 'drill', 'x', '/', 's');
+    const part = fc.oneof(unitish, fc.integer({ min: 0, max: 999 }).map(String), fc.string({ maxLength: 4 }));
+    const gap = fc.constantFrom('', ' ', '-', ', ', '.');
+    const text = fc.array(fc.tuple(part, gap), { maxLength: 12 }).map((parts) => parts.map(([p, g]) => p + g).join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        const once = normalizeUnits(fold(t));
+        expect(normalizeUnits(once)).toBe(once);
+        // Removing unit-table words from both sides, the words are the same: nothing else changed.
+        const raw = (fold(t).match(/\p{L}+|\p{N}+/gu) ?? []).filter((w) => !Object.hasOwn(UNITS, w));
+        expect(words(t).filter((w) => !Object.hasOwn(UNITS, w))).toEqual(raw.map((w) => w.slice(0, 65)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('search meets units written differently', () => {
+  async function serviceOf(names: Record<string, string>): Promise<SearchService> {
+    const registry = new CatalogRegistry({ storage: memoryStorage() });
+    const { catalog } = await registry.create({ identifier: 'units' });
+    await catalog.batch(
+      Object.entries(names).map(([id, name]) => ({
+        operation: 'create-replace' as const,
+        product: { id, is_recommendable: true, name, absolute_link: null, img_link: null, price: 10, categories_ids: null },
+      })),
+    );
+    await catalog.sync();
+    return new SearchService({ catalog });
+  }
+
+  it('"18 volt drill" ranks "18V Cordless Drill" first, "61in" finds "61 in."', async () => {
+    const service = await serviceOf({
+      d12: '12V MAX Cordless Drill',
+      d18: '18V Cordless Drill',
+      b18: 'Drill Bit Set 18-Piece',
+      v61: 'Vanity Top 61 in. W x 22 in. D',
+      v49: 'Vanity Top 49 in. W x 22 in. D',
+      t61: '61-Piece Tool Set',
+    });
+    const first = async (text: string) => (await service.search({ text, hitsPerPage: 3 })).hits[0]?.id;
+    expect(await first('18 volt drill')).toBe('d18');
+    expect(await first('18-Volt drill')).toBe('d18');
+    expect(await first('61in')).toBe('v61');
+    expect(await first('61 inch')).toBe('v61');
+    expect(await first('61"')).toBe('v61');
+    const hits = (await service.search({ text: '61 inch', hitsPerPage: 10, showRankingScoreDetails: true })).hits;
+    expect(hits.find((h) => h.id === 'v61')?._rankingScoreDetails?.words).toMatchObject({ matchingWords: 2 });
+    const { suggestions } = await service.autocomplete({ query: '18 volt dri' });
+    expect(suggestions[0]?.text).toBe('18V Cordless Drill');
+  });
+});
