@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Analyzer, englishStem, fold, MAX_WORD_LENGTH, words } from '../../src/search/analysis';
+import { UNITS } from '../../src/search/units';
 
 describe('words: tokenization', () => {
   it('splits at punctuation', () => {
@@ -39,10 +40,15 @@ describe('words: tokenization', () => {
           expect(/^(\p{L}+|\p{N}+)$/u.test(w), w).toBe(true);
           expect(fold(w)).toBe(w);
         }
-        // Analysing twice changes nothing: documents and queries meet on the same words.
-        expect(words(words(text).join(' '))).toEqual(words(text));
+        // Analysing twice changes nothing: documents and queries meet on the same words. A unit
+        // word kept for its context ("0:V", "18v2", "s7 in.") may turn canonical once the
+        // separators are gone, and only that; the second pass is then stable.
+        const again = words(words(text).join(' '));
+        const unit = (w: string) => (Object.hasOwn(UNITS, w) ? UNITS[w] : w);
+        expect(again.map(unit)).toEqual(words(text).map(unit));
+        expect(words(again.join(' '))).toEqual(again);
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
   });
 });
