@@ -36,9 +36,17 @@ function family(canonical: string, forms: readonly string[]): Record<string, str
   return Object.fromEntries(forms.map((f) => [f, canonical]));
 }
 
-// A whole number (not the digits of a model name such as "s7"), then at most one space or hyphen,
-// then a letter run or an inch/foot mark. The ambiguous short words are narrowed below.
-const UNIT_AFTER_NUMBER = /(?<![\p{L}\p{N}])(\p{N}+)([ -]?)(\p{L}+|″|′′|["”]|[′'’](?!\p{L}))/gu;
+// Whole numbers of ASCII digits (the replacer skips the digits of a model name such as "s7"),
+// then at most one space or hyphen, then a whole unit word of the table or an inch/foot mark; the
+// ambiguous short words are narrowed in the replacer. Naming the words (not any letter run) and
+// no lookbehind keep this cheap: index builds run it over every item's text.
+const UNIT_AFTER_NUMBER = new RegExp(
+  `([0-9]+)([ -]?)((?:${Object.keys(UNITS)
+    .sort((a, b) => b.length - a.length)
+    .join('|')})(?!\\p{L})|″|′′|["”]|[′'’](?!\\p{L}))`,
+  'gu',
+);
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
  * Rewrites the units that directly follow a number in folded text to their canonical word
@@ -52,8 +60,10 @@ const UNIT_AFTER_NUMBER = /(?<![\p{L}\p{N}])(\p{N}+)([ -]?)(\p{L}+|″|′′|["
  * ```
  */
 export function normalizeUnits(folded: string): string {
-  if (!/\p{N}/u.test(folded)) return folded;
+  UNIT_AFTER_NUMBER.lastIndex = 0;
+  if (!UNIT_AFTER_NUMBER.test(folded)) return folded; // most texts: one scan, no new string
   return folded.replace(UNIT_AFTER_NUMBER, (match, number: string, gap: string, unit: string, at: number, text: string) => {
+    if (at > 0 && LETTER_OR_DIGIT.test(text.charAt(at - 1))) return match; // "s7 in." is a model's digit
     const after = text.charAt(at + match.length);
     let canonical: string | undefined;
     if (unit === '"' || unit === '”' || unit === '″' || unit === '′′') canonical = 'inch';
@@ -62,7 +72,7 @@ export function normalizeUnits(folded: string): string {
     else if (unit === 'in') canonical = gap === '' || after === '.' || after === '' ? 'inch' : undefined;
     else if (unit === 'a') canonical = gap === '' ? 'amp' : undefined;
     else if (unit === 'w' || unit === 'v') canonical = after === '/' ? undefined : UNITS[unit];
-    else canonical = Object.hasOwn(UNITS, unit) ? UNITS[unit] : undefined;
+    else canonical = UNITS[unit];
     if (canonical === undefined) return match;
     // A mark may touch the next word (`6"x8"`): the space keeps "inch" from joining it.
     return /\p{L}/u.test(unit) ? `${number} ${canonical}` : `${number} ${canonical} `;
