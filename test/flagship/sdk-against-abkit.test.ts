@@ -19,12 +19,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DecisionMode, Flagship, LogLevel, type BucketingDTO } from '@flagship.io/js-sdk';
+import { DecisionMode, Flagship, type BucketingDTO } from '@flagship.io/js-sdk';
 import { DecisionEngine, memoryStorage, type BucketingConfig } from '../../src/index';
 import { createDecisionHandler } from '../../src/http/decision';
 import { createExposureForwarder, flagshipSdkBucketing } from '../../src/flagship/index';
 import { writeResponse } from '../../node/listener';
 import { nodeRequest } from '../../node/request';
+import { sdkAgainstAbkit } from '../helpers/flagship';
 
 const ENV = 'prod';
 const API_KEY = 'demo-decision-key-0123456789';
@@ -55,16 +56,7 @@ const logs: string[] = [];
 async function start(mode: DecisionMode, extra: Record<string, unknown> = {}) {
   await Flagship.start(ENV, API_KEY, {
     decisionMode: mode,
-    decisionApiUrl: `${origin}/v2/`,
-    timeout: 5,
-    logLevel: LogLevel.ERROR,
-    onLog: (_level, tag, message) => logs.push(`${tag}: ${message}`),
-    fetchNow: false,
-    reuseVisitorIds: false,
-    fetchFlagsBufferingTime: 0,
-    disableDeveloperUsageTracking: true,
-    // A pool that never fills: a flush would go to Flagship's host (blocked here).
-    trackingManagerConfig: { batchIntervals: 0, poolMaxSize: 1_000_000 },
+    ...sdkAgainstAbkit(origin, logs),
     ...extra,
   } as Parameters<typeof Flagship.start>[2]);
   logs.length = 0;

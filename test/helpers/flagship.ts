@@ -12,3 +12,22 @@ export async function startFlagshipBucketing(envId: string, bucketing: unknown):
     trackingManagerConfig: { batchIntervals: 0 },
   });
 }
+
+/**
+ * Options for a Flagship SDK that calls a local abkit at `origin` and keeps its errors in `log`:
+ * no fetch at start, no buffering, no usage tracking, and a hit pool that never flushes (a flush
+ * would go to Flagship's host, which is unreachable here).
+ */
+export function sdkAgainstAbkit(origin: string, log: string[]) {
+  return {
+    decisionApiUrl: `${origin}/v2/`,
+    timeout: 5,
+    logLevel: LogLevel.ERROR,
+    onLog: (_level: LogLevel, tag: string, message: string) => log.push(`${tag}: ${message}`),
+    fetchNow: false,
+    reuseVisitorIds: false,
+    fetchFlagsBufferingTime: 0,
+    disableDeveloperUsageTracking: true,
+    trackingManagerConfig: { batchIntervals: 0, poolMaxSize: 1_000_000 },
+  };
+}

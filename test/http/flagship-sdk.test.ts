@@ -18,12 +18,13 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { DecisionMode, Flagship, FSFetchStatus, FSFlagStatus, LogLevel, type Visitor } from '@flagship.io/js-sdk';
+import { DecisionMode, Flagship, FSFetchStatus, FSFlagStatus, type Visitor } from '@flagship.io/js-sdk';
 import { DecisionEngine, memoryStorage } from '../../src/index';
 import { createDecisionHandler } from '../../src/http/decision';
 import { type CampaignDecision } from '../../src/decision/compile';
 import { writeResponse } from '../../node/listener';
 import { nodeRequest } from '../../node/request';
+import { sdkAgainstAbkit } from '../helpers/flagship';
 
 const ENV = 'env-sdk';
 const API_KEY = 'sdk-secret-key-0123456789';
@@ -183,15 +184,7 @@ function httpsCalls(): string[] {
 async function startSdk(apiKey: string): Promise<void> {
   await Flagship.start(ENV, apiKey, {
     decisionMode: DecisionMode.DECISION_API,
-    decisionApiUrl: `${origin}/v2/`,
-    timeout: 5,
-    logLevel: LogLevel.ERROR,
-    onLog: (_level, tag, message) => errorLogs.push(`${tag}: ${message}`),
-    fetchNow: false,
-    reuseVisitorIds: false,
-    fetchFlagsBufferingTime: 0,
-    disableDeveloperUsageTracking: true,
-    trackingManagerConfig: { batchIntervals: 0, poolMaxSize: 10_000 },
+    ...sdkAgainstAbkit(origin, errorLogs),
   });
   expect(errorLogs.every((line) => line.includes('EAI config'))).toBe(true);
   errorLogs.length = 0;
