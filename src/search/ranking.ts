@@ -19,7 +19,7 @@ import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
 import type { SearchIndex } from './search-index';
-import { startsTail } from './subject';
+import { saysWhatItIs, startsTail } from './subject';
 
 /**
  * The ranking rules, in their default order. Exactness comes before proximity (Meilisearch puts
@@ -449,10 +449,7 @@ export class Ranker {
       // What the item is: its name outside the tail naming what it fits, while the name is among
       // the best fields (searchableFields or boosts may rank another first); its category's type word.
       const field = index.searchable[f];
-      const isName = field === 'name' && rank === 0;
-      const tailStart = spans[doc * 3]!;
-      const tailEnd = spans[doc * 3 + 1]!;
-      const typeAt = field === 'categories_ids' ? spans[doc * 3 + 2]! : -1;
+      const readsSubject = field !== 'name' || rank === 0;
       for (let t = lo; t < hi; t++) {
         const p = t - lo;
         const slot = this.#slot[tokens[t]!]!;
@@ -469,12 +466,12 @@ export class Ranker {
         }
         const base = slot * n;
         if (p < n && this.#slotCodes[base + p] !== 1) prefixExact = false;
-        const saysWhatItIs = isName ? p < tailStart || p >= tailEnd : p === typeAt;
+        const whatItIs = readsSubject && saysWhatItIs(field, p, spans, doc * 3);
         for (let i = 0; i < n; i++) {
           if (this.#slotCodes[base + i] === 0) continue;
           tf[i]!++;
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
-          if (saysWhatItIs && this.#slotCodes[base + i]! <= codes[row + i]!) isSubject[i] = 1;
+          if (whatItIs && this.#slotCodes[base + i]! <= codes[row + i]!) isSubject[i] = 1;
           if (rank < bestRank[i]! || (rank === bestRank[i] && p < bestPos[i]!)) {
             bestRank[i] = rank;
             bestPos[i] = p;

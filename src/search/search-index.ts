@@ -12,7 +12,7 @@ import { Dictionary } from './dictionary';
 import { memberKind, scalarKind } from './fields';
 import { Growable } from './growable';
 import { pathIndexSteps, type PathIndex, type SearchPath } from './path-index';
-import { fieldWords, NO_SPAN } from './subject';
+import { fieldWords, NO_SPAN, saysWhatItIs } from './subject';
 import { runInSlices } from '../slices';
 
 /** Characters of text analysed between two checkpoints of an index build (where a turn may be given). */
@@ -196,7 +196,7 @@ export class SearchIndex {
             if (id < 0) id = renumber[w] = word(dictionary.words[w]!);
             tokens.push(id);
             const k = t - start;
-            if (field === 'name' ? k < spans[from * 3]! || k >= spans[from * 3 + 1]! : field === 'categories_ids' && k === spans[from * 3 + 2]) subjectWord(id, d);
+            if (saysWhatItIs(field, k, spans, from * 3)) subjectWord(id, d);
           }
           copied += at[from * F + f + 1]! - start;
         } else {

@@ -85,6 +85,21 @@ export function categoryWords(values: readonly unknown[]): { words: string[]; ty
 }
 
 /**
+ * Whether word `k` of `field` says what an item is, read from the index's three spans of that
+ * item starting at `spans[at]` (name tail start and end, category type position): the one
+ * reading the index build's reuse path and the ranking share.
+ *
+ * @example
+ * ```ts
+ * saysWhatItIs('name', 0, Uint16Array.of(1, 4, NO_SPAN), 0); // true: before the tail
+ * ```
+ */
+export function saysWhatItIs(field: string | undefined, k: number, spans: Uint16Array, at: number): boolean {
+  if (field === 'name') return k < spans[at]! || k >= spans[at + 1]!;
+  return field === 'categories_ids' && k === spans[at + 2];
+}
+
+/**
  * The words of one searched field's value, with what says what the item is: the name's words
  * outside its tail ({@link nameWords}) and the categories' type word ({@link categoryWords});
  * no word of another field.
