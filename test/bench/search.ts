@@ -5,11 +5,10 @@
  * the longest event-loop stall while a sync makes a new version visible and the index is rebuilt
  * (copying what did not change from the previous index), and during a full build; and the time of a 512-character word on search and autocomplete.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CatalogRegistry, memoryStorage, SearchService, type BatchOperation, type Catalog, type SearchQueryInput } from '../../src/index';
 import { loadBestBuy, toItem, type BestBuyItem, type BestBuyProduct } from '../helpers/bestbuy';
+import { ms, phaseLine, watchLoop, type PhaseStall } from './loop-watch';
 import { miniSearchEngine } from './relevance-engines';
 import { median, percentile } from './relevance-metrics';
 
@@ -36,7 +35,7 @@ const FULL: Omit<SearchQueryInput, 'text'> = {
 };
 
 /** Items of the large catalog (`BENCH_LARGE_ITEMS` overrides it for a quick run). */
-const LARGE = Number(process.env.BENCH_LARGE_ITEMS ?? 100_000);
+export const LARGE = Number(process.env.BENCH_LARGE_ITEMS ?? 100_000);
 
 interface Variant {
   name: string;
@@ -70,7 +69,7 @@ async function alternate(variants: readonly Variant[], rounds: number): Promise<
 }
 
 /** The products repeated under new ids up to `count` items. */
-function repeated(products: readonly BestBuyProduct[], count: number): BestBuyItem[] {
+export function repeated(products: readonly BestBuyProduct[], count: number): BestBuyItem[] {
   return Array.from({ length: count }, (_, i) => toItem(products[i % products.length]!, i));
 }
 
@@ -92,71 +91,11 @@ async function firstSearchMs(service: SearchService): Promise<number> {
   return performance.now() - t;
 }
 
-/** The longest stall of one phase: by the event-loop delay monitor, and by the CPU time that held it. */
-interface PhaseStall {
-  /** `monitorEventLoopDelay` max: wall clock, so it also counts time the OS ran other processes. */
-  wall: number;
-  /**
-   * Most CPU time the main thread used between two consecutive turns of a 1 ms timer: work that
-   * really held the loop, garbage collection pauses included. Where the main thread's own clock
-   * cannot be read, the whole process's (garbage collector helper threads included).
-   */
-  cpu: number;
-  /** Of the longest wall-clock gap between two turns: the time the main thread waited for a CPU (Linux). */
-  waitedInLongest: number;
-}
-
-interface Stall {
+/** A one-item sync: the stall during the sync, then during the rebuild up to the first search served from the new version. */
+export interface Stall {
   sync: PhaseStall;
   build: PhaseStall;
   servedAfter: number;
-}
-
-// Linux: run and run-queue wait times of this thread, in nanoseconds.
-const SCHEDSTAT = '/proc/thread-self/schedstat';
-const perThread = existsSync(SCHEDSTAT);
-
-/** CPU time used (main thread where readable, else the process) and time spent waiting for a CPU, in ms. */
-function clocks(): { cpu: number; waited: number } {
-  if (perThread) {
-    const [run, wait] = readFileSync(SCHEDSTAT, 'latin1').split(' ');
-    return { cpu: Number(run) / 1e6, waited: Number(wait) / 1e6 };
-  }
-  const { user, system } = process.cpuUsage();
-  return { cpu: (user + system) / 1000, waited: NaN };
-}
-
-/** Watches the event loop from now until `stop()`. */
-function watchLoop(): { stop(): Promise<PhaseStall> } {
-  const monitor = monitorEventLoopDelay({ resolution: 1 });
-  monitor.enable();
-  let last = clocks();
-  let lastAt = performance.now();
-  let maxCpu = 0;
-  let maxGap = 0;
-  let waitedInLongest = 0;
-  let timer: NodeJS.Timeout;
-  const tick = () => {
-    const now = clocks();
-    const at = performance.now();
-    maxCpu = Math.max(maxCpu, now.cpu - last.cpu);
-    if (at - lastAt > maxGap) {
-      maxGap = at - lastAt;
-      waitedInLongest = now.waited - last.waited;
-    }
-    last = now;
-    lastAt = at;
-    timer = setTimeout(tick, 1);
-  };
-  timer = setTimeout(tick, 1);
-  return {
-    async stop() {
-      await new Promise((r) => setTimeout(r, 5));
-      clearTimeout(timer);
-      monitor.disable();
-      return { wall: monitor.max / 1e6, cpu: maxCpu, waitedInLongest };
-    },
-  };
 }
 
 /**
@@ -167,14 +106,14 @@ function watchLoop(): { stop(): Promise<PhaseStall> } {
  * "zqxmarker", "0"), and the prefix "0" matches tens of thousands of items, so each poll would be
  * a heavy search that the stall measured here would count.
  */
-async function rebuildStall(catalog: Catalog, service: SearchService, item: BestBuyItem, round: number): Promise<Stall> {
+export async function rebuildStall(catalog: Catalog, service: SearchService, item: BestBuyItem, round: number): Promise<Stall> {
   const marker = `zqxmarker${String.fromCharCode(97 + round)}`;
   await catalog.batch([{ operation: 'create-replace', product: { ...item, name: `${item.name} ${marker}` } }]);
   const start = performance.now();
-  let watch = watchLoop();
+  let watch = await watchLoop();
   await catalog.sync();
   const sync = await watch.stop();
-  watch = watchLoop();
+  watch = await watchLoop();
   for (;;) {
     const { hits } = await service.search({ text: marker, hitsPerPage: 1 });
     if (hits.some((h) => h.id === item.id)) break;
@@ -188,9 +127,9 @@ async function rebuildStall(catalog: Catalog, service: SearchService, item: Best
  * A new service's first search over the large catalog: the whole index is built, nothing copied
  * from a previous one, while the event loop is watched (the search itself is a cheap one).
  */
-async function fullBuildStall(catalog: Catalog): Promise<{ stall: PhaseStall; ms: number }> {
+export async function fullBuildStall(catalog: Catalog): Promise<{ stall: PhaseStall; ms: number }> {
   const service = new SearchService({ catalog });
-  const watch = watchLoop();
+  const watch = await watchLoop();
   const start = performance.now();
   await service.search({ text: 'zqxmarkerz', hitsPerPage: 1 });
   const ms = performance.now() - start;
@@ -217,10 +156,6 @@ async function medianMs(op: () => unknown): Promise<number> {
     times.push(performance.now() - t);
   }
   return median(times);
-}
-
-function ms(n: number): string {
-  return n < 10 ? n.toFixed(3) : n.toFixed(1);
 }
 
 async function latencyAt(label: string, products: readonly BestBuyProduct[], catalog: Catalog, rounds: number): Promise<{ rows: Latency[]; builds: string[]; full: SearchService }> {
@@ -259,16 +194,7 @@ export async function benchSearch(): Promise<void> {
   const full: { stall: PhaseStall; ms: number }[] = [];
   for (let round = 0; round < 3; round++) full.push(await fullBuildStall(large));
   console.log(`\n## Rebuild of ${LARGE.toLocaleString('en-US')} items (monitorEventLoopDelay, 1 ms resolution)`);
-  const phase = (label: string, phases: readonly PhaseStall[], target: string) => {
-    const wall = phases.map((s) => s.wall);
-    const cpu = phases.map((s) => s.cpu);
-    const waited = phases.map((s) => s.waitedInLongest);
-    console.log(
-      `longest stall during ${label}: ${wall.map(ms).join(', ')} ms (median ${ms(median(wall))}${target}); ` +
-        `most ${perThread ? 'main-thread' : 'process'} CPU time between two loop turns: ${cpu.map(ms).join(', ')} ms (median ${ms(median(cpu))})` +
-        (perThread ? `; of the longest gap, time spent waiting for a CPU: ${waited.map(ms).join(', ')} ms` : ''),
-    );
-  };
+  const phase = (label: string, phases: readonly PhaseStall[], target: string) => console.log(phaseLine(label, phases, target));
   phase('a sync changing one item (5 rounds)', stalls.map((s) => s.sync), '');
   phase('the index rebuild after it, up to the first search served from the new version', stalls.map((s) => s.build), ', target ≤ 50 ms');
   phase('a full index build (a new service: 3 rounds)', full.map((f) => f.stall), ', target ≤ 50 ms');
