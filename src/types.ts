@@ -18,7 +18,7 @@ export type { ResultsQuery, ExperimentResults, GroupResult, VariationResult, Rat
 export type { Estimate, SampleRatioCheck, TestResult } from './results/statistics';
 export type { Explanation, ActivationInput, LoadOptions } from './decision/engine';
 export type { ErrorPath } from './errors';
-export type { DecisionWrite } from './storage/storage';
+export type { DecidedCampaign, DecidedWrite, DecisionWrite } from './storage/storage';
 export type { EnvironmentStore, EnvironmentRecord, EnvironmentWrite } from './storage/environments';
 export type { AssignmentStore, Assignments } from './storage/assignments';
 export type { ActivationStore, Activation, ActivationQuery } from './storage/activations';

@@ -1,4 +1,5 @@
 import type { Activation, ActivationQuery, ActivationStore } from '../../src/storage/activations';
+import type { DecidedWrite } from '../../src/storage/storage';
 
 /**
  * The activation log in memory, bounded: a ring of the newest `max` activations, the oldest
@@ -30,18 +31,32 @@ export class MemoryActivationStore implements ActivationStore {
   record(activations: readonly Activation[]): Promise<void> {
     for (let i = 0; i < activations.length; i++) {
       const a = activations[i]!;
-      const at = this.#next;
-      this.#environment[at] = a.environmentId;
-      this.#visitor[at] = a.visitorId;
-      this.#anonymous[at] = a.anonymousId;
-      this.#campaign[at] = a.campaignId;
-      this.#group[at] = a.variationGroupId;
-      this.#variation[at] = a.variationId;
-      this.#timestamp[at] = a.timestamp;
-      this.#next = at + 1 === this.max ? 0 : at + 1;
-      if (this.#size < this.max) this.#size++;
+      this.#put(a.environmentId, a.visitorId, a.anonymousId, a.campaignId, a.variationGroupId, a.variationId, a.timestamp);
     }
     return Promise.resolve();
+  }
+
+  /** Records one activation per decided campaign of a decision (none when `activatedAt` is null). */
+  recordDecided(write: DecidedWrite): void {
+    const { decided, activatedAt } = write;
+    if (activatedAt === null) return;
+    for (let i = 0; i < decided.length; i++) {
+      const d = decided[i]!;
+      this.#put(write.environmentId, write.visitorId, write.anonymousId, d.campaign.id, d.group.id, d.variation.id, activatedAt);
+    }
+  }
+
+  #put(environment: string, visitor: string, anonymous: string | null, campaign: string, group: string, variation: string, timestamp: number): void {
+    const at = this.#next;
+    this.#environment[at] = environment;
+    this.#visitor[at] = visitor;
+    this.#anonymous[at] = anonymous;
+    this.#campaign[at] = campaign;
+    this.#group[at] = group;
+    this.#variation[at] = variation;
+    this.#timestamp[at] = timestamp;
+    this.#next = at + 1 === this.max ? 0 : at + 1;
+    if (this.#size < this.max) this.#size++;
   }
 
   /** Slot of the `i`-th kept activation in recording order. */

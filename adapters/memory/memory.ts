@@ -1,7 +1,7 @@
 import { ConflictError } from '../../src/errors';
 import type { AccessRecord, AccessStore } from '../../src/storage/accesses';
 import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../../src/storage/environments';
-import type { DecisionWrite, Storage } from '../../src/storage/storage';
+import type { DecidedWrite, DecisionWrite, Storage } from '../../src/storage/storage';
 import type { TokenRecord, TokenStore } from '../../src/storage/tokens';
 import { frozenCopy } from '../../src/freeze';
 import { MemoryActivationStore } from './activations';
@@ -167,18 +167,18 @@ export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
   if (!Number.isInteger(maxAssignments) || maxAssignments < 1) throw new TypeError(`memoryStorage: maxAssignments must be a positive integer, got ${maxAssignments}`);
   const activations = new MemoryActivationStore(maxActivations);
   const assignments = new MemoryAssignmentStore(maxAssignments);
-  // Synchronous: one decision's writes land together.
-  const writeDecisionNow = (write: DecisionWrite): void => {
-    if (write.assignments) assignments.saveNow(write.environmentId, write.visitorId, write.assignments);
-    if (write.activations && write.activations.length > 0) void activations.record(write.activations);
-  };
   return {
     environments: new MemoryEnvironmentStore(),
     assignments,
     activations,
-    writeDecisionNow,
-    async writeDecision(write) {
-      writeDecisionNow(write);
+    // Synchronous: one decision's writes land together.
+    writeDecisionNow(write: DecidedWrite): void {
+      if (write.assign !== false) assignments.saveDecidedNow(write.environmentId, write.visitorId, write.decided, write.assign);
+      activations.recordDecided(write);
+    },
+    async writeDecision(write: DecisionWrite): Promise<void> {
+      if (write.assignments) assignments.saveNow(write.environmentId, write.visitorId, write.assignments);
+      if (write.activations && write.activations.length > 0) void activations.record(write.activations);
     },
     events: new MemoryEventStore(activations, maxEvents),
     accesses: new MemoryAccessStore(),

@@ -6,7 +6,7 @@ import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from '../results/
 import type { Activation, ActivationQuery } from '../storage/activations';
 import type { ConversionEvent } from '../storage/events';
 import type { EnvironmentRecord } from '../storage/environments';
-import type { Storage } from '../storage/storage';
+import type { DecidedWrite, DecisionWrite, Storage } from '../storage/storage';
 import type { Assignments } from '../storage/assignments';
 import { parseBucketingConfig } from './config';
 import { compileConfig, type CampaignDecision, type CompiledCampaign, type CompiledConfig } from './compile';
@@ -224,6 +224,57 @@ function plainRequest(request: DecisionRequest): boolean {
     if (t !== 'string' && t !== 'boolean' && !(t === 'number' && Number.isFinite(value))) return false;
   }
   return true;
+}
+
+/**
+ * Which decided campaigns become the visitor's own assignments: every one not forced whose
+ * variation differs from what the visitor has stored. `true` or `false` when it is the same for
+ * all (a new visitor: every one, without a lookup per campaign), else one flag per campaign.
+ */
+function assignedAnew(assigned: readonly Assigned[], own: Assignments): boolean | boolean[] {
+  let none = true;
+  for (const _ in own) {
+    none = false;
+    break;
+  }
+  let first = false;
+  let flags: boolean[] | undefined;
+  for (let i = 0; i < assigned.length; i++) {
+    const a = assigned[i]!;
+    const keep = a.source !== 'forced' && (none || own[a.group.id] !== a.variation.id);
+    if (flags) flags[i] = keep;
+    else if (i === 0) first = keep;
+    else if (keep !== first) {
+      flags = new Array<boolean>(assigned.length).fill(first, 0, i);
+      flags[i] = keep;
+    }
+  }
+  return flags ?? first;
+}
+
+/** The record form of a decision's writes, for storages without `writeDecisionNow`. */
+function decisionWrite(write: DecidedWrite): DecisionWrite {
+  const { decided, assign, activatedAt } = write;
+  let assignments: Record<string, string> | undefined;
+  if (assign !== false) {
+    for (let i = 0; i < decided.length; i++) {
+      const d = decided[i]!;
+      if (assign === true || assign[i]) (assignments ??= {})[d.group.id] = d.variation.id;
+    }
+  }
+  let activations: Activation[] | undefined;
+  if (activatedAt !== null) {
+    activations = decided.map((d) => ({
+      environmentId: write.environmentId,
+      visitorId: write.visitorId,
+      anonymousId: write.anonymousId,
+      campaignId: d.campaign.id,
+      variationGroupId: d.group.id,
+      variationId: d.variation.id,
+      timestamp: activatedAt,
+    }));
+  }
+  return { environmentId: write.environmentId, visitorId: write.visitorId, assignments: assignments && Object.freeze(assignments), activations };
 }
 
 function fail(details: ErrorDetail[]): never {
@@ -736,43 +787,21 @@ export class DecisionEngine {
     const assigned = evaluate(config, { visitorId, context: request.context ?? {}, stored, forced, only }, trace);
     if (assigned.length === 0) return assigned;
     // New hash assignments, and ones inherited from the anonymous id, become the visitor's own.
-    let fresh: Record<string, string> | undefined;
-    if (request.visitorConsent !== false) {
-      // A new visitor (the common case) has nothing to compare with: no lookup per campaign.
-      let none = true;
-      for (const _ in own) {
-        none = false;
-        break;
-      }
-      for (let i = 0; i < assigned.length; i++) {
-        const a = assigned[i]!;
-        if (a.source !== 'forced' && (none || own[a.group.id] !== a.variation.id)) (fresh ??= {})[a.group.id] = a.variation.id;
-      }
-    }
-    let activations: Activation[] | undefined;
-    if (request.triggerHit !== false) {
-      const timestamp = this.#clock();
-      const anonymous = anonymousId ?? null;
-      activations = new Array<Activation>(assigned.length);
-      for (let i = 0; i < assigned.length; i++) {
-        const a = assigned[i]!;
-        activations[i] = { environmentId: env, visitorId, anonymousId: anonymous, campaignId: a.campaign.id, variationGroupId: a.group.id, variationId: a.variation.id, timestamp };
-      }
-    }
-    if (!fresh && !activations) return assigned;
-    // Frozen, an in-memory store may keep it as it is instead of copying it.
-    if (fresh) Object.freeze(fresh);
-    const write = { environmentId: env, visitorId, assignments: fresh, activations };
+    const assign = request.visitorConsent === false ? false : assignedAnew(assigned, own);
+    const activatedAt = request.triggerHit === false ? null : this.#clock();
+    if (assign === false && activatedAt === null) return assigned;
+    const decided: DecidedWrite = { environmentId: env, visitorId, anonymousId: anonymousId ?? null, decided: assigned, assign, activatedAt };
     if (this.storage.writeDecisionNow) {
       // A wrapper may have turned the method asynchronous: then wait like for `writeDecision`.
-      const done: unknown = this.storage.writeDecisionNow(write);
+      const done: unknown = this.storage.writeDecisionNow(decided);
       return done instanceof Promise ? done.then(() => assigned) : assigned;
     }
+    const write = decisionWrite(decided);
     // One write where the storage offers it (PostgreSQL: one statement, one round trip).
     const assignments = this.storage.assignments;
     const written = this.storage.writeDecision
       ? this.storage.writeDecision(write)
-      : Promise.all([fresh && assignments.save(env, visitorId, fresh), activations && this.storage.activations.record(activations)]);
+      : Promise.all([write.assignments && assignments.save(env, visitorId, write.assignments), write.activations && this.storage.activations.record(write.activations)]);
     return written.then(() => assigned);
   }
 }

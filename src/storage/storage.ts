@@ -42,9 +42,11 @@ export interface Storage {
   writeDecision?(write: DecisionWrite): Promise<void>;
   /**
    * {@link writeDecision}, synchronously, for a storage that writes to memory: a decision then
-   * waits for nothing. Optional; storages that do I/O leave it out.
+   * waits for nothing. It takes the decided campaigns as they are, so that a decision builds no
+   * assignment record and no activation object for a store that keeps neither. Optional;
+   * storages that do I/O leave it out.
    */
-  writeDecisionNow?(write: DecisionWrite): void;
+  writeDecisionNow?(write: DecidedWrite): void;
   /** Releases connections or files; the storage is unusable afterwards. */
   close(): Promise<void>;
 }
@@ -65,4 +67,51 @@ export interface DecisionWrite {
   readonly assignments?: Assignments;
   /** Activations to append; none when absent or empty. */
   readonly activations?: readonly Activation[];
+}
+
+/**
+ * One campaign a decision served, as {@link DecidedWrite} lists it: the ids an assignment and an
+ * activation are made of.
+ *
+ * @example
+ * ```ts
+ * const decided: DecidedCampaign = { campaign: { id: 'c1' }, group: { id: 'vg1' }, variation: { id: 'var2' } };
+ * ```
+ */
+export interface DecidedCampaign {
+  readonly campaign: { readonly id: string };
+  readonly group: { readonly id: string };
+  readonly variation: { readonly id: string };
+}
+
+/**
+ * What one decision writes, in the form {@link Storage.writeDecisionNow} takes: the same content
+ * as a {@link DecisionWrite}, without building its records. The assignments are those of
+ * `decided` that `assign` selects (variation group id → variation id); the activations are
+ * one per entry of `decided`, stamped `activatedAt`, when it is not null.
+ *
+ * @example
+ * ```ts
+ * const write: DecidedWrite = {
+ *   environmentId: 'prod',
+ *   visitorId: 'v1',
+ *   anonymousId: null,
+ *   decided: [{ campaign: { id: 'c1' }, group: { id: 'vg1' }, variation: { id: 'var2' } }],
+ *   assign: true,
+ *   activatedAt: Date.now(),
+ * };
+ * storage.writeDecisionNow?.(write);
+ * ```
+ */
+export interface DecidedWrite {
+  readonly environmentId: string;
+  readonly visitorId: string;
+  /** The anonymous id the activations carry, or null. */
+  readonly anonymousId: string | null;
+  /** The campaigns served, in order. */
+  readonly decided: readonly DecidedCampaign[];
+  /** Which entries become sticky assignments: all (`true`), none (`false`), or per entry. */
+  readonly assign: boolean | readonly boolean[];
+  /** The activations' timestamp (epoch ms), or null when none are recorded. */
+  readonly activatedAt: number | null;
 }
