@@ -15,6 +15,7 @@ const INTEGRATION = [
   'test/adapters/persistence.test.ts',
   'test/adapters/outage.test.ts',
   'test/adapters/round-trips.test.ts',
+  'test/adapters/visible-paging.test.ts',
   'test/examples/**/*.test.ts',
   'test/server/serve.test.ts',
   'test/server/package.test.ts',

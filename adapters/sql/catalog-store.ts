@@ -1,9 +1,12 @@
 import type { FieldType } from '../../src/catalog/typing';
 import { ConflictError, NotFoundError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
-import { runInSlices, SLICE_OPERATIONS } from '../../src/slices';
 import type { CatalogItem, CatalogOperation, CatalogRecord, CatalogStore, FieldClaim, SchemaField, VisibleCatalog } from '../../src/storage/catalog';
 import { chunks, placeholders, valuesList, type Row, type SqlDriver } from './driver';
+import { publishChanges, readVisible } from './visible-catalog';
+
+/** Reads of the visible items tried without a transaction before one is used (see {@link SqlCatalogStore.visibleItems}). */
+const OPTIMISTIC_READS = 3;
 
 function catalog(row: Row): CatalogRecord {
   return Object.freeze({
@@ -12,20 +15,6 @@ function catalog(row: Row): CatalogRecord {
     searchKeyHash: row.search_key_hash as string,
     createdAt: Number(row.created_at),
   });
-}
-
-function byId(a: CatalogItem, b: CatalogItem): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-/** Items from their stored JSON bodies, in id order, in steps of {@link SLICE_OPERATIONS} rows. */
-function* parseItems(rows: readonly { body: string }[]): Generator<void, CatalogItem[]> {
-  const items: CatalogItem[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (i % SLICE_OPERATIONS === SLICE_OPERATIONS - 1) yield;
-    items.push(frozenCopy(JSON.parse(rows[i]!.body) as CatalogItem));
-  }
-  return items.sort(byId);
 }
 
 function unknownCatalog(identifier: string): NotFoundError {
@@ -38,6 +27,9 @@ function unknownCatalog(identifier: string): NotFoundError {
  * multi-row statements.
  */
 export class SqlCatalogStore implements CatalogStore {
+  /** Per catalog: the revision of the body each visible item read was parsed from. */
+  readonly #revisions = new Map<string, WeakMap<CatalogItem, number>>();
+
   constructor(private readonly db: SqlDriver) {}
 
   /** A key must open one catalog only: neither hash may appear in another catalog, in either column. */
@@ -105,7 +97,7 @@ export class SqlCatalogStore implements CatalogStore {
   async applyBatch(identifier: string, claims: readonly FieldClaim[], operations: readonly CatalogOperation[], now: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       // Locks the catalog row first: writers of one catalog take their locks in one order.
-      await this.#touch(tx, identifier);
+      const revision = await this.#touch(tx, identifier);
       if (claims.length > 0) await this.#claim(tx, identifier, claims, now);
       // The net effect of the operations, in order: the last one on an id wins.
       const last = new Map<string, CatalogItem | null>();
@@ -120,10 +112,14 @@ export class SqlCatalogStore implements CatalogStore {
       }
       const deletes = [...last].filter(([, item]) => item === null).map(([id]) => id);
       const puts = [...last.values()].filter((item): item is CatalogItem => item !== null);
-      for (const part of chunks(deletes, 1, tx)) {
+      for (const part of chunks(deletes, 3, tx)) {
         await tx.exec(`DELETE FROM catalog_items WHERE identifier = ? AND id IN (${placeholders(part.length)})`, [identifier, ...part]);
+        await tx.exec(
+          `INSERT INTO catalog_deleted (identifier, id, revision) VALUES ${valuesList(part.length, 3)} ON CONFLICT (identifier, id) DO UPDATE SET revision = excluded.revision`,
+          part.flatMap((id) => [identifier, id, revision]),
+        );
       }
-      await upsertItems(tx, 'catalog_items', identifier, puts);
+      await upsertItems(tx, identifier, puts, revision);
     });
   }
 
@@ -161,7 +157,11 @@ export class SqlCatalogStore implements CatalogStore {
 
   async deleteAllItems(identifier: string): Promise<number> {
     return this.db.transaction(async (tx) => {
-      await this.#touch(tx, identifier);
+      const revision = await this.#touch(tx, identifier);
+      await tx.exec(
+        'INSERT INTO catalog_deleted (identifier, id, revision) SELECT identifier, id, ? FROM catalog_items WHERE identifier = ? ON CONFLICT (identifier, id) DO UPDATE SET revision = excluded.revision',
+        [revision, identifier],
+      );
       return tx.exec('DELETE FROM catalog_items WHERE identifier = ?', [identifier]);
     });
   }
@@ -172,7 +172,7 @@ export class SqlCatalogStore implements CatalogStore {
       const [exists] = await tx.query('SELECT 1 AS ok FROM catalog_fields WHERE identifier = ? AND name = ?', [identifier, name]);
       if (!exists) return false;
       // The catalog row first, as every writer locks it first.
-      await this.#touch(tx, identifier);
+      const revision = await this.#touch(tx, identifier);
       if ((await tx.exec('DELETE FROM catalog_fields WHERE identifier = ? AND name = ?', [identifier, name])) === 0) return false;
       // JSON functions differ between databases and some reorder keys: rewrite in JS.
       const rows = await tx.query<{ body: string }>('SELECT body FROM catalog_items WHERE identifier = ?', [identifier]);
@@ -183,7 +183,7 @@ export class SqlCatalogStore implements CatalogStore {
         delete item[name];
         changed.push(item as CatalogItem);
       }
-      await upsertItems(tx, 'catalog_items', identifier, changed);
+      await upsertItems(tx, identifier, changed, revision);
       return true;
     });
   }
@@ -202,21 +202,20 @@ export class SqlCatalogStore implements CatalogStore {
 
   async publish(identifier: string, now: number): Promise<{ version: number; syncedAt: number; count: number }> {
     return this.db.transaction(async (tx) => {
+      // Locks the catalog row (PostgreSQL; SQLite's transaction holds the write lock): no write
+      // lands between reading `accepted_version` and publishing up to it.
+      const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
+      const [row] = await tx.query(`SELECT visible_version, synced_at, accepted_version, published_from FROM catalogs WHERE identifier = ?${lock}`, [identifier]);
+      if (!row) throw unknownCatalog(identifier);
+      const version = Number(row.visible_version);
+      const accepted = Number(row.accepted_version);
+      const count = async () => Number((await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM catalog_visible WHERE identifier = ?', [identifier]))[0]?.n ?? 0);
       // Publish only what changed since the last publication: N instances running the same
       // schedule then publish once, and searches do not rebuild for nothing.
-      const changed = await tx.exec(
-        'UPDATE catalogs SET visible_version = visible_version + 1, synced_at = ?, published_from = accepted_version WHERE identifier = ? AND (published_from <> accepted_version OR visible_version = 0)',
-        [now, identifier],
-      );
-      const [row] = await tx.query('SELECT visible_version, synced_at FROM catalogs WHERE identifier = ?', [identifier]);
-      if (!row) throw unknownCatalog(identifier);
-      if (changed === 0) {
-        const [n] = await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM catalog_visible WHERE identifier = ?', [identifier]);
-        return { version: Number(row.visible_version), syncedAt: Number(row.synced_at), count: Number(n?.n ?? 0) };
-      }
-      await tx.exec('DELETE FROM catalog_visible WHERE identifier = ?', [identifier]);
-      const count = await tx.exec('INSERT INTO catalog_visible (identifier, id, body) SELECT identifier, id, body FROM catalog_items WHERE identifier = ?', [identifier]);
-      return { version: Number(row.visible_version), syncedAt: now, count };
+      if (version > 0 && Number(row.published_from) === accepted) return { version, syncedAt: Number(row.synced_at), count: await count() };
+      await publishChanges(tx, identifier, Number(row.published_from));
+      await tx.exec('UPDATE catalogs SET visible_version = ?, synced_at = ?, published_from = ? WHERE identifier = ?', [version + 1, now, accepted, identifier]);
+      return { version: version + 1, syncedAt: now, count: await count() };
     });
   }
 
@@ -226,19 +225,30 @@ export class SqlCatalogStore implements CatalogStore {
     return { version: Number(row.visible_version), syncedAt: row.synced_at === null ? null : Number(row.synced_at) };
   }
 
-  async visibleItems(identifier: string): Promise<VisibleCatalog> {
-    // One transaction, so the version and the rows belong together.
-    const { version, syncedAt, rows } = await this.db.transaction(async (tx) => {
-      // One snapshot for the version and the rows (PostgreSQL reads each statement afresh otherwise).
+  /**
+   * Read in keyset pages outside any transaction, so that other statements (a decision's, a
+   * write's) run between pages; the visible version is read before and after, and a sync
+   * committed meanwhile (the version moved) makes the read start again. After
+   * {@link OPTIMISTIC_READS} such tries the pages are read in one transaction (a snapshot on
+   * PostgreSQL; on SQLite it holds the connection until done). The items returned are therefore
+   * exactly one version's: none lost, none twice, none from another version.
+   */
+  async visibleItems(identifier: string, reuse: readonly CatalogItem[] = []): Promise<VisibleCatalog> {
+    let revisions = this.#revisions.get(identifier);
+    if (!revisions) this.#revisions.set(identifier, (revisions = new WeakMap()));
+    for (let attempt = 0; attempt < OPTIMISTIC_READS; attempt++) {
+      const before = await this.visibleVersion(identifier);
+      const items = await readVisible(this.db, identifier, reuse, revisions);
+      const after = await this.visibleVersion(identifier);
+      if (items && after.version === before.version) return Object.freeze({ ...before, items: Object.freeze(items) });
+    }
+    return this.db.transaction(async (tx) => {
       if (tx.dialect === 'postgres') await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-      const { version, syncedAt } = await this.#visibleVersion(tx, identifier);
-      const rows = await tx.query<{ body: string }>('SELECT body FROM catalog_visible WHERE identifier = ?', [identifier]);
-      return { version, syncedAt, rows };
+      const visible = await this.#visibleVersion(tx, identifier);
+      const items = await readVisible(tx, identifier, reuse, revisions);
+      if (!items) throw new Error(`the visible items of catalog "${identifier}" changed within one transaction`);
+      return Object.freeze({ ...visible, items: Object.freeze(items) });
     });
-    // Parsed and copied a slice at a time after the transaction (100,000 items take seconds of
-    // CPU: in one go they would block every other request that long).
-    const items = await runInSlices(parseItems(rows));
-    return Object.freeze({ version, syncedAt, items: Object.freeze(items) });
   }
 
   async #visibleVersion(tx: SqlDriver, identifier: string): Promise<{ version: number; syncedAt: number | null }> {
@@ -247,9 +257,11 @@ export class SqlCatalogStore implements CatalogStore {
     return { version: Number(row.visible_version), syncedAt: row.synced_at === null ? null : Number(row.synced_at) };
   }
 
-  /** Marks the accepted catalog changed (and locks its row until the transaction ends). */
-  async #touch(tx: SqlDriver, identifier: string): Promise<void> {
+  /** Marks the accepted catalog changed (and locks its row until the transaction ends); returns the revision of this write. */
+  async #touch(tx: SqlDriver, identifier: string): Promise<number> {
     if ((await tx.exec('UPDATE catalogs SET accepted_version = accepted_version + 1 WHERE identifier = ?', [identifier])) === 0) throw unknownCatalog(identifier);
+    const [row] = await tx.query('SELECT accepted_version FROM catalogs WHERE identifier = ?', [identifier]);
+    return Number(row!.accepted_version);
   }
 
   async #require(tx: SqlDriver, identifier: string): Promise<void> {
@@ -258,12 +270,12 @@ export class SqlCatalogStore implements CatalogStore {
   }
 }
 
-async function upsertItems(tx: SqlDriver, table: 'catalog_items', identifier: string, items: readonly CatalogItem[]): Promise<void> {
+async function upsertItems(tx: SqlDriver, identifier: string, items: readonly CatalogItem[], revision: number): Promise<void> {
   // Multi-row statements: a 10,000-operation batch is a handful of round trips, not 10,000.
-  for (const part of chunks(items, 3, tx)) {
+  for (const part of chunks(items, 4, tx)) {
     await tx.exec(
-      `INSERT INTO ${table} (identifier, id, body) VALUES ${valuesList(part.length, 3)} ON CONFLICT (identifier, id) DO UPDATE SET body = excluded.body`,
-      part.flatMap((item) => [identifier, item.id, JSON.stringify(item)]),
+      `INSERT INTO catalog_items (identifier, id, body, revision) VALUES ${valuesList(part.length, 4)} ON CONFLICT (identifier, id) DO UPDATE SET body = excluded.body, revision = excluded.revision`,
+      part.flatMap((item) => [identifier, item.id, JSON.stringify(item), revision]),
     );
   }
 }

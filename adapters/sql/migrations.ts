@@ -63,6 +63,21 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX events_metric ON events (environment_id, event, visitor_id, timestamp, value)',
     ],
   },
+  {
+    version: 5,
+    description: 'catalog items carry the revision that wrote them and deletions leave a mark, so a sync copies only what changed and a reader re-parses only that',
+    statements: () => [
+      'ALTER TABLE catalog_items ADD COLUMN revision BIGINT NOT NULL DEFAULT 0',
+      // 0 on visible rows written before: a revision no later write gives.
+      'ALTER TABLE catalog_visible ADD COLUMN revision BIGINT NOT NULL DEFAULT 0',
+      // Items not published yet must be copied by the next sync: they take the catalog's latest revision.
+      'UPDATE catalog_items SET revision = (SELECT accepted_version FROM catalogs c WHERE c.identifier = catalog_items.identifier)',
+      'CREATE TABLE catalog_deleted (identifier TEXT NOT NULL, id TEXT NOT NULL, revision BIGINT NOT NULL, PRIMARY KEY (identifier, id))',
+      // Deletions not published yet, found once by comparing the two tables.
+      'INSERT INTO catalog_deleted (identifier, id, revision) SELECT v.identifier, v.id, c.accepted_version FROM catalog_visible v JOIN catalogs c ON c.identifier = v.identifier WHERE NOT EXISTS (SELECT 1 FROM catalog_items i WHERE i.identifier = v.identifier AND i.id = v.id)',
+      'CREATE INDEX catalog_items_revision ON catalog_items (identifier, revision, id)',
+    ],
+  },
 ];
 
 /**
@@ -77,8 +92,8 @@ const MIGRATIONS: Migration[] = [
  */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
-/** Applies every migration not applied yet; returns the versions applied now. */
-export async function migrate(driver: SqlDriver): Promise<number[]> {
+/** Applies every migration not applied yet, up to `target` (tests of upgrades stop earlier); returns the versions applied now. */
+export async function migrate(driver: SqlDriver, target: number = SCHEMA_VERSION): Promise<number[]> {
   return driver.transaction(async (tx) => {
     // One migrator at a time across processes: PostgreSQL by an advisory lock that ends with
     // the transaction; SQLite because its transactions begin IMMEDIATE (the write lock).
@@ -92,7 +107,7 @@ export async function migrate(driver: SqlDriver): Promise<number[]> {
     }
     const applied: number[] = [];
     for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
+      if (done.has(m.version) || m.version > target) continue;
       for (const statement of m.statements(tx.dialect)) await tx.exec(statement);
       await tx.exec('INSERT INTO abkit_migrations (version, applied_at) VALUES (?, ?)', [m.version, Date.now()]);
       applied.push(m.version);

@@ -401,9 +401,14 @@ export class Catalog {
     return this.#storage.catalogs.publish(this.identifier, this.#clock());
   }
 
-  /** The published items and their version (0, with no item, before the first sync). */
-  async visible(): Promise<VisibleCatalog> {
-    return this.#storage.catalogs.visibleItems(this.identifier);
+  /**
+   * The published items and their version (0, with no item, before the first sync). Pass the
+   * items of an earlier `visible()` as `reuse` when reading a new version: with SQL storage,
+   * items whose row did not change are returned as they were (the same objects), neither
+   * fetched nor parsed again.
+   */
+  async visible(options: { reuse?: readonly CatalogItem[] } = {}): Promise<VisibleCatalog> {
+    return this.#storage.catalogs.visibleItems(this.identifier, options.reuse);
   }
 
   /** The visible version, cheaply: readers reload when it changes. */

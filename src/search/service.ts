@@ -436,7 +436,8 @@ export class SearchService {
   }
 
   async #build(): Promise<SearchIndex> {
-    const visible = await this.catalog.visible();
+    // Items that did not change come back as the same objects, which the build copies from the previous index.
+    const visible = await this.catalog.visible({ reuse: this.#current?.items });
     const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer, this.#current);
     const { embedder } = this.#options;
     if (embedder) {

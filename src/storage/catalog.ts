@@ -139,6 +139,10 @@ export interface CatalogStore {
   publish(identifier: string, now: number): Promise<{ version: number; syncedAt: number; count: number }>;
   /** The visible version and its time, cheaply, so readers can tell when to reload. */
   visibleVersion(identifier: string): Promise<{ version: number; syncedAt: number | null }>;
-  /** The visible snapshot. */
-  visibleItems(identifier: string): Promise<VisibleCatalog>;
+  /**
+   * The visible snapshot, all of one version. `reuse`: items of an earlier read from this store
+   * (in id order); a store may return those whose stored row has not changed since, instead of
+   * reading and parsing them again (the SQL stores do).
+   */
+  visibleItems(identifier: string, reuse?: readonly CatalogItem[]): Promise<VisibleCatalog>;
 }

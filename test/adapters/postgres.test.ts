@@ -5,7 +5,7 @@ import { runConformance } from './conformance';
 
 const available = await postgresAvailable();
 const schema = testSchema('conformance');
-const TABLES = ['environments', 'assignments', 'activations', 'events', 'accesses', 'tokens', 'catalogs', 'catalog_fields', 'catalog_items', 'catalog_visible'];
+const TABLES = ['environments', 'assignments', 'activations', 'events', 'accesses', 'tokens', 'catalogs', 'catalog_fields', 'catalog_items', 'catalog_visible', 'catalog_deleted'];
 
 if (available) {
   afterAll(() => dropSchema(schema));

@@ -1,0 +1,223 @@
+/**
+ * The visible catalog on SQL moves in bounded pages: a sync copies, and a read fetches and
+ * parses, at most a page of rows between two turns of the event loop (counted, never timed);
+ * a read reuses the items whose rows did not change; and a sync committed during a paged read
+ * never yields a mix of versions, a lost item or a duplicate.
+ */
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { postgresStorage } from '../../adapters/sql/postgres';
+import { sqliteStorage } from '../../adapters/sql/sqlite';
+import { SqlCatalogStore } from '../../adapters/sql/catalog-store';
+import type { Row, SqlDriver } from '../../adapters/sql/driver';
+import type { SqlStorage } from '../../adapters/sql/storage';
+import { VISIBLE_PAGE_ROWS } from '../../adapters/sql/visible-catalog';
+import { CatalogRegistry, SearchService } from '../../src/index';
+import { SLICE_OPERATIONS } from '../../src/slices';
+import type { CatalogItem } from '../../src/storage/catalog';
+import { dropSchema, POSTGRES_URL, postgresAvailable, testSchema } from '../helpers/postgres';
+
+/** Rows read or changed since the store last gave the event loop a turn, and the most seen in one step. */
+const step = vi.hoisted(() => ({ rows: 0, most: 0, changed: 0 }));
+vi.mock('../../src/slices', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/slices')>();
+  return {
+    ...real,
+    nextTurn: () => {
+      step.rows = 0;
+      return real.nextTurn();
+    },
+  };
+});
+
+function counted(rows: number): void {
+  step.rows += rows;
+  step.most = Math.max(step.most, step.rows);
+}
+
+/** The driver, counting the rows each statement returns or changes; `onQuery` sees every query and its rows. */
+function countingDriver(driver: SqlDriver, onQuery: (sql: string, rows: readonly Row[]) => Promise<void> = async () => {}): SqlDriver {
+  const wrap = (d: SqlDriver): SqlDriver => ({
+    dialect: d.dialect,
+    maxParams: d.maxParams,
+    async query<T extends Row>(sql: string, params?: readonly unknown[]) {
+      const rows = await d.query<T>(sql, params);
+      counted(rows.length);
+      await onQuery(sql, rows);
+      return rows;
+    },
+    async exec(sql, params) {
+      const changed = await d.exec(sql, params);
+      counted(changed);
+      step.changed += changed;
+      return changed;
+    },
+    transaction: (fn) => d.transaction((tx) => fn(wrap(tx))),
+    isUniqueViolation: (e) => d.isUniqueViolation(e),
+    close: () => d.close(),
+  });
+  return wrap(driver);
+}
+
+function item(i: number, name = `Item ${i}`): CatalogItem {
+  return { id: `i${String(i).padStart(6, '0')}`, is_recommendable: true, name, absolute_link: null, img_link: null, price: i, categories_ids: null };
+}
+
+const N = 3 * VISIBLE_PAGE_ROWS + 17;
+const pgUp = await postgresAvailable();
+const schema = testSchema('paging');
+if (pgUp) afterAll(() => dropSchema(schema));
+
+const stores: [string, () => Promise<SqlStorage>][] = [['sqlite', () => sqliteStorage({ filename: ':memory:' })]];
+if (pgUp) stores.push(['postgres', () => postgresStorage({ connectionString: POSTGRES_URL, schema })]);
+
+describe.each(stores)('visible catalog paging: %s', (_name, open) => {
+  async function withStore(run: (store: SqlCatalogStore, storage: SqlStorage, identifier: string) => Promise<void>, onQuery?: (sql: string, rows: readonly Row[]) => Promise<void>): Promise<void> {
+    const storage = await open();
+    const identifier = `page${Math.random().toString(36).slice(2, 8)}`;
+    try {
+      await storage.catalogs.createCatalog({ identifier, catalogKeyHash: identifier.padEnd(64, 'c'), searchKeyHash: identifier.padEnd(64, 's'), createdAt: 1 });
+      await run(new SqlCatalogStore(countingDriver(storage.driver, onQuery)), storage, identifier);
+    } finally {
+      await storage.close();
+    }
+  }
+
+  it('a sync of every item and a full read move at most a page of rows per step', async () => {
+    await withStore(async (store, _storage, id) => {
+      const items = Array.from({ length: N }, (_, i) => item(i));
+      await store.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+      step.rows = step.most = 0;
+      expect((await store.publish(id, 2)).count).toBe(N);
+      // A step reads a page of keys and copies those rows (the catalog row, the count: one each).
+      expect(step.most).toBeLessThanOrEqual(2 * VISIBLE_PAGE_ROWS + 2);
+      step.rows = step.most = 0;
+      const visible = await store.visibleItems(id);
+      // A step reads a page of ids and revisions and a slice of the bodies they need.
+      expect(step.most).toBeLessThanOrEqual(VISIBLE_PAGE_ROWS + SLICE_OPERATIONS + 2);
+      expect(visible.items).toEqual(items);
+    });
+  });
+
+  it('a one-item sync writes a few rows, and a read given the previous items fetches and parses that row only', async () => {
+    let bodies = 0;
+    await withStore(
+      async (store, storage, id) => {
+        const items = Array.from({ length: N }, (_, i) => item(i));
+        await store.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+        await store.publish(id, 2);
+        const before = await store.visibleItems(id);
+        await store.applyBatch(id, [], [{ op: 'put', item: item(5, 'renamed') }, { op: 'delete', id: item(7).id }], 3);
+        step.changed = 0;
+        await store.publish(id, 4);
+        // One row copied, one deleted, its deletion mark cleared, the catalog row updated: not N.
+        expect(step.changed).toBeLessThanOrEqual(4);
+        bodies = 0;
+        const after = await store.visibleItems(id, before.items);
+        expect(bodies).toBe(1);
+        expect(after.version).toBe(before.version + 1);
+        expect(after.items.map((it) => it.id)).toEqual(items.filter((_, i) => i !== 7).map((it) => it.id));
+        expect(after.items[5]).toMatchObject({ name: 'renamed' });
+        // Every other item is the previous object, as the index build's fast path expects.
+        expect(after.items.filter((it) => before.items.includes(it))).toHaveLength(N - 2);
+        // Items this store did not parse are not trusted: another store instance reads every body.
+        const other = await storage.catalogs.visibleItems(id, after.items);
+        expect(other.items.filter((it, k) => it === after.items[k])).toHaveLength(0);
+        expect(other.items).toEqual(after.items);
+      },
+      async (sql, rows) => {
+        if (sql.startsWith('SELECT id, body')) bodies += rows.length;
+      },
+    );
+  });
+
+  it('a sync committed during a paged read: the read returns one whole version, without loss or duplicates', async () => {
+    let interfere: (() => Promise<void>) | undefined;
+    await withStore(
+      async (store, storage, id) => {
+        const items = Array.from({ length: N }, (_, i) => item(i));
+        await storage.catalogs.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+        await storage.catalogs.publish(id, 2);
+        // After the reader's first page: delete an item it has read, add one ahead of it and one behind, rename one ahead, publish.
+        interfere = async () => {
+          interfere = undefined;
+          await storage.catalogs.applyBatch(
+            id,
+            [],
+            [{ op: 'delete', id: item(3).id }, { op: 'put', item: item(N + 5) }, { op: 'put', item: { ...item(0), id: 'a-first' } }, { op: 'put', item: item(N - 2, 'renamed') }],
+            3,
+          );
+          await storage.catalogs.publish(id, 4);
+        };
+        const read = await store.visibleItems(id);
+        expect(interfere).toBeUndefined();
+        const truth = await storage.catalogs.visibleItems(id);
+        expect(read.version).toBe(truth.version);
+        expect(read.items).toEqual(truth.items);
+        expect(new Set(read.items.map((it) => it.id)).size).toBe(read.items.length);
+      },
+      async (sql) => {
+        if (sql.includes('FROM catalog_visible WHERE identifier = ? AND id > ?') && interfere) await interfere();
+      },
+    );
+  });
+
+  it('search during a sync answers from the previous version until the new index is ready', async () => {
+    const storage = await open();
+    try {
+      let duringRead: (() => Promise<void>) | undefined;
+      const catalogs = new SqlCatalogStore(
+        countingDriver(storage.driver, async (sql) => {
+          if (sql.startsWith('SELECT id, body') && duringRead) await duringRead();
+        }),
+      );
+      const { catalog } = await new CatalogRegistry({ storage: { ...storage, catalogs } }).create({ identifier: `srch${Math.random().toString(36).slice(2, 8)}` });
+      await catalog.batch(Array.from({ length: 600 }, (_, i) => ({ operation: 'create-replace' as const, product: { ...item(i), name: `Phone case ${i}` } })));
+      await catalog.sync();
+      const service = new SearchService({ catalog });
+      expect((await service.search({ text: 'zqxmarker' })).totalHits).toBe(0);
+      await catalog.put({ ...item(42), name: 'Phone case zqxmarker' });
+      await catalog.sync();
+      // While the new version's changed row is being read, another search is served.
+      let meanwhile: number | undefined;
+      duringRead = async () => {
+        duringRead = undefined;
+        meanwhile = (await service.search({ text: 'zqxmarker' })).totalHits;
+      };
+      const first = await service.search({ text: 'zqxmarker' }); // notices the new version: reads and builds
+      expect(meanwhile).toBe(0);
+      expect(first.hits.map((h) => h.id)).toEqual([item(42).id]);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+describe('upgrading a SQLite database from schema 4', () => {
+  it('publishes the changes accepted before the upgrade (writes and deletions), then only later ones', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const { SqliteDriver } = await import('../../adapters/sql/sqlite-driver');
+    const { migrate } = await import('../../adapters/sql/migrations');
+    const driver = new SqliteDriver(new Database(':memory:'));
+    try {
+      await migrate(driver, 4);
+      // As schema 4 left it: version 1 published a, b, d; then a was changed, c added, d deleted.
+      const body = (id: string, name: string) => JSON.stringify({ ...item(0), id, name });
+      await driver.exec("INSERT INTO catalogs (identifier, catalog_key_hash, search_key_hash, created_at, visible_version, synced_at, accepted_version, published_from) VALUES ('old', 'c', 's', 1, 1, 1, 3, 1)");
+      for (const [id, name] of [['a', 'A2'], ['b', 'B'], ['c', 'C']]) await driver.exec("INSERT INTO catalog_items (identifier, id, body) VALUES ('old', ?, ?)", [id, body(id!, name!)]);
+      for (const [id, name] of [['a', 'A1'], ['b', 'B'], ['d', 'D']]) await driver.exec("INSERT INTO catalog_visible (identifier, id, body) VALUES ('old', ?, ?)", [id, body(id!, name!)]);
+      expect(await migrate(driver)).toEqual([5]);
+      const store = new SqlCatalogStore(driver);
+      expect((await store.visibleItems('old')).items.map((it) => `${it.id}:${String(it.name)}`)).toEqual(['a:A1', 'b:B', 'd:D']);
+      await store.publish('old', 2);
+      const v2 = await store.visibleItems('old');
+      expect(v2.items.map((it) => `${it.id}:${String(it.name)}`)).toEqual(['a:A2', 'b:B', 'c:C']);
+      await store.applyBatch('old', [], [{ op: 'put', item: { ...item(0), id: 'b', name: 'B2' } }], 3);
+      await store.publish('old', 4);
+      const v3 = await store.visibleItems('old', v2.items);
+      expect(v3.items.map((it) => `${it.id}:${String(it.name)}`)).toEqual(['a:A2', 'b:B2', 'c:C']);
+      expect(v3.items[0]).toBe(v2.items[0]);
+    } finally {
+      await driver.close();
+    }
+  });
+});
