@@ -28,6 +28,9 @@ const WORD = /\p{L}+|\p{N}+/gu;
 const MARKS = /\p{M}+/gu;
 // Symbols go before compatibility decomposition, which would turn ™ into "TM" (Insignia™ → insigniatm).
 const SYMBOLS = /\p{S}+/gu;
+// What a symbol becomes: a word boundary that, like a symbol left in place on the ASCII path, no
+// unit bridges ("0|\"" and "é 0|\"" both keep 0 apart from the inch mark).
+const SEPARATOR = '\u001f';
 
 /**
  * Folds case and diacritics: `Écouteurs` → `ecouteurs`.
@@ -40,7 +43,7 @@ const SYMBOLS = /\p{S}+/gu;
 export function fold(text: string): string {
   // ASCII needs no decomposition: most catalog text takes the short path.
   // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.replace(SYMBOLS, ' ').normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
+  return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.replace(SYMBOLS, SEPARATOR).normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
 }
 
 /**

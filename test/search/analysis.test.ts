@@ -23,6 +23,14 @@ describe('words: tokenization', () => {
     expect(fold('Straße')).toBe('straße');
   });
 
+  it('reads a symbol between a number and a unit the same in ASCII and other text: no unit bridges it', () => {
+    // Non-ASCII text takes the decomposing path; the symbol must not become a plain space there.
+    expect(words('0<v')).toEqual(['0', 'v']);
+    expect(words('é 0<v')).toEqual(['e', '0', 'v']);
+    expect(words('61|"')).toEqual(['61']);
+    expect(words('é 61|"')).toEqual(['e', '61']);
+  });
+
   it('keeps other scripts as words', () => {
     expect(words('смартфон 三星')).toEqual(['смартфон', '三星']);
   });
