@@ -19,7 +19,7 @@ import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
 import type { SearchIndex } from './search-index';
-import { saysWhatItIs, startsTail } from './subject';
+import { namesWhatItIs, saysWhatItIs, startsTail } from './subject';
 
 /**
  * The ranking rules, in their default order. Exactness comes before proximity (Meilisearch puts
@@ -39,11 +39,12 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  *
  * - `words`: more matched query terms, weighted (see `matchingStrategy`);
  * - `typo`: fewer typos;
- * - `subject`: the query's head term (the one most often naming what items are: "case" in
- *   "galaxy s7 case", "phone" in "samsung phone") found where the item says what it IS, then more
- *   query terms found there: its name outside the part saying what it fits ("… for Samsung Cell
- *   Phones", "compatible with …", "fits …"), and its most specific category's type word
- *   (see subject.ts);
+ * - `subject`: the query's head term (the last one often saying what items are: "case" in
+ *   "galaxy s7 case", "phone" in "samsung phone", "grip" in "phone grip") ending a phrase of the
+ *   item's name ("Prepaid Cell **Phone**", not "Prepaid Phone Card") or being its category's type
+ *   word; else found where the item says what it IS; then more query terms found there: its name
+ *   outside the part saying what it fits ("… for Samsung Cell Phones", "compatible with …",
+ *   "fits …"), and its most specific category's type word (see subject.ts);
  * - `proximity`: matched terms closer together, in query order (distance 1 = as far apart as in
  *   the query, so "3-in-1" matches "3 in 1" at distance 1 although "in" is a stop word; at most 8);
  * - `attribute`: the best field a term is in (`searchableFields` order, or boost), then the
@@ -75,6 +76,8 @@ const EXPENSIVE = new Set<RankingRule>(['subject', 'proximity', 'attribute', 'ex
 const MAX_DISTANCE = 8;
 /** Farthest position counted by `attribute`. */
 const MAX_POSITION = 15;
+/** A query term is its head when it says what items are at least this share as often as the term saying it most, and comes later. */
+const HEAD_SHARE = 0.5;
 /** Levels of the weighted `words` rank. */
 const WORD_LEVELS = 1000;
 
@@ -93,7 +96,8 @@ const WORD_LEVELS = 1000;
 export interface RankingScoreDetails {
   readonly words?: { readonly order: number; readonly score: number; readonly matchingWords: number; readonly maxMatchingWords: number };
   readonly typo?: { readonly order: number; readonly score: number; readonly typoCount: number; readonly maxTypoCount: number };
-  readonly subject?: { readonly order: number; readonly score: number; readonly head: string | null; readonly subjectWords: number; readonly maxSubjectWords: number };
+  /** `headNamesItem`: the head term ends a phrase of the item's name ("Prepaid Phone **Card**") or is its category's type word. */
+  readonly subject?: { readonly order: number; readonly score: number; readonly head: string | null; readonly headNamesItem: boolean; readonly subjectWords: number; readonly maxSubjectWords: number };
   readonly proximity?: { readonly order: number; readonly score: number; readonly distance: number; readonly minDistance: number; readonly maxDistance: number };
   readonly attribute?: { readonly order: number; readonly score: number; readonly field: string | null; readonly position: number | null };
   readonly exactness?: { readonly order: number; readonly score: number; readonly exactWords: number; readonly matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch' };
@@ -183,7 +187,7 @@ export class Ranker {
     this.max = {
       words: options.strategy === 'all' ? 1 : options.strategy === 'last' ? 2 ** m : WORD_LEVELS + 1,
       typo: this.#maxTypos + 1,
-      subject: 2 * m,
+      subject: 3 * m,
       proximity: (MAX_DISTANCE - 1) * pairs + 1,
       attribute: (m * (index.fieldRanks - 1) + 1) * (m * MAX_POSITION + 1),
       exactness: m + 3,
@@ -355,7 +359,7 @@ export class Ranker {
       if (!seen) return;
       if (rule === 'words') out.words = { order, score: score('words'), matchingWords: seen.matched, maxMatchingWords: this.#counted.length };
       else if (rule === 'typo') out.typo = { order, score: score('typo'), typoCount: this.max.typo - this.typo[c]!, maxTypoCount: this.#maxTypos };
-      else if (rule === 'subject') out.subject = { order, score: score('subject'), head: this.#head < 0 ? null : this.#match!.query.terms[this.#head]!.text, subjectWords: seen.subjectWords, maxSubjectWords: this.#counted.length };
+      else if (rule === 'subject') out.subject = { order, score: score('subject'), head: this.#head < 0 ? null : this.#match!.query.terms[this.#head]!.text, headNamesItem: seen.headNamed, subjectWords: seen.subjectWords, maxSubjectWords: this.#counted.length };
       else if (rule === 'proximity') {
         const pairs = Math.max(0, this.#counted.length - 1);
         out.proximity = { order, score: score('proximity'), distance: seen.distance, minDistance: pairs, maxDistance: pairs * MAX_DISTANCE };
@@ -412,7 +416,7 @@ export class Ranker {
   }
 
   /** Reads a candidate's words: sets its proximity, attribute, exactness and bm25 ranks. */
-  #read(c: number, explain: boolean): { matched: number; distance: number; field: string | null; position: number | null; exact: number; matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch'; subjectWords: number } | undefined {
+  #read(c: number, explain: boolean): { matched: number; distance: number; field: string | null; position: number | null; exact: number; matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch'; subjectWords: number; headNamed: boolean } | undefined {
     const index = this.#index;
     const n = this.#n;
     const F = index.searchable.length;
@@ -424,7 +428,9 @@ export class Ranker {
     const bestField = BEST_FIELD.fill(-1, 0, n);
     const near = NEAR.fill(MAX_DISTANCE, 0, n);
     const isSubject = IS_SUBJECT.fill(0, 0, n);
+    const isHead = IS_HEAD.fill(0, 0, n);
     const spans = index.subjectSpans;
+    const heads = index.nameHeads[doc]!;
     // This candidate's best code per term (its row of the candidates' codes).
     const codes = this.#cands.codes;
     const row = c * n;
@@ -467,11 +473,16 @@ export class Ranker {
         const base = slot * n;
         if (p < n && this.#slotCodes[base + p] !== 1) prefixExact = false;
         const whatItIs = readsSubject && saysWhatItIs(field, p, spans, doc * 3);
+        // A phrase's last word in the name, or the category's type word: what the item is named as.
+        const named = whatItIs && namesWhatItIs(field, p, spans, doc * 3, heads);
         for (let i = 0; i < n; i++) {
           if (this.#slotCodes[base + i] === 0) continue;
           tf[i]!++;
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
-          if (whatItIs && this.#slotCodes[base + i]! <= codes[row + i]!) isSubject[i] = 1;
+          if (whatItIs && this.#slotCodes[base + i]! <= codes[row + i]!) {
+            isSubject[i] = 1;
+            if (named) isHead[i] = 1;
+          }
           if (rank < bestRank[i]! || (rank === bestRank[i] && p < bestPos[i]!)) {
             bestRank[i] = rank;
             bestPos[i] = p;
@@ -513,9 +524,13 @@ export class Ranker {
     let matched = 0;
     let subject = 0;
     let subjectWords = 0;
+    let headNamed = false;
     for (const i of counted) {
       subjectWords += isSubject[i]!;
-      if (isSubject[i]) subject += i === this.#head ? m : 1;
+      if (i === this.#head) {
+        headNamed = isHead[i] === 1;
+        subject += headNamed ? 2 * m : isSubject[i] ? m : 0;
+      } else subject += isSubject[i]!;
       const code = codes[row + i]!;
       if (code !== 0) matched++;
       if (code === 1) exact++;
@@ -548,15 +563,17 @@ export class Ranker {
       exact,
       matchType: equal ? 'exactMatch' : starts ? 'matchesStart' : 'noExactMatch',
       subjectWords,
+      headNamed,
     };
   }
 }
 
 /**
- * The query's head term: the counted term that most often names what items are (the share of
- * its documents having it in their subject, see subject.ts: "case", "protector" or "phone"
- * rather than "plus", "s7" or "samsung"), the later one on a tie (English noun phrases end
- * with what they name). Terms after "for" or "fits" qualify the head ("case for galaxy s7").
+ * The query's head term: the last counted term whose share of documents having it in their
+ * subject (see subject.ts) is at least half the best term's ("case",
+ * "protector" or "phone" rather than "plus", "s7" or "samsung"; "grip" in "phone grip": English
+ * noun phrases end with what they name). Terms after "for" or "fits" qualify the head ("case for
+ * galaxy s7").
  */
 function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
   if (!match) return -1;
@@ -568,8 +585,8 @@ function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
       break;
     }
   }
-  let head = -1;
-  let best = -1;
+  const shares = new Map<number, number>();
+  let best = 0;
   for (const t of match.counted) {
     if (t >= end) continue;
     let df = 0;
@@ -583,11 +600,14 @@ function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
       sdf += index.subjectDf[words[k]!]!;
     }
     const share = df === 0 ? 0 : sdf / df;
-    if (share >= best) {
-      best = share;
-      head = t;
-    }
+    shares.set(t, share);
+    if (share > best) best = share;
   }
+  // English noun phrases end with what they name ("phone grip" is a grip): the last term saying
+  // what items are at least half as often as the term saying it most.
+  const floor = best * HEAD_SHARE;
+  let head = -1;
+  for (const [t, share] of shares) if (share >= floor && (head < 0 || t > head)) head = t;
   return head;
 }
 
@@ -597,6 +617,7 @@ const BEST_POS = new Int32Array(16);
 const BEST_FIELD = new Int32Array(16);
 const NEAR = new Int32Array(16);
 const IS_SUBJECT = new Uint8Array(16);
+const IS_HEAD = new Uint8Array(16);
 const LAST = new Int32Array(16);
 const TF = new Int32Array(16);
 

@@ -65,6 +65,8 @@ export class SearchIndex {
    * categories' word at position `subjectSpans[3d + 2]` names its type ({@link NO_SPAN}: none).
    */
   readonly subjectSpans: Uint16Array;
+  /** Which of item d's first 32 name words end a phrase, its heads (bit k for word k; see subject.ts). */
+  readonly nameHeads: Uint32Array;
   /** Per word: how many documents have it where it says what the item is (a type word like "case" more often than a model like "plus"). */
   readonly subjectDf: Uint32Array;
   /** Unit vectors per document, when an embedder is configured. */
@@ -86,6 +88,7 @@ export class SearchIndex {
     this.offsets = parts.offsets;
     this.averageLength = parts.averageLength;
     this.subjectSpans = parts.subjectSpans;
+    this.nameHeads = parts.nameHeads;
     this.subjectDf = parts.subjectDf;
     this.vectors = undefined;
   }
@@ -137,6 +140,7 @@ export class SearchIndex {
     const totalLength = new Float64Array(F);
     const subjectSpans = new Uint16Array(items.length * 3);
     for (let d = 0; d < items.length; d++) subjectSpans[d * 3 + 2] = NO_SPAN;
+    const nameHeads = new Uint32Array(items.length);
     const subjectDf: number[] = [];
     const lastSubjectDoc: number[] = [];
     const word = (w: string) => {
@@ -188,7 +192,10 @@ export class SearchIndex {
         const field = searchable[f]!;
         if (from >= 0) {
           const { tokens: was, offsets: at, dictionary, subjectSpans: spans } = reuse!;
-          if (f === 0) subjectSpans.set(spans.subarray(from * 3, from * 3 + 3), d * 3);
+          if (f === 0) {
+            subjectSpans.set(spans.subarray(from * 3, from * 3 + 3), d * 3);
+            nameHeads[d] = reuse!.nameHeads[from]!;
+          }
           const start = at[from * F + f]!;
           for (let t = start, end = at[from * F + f + 1]!; t < end; t++) {
             const w = was[t]!;
@@ -205,6 +212,7 @@ export class SearchIndex {
           characters += text.length;
           const read = fieldWords(field, value, text);
           if (read.tail) subjectSpans.set(read.tail, d * 3);
+          if (read.heads !== undefined) nameHeads[d] = read.heads;
           if (read.type !== undefined) subjectSpans[d * 3 + 2] = read.type;
           for (let k = 0; k < read.words.length; k++) {
             const id = word(read.words[k]!);
@@ -267,6 +275,7 @@ export class SearchIndex {
       offsets,
       averageLength,
       subjectSpans,
+      nameHeads,
       subjectDf: Uint32Array.from(subjectDf),
     });
   }

@@ -32,29 +32,62 @@ const PART = /\s[-–—|]\s|\|/;
 export const NO_SPAN = 0xffff;
 
 /**
- * The folded words of a name, and the span of positions `[start, end)` of its first part naming
+ * Words that open a new phrase inside a name part ("Case **with** Kickstand", "Phone **w/**
+ * Airtime Card"): the word before them ends the phrase naming the product.
+ */
+const PHRASE_START = new Set(['with', 'w', 'compatible', ...TAIL_START]);
+// Punctuation closing a phrase inside a part: "Moto G (4th Gen)", "Portable Charger, 313 Power Bank".
+const PHRASE_END = /[(),;]/;
+/** Name positions past this are never marked as phrase heads (the mask is 32 bits). */
+export const MAX_HEAD_POSITION = 31;
+
+/**
+ * The folded words of a name, the span of positions `[start, end)` of its first part naming
  * what the item fits (from "for", "fits" or "compatible with" to the end of that part of the
- * name); `[0, 0)` when there is none. The other words say what the item is.
+ * name; `[0, 0)` when there is none), and which words end a phrase (`heads`, bit k for word k,
+ * the first 32 words). The words outside the tail say what the item is; a phrase's last word is
+ * its head (English compounds are right-headed: a "Prepaid Phone **Card**" is a card, a "Cell
+ * Phone **Case**" a case), a phrase ending at a part's end (" - "), at "with", "for" or "w/",
+ * or at a parenthesis or comma (a one-word part beside others is a label, a brand or a colour,
+ * not a phrase).
  *
  * @example
  * ```ts
  * nameWords('Ultralast - Battery for Select Samsung Cell Phones - Black');
- * // { words: ['ultralast', 'battery', 'for', 'select', 'samsung', 'cell', 'phones', 'black'], tail: [2, 7] }
+ * // { words: ['ultralast', 'battery', 'for', 'select', 'samsung', 'cell', 'phones', 'black'], tail: [2, 7], heads: 0b1000010 }: battery, phones
  * ```
  */
-export function nameWords(text: string): { words: string[]; tail: [number, number] } {
+export function nameWords(text: string): { words: string[]; tail: [number, number]; heads: number } {
   const out: string[] = [];
   let tail: [number, number] = [0, 0];
-  for (const part of text.split(PART)) {
+  let heads = 0;
+  const head = (k: number) => {
+    if (k >= 0 && k <= MAX_HEAD_POSITION) heads |= 1 << k;
+  };
+  const parts = text.split(PART);
+  for (const part of parts) {
     const list = words(part);
     if (tail[1] === 0) {
       // Not the part's first word: "For Her Case" is a name, not a tail.
       const at = list.findIndex((w, i) => i > 0 && (startsTail(w) || (w === 'compatible' && list[i + 1] === 'with')));
       if (at > 0) tail = [Math.min(out.length + at, NO_SPAN), Math.min(out.length + list.length, NO_SPAN)];
     }
+    if (out.length <= MAX_HEAD_POSITION && list.length > 0) {
+      // A one-word part beside others is a label (the brand in "Apple - iPhone 7", a colour), not a phrase.
+      if (list.length > 1 || parts.length === 1) head(out.length + list.length - 1);
+      for (let i = 1; i < list.length; i++) if (PHRASE_START.has(list[i]!)) head(out.length + i - 1);
+      if (PHRASE_END.test(part)) {
+        // Each piece's last word, when the pieces' words are the part's (units may join across a comma).
+        const pieces = part.split(PHRASE_END).map(words);
+        if (pieces.reduce((n, p) => n + p.length, 0) === list.length) {
+          let k = out.length - 1;
+          for (const piece of pieces) if (piece.length > 0) head((k += piece.length));
+        }
+      }
+    }
     for (const w of list) out.push(w);
   }
-  return { words: out, tail };
+  return { words: out, tail, heads: heads >>> 0 };
 }
 
 /**
@@ -100,9 +133,24 @@ export function saysWhatItIs(field: string | undefined, k: number, spans: Uint16
 }
 
 /**
+ * Whether word `k` of `field` names what an item is: it says what the item is
+ * ({@link saysWhatItIs}) and ends a phrase of the name (bit k of `heads`, see {@link nameWords}),
+ * or is the category's type word.
+ *
+ * @example
+ * ```ts
+ * namesWhatItIs('name', 2, Uint16Array.of(0, 0, NO_SPAN), 0, 0b100); // true: "Prepaid Phone Card" is a card
+ * ```
+ */
+export function namesWhatItIs(field: string | undefined, k: number, spans: Uint16Array, at: number, heads: number): boolean {
+  if (!saysWhatItIs(field, k, spans, at)) return false;
+  return field !== 'name' || (k <= MAX_HEAD_POSITION && ((heads >>> k) & 1) === 1);
+}
+
+/**
  * The words of one searched field's value, with what says what the item is: the name's words
- * outside its tail ({@link nameWords}) and the categories' type word ({@link categoryWords});
- * no word of another field.
+ * outside its tail and its phrases' heads ({@link nameWords}), and the categories' type word
+ * ({@link categoryWords}); no word of another field.
  *
  * @example
  * ```ts
@@ -110,10 +158,10 @@ export function saysWhatItIs(field: string | undefined, k: number, spans: Uint16
  * read.words.filter((_, k) => read.isSubject(k)); // ['case']
  * ```
  */
-export function fieldWords(field: string, value: unknown, text: string): { words: string[]; tail?: [number, number]; type?: number; isSubject(k: number): boolean } {
+export function fieldWords(field: string, value: unknown, text: string): { words: string[]; tail?: [number, number]; heads?: number; type?: number; isSubject(k: number): boolean } {
   if (field === 'name' && typeof value === 'string') {
-    const { words: list, tail } = nameWords(value);
-    return { words: list, tail, isSubject: (k) => k < tail[0] || k >= tail[1] };
+    const { words: list, tail, heads } = nameWords(value);
+    return { words: list, tail, heads, isSubject: (k) => k < tail[0] || k >= tail[1] };
   }
   if (field === 'categories_ids' && Array.isArray(value)) {
     const { words: list, type } = categoryWords(value);

@@ -103,13 +103,41 @@ describe('each rule decides between two documents that differ only in what it me
   });
 
   it('subject: the head is the word most often naming items, wherever it is in the query', async () => {
-    // "case" names many items (they are cases); "zphone" is mostly what they fit.
+    // "case" names many items (they are cases); "zphone" and "7" are mostly what they fit.
     const cases = Array.from({ length: 6 }, (_, i) => item(`f${i}`, `case for zphone${i} - black`));
-    const items = [item('a', 'zphone 7', { description: 'fits any case' }), item('b', 'slim case for zphone 7'), ...cases];
+    const fits = Array.from({ length: 4 }, (_, i) => item(`g${i}`, `cable${i} for zphone 7`));
+    const items = [item('a', 'zphone 7', { description: 'fits any case' }), item('b', 'slim case for zphone 7'), ...cases, ...fits];
     for (const text of ['zphone 7 case', 'case zphone 7', 'case for zphone 7']) {
       const ids = await order(items, text);
       expect(ids.indexOf('b'), text).toBeLessThan(ids.indexOf('a'));
     }
+  });
+
+  it('subject: the head term ending a phrase of the name (what the item is named as) before the same term inside a phrase', async () => {
+    // The same words: b is a phone ("zed card phone"), a a card ("zed phone card"); attribute alone would put a first.
+    expect(await order([item('a', 'zed phone card'), item('b', 'zed card phone')], 'phone')).toEqual(['b', 'a']);
+    // A phrase also ends at "with", "for", "w/", a parenthesis, a comma, or a name part of two words or more.
+    for (const b of ['zed phone with card', 'zed phone w/ card', 'zed phone (card)', 'zed phone, card', 'zed phone - card']) {
+      expect(await order([item('a', 'zed phone card'), item('b', b)], 'phone'), b).toEqual(['b', 'a']);
+    }
+    // A one-word part is a label (a brand, a colour), not a phrase: "Phone - Zed card" names a card.
+    expect(await order([item('a', 'phone - zed card'), item('b', 'zed card phone')], 'phone', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+    const s = await serviceOf([item('a', 'zed phone card'), item('b', 'zed card phone')]);
+    const { hits } = await s.search({ text: 'phone', showRankingScoreDetails: true });
+    expect(hits.map((h) => h._rankingScoreDetails?.subject?.headNamesItem)).toEqual([true, false]);
+  });
+
+  it('subject: the head is the last query term saying what items are at least half as often as the term saying it most', async () => {
+    // "phone" names more items than "grip" does, but a "phone grip" is a grip: grip says it often enough.
+    const items = [
+      item('a', 'zed grip phone'), // a phone
+      item('b', 'zed phone grip'), // a grip
+      ...Array.from({ length: 4 }, (_, i) => item(`p${i}`, `phone${i} - zed phone`)),
+      item('g0', 'grip - zed grip'),
+      item('g1', 'grip case for zed'),
+    ];
+    const ids = await order(items, 'phone grip');
+    expect(ids.indexOf('b')).toBeLessThan(ids.indexOf('a'));
   });
 
   it('bm25 ties: the name more of which the query covers first, then the text more of which it covers', async () => {
@@ -283,7 +311,7 @@ describe('_rankingScore and _rankingScoreDetails', () => {
       words: { order: 0, score: 1, matchingWords: 2, maxMatchingWords: 2 },
       typo: { order: 1, score: 1, typoCount: 0, maxTypoCount: 1 },
       exactness: { order: 2, score: 1, exactWords: 2, matchType: 'exactMatch' },
-      subject: { order: 3, score: 1, head: 'galaxy', subjectWords: 2, maxSubjectWords: 2 },
+      subject: { order: 3, score: 1, head: 'case', headNamesItem: true, subjectWords: 2, maxSubjectWords: 2 },
       proximity: { order: 4, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
       attribute: { order: 5, score: 1, field: 'name', position: 0 },
       'price:asc': { order: 6, value: 10 },

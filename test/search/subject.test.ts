@@ -34,6 +34,21 @@ describe('nameWords: the words of a name and the part naming what it fits', () =
     expect(nameWords('Mount compatible with Zed - Black').tail).toEqual([1, 4]);
   });
 
+  it('marks the last word of each phrase as a head: at a part end, before with/for/w/, at a parenthesis or comma', () => {
+    const heads = (text: string) => {
+      const read = nameWords(text);
+      return read.words.filter((_, k) => (read.heads >>> k) & 1);
+    };
+    expect(heads('Ultralast - Battery for Select Samsung Cell Phones - Black')).toEqual(['battery', 'phones']);
+    expect(heads('Verizon - $50 Prepaid Phone Card')).toEqual(['card']);
+    expect(heads('Keyboard')).toEqual(['keyboard']);
+    expect(heads('Moto G (4th Gen) Case with Stand, Black w/ Clip')).toEqual(['g', 'gen', 'case', 'stand', 'black', 'clip']);
+    // Units joined across a comma ("10,050 mAh") keep the part's own heads only.
+    expect(nameWords('Charger 10,050 mAh - Gray').words).toEqual(words('Charger 10,050 mAh - Gray'));
+    // Only the first 32 words can be heads.
+    expect(nameWords(`${'word '.repeat(40)}case`).heads).toBe(0);
+  });
+
   it('keeps positions within the span encoding for very long names', () => {
     const long = `${'word '.repeat(70_000)}case for zed`;
     const { tail } = nameWords(long);
