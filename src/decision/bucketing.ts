@@ -217,13 +217,21 @@ export class KeyHasher {
 
   /** MurmurHash3 x86_32 (seed 0) of the UTF-8 bytes of `prefix + key`. */
   hash(prefix: HashPrefix): number {
+    return this.#hash(prefix.state, prefix.tail, prefix.tailLength, prefix.length);
+  }
+
+  /** {@link hash} of a prefix stored as four integers from `at`: state, tail, tail length, length. */
+  hashAt(prefixes: Int32Array, at: number): number {
+    return this.#hash(prefixes[at]!, prefixes[at + 1]!, prefixes[at + 2]!, prefixes[at + 3]!);
+  }
+
+  #hash(state: number, tail: number, t: number, length: number): number {
     const bytes = this.#bytes;
     const n = this.#length;
-    const t = prefix.tailLength;
-    let h = prefix.state;
+    let h = state;
     // Bytes of the key still to fold in, from `offset`; `k` collects a partial block.
     let offset = 0;
-    let k = prefix.tail;
+    let k = tail;
     let pending = t;
     if (t > 0) {
       const need = 4 - t;
@@ -245,7 +253,7 @@ export class KeyHasher {
     // The last 0–3 bytes: what the prefix left (when the key was too short) plus the key's rest.
     for (let i = offset; i < n; i++) k |= bytes[i]! << (8 * pending++);
     if (pending > 0) h ^= mixBlock(k);
-    return finalize(h, prefix.length + n);
+    return finalize(h, length + n);
   }
 }
 

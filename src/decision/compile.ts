@@ -156,8 +156,70 @@ export interface CompiledConfig {
   readonly rules: readonly CompiledTargeting[];
   /** Every flag (modification) key some variation sets. */
   readonly flagKeys: ReadonlySet<string>;
+  /** The same campaigns as flat arrays, for the common decision. */
+  readonly plan: DecisionPlan;
   /** The stored record this was compiled from (served as the bucketing file). */
   readonly record: EnvironmentRecord;
+}
+
+/**
+ * The campaigns of a configuration as flat arrays, in order: what a decision walks when nothing
+ * is forced or traced. A campaign reads a few entries of each array, side by side with
+ * the previous campaign's, instead of chasing five objects scattered over the heap (at a
+ * thousand campaigns those reads were most of a decision's time). Each `…Start` array has one
+ * entry more than the things it delimits: item `i` spans `[start[i], start[i + 1])`.
+ */
+export interface DecisionPlan {
+  /** Per campaign: its variation groups. */
+  readonly groupStart: Int32Array;
+  /** Per campaign: 1 when it has bucket ranges (then read from the campaign). */
+  readonly ranged: Uint8Array;
+  /** Per variation group: its targeting groups. */
+  readonly targetingStart: Int32Array;
+  /** Per targeting group: its rules in `rules`. */
+  readonly ruleStart: Int32Array;
+  /** Indexes into {@link CompiledConfig.rules}. */
+  readonly rules: Int32Array;
+  /** Per variation group: its hash prefix as state, tail, tail length and length. */
+  readonly prefixes: Int32Array;
+  /** Per variation group: its variations. */
+  readonly variationStart: Int32Array;
+  /** Per variation: running allocation total (allocations may be fractional), -1 for a variation that never matches. */
+  readonly thresholds: Float64Array;
+  /** Per variation: the evaluation's result when the hash picks it. */
+  readonly assigned: readonly Assigned[];
+  /** Per variation group: its id (the key of a stored assignment). */
+  readonly groupIds: readonly string[];
+  /** Per variation: its id, and the evaluation's result when a stored assignment names it. */
+  readonly variationIds: readonly string[];
+  readonly sticky: readonly Assigned[];
+}
+
+function buildPlan(campaigns: readonly CompiledCampaign[]): DecisionPlan {
+  const groups = campaigns.flatMap((c) => c.groups);
+  const targetingGroups = groups.flatMap((g) => g.ruleGroups);
+  const variations = groups.flatMap((g) => g.variations);
+  const starts = <T>(items: readonly T[], size: (item: T) => number): Int32Array => {
+    const start = new Int32Array(items.length + 1);
+    items.forEach((item, i) => (start[i + 1] = start[i]! + size(item)));
+    return start;
+  };
+  const prefixes = new Int32Array(groups.length * 4);
+  groups.forEach((g, i) => prefixes.set([g.prefix.state, g.prefix.tail, g.prefix.tailLength, g.prefix.length], i * 4));
+  return {
+    groupStart: starts(campaigns, (c) => c.groups.length),
+    ranged: Uint8Array.from(campaigns, (c) => (c.ranges ? 1 : 0)),
+    targetingStart: starts(groups, (g) => g.ruleGroups.length),
+    ruleStart: starts(targetingGroups, (rules) => rules.length),
+    rules: Int32Array.from(targetingGroups.flat()),
+    prefixes,
+    variationStart: starts(groups, (g) => g.variations.length),
+    thresholds: Float64Array.from(groups.flatMap((g) => g.thresholds)),
+    assigned: variations.map((v) => v.assigned.hash),
+    groupIds: groups.map((g) => g.id),
+    variationIds: variations.map((v) => v.id),
+    sticky: variations.map((v) => v.assigned.sticky),
+  };
 }
 
 function compileVariation(campaign: Campaign, group: VariationGroup, variation: Variation, allKeys: readonly string[]): CompiledVariation {
@@ -289,6 +351,7 @@ export function compileConfig(record: EnvironmentRecord): CompiledConfig {
     groupById,
     rules: table.rules,
     flagKeys,
+    plan: buildPlan(campaigns),
     record,
   };
 }

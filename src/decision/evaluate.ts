@@ -176,6 +176,70 @@ class Scratch {
 let scratch: Scratch | undefined = new Scratch();
 const VISITOR_ONLY = hashPrefix('');
 
+/**
+ * {@link evaluate}'s loop for the common decision (nothing forced or traced, every campaign),
+ * over the configuration's flat plan: the same outcome as {@link decideCampaign} campaign by
+ * campaign, and it allocates nothing but what it pushes to `out`.
+ */
+function evaluatePlan(config: CompiledConfig, input: EvaluationInput, state: Scratch, out: Assigned[]): void {
+  const { groupStart, ranged, targetingStart, ruleStart, rules, prefixes, variationStart, thresholds, assigned } = config.plan;
+  const { context, visitorId, stored } = input;
+  const hasStored = state.hasStored;
+  const compiled = config.rules;
+  const memo = state.memo;
+  const hasher = state.hasher;
+  const campaigns = groupStart.length - 1;
+  for (let c = 0; c < campaigns; c++) {
+    if (ranged[c] === 1) {
+      if (state.rangeBucket < 0) state.rangeBucket = hasher.hash(VISITOR_ONLY) % 100;
+      if (!inRanges(config.campaigns[c]!.ranges!, state.rangeBucket)) continue;
+    }
+    for (let g = groupStart[c]!, groupEnd = groupStart[c + 1]!; g < groupEnd; g++) {
+      // The first targeting group whose rules all match (each distinct rule evaluated once);
+      // a targeting group without rules matches nobody.
+      let matched = false;
+      targeting: for (let tg = targetingStart[g]!, tgEnd = targetingStart[g + 1]!; tg < tgEnd; tg++) {
+        const from = ruleStart[tg]!;
+        const to = ruleStart[tg + 1]!;
+        if (from === to) continue;
+        for (let i = from; i < to; i++) {
+          const r = rules[i]!;
+          let m = memo[r]!;
+          if (m === 0) m = memo[r] = matchTargeting(compiled[r]!, context, visitorId) ? 1 : 2;
+          if (m === 2) continue targeting;
+        }
+        matched = true;
+        break;
+      }
+      if (!matched) continue;
+      if (hasStored) {
+        // A stored assignment wins while its variation still exists.
+        const stickyId = stored[config.plan.groupIds[g]!];
+        if (stickyId !== undefined) {
+          const ids = config.plan.variationIds;
+          let v = variationStart[g]!;
+          const end = variationStart[g + 1]!;
+          while (v < end && ids[v] !== stickyId) v++;
+          if (v < end) {
+            out.push(config.plan.sticky[v]!);
+            break;
+          }
+        }
+      }
+      const bucket = hasher.hashAt(prefixes, g * 4) % 100;
+      for (let v = variationStart[g]!, end = variationStart[g + 1]!; v < end; v++) {
+        const t = thresholds[v]!;
+        if (t >= 0 && bucket < t) {
+          out.push(assigned[v]!);
+          break;
+        }
+      }
+      // The first targeted group is the only one considered (untracked when no variation took the bucket).
+      break;
+    }
+  }
+}
+
 /** Index of the first targeting group whose rules all match (each distinct rule evaluated once), or -1. */
 function matchRuleGroups(config: CompiledConfig, groups: readonly (readonly number[])[], input: EvaluationInput, memo: Uint8Array): number {
   outer: for (let g = 0; g < groups.length; g++) {
@@ -353,7 +417,8 @@ export function evaluate(config: CompiledConfig, input: EvaluationInput, trace?:
   const out: Assigned[] = [];
   const campaigns = config.campaigns;
   try {
-    for (let i = 0; i < campaigns.length; i++) {
+    if (trace === undefined && input.forced === undefined && input.only === undefined) evaluatePlan(config, input, state, out);
+    else for (let i = 0; i < campaigns.length; i++) {
       const campaign = campaigns[i]!;
       // 1V1T needs every ab campaign's outcome even for a single-campaign request.
       if (input.only && campaign !== input.only && !(restrict && campaign.type === 'ab')) continue;
