@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { PayloadTooLargeError } from '../src/errors';
-import { NODE_BODY, type NodeBodySource } from '../src/http/body';
+import { NODE_BODY, type NodeBody, type NodeBodySource } from '../src/http/body';
 import { delegateToReal } from '../src/http/lazy';
 
 /**
@@ -23,8 +23,6 @@ import { delegateToReal } from '../src/http/lazy';
  * ```
  */
 export type NodeRequestLike = IncomingMessage & { body?: unknown };
-
-type Body = { bytes: Uint8Array } | { parsed: unknown };
 
 /**
  * Most bytes of a refused body read and thrown away, so that a client still sending it reads
@@ -122,7 +120,7 @@ class NodeRequest {
   readonly url: string;
   readonly #req: NodeRequestLike;
   #headers: NodeHeaders | undefined;
-  #body: Promise<Body> | undefined;
+  #body: ReturnType<NodeBodySource> | undefined;
   #real: Request | undefined;
 
   constructor(req: NodeRequestLike, url: string) {
@@ -135,9 +133,17 @@ class NodeRequest {
     return (this.#headers ??= new NodeHeaders(this.#req.headers)) as unknown as Headers;
   }
 
-  /** The body, read once (see {@link NODE_BODY}). */
+  /** The body, read once (see {@link NODE_BODY}); a refusal is thrown again on each read. */
   [NODE_BODY](limit: number): ReturnType<NodeBodySource> {
-    return (this.#body ??= this.#real ? readWeb(this.#real, limit) : readBody(this.#req, limit));
+    if (this.#body === undefined) {
+      try {
+        this.#body = this.#real ? readWeb(this.#real, limit) : readBody(this.#req, limit);
+      } catch (error) {
+        this.#body = Promise.reject(error);
+        this.#body.catch(() => undefined);
+      }
+    }
+    return this.#body;
   }
 
   /** The undici Request, built once: its body is the bytes read, or the socket's stream. */
@@ -195,7 +201,7 @@ export function nodeRequest(req: NodeRequestLike, origin?: string): Request {
 }
 
 // Once the undici Request exists it owns the socket's stream: read through it.
-async function readWeb(request: Request, limit: number): Promise<Body> {
+async function readWeb(request: Request, limit: number): Promise<NodeBody> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
   const bytes = new Uint8Array(await request.arrayBuffer());
@@ -203,7 +209,8 @@ async function readWeb(request: Request, limit: number): Promise<Body> {
   return { bytes };
 }
 
-async function readBody(req: NodeRequestLike, limit: number): Promise<Body> {
+// The body itself when it is already in memory (no promise, no event), else a promise of it.
+function readBody(req: NodeRequestLike, limit: number): NodeBody | Promise<NodeBody> {
   if (req.body !== undefined) return { parsed: req.body };
   const tooLarge = () => new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
   const declared = req.headers['content-length'];
@@ -220,7 +227,7 @@ async function readBody(req: NodeRequestLike, limit: number): Promise<Body> {
     if (chunk === null) return { bytes: new Uint8Array(0) };
     return { bytes: typeof chunk === 'string' ? Buffer.from(chunk) : chunk };
   }
-  return new Promise((resolve, reject) => {
+  return new Promise<NodeBody>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {

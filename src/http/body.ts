@@ -55,8 +55,7 @@ export function maxBodyBytesOption(value: unknown, fallback: number, owner: stri
  * ```
  */
 export function bodyReader(request: Request | Response, limit: number): BodyReader {
-  const node = request as { [NODE_BODY]?: NodeBodySource };
-  if (node[NODE_BODY]) return nodeBodyReader(() => node[NODE_BODY]!(limit));
+  if ((request as { [NODE_BODY]?: NodeBodySource })[NODE_BODY]) return new NodeBodyReader(request as unknown as NodeBodyHolder, limit);
   const bytes = () => readBytes(request, limit);
   const text = async () => decodeUtf8(await bytes());
   return {
@@ -73,28 +72,72 @@ export function bodyReader(request: Request | Response, limit: number): BodyRead
  */
 export const NODE_BODY = Symbol.for('abkit.request.body');
 
-/** Reads the body of a node request, within a limit (a method of the request). @internal */
-export type NodeBodySource = (limit: number) => Promise<{ bytes: Uint8Array } | { parsed: unknown }>;
+/** A node request's body: its bytes, or the value a framework parsed. @internal */
+export type NodeBody = { bytes: Uint8Array } | { parsed: unknown };
 
-function nodeBodyReader(source: () => ReturnType<NodeBodySource>): BodyReader {
-  const bytes = async () => {
-    const body = await source();
-    if ('bytes' in body) return body.bytes;
-    const text = body.parsed === undefined ? '' : typeof body.parsed === 'string' ? body.parsed : JSON.stringify(body.parsed);
-    return new TextEncoder().encode(text);
-  };
-  return {
-    bytes,
-    text: async () => decodeUtf8(await bytes()),
-    json: async () => {
-      const body = await source();
-      if ('bytes' in body) return parseJsonBody(decodeUtf8(body.bytes));
-      // A framework parsed it already: the same depth bound as for text we parse.
-      if (typeof body.parsed === 'string') return parseJsonBody(body.parsed);
-      if (nestingExceeds(body.parsed, MAX_JSON_DEPTH)) throw tooDeep();
-      return body.parsed;
-    },
-  };
+/**
+ * Reads the body of a node request, within a limit (a method of the request): the body itself
+ * when it was already in memory, else a promise of it; a body over the limit throws or rejects.
+ * @internal
+ */
+export type NodeBodySource = (limit: number) => NodeBody | Promise<NodeBody>;
+
+interface NodeBodyHolder {
+  [NODE_BODY]: NodeBodySource;
+}
+
+/**
+ * The reader of a node request's body. A body already in memory (the common case: a small body
+ * arrives with its headers) is decoded at once, so each method costs one settled promise instead
+ * of a chain of them.
+ */
+class NodeBodyReader implements BodyReader {
+  readonly #request: NodeBodyHolder;
+  readonly #limit: number;
+
+  constructor(request: NodeBodyHolder, limit: number) {
+    this.#request = request;
+    this.#limit = limit;
+  }
+
+  bytes(): Promise<Uint8Array> {
+    return this.#settle(bytesOf);
+  }
+
+  text(): Promise<string> {
+    return this.#settle(textOf);
+  }
+
+  json(): Promise<unknown> {
+    return this.#settle(jsonOf);
+  }
+
+  #settle<T>(read: (body: NodeBody) => T): Promise<T> {
+    try {
+      const body = this.#request[NODE_BODY](this.#limit);
+      return body instanceof Promise ? body.then(read) : Promise.resolve(read(body));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
+
+function bytesOf(body: NodeBody): Uint8Array {
+  if ('bytes' in body) return body.bytes;
+  const text = body.parsed === undefined ? '' : typeof body.parsed === 'string' ? body.parsed : JSON.stringify(body.parsed);
+  return new TextEncoder().encode(text);
+}
+
+function textOf(body: NodeBody): string {
+  return decodeUtf8(bytesOf(body));
+}
+
+function jsonOf(body: NodeBody): unknown {
+  if ('bytes' in body) return parseJsonBody(decodeUtf8(body.bytes));
+  // A framework parsed it already: the same depth bound as for text we parse.
+  if (typeof body.parsed === 'string') return parseJsonBody(body.parsed);
+  if (nestingExceeds(body.parsed, MAX_JSON_DEPTH)) throw tooDeep();
+  return body.parsed;
 }
 
 function tooDeep(): ValidationError {

@@ -164,6 +164,8 @@ interface Entry {
   readonly table: Routes;
   /** The full pattern (prefix and path), built once: logs and metrics key on it. */
   readonly pattern: string;
+  /** The answer to an error of this route (see {@link failed}), one closure per route. */
+  readonly fail: (error: unknown) => Response;
 }
 
 /**
@@ -181,7 +183,10 @@ interface Entry {
 export function handlerOf(tables: readonly Routes[]): Handler {
   const router = new TrieRouter<Entry>();
   for (const table of tables) {
-    for (const route of table.routes) router.add('ALL', `${table.prefix}${route.spec.path}`, { route, table, pattern: `${table.prefix}${route.spec.path}` });
+    for (const route of table.routes) {
+      const pattern = `${table.prefix}${route.spec.path}`;
+      router.add('ALL', pattern, { route, table, pattern, fail: (error) => failed(table, route.spec, error) });
+    }
   }
 
   // Route matches by path, for the paths requests keep asking for; cleared when full, so a
@@ -197,7 +202,7 @@ export function handlerOf(tables: readonly Routes[]): Handler {
     return matches;
   };
 
-  return async (request) => {
+  const dispatch = (request: Request): Response | Promise<Response> => {
     const target = requestTarget(request.url);
     if (!target) return json({ message: 'invalid request URL' }, 400);
     const { path } = target;
@@ -213,10 +218,8 @@ export function handlerOf(tables: readonly Routes[]): Handler {
     if (found) {
       const params = decodeParams(found[1]);
       if (!params) return notFound(request, path);
-      const response = await run(found[0], request, target, params);
-      if (request.method !== 'HEAD') return response;
-      await response.body?.cancel();
-      return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+      const response = run(found[0], request, target, params);
+      return request.method === 'HEAD' ? response.then(withoutBody) : response;
     }
     if (matches.length === 0 || !decodeParams(matches[0]![1])) return notFound(request, path);
     const allow = allowed(matches.map((m) => m[0].route.spec.method));
@@ -226,6 +229,21 @@ export function handlerOf(tables: readonly Routes[]): Handler {
     response.headers.set('allow', allow.join(', '));
     return response;
   };
+  // Not an async function: a routed request settles with its route's own promise, one link
+  // fewer per request; anything thrown on the way still becomes a rejection.
+  return (request) => {
+    try {
+      const response = dispatch(request);
+      return response instanceof Promise ? response : Promise.resolve(response);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+}
+
+async function withoutBody(response: Response): Promise<Response> {
+  await response.body?.cancel();
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 const MATCH_CACHE_SIZE = 512;
@@ -325,21 +343,28 @@ class Context implements RouteContext {
   }
 }
 
-async function run(entry: Entry, request: Request, target: Target, params: Record<string, string>): Promise<Response> {
-  const { route, table } = entry;
+function run(entry: Entry, request: Request, target: Target, params: Record<string, string>): Promise<Response> {
+  const { route } = entry;
   (request as { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE] = entry.pattern;
+  let response: Promise<Response>;
   try {
-    return await route.handle(new Context(request, target, params, route.maxBodyBytes));
+    response = route.handle(new Context(request, target, params, route.maxBodyBytes));
   } catch (error) {
-    if (error instanceof AbkitError && error.status < 500) return render(table, route.spec, error);
-    table.onError(error);
-    // A storage outage is the interface's 503 with Retry-After (reported too: operators want to
-    // know); anything else is the one 500, which says nothing of its cause.
-    if (!(error instanceof StorageUnavailableError)) return render(table, route.spec, new InternalError());
-    const response = render(table, route.spec, error);
-    if (response.status === 503) response.headers.set('retry-after', String(error.retryAfterSeconds));
-    return response;
+    return Promise.resolve(entry.fail(error));
   }
+  return response.then(undefined, entry.fail);
+}
+
+/** The answer to a route's error: its interface's format; 500 or 503 for the unexpected. */
+function failed(table: Routes, spec: RouteSpec, error: unknown): Response {
+  if (error instanceof AbkitError && error.status < 500) return render(table, spec, error);
+  table.onError(error);
+  // A storage outage is the interface's 503 with Retry-After (reported too: operators want to
+  // know); anything else is the one 500, which says nothing of its cause.
+  if (!(error instanceof StorageUnavailableError)) return render(table, spec, new InternalError());
+  const response = render(table, spec, error);
+  if (response.status === 503) response.headers.set('retry-after', String(error.retryAfterSeconds));
+  return response;
 }
 
 // The one error hook: a renderer that throws is reported, and the client gets the bare 500.
