@@ -48,6 +48,16 @@ async function storageAnswers(storage: Storage): Promise<boolean> {
   }
 }
 
+/**
+ * New request ids: a random prefix drawn once per process and a counter, in the layout of a UUID
+ * (unique across instances by the prefix, ordered within one), for a fraction of the cost of a
+ * random UUID per request.
+ */
+export function requestIds(prefix = randomUUID().slice(0, 24)): () => string {
+  let next = 0;
+  return () => prefix + (next++).toString(16).padStart(12, '0');
+}
+
 // The path of a request URL without building a URL object (the hot path does not need one).
 function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -81,9 +91,10 @@ export function observe(options: EdgeOptions): Handler {
     ),
   ]);
 
+  const newId = requestIds();
   return async (request) => {
     const started = performance.now();
-    const id = requestIdOf(request, 'x-request-id', randomUUID);
+    const id = requestIdOf(request, 'x-request-id', newId);
     const path = pathOf(request.url);
     const origin = request.headers.get('origin');
     const corsAllowed = cors.allowed(path, origin);
@@ -106,7 +117,7 @@ export function observe(options: EdgeOptions): Handler {
     metrics.requestDuration.observe({ method: request.method, route: route ?? 'unmatched', status }, seconds);
     if (route && SEARCH_ROUTES.has(route)) metrics.searchDuration.observe({ route }, seconds);
     // Never the URL (a token check carries the token in its query), a header or a body.
-    logger.info({ reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 }, 'request');
+    if (logger.isLevelEnabled('info')) logger.info({ reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 }, 'request');
     return response;
   };
 }
