@@ -229,19 +229,16 @@ function plainRequest(request: DecisionRequest): boolean {
 /**
  * Which decided campaigns become the visitor's own assignments: every one not forced whose
  * variation differs from what the visitor has stored. `true` or `false` when it is the same for
- * all (a new visitor: every one, without a lookup per campaign), else one flag per campaign.
+ * all, else one flag per campaign. When the decision read the visitor's own assignments only
+ * (`inherited` false), that is every one the hash gave: a stored one that still exists was kept
+ * (sticky), so no lookup per campaign is needed.
  */
-function assignedAnew(assigned: readonly Assigned[], own: Assignments): boolean | boolean[] {
-  let none = true;
-  for (const _ in own) {
-    none = false;
-    break;
-  }
+function assignedAnew(assigned: readonly Assigned[], own: Assignments, inherited: boolean): boolean | boolean[] {
   let first = false;
   let flags: boolean[] | undefined;
   for (let i = 0; i < assigned.length; i++) {
     const a = assigned[i]!;
-    const keep = a.source !== 'forced' && (none || own[a.group.id] !== a.variation.id);
+    const keep = inherited ? a.source !== 'forced' && own[a.group.id] !== a.variation.id : a.source === 'hash';
     if (flags) flags[i] = keep;
     else if (i === 0) first = keep;
     else if (keep !== first) {
@@ -787,7 +784,7 @@ export class DecisionEngine {
     const assigned = evaluate(config, { visitorId, context: request.context ?? {}, stored, forced, only }, trace);
     if (assigned.length === 0) return assigned;
     // New hash assignments, and ones inherited from the anonymous id, become the visitor's own.
-    const assign = request.visitorConsent === false ? false : assignedAnew(assigned, own);
+    const assign = request.visitorConsent === false ? false : assignedAnew(assigned, own, stored !== own);
     const activatedAt = request.triggerHit === false ? null : this.#clock();
     if (assign === false && activatedAt === null) return assigned;
     const decided: DecidedWrite = { environmentId: env, visitorId, anonymousId: anonymousId ?? null, decided: assigned, assign, activatedAt };
