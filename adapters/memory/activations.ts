@@ -42,7 +42,7 @@ export class MemoryActivationStore implements ActivationStore {
     if (activatedAt === null) return;
     for (let i = 0; i < decided.length; i++) {
       const d = decided[i]!;
-      this.#put(write.environmentId, write.visitorId, write.anonymousId, d.campaign.id, d.group.id, d.variation.id, activatedAt);
+      this.#put(write.environmentId, write.visitorId, write.anonymousId, d.campaignId, d.variationGroupId, d.variationId, activatedAt);
     }
   }
 

@@ -84,15 +84,15 @@ export class MemoryAssignmentStore implements AssignmentStore {
       for (let i = 0; i < decided.length; i++) {
         if (!all && !assign[i]) continue;
         const d = decided[i]!;
-        pairs[n++] = d.group.id;
-        pairs[n++] = d.variation.id;
+        pairs[n++] = d.variationGroupId;
+        pairs[n++] = d.variationId;
       }
       this.#add(environmentId, visitorId, null, pairs, n >> 1);
       return;
     }
     const record: Record<string, string> = {};
     for (let i = 0; i < decided.length; i++) {
-      if (assign === true || assign[i]) record[decided[i]!.group.id] = decided[i]!.variation.id;
+      if (assign === true || assign[i]) record[decided[i]!.variationGroupId] = decided[i]!.variationId;
     }
     this.saveNow(environmentId, visitorId, Object.freeze(record));
   }

@@ -323,7 +323,18 @@ export function compileConfig(record: EnvironmentRecord): CompiledConfig {
   for (const campaign of campaigns) {
     for (const group of campaign.groups) {
       for (const variation of group.variations) {
-        const as = (source: AssignmentSource): Assigned => Object.freeze({ campaign, group, variation, source });
+        const as = (source: AssignmentSource): Assigned =>
+          Object.freeze({
+            campaign,
+            group,
+            variation,
+            source,
+            campaignId: campaign.id,
+            variationGroupId: group.id,
+            variationId: variation.id,
+            decision: variation.decision,
+            decisionAllKeys: variation.decisionAllKeys,
+          });
         (variation as { assigned: CompiledVariation['assigned'] }).assigned = Object.freeze({ hash: as('hash'), sticky: as('sticky'), forced: as('forced') });
       }
     }

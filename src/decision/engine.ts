@@ -238,7 +238,7 @@ function assignedAnew(assigned: readonly Assigned[], own: Assignments, inherited
   let flags: boolean[] | undefined;
   for (let i = 0; i < assigned.length; i++) {
     const a = assigned[i]!;
-    const keep = inherited ? a.source !== 'forced' && own[a.group.id] !== a.variation.id : a.source === 'hash';
+    const keep = inherited ? a.source !== 'forced' && own[a.variationGroupId] !== a.variationId : a.source === 'hash';
     if (flags) flags[i] = keep;
     else if (i === 0) first = keep;
     else if (keep !== first) {
@@ -256,7 +256,7 @@ function decisionWrite(write: DecidedWrite): DecisionWrite {
   if (assign !== false) {
     for (let i = 0; i < decided.length; i++) {
       const d = decided[i]!;
-      if (assign === true || assign[i]) (assignments ??= {})[d.group.id] = d.variation.id;
+      if (assign === true || assign[i]) (assignments ??= {})[d.variationGroupId] = d.variationId;
     }
   }
   let activations: Activation[] | undefined;
@@ -265,9 +265,9 @@ function decisionWrite(write: DecidedWrite): DecisionWrite {
       environmentId: write.environmentId,
       visitorId: write.visitorId,
       anonymousId: write.anonymousId,
-      campaignId: d.campaign.id,
-      variationGroupId: d.group.id,
-      variationId: d.variation.id,
+      campaignId: d.campaignId,
+      variationGroupId: d.variationGroupId,
+      variationId: d.variationId,
       timestamp: activatedAt,
     }));
   }
@@ -415,8 +415,8 @@ export class DecisionEngine {
     const all = request.exposeAllKeys ? true : false;
     const campaigns = new Array<CampaignDecision>(assigned.length);
     for (let i = 0; i < assigned.length; i++) {
-      const variation = assigned[i]!.variation;
-      campaigns[i] = all ? variation.decisionAllKeys : variation.decision;
+      const a = assigned[i]!;
+      campaigns[i] = all ? a.decisionAllKeys : a.decision;
     }
     return { visitorId: request.visitorId, campaigns, panic: config.panic };
   }

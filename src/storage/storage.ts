@@ -75,13 +75,13 @@ export interface DecisionWrite {
  *
  * @example
  * ```ts
- * const decided: DecidedCampaign = { campaign: { id: 'c1' }, group: { id: 'vg1' }, variation: { id: 'var2' } };
+ * const decided: DecidedCampaign = { campaignId: 'c1', variationGroupId: 'vg1', variationId: 'var2' };
  * ```
  */
 export interface DecidedCampaign {
-  readonly campaign: { readonly id: string };
-  readonly group: { readonly id: string };
-  readonly variation: { readonly id: string };
+  readonly campaignId: string;
+  readonly variationGroupId: string;
+  readonly variationId: string;
 }
 
 /**
@@ -96,7 +96,7 @@ export interface DecidedCampaign {
  *   environmentId: 'prod',
  *   visitorId: 'v1',
  *   anonymousId: null,
- *   decided: [{ campaign: { id: 'c1' }, group: { id: 'vg1' }, variation: { id: 'var2' } }],
+ *   decided: [{ campaignId: 'c1', variationGroupId: 'vg1', variationId: 'var2' }],
  *   assign: true,
  *   activatedAt: Date.now(),
  * };
