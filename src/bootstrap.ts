@@ -36,6 +36,9 @@ const accessSchema = z.looseObject({
   clientSecret: z.string().min(1),
 });
 
+// Sort criteria (customRanking, tieBreak): `<field>:asc` or `<field>:desc`.
+const criteria = z.array(z.string().regex(/^.+:(asc|desc)$/, 'must be <field>:asc or <field>:desc'));
+
 /**
  * A catalog's search settings in a bootstrap file: options of its SearchService (validated
  * again, with their defaults, when it is created).
@@ -50,7 +53,8 @@ export const catalogSearchSchema = z.strictObject({
   boosts: z.record(z.string(), z.number().positive()).optional(),
   facets: z.array(z.string().min(1)).optional(),
   rankingRules: z.array(z.enum(['words', 'typo', 'subject', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
-  customRanking: z.array(z.string().regex(/^.+:(asc|desc)$/, 'must be <field>:asc or <field>:desc')).optional(),
+  customRanking: criteria.optional(),
+  tieBreak: criteria.optional(),
   matchingStrategy: z.enum(['last', 'all', 'frequency']).optional(),
   stopWords: z.array(z.string()).optional(),
   synonyms: z.strictObject({ multiWay: z.array(z.array(z.string().min(1))).optional(), oneWay: z.record(z.string(), z.array(z.string().min(1))).optional() }).optional(),

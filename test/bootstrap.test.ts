@@ -204,6 +204,7 @@ describe('applyBootstrap: catalogs', () => {
     for (const [search, path] of [
       [{ rankingRules: ['speed'] }, 'rankingRules'],
       [{ customRanking: ['popularity'] }, 'customRanking'],
+      [{ tieBreak: ['price'] }, 'tieBreak'],
       [{ matchingStrategy: 'any' }, 'matchingStrategy'],
       [{ synonym: {} }, 'search'],
     ] as const) {

@@ -178,10 +178,10 @@ const rankingScoreDetails = z
     attribute: ruleDetail.extend({ field: z.string().nullable(), position: z.number().int().nullable() }).optional(),
     exactness: ruleDetail.extend({ exactWords: z.number().int(), matchType: z.enum(['exactMatch', 'matchesStart', 'noExactMatch']) }).optional(),
     bm25: z.object({ order: z.number().int(), value: z.number(), coverage: z.number().min(0).max(1), textCoverage: z.number().min(0).max(1) }).optional(),
-    tieBreak: z.object({ order: z.number().int(), price: z.number().nullable() }).optional(),
+    tieBreak: z.object({ order: z.number().int(), values: z.record(z.string(), z.unknown()) }).optional(),
   })
   .catchall(z.object({ order: z.number().int(), value: z.unknown() }))
-  .meta({ description: 'Per ranking rule: its order, score in [0, 1] and what it counted; customRanking criteria (e.g. "popularity:desc") and bm25 give their value (bm25 also the share of the name and of all searched text the query reached); tieBreak the price that orders hits equal on every rule, before the id.' });
+  .meta({ description: 'Per ranking rule: its order, score in [0, 1] and what it counted; customRanking criteria (e.g. "popularity:desc") and bm25 give their value (bm25 also the share of the name and of all searched text the query reached); tieBreak the values of the tieBreak criteria (by default price:asc, name:asc) that order hits equal on every rule, before the id.' });
 const hit = z
   .object({ _rankingScore: z.number().min(0).max(1), _rankingScoreDetails: rankingScoreDetails.optional() })
   .catchall(z.unknown())

@@ -57,8 +57,8 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  *   of one listing, the one whose name is more what was typed), then the same share over every
  *   searched field.
  *
- * After every rule, hits still equal (the same listing for another carrier) go by lower price,
- * then by id.
+ * After every rule, hits still equal (the same listing for another carrier) go by the
+ * `tieBreak` criteria (by default the lower price, then the name), then by id.
  *
  * @example
  * ```ts
@@ -102,8 +102,8 @@ export interface RankingScoreDetails {
   readonly attribute?: { readonly order: number; readonly score: number; readonly field: string | null; readonly position: number | null };
   readonly exactness?: { readonly order: number; readonly score: number; readonly exactWords: number; readonly matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch' };
   readonly bm25?: { readonly order: number; readonly value: number; readonly coverage: number; readonly textCoverage: number };
-  /** After every rule: the item's price (lower first among hits equal on every rule), before the id. */
-  readonly tieBreak?: { readonly order: number; readonly price: number | null };
+  /** After every rule: the item's value of each `tieBreak` criterion (by its text, `price:asc`), before the id. */
+  readonly tieBreak?: { readonly order: number; readonly values: Readonly<Record<string, unknown>> };
   /** `customRanking` criteria, by their text (`popularity:desc`). */
   readonly [criterion: string]: { readonly order: number; readonly score?: number; readonly value?: unknown } | undefined;
 }
@@ -114,11 +114,28 @@ function keyOf(item: CatalogItem, criterion: SortCriterion, index: SearchIndex):
   return Array.isArray(raw) ? raw[0] : raw;
 }
 
-/** A document's first price, undefined when it has none (NaN in the path index). */
-function priceOf(first: Float64Array, doc: number): number | undefined {
-  const v = first[doc]!;
-  return Number.isNaN(v) ? undefined : v;
+/**
+ * Reads a criterion's key per document: number paths from their first-value array (NaN: none),
+ * other fields from the item.
+ */
+function keyReader(index: SearchIndex, criterion: SortCriterion): (doc: number) => unknown {
+  const first = criterion.field === 'id' ? undefined : index.paths.get(criterion.field)?.first;
+  if (first) return (doc) => (Number.isNaN(first[doc]!) ? undefined : first[doc]);
+  return (doc) => keyOf(index.items[doc]!, criterion, index);
 }
+
+/**
+ * The default final order of hits equal on every ranking rule (the same listing in another
+ * colour or for another carrier): the lower price (the same thing for less), then the name in
+ * alphabetical order (its colour or carrier: the order a shop lists variants in); the id after.
+ *
+ * @example
+ * ```ts
+ * new SearchService({ catalog, tieBreak: ['price:asc', 'name:asc'] }); // the default, spelled out
+ * new SearchService({ catalog, tieBreak: ['stock:desc', 'price:asc'] }); // in stock first
+ * ```
+ */
+export const TIE_BREAK: readonly string[] = ['price:asc', 'name:asc'];
 
 /** Ranking of the candidates of one query. */
 export class Ranker {
@@ -152,6 +169,7 @@ export class Ranker {
   readonly #sortKeys: ArrayLike<unknown>[];
   readonly #customKeys: ArrayLike<unknown>[];
   readonly #sort: readonly SortCriterion[];
+  readonly #tieBreak: readonly { readonly criterion: SortCriterion; readonly read: (doc: number) => unknown }[];
   /** Which term each indexed word reaches, and how: `#slot[word]` indexes `#slotCodes` rows of n codes. */
   readonly #slot: Int32Array;
   readonly #slotCodes: Uint8Array;
@@ -159,7 +177,7 @@ export class Ranker {
   /**
    * Ranks `cands` (a placeholder search when `match` is undefined: no relevance rules apply).
    */
-  constructor(index: SearchIndex, match: QueryMatch | undefined, cands: Candidates, options: { rules: readonly RankingRule[]; customRanking: readonly SortCriterion[]; strategy: MatchingStrategy; sort: readonly SortCriterion[] }) {
+  constructor(index: SearchIndex, match: QueryMatch | undefined, cands: Candidates, options: { rules: readonly RankingRule[]; customRanking: readonly SortCriterion[]; tieBreak: readonly SortCriterion[]; strategy: MatchingStrategy; sort: readonly SortCriterion[] }) {
     this.#index = index;
     this.#match = match;
     this.#cands = cands;
@@ -216,14 +234,13 @@ export class Ranker {
         options.strategy === 'all' ? 1 : options.strategy === 'last' ? 1 + weight : 1 + Math.round((WORD_LEVELS * weight) / (totalWeight || 1));
       this.typo[c] = this.max.typo - typos;
     }
-    const items = index.items;
     const keys = (criteria: readonly SortCriterion[]) =>
       criteria.map((cr): ArrayLike<unknown> => {
-        const first = index.paths.get(cr.field)?.first;
-        // Number paths keep each document's first value: no item is read.
-        if (first && cr.field !== 'id') return Array.from(cands.docs, (d) => (Number.isNaN(first[d]!) ? undefined : first[d]));
-        return Array.from(cands.docs, (d) => keyOf(items[d]!, cr, index));
+        const read = keyReader(index, cr);
+        return Array.from(cands.docs, read);
       });
+    // Read only for hits tied on every rule: few, so no key is gathered for every candidate.
+    this.#tieBreak = match ? options.tieBreak.map((cr) => ({ criterion: cr, read: keyReader(index, cr) })) : [];
     this.#sortKeys = keys(options.sort);
     this.#customKeys = this.#rules.includes('customRanking') ? keys(this.#custom) : [];
     // Word → codes per term, for reading documents.
@@ -367,8 +384,14 @@ export class Ranker {
       else if (rule === 'exactness') out.exactness = { order, score: score('exactness'), exactWords: seen.exact, matchType: seen.matchType };
       else out.bm25 = { order, value: Math.round(this.bm25[c]! * 1e6) / 1e6, coverage: Math.round(this.coverage[c]! * 1e6) / 1e6, textCoverage: Math.round(this.textCoverage[c]! * 1e6) / 1e6 };
     });
-    const price = this.#match ? this.#index.paths.get('price')?.first : undefined;
-    if (seen && price) out.tieBreak = { order: this.#rules.length, price: priceOf(price, this.#cands.docs[c]!) ?? null };
+    if (seen && this.#tieBreak.length > 0) {
+      const doc = this.#cands.docs[c]!;
+      const values: Record<string, unknown> = {};
+      for (const { criterion, read } of this.#tieBreak) {
+        Object.defineProperty(values, `${criterion.field}:${criterion.direction}`, { value: read(doc) ?? null, enumerable: true, writable: true, configurable: true });
+      }
+      out.tieBreak = { order: this.#rules.length, values };
+    }
     return out as RankingScoreDetails;
   }
 
@@ -397,17 +420,16 @@ export class Ranker {
       }
     }
     const docs = this.#cands.docs;
-    // Among hits equal on every rule (the same listing in another colour or for another carrier),
-    // the lower price first: the same thing for less; then, as a last resort, the id.
-    const price = this.#match ? this.#index.paths.get('price')?.first : undefined;
+    const tieBreak = this.#tieBreak;
     return (a, b) => {
       for (const step of steps) {
         const d = step(a, b);
         if (d !== 0) return d;
       }
       if (!final) return 0;
-      if (price) {
-        const d = compareValues(priceOf(price, docs[a]!), priceOf(price, docs[b]!));
+      // Hits equal on every rule: the tieBreak criteria, then, as a last resort, the id.
+      for (const { criterion, read } of tieBreak) {
+        const d = compareValues(read(docs[a]!), read(docs[b]!), criterion.direction === 'asc' ? 1 : -1);
         if (d !== 0) return d;
       }
       // Items are sorted by id: the document number breaks the last ties by id.

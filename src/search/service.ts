@@ -6,7 +6,7 @@ import { parseWith } from '../validation';
 import { Analyzer, type Stemmer, type Synonyms } from './analysis';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
-import { RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
+import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
 import { docsWith, lowerBound, type PathIndex } from './path-index';
 import { SearchIndex, searchableText } from './search-index';
 
@@ -143,7 +143,7 @@ export interface SearchServiceOptions {
   embedder?: Embedder;
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
-   * `sort` applies before them; the lower price, then the document id, after them.
+   * `sort` applies before them; `tieBreak`, then the document id, after them.
    * @defaultValue `['words', 'typo', 'exactness', 'subject', 'proximity', 'attribute', 'customRanking', 'bm25']`
    * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
@@ -154,6 +154,14 @@ export interface SearchServiceOptions {
    * @example `['popularity:desc']`
    */
   customRanking?: readonly string[];
+  /**
+   * The final order of text-search hits equal on every ranking rule (the same listing in another
+   * colour or for another carrier), each `<field>:asc` or `<field>:desc`; the document id after
+   * them. `[]` leaves those hits in id order.
+   * @defaultValue `['price:asc', 'name:asc']` (the same thing for less, then variants in name order)
+   * @example `['stock:desc', 'price:asc']`
+   */
+  tieBreak?: readonly string[];
   /** How many query terms a document must match. @defaultValue `'frequency'` */
   matchingStrategy?: MatchingStrategy;
   /**
@@ -217,6 +225,7 @@ export class SearchService {
   readonly #analyzer: Analyzer;
   readonly #rules: readonly RankingRule[];
   readonly #customRanking: readonly SortCriterion[];
+  readonly #tieBreak: readonly SortCriterion[];
   readonly #strategy: MatchingStrategy;
   #current: SearchIndex | undefined;
   #building: Promise<SearchIndex> | undefined;
@@ -234,7 +243,7 @@ export class SearchService {
       throw new TypeError(`SearchService: ${message}`);
     };
     if (!options?.catalog || typeof options.catalog.visible !== 'function') fail('catalog must be a Catalog');
-    const { maxFacetValues = 100, refreshIntervalMs = 0, boosts = {}, embedder, rankingRules = RANKING_RULES, customRanking = [], matchingStrategy = 'frequency', stopWords, synonyms, stemmer } = options;
+    const { maxFacetValues = 100, refreshIntervalMs = 0, boosts = {}, embedder, rankingRules = RANKING_RULES, customRanking = [], tieBreak = TIE_BREAK, matchingStrategy = 'frequency', stopWords, synonyms, stemmer } = options;
     if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) fail(`maxFacetValues must be a positive integer, got ${maxFacetValues}`);
     if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0) fail(`refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
     for (const [field, boost] of Object.entries(boosts)) {
@@ -250,12 +259,16 @@ export class SearchService {
       if (!(RANKING_RULES as readonly string[]).includes(rule)) fail(`rankingRules[${i}]: unknown rule ${JSON.stringify(rule)}; use ${RANKING_RULES.join(', ')}`);
       if (rankingRules.indexOf(rule) !== i) fail(`rankingRules[${i}]: ${rule} is listed twice`);
     });
-    if (!Array.isArray(customRanking)) fail(`customRanking must be an array like ["popularity:desc"], got ${JSON.stringify(customRanking)}`);
-    const criteria = customRanking.map((c, i) => {
-      const m = typeof c === 'string' ? /^(.+):(asc|desc)$/.exec(c) : null;
-      if (!m) return fail(`customRanking[${i}] must have the form <field>:asc or <field>:desc, got ${JSON.stringify(c)}`);
-      return { field: m[1]!, direction: m[2] as 'asc' | 'desc' };
-    });
+    const criteriaOf = (name: string, list: readonly string[], example: string): SortCriterion[] => {
+      if (!Array.isArray(list)) fail(`${name} must be an array like ${example}, got ${JSON.stringify(list)}`);
+      return list.map((c, i) => {
+        const m = typeof c === 'string' ? /^(.+):(asc|desc)$/.exec(c) : null;
+        if (!m) return fail(`${name}[${i}] must have the form <field>:asc or <field>:desc, got ${JSON.stringify(c)}`);
+        return { field: m[1]!, direction: m[2] as 'asc' | 'desc' };
+      });
+    };
+    const criteria = criteriaOf('customRanking', customRanking, '["popularity:desc"]');
+    const finalOrder = criteriaOf('tieBreak', tieBreak, '["price:asc", "name:asc"]');
     if (!['last', 'all', 'frequency'].includes(matchingStrategy)) fail(`matchingStrategy must be last, all or frequency, got ${JSON.stringify(matchingStrategy)}`);
     if (stopWords !== undefined && !(Array.isArray(stopWords) && stopWords.every((w) => typeof w === 'string'))) fail(`stopWords must be an array of words, got ${JSON.stringify(stopWords)}`);
     if (stemmer !== undefined && typeof stemmer !== 'function') fail('stemmer must be a function (word) => stem');
@@ -267,6 +280,7 @@ export class SearchService {
     this.#analyzer = new Analyzer({ stopWords, synonyms, stemmer });
     this.#rules = [...rankingRules];
     this.#customRanking = criteria;
+    this.#tieBreak = finalOrder;
     this.#strategy = matchingStrategy;
   }
 
@@ -390,7 +404,7 @@ export class SearchService {
 
   /** A ranker of the query's candidates (every allowed document for a placeholder search). */
   #ranker(index: SearchIndex, analyzed: ReturnType<Analyzer['query']>, allowed: Uint8Array | undefined, sort: readonly SortCriterion[]): Ranker {
-    const options = { rules: this.#rules, customRanking: this.#customRanking, strategy: this.#strategy, sort };
+    const options = { rules: this.#rules, customRanking: this.#customRanking, tieBreak: this.#tieBreak, strategy: this.#strategy, sort };
     if (analyzed.terms.length === 0) {
       const docs: number[] = [];
       for (let d = 0; d < index.items.length; d++) if (!allowed || allowed[d] === 1) docs.push(d);

@@ -4,7 +4,7 @@
  * each engine measured in the same run (engines alternated query by query, several rounds), and the
  * same figures on the held-out queries (bestbuy-holdout.json), never used to tune the ranking.
  */
-import { loadBestBuy } from '../helpers/bestbuy';
+import { loadBestBuy, type BestBuyProduct } from '../helpers/bestbuy';
 import { abkitEngine, fts5Engine, miniSearchEngine, oramaEngine, type AbkitEngine, type Engine } from './relevance-engines';
 import { readHoldoutQueries, readJudgedQueries, type JudgedQuery } from './relevance-judgments';
 import { ndcgAt, percentile, precisionAt, reciprocalRankAt, unjudgedAt } from './relevance-metrics';
@@ -28,34 +28,57 @@ function mean(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0) / values.length;
 }
 
+/** How the top-`K` positions of one engine's hits are decided, counted over a query set. */
+interface TieCounts {
+  positions: number;
+  /** Hits equal on every ranking rule (before the tie-break criteria). */
+  tiedOnRules: number;
+  /** Of those, decided by a tie-break criterion after the price (the name, by default). */
+  byLaterTieBreak: number;
+  /** Equal on every rule and tie-break criterion: decided by id. */
+  byId: number;
+  /** Of those, identical in everything a shopper sees (name, brand, price, description, image). */
+  identical: number;
+  examples: string[];
+}
+
 /**
- * Counts the top-`K` positions whose hit ties with the next hit on every ranking rule but `id`,
- * from `_rankingScoreDetails` (each rule's `score`, or `value` for bm25 and customRanking, bm25's
- * coverages and the price tie-break);
- * undefined while hits carry no details.
+ * Counts, among the top-`K` positions, those whose hit ties with the next one on every ranking
+ * rule (each rule's `score`, or `value` for bm25 and customRanking, bm25's coverages), then
+ * how the tie was broken: by the tie-break criteria (`_rankingScoreDetails.tieBreak.values`; the
+ * price, then a later one such as the name) or by id, and whether the two products are identical
+ * in every field a shopper sees; undefined while hits carry no details.
  */
-async function positionsDecidedById(engine: AbkitEngine, queries: readonly JudgedQuery[]): Promise<{ tied: number; positions: number; examples: string[] } | undefined> {
-  let tied = 0;
-  let positions = 0;
-  const examples: string[] = [];
+async function tieCounts(engine: AbkitEngine, queries: readonly JudgedQuery[], products: readonly BestBuyProduct[]): Promise<TieCounts | undefined> {
+  const counts: TieCounts = { positions: 0, tiedOnRules: 0, byLaterTieBreak: 0, byId: 0, identical: 0, examples: [] };
+  const visible = (id: string) => {
+    const p = products[Number(id.slice(3))]!;
+    return JSON.stringify([p.name, p.brand, p.price, p.description, p.image]);
+  };
   for (const q of queries) {
     const hits = await engine.details(q.query, K + 1);
     if (hits.length > 0 && hits[0]!._rankingScoreDetails === undefined) return undefined;
     const keys = hits.map((h) => {
       const details = (h._rankingScoreDetails ?? {}) as Record<string, Record<string, unknown> | undefined>;
-      // Every value the comparator orders by: each rule's score (or value), bm25's coverages, the price tie-break.
-      const keys = ['score', 'value', 'coverage', 'textCoverage', 'price'];
-      return JSON.stringify(Object.keys(details).filter((rule) => rule !== 'id').sort().map((rule) => [rule, keys.map((k) => details[rule]?.[k] ?? null)]));
+      // Every value the comparator orders by: each rule's score (or value) and bm25's coverages.
+      const fields = ['score', 'value', 'coverage', 'textCoverage'];
+      const rules = JSON.stringify(Object.keys(details).filter((rule) => rule !== 'tieBreak').sort().map((rule) => [rule, fields.map((k) => details[rule]?.[k] ?? null)]));
+      const tie = Object.entries((details.tieBreak?.values ?? {}) as Record<string, unknown>);
+      return { rules, first: JSON.stringify(tie.slice(0, 1)), all: JSON.stringify(tie) };
     });
     for (let i = 0; i < Math.min(K, hits.length - 1); i++) {
-      positions++;
-      if (keys[i] === keys[i + 1]) {
-        tied++;
-        if (examples.length < 5) examples.push(`"${q.query}" #${i + 1} ${String(hits[i]!.id)} = ${String(hits[i + 1]!.id)}`);
-      }
+      counts.positions++;
+      const [a, b] = [keys[i]!, keys[i + 1]!];
+      if (a.rules !== b.rules) continue;
+      counts.tiedOnRules++;
+      if (a.all === b.all) {
+        counts.byId++;
+        if (visible(String(hits[i]!.id)) === visible(String(hits[i + 1]!.id))) counts.identical++;
+        if (counts.examples.length < 5) counts.examples.push(`"${q.query}" #${i + 1} ${String(hits[i]!.id)} = ${String(hits[i + 1]!.id)}`);
+      } else if (a.first === b.first) counts.byLaterTieBreak++;
     }
   }
-  return { tied, positions, examples };
+  return counts;
 }
 
 /** An engine's quality figures over `queries`, given its ranked ids per query and its latencies. */
@@ -140,11 +163,16 @@ export async function benchRelevance(): Promise<RelevanceRow[]> {
 
   for (const abkit of abkits) {
     for (const [set, list] of [['main', queries], ['held-out', holdout]] as const) {
-      const ties = await positionsDecidedById(abkit, list);
+      const ties = await tieCounts(abkit, list, products);
       if (ties === undefined) console.log(`${abkit.name}: top-10 positions decided by id: n/a (no details yet: hits carry no _rankingScoreDetails)`);
       else {
-        const share = ties.positions === 0 ? 0 : ties.tied / ties.positions;
-        console.log(`${abkit.name}, ${set} queries: top-10 positions decided by id: ${ties.tied} of ${ties.positions} (${(share * 100).toFixed(2)}%, target ≤ 1%)${ties.examples.length ? `; e.g. ${ties.examples.join('; ')}` : ''}`);
+        const pct = (n: number) => `${n} of ${ties.positions} (${((ties.positions === 0 ? 0 : n / ties.positions) * 100).toFixed(2)}%)`;
+        console.log(
+          `${abkit.name}, ${set} queries: top-10 positions decided by id: ${pct(ties.byId)}, target ≤ 1%` +
+            ` (${ties.identical} of them between products identical in name, brand, price, description and image)` +
+            `; equal on every ranking rule: ${pct(ties.tiedOnRules)}, of which decided by the price ${ties.tiedOnRules - ties.byLaterTieBreak - ties.byId}, by a later tie-break criterion (the name) ${ties.byLaterTieBreak}` +
+            `${ties.examples.length ? `; id ties e.g. ${ties.examples.join('; ')}` : ''}`,
+        );
       }
     }
   }

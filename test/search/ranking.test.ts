@@ -146,10 +146,25 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order(text, 'lamp', { rankingRules: ['bm25'] })).toEqual(['b', 'a']);
   });
 
-  it('after every rule, the lower price, then the id', async () => {
+  it('after every rule, the lower price, then the name in alphabetical order, then the id', async () => {
     expect(await order([item('a', 'lamp - red', { price: 20 }), item('b', 'lamp - tan', { price: 10 })], 'lamp')).toEqual(['b', 'a']);
-    expect(await order([item('b', 'lamp - red', { price: 10 }), item('a', 'lamp - tan', { price: 10 })], 'lamp')).toEqual(['a', 'b']);
     expect(await order([item('a', 'lamp - red', { price: null }), item('b', 'lamp - tan', { price: 10 })], 'lamp')).toEqual(['b', 'a']);
+    // The same price: variants in name order (coverage ties: "red" and "tan" are as long).
+    expect(await order([item('a', 'lamp - tan', { price: 10 }), item('b', 'lamp - red', { price: 10 })], 'lamp')).toEqual(['b', 'a']);
+    expect(await order([item('b', 'lamp - red', { price: 10 }), item('a', 'lamp - red', { price: 10 })], 'lamp')).toEqual(['a', 'b']);
+  });
+
+  it('tieBreak: the configured final order of hits equal on every rule, before the id', async () => {
+    const items = [item('a', 'lamp - tan', { price: 10, stock: 0 }), item('b', 'lamp - red', { price: 20, stock: 5 })];
+    expect(await order(items, 'lamp', { tieBreak: ['stock:desc'] })).toEqual(['b', 'a']);
+    expect(await order(items, 'lamp', { tieBreak: ['name:desc'] })).toEqual(['a', 'b']);
+    expect(await order([items[1]!, items[0]!], 'lamp', { tieBreak: [] })).toEqual(['a', 'b']);
+    const s = await serviceOf(items, { tieBreak: ['stock:desc', 'price:asc'] });
+    const { hits } = await s.search({ text: 'lamp', showRankingScoreDetails: true });
+    expect(hits.map((h) => h._rankingScoreDetails?.tieBreak)).toEqual([
+      { order: 8, values: { 'stock:desc': 5, 'price:asc': 20 } },
+      { order: 8, values: { 'stock:desc': 0, 'price:asc': 10 } },
+    ]);
   });
 
   it('customRanking: by the configured criteria', async () => {
@@ -249,6 +264,8 @@ describe('matching', () => {
     expect(make({ rankingRules: ['words', 'words'] })).toThrow(/rankingRules\[1\]: words is listed twice/);
     expect(make({ rankingRules: 'words' as never })).toThrow(/rankingRules must be an array/);
     expect(make({ customRanking: ['popularity'] })).toThrow(/customRanking\[0\] must have the form <field>:asc or <field>:desc, got "popularity"/);
+    expect(make({ tieBreak: ['price:asc', 'name'] })).toThrow(/tieBreak\[1\] must have the form <field>:asc or <field>:desc, got "name"/);
+    expect(make({ tieBreak: 'price:asc' as never })).toThrow(/tieBreak must be an array/);
     expect(make({ matchingStrategy: 'any' as never })).toThrow(/matchingStrategy must be last, all or frequency/);
     expect(make({ stopWords: 'the' as never })).toThrow(/stopWords must be an array/);
     expect(make({ synonyms: { multiWay: [['tv', 3]] } as never })).toThrow(/synonyms\.multiWay\[0\]/);
@@ -316,7 +333,7 @@ describe('_rankingScore and _rankingScoreDetails', () => {
       attribute: { order: 5, score: 1, field: 'name', position: 0 },
       'price:asc': { order: 6, value: 10 },
       bm25: { order: 7, value: expect.any(Number), coverage: 1, textCoverage: 1 },
-      tieBreak: { order: 8, price: 10 },
+      tieBreak: { order: 8, values: { 'price:asc': 10, 'name:asc': 'galaxy case' } },
     });
     expect(d!._rankingScoreDetails).toMatchObject({
       words: { matchingWords: 2 },
