@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
 import type { CatalogItem, CatalogOperation, CatalogRecord, CatalogStore, FieldClaim, SchemaField, VisibleCatalog } from '../../src/storage/catalog';
 import { chunks, placeholders, valuesList, type Row, type SqlDriver } from './driver';
-import { publishChanges, readVisible } from './visible-catalog';
+import { detach, publishChanges, readVisible } from './visible-catalog';
 
 /** Reads of the visible items tried without a transaction before one is used (see {@link SqlCatalogStore.visibleItems}). */
 const OPTIMISTIC_READS = 3;
@@ -110,6 +110,7 @@ export class SqlCatalogStore implements CatalogStore {
           last.set(op.id, null);
         }
       }
+      await detach(tx, identifier, [...last.keys()]);
       const deletes = [...last].filter(([, item]) => item === null).map(([id]) => id);
       const puts = [...last.values()].filter((item): item is CatalogItem => item !== null);
       for (const part of chunks(deletes, 3, tx)) {
@@ -158,6 +159,7 @@ export class SqlCatalogStore implements CatalogStore {
   async deleteAllItems(identifier: string): Promise<number> {
     return this.db.transaction(async (tx) => {
       const revision = await this.#touch(tx, identifier);
+      await detach(tx, identifier);
       await tx.exec(
         'INSERT INTO catalog_deleted (identifier, id, revision) SELECT identifier, id, ? FROM catalog_items WHERE identifier = ? ON CONFLICT (identifier, id) DO UPDATE SET revision = excluded.revision',
         [revision, identifier],
@@ -183,6 +185,11 @@ export class SqlCatalogStore implements CatalogStore {
         delete item[name];
         changed.push(item as CatalogItem);
       }
+      await detach(
+        tx,
+        identifier,
+        changed.map((item) => item.id),
+      );
       await upsertItems(tx, identifier, changed, revision);
       return true;
     });
@@ -226,17 +233,19 @@ export class SqlCatalogStore implements CatalogStore {
   }
 
   /**
-   * Read in keyset pages outside any transaction, so that other statements (a decision's, a
-   * write's) run between pages; the visible version is read before and after, and a sync
-   * committed meanwhile (the version moved) makes the read start again. After
-   * {@link OPTIMISTIC_READS} such tries the pages are read in one transaction (a snapshot on
-   * PostgreSQL; on SQLite it holds the connection until done). The items returned are therefore
-   * exactly one version's: none lost, none twice, none from another version.
+   * Read in pages. PostgreSQL: through a cursor in one REPEATABLE READ transaction (a snapshot;
+   * it holds one pooled connection meanwhile). SQLite: keyset pages outside any transaction, so
+   * that other statements (a decision's, a write's) run on the one connection between pages;
+   * the visible version is read before and after, and a sync committed meanwhile (the version
+   * moved) makes the read start again; after {@link OPTIMISTIC_READS} such tries the pages are
+   * read in one transaction (which holds the connection until done). Either way the items
+   * returned are exactly one version's: none lost, none twice, none from another version.
    */
   async visibleItems(identifier: string, reuse: readonly CatalogItem[] = []): Promise<VisibleCatalog> {
     let revisions = this.#revisions.get(identifier);
     if (!revisions) this.#revisions.set(identifier, (revisions = new WeakMap()));
-    for (let attempt = 0; attempt < OPTIMISTIC_READS; attempt++) {
+    // PostgreSQL reads through a cursor, in a transaction anyway: its snapshot is the consistency.
+    for (let attempt = 0; attempt < OPTIMISTIC_READS && this.db.dialect === 'sqlite'; attempt++) {
       const before = await this.visibleVersion(identifier);
       const items = await readVisible(this.db, identifier, reuse, revisions);
       const after = await this.visibleVersion(identifier);
