@@ -6,20 +6,29 @@ import type { DecidedWrite } from '../../src/storage/storage';
  * overwritten beyond that, so a long-running process does not grow without end.
  *
  * Stored as columns (one array per field, the strings shared with the caller's), not as one
- * object per activation: recording copies seven values and allocates nothing once the ring is
- * full, and the garbage collector has no per-activation object to trace. Reads build objects.
+ * object per activation: recording copies values and allocates nothing once the ring is full,
+ * and the garbage collector has no per-activation object to trace. What the activations of one
+ * decision share (environment, visitor, anonymous id, time) is stored once, in a second ring of
+ * "decisions" each activation points into: a decision over a thousand campaigns then stores its
+ * visitor id once, not a thousand times (each such store of a new string into the old columns
+ * is also an entry the next young-generation collection has to visit). Reads build objects.
  */
 export class MemoryActivationStore implements ActivationStore {
-  readonly #environment: string[] = [];
-  readonly #visitor: string[] = [];
-  readonly #anonymous: (string | null)[] = [];
+  // Per activation.
+  #decisionOf = new Int32Array(0);
   readonly #campaign: string[] = [];
   readonly #group: string[] = [];
   readonly #variation: string[] = [];
+  // Per decision. A decision records at least one activation, so a ring of `max` decisions
+  // outlives every activation that points into it.
+  readonly #environment: string[] = [];
+  readonly #visitor: string[] = [];
+  readonly #anonymous: (string | null)[] = [];
   readonly #timestamp: number[] = [];
   // Where the next activation goes; once the ring is full, also the oldest one.
   #next = 0;
   #size = 0;
+  #nextDecision = 0;
 
   constructor(private readonly max: number) {}
 
@@ -31,7 +40,7 @@ export class MemoryActivationStore implements ActivationStore {
   record(activations: readonly Activation[]): Promise<void> {
     for (let i = 0; i < activations.length; i++) {
       const a = activations[i]!;
-      this.#put(a.environmentId, a.visitorId, a.anonymousId, a.campaignId, a.variationGroupId, a.variationId, a.timestamp);
+      this.#put(this.#decision(a.environmentId, a.visitorId, a.anonymousId, a.timestamp), a.campaignId, a.variationGroupId, a.variationId);
     }
     return Promise.resolve();
   }
@@ -39,22 +48,35 @@ export class MemoryActivationStore implements ActivationStore {
   /** Records one activation per decided campaign of a decision (none when `activatedAt` is null). */
   recordDecided(write: DecidedWrite): void {
     const { decided, activatedAt } = write;
-    if (activatedAt === null) return;
+    if (activatedAt === null || decided.length === 0) return;
+    const decision = this.#decision(write.environmentId, write.visitorId, write.anonymousId, activatedAt);
     for (let i = 0; i < decided.length; i++) {
       const d = decided[i]!;
-      this.#put(write.environmentId, write.visitorId, write.anonymousId, d.campaignId, d.variationGroupId, d.variationId, activatedAt);
+      this.#put(decision, d.campaignId, d.variationGroupId, d.variationId);
     }
   }
 
-  #put(environment: string, visitor: string, anonymous: string | null, campaign: string, group: string, variation: string, timestamp: number): void {
-    const at = this.#next;
+  #decision(environment: string, visitor: string, anonymous: string | null, timestamp: number): number {
+    const at = this.#nextDecision;
     this.#environment[at] = environment;
     this.#visitor[at] = visitor;
     this.#anonymous[at] = anonymous;
+    this.#timestamp[at] = timestamp;
+    this.#nextDecision = at + 1 === this.max ? 0 : at + 1;
+    return at;
+  }
+
+  #put(decision: number, campaign: string, group: string, variation: string): void {
+    const at = this.#next;
+    if (at === this.#decisionOf.length) {
+      const grown = new Int32Array(Math.min(this.max, Math.max(1024, at * 2)));
+      grown.set(this.#decisionOf);
+      this.#decisionOf = grown;
+    }
+    this.#decisionOf[at] = decision;
     this.#campaign[at] = campaign;
     this.#group[at] = group;
     this.#variation[at] = variation;
-    this.#timestamp[at] = timestamp;
     this.#next = at + 1 === this.max ? 0 : at + 1;
     if (this.#size < this.max) this.#size++;
   }
@@ -67,14 +89,15 @@ export class MemoryActivationStore implements ActivationStore {
   }
 
   #row(at: number): Activation {
+    const d = this.#decisionOf[at]!;
     return {
-      environmentId: this.#environment[at]!,
-      visitorId: this.#visitor[at]!,
-      anonymousId: this.#anonymous[at]!,
+      environmentId: this.#environment[d]!,
+      visitorId: this.#visitor[d]!,
+      anonymousId: this.#anonymous[d]!,
       campaignId: this.#campaign[at]!,
       variationGroupId: this.#group[at]!,
       variationId: this.#variation[at]!,
-      timestamp: this.#timestamp[at]!,
+      timestamp: this.#timestamp[d]!,
     };
   }
 
@@ -82,7 +105,7 @@ export class MemoryActivationStore implements ActivationStore {
   scan(environmentId: string, campaignId: string, visit: (row: Activation) => void): void {
     for (let i = 0; i < this.#size; i++) {
       const at = this.#slot(i);
-      if (this.#environment[at] === environmentId && this.#campaign[at] === campaignId) visit(this.#row(at));
+      if (this.#environment[this.#decisionOf[at]!] === environmentId && this.#campaign[at] === campaignId) visit(this.#row(at));
     }
   }
 
@@ -90,9 +113,10 @@ export class MemoryActivationStore implements ActivationStore {
     const matches: { row: Activation; seq: number }[] = [];
     for (let i = 0; i < this.#size; i++) {
       const at = this.#slot(i);
-      if (this.#environment[at] !== query.environmentId) continue;
-      if (query.visitorId !== undefined && this.#visitor[at] !== query.visitorId) continue;
-      if (query.since !== undefined && this.#timestamp[at]! < query.since) continue;
+      const d = this.#decisionOf[at]!;
+      if (this.#environment[d] !== query.environmentId) continue;
+      if (query.visitorId !== undefined && this.#visitor[d] !== query.visitorId) continue;
+      if (query.since !== undefined && this.#timestamp[d]! < query.since) continue;
       matches.push({ row: this.#row(at), seq: i });
     }
     matches.sort((a, b) => a.row.timestamp - b.row.timestamp || a.seq - b.seq);

@@ -131,8 +131,8 @@ export interface MemoryStorageOptions {
   maxEvents?: number;
   /**
    * Most activations kept; beyond it the oldest are forgotten (so `listActivations` and results
-   * cover only the newest), and the heap stays flat however many decisions are made. About 75
-   * bytes each. @defaultValue `1000000`
+   * cover only the newest), and the heap stays flat however many decisions are made. About 30
+   * bytes each, plus about 30 per decision that recorded them. @defaultValue `1000000`
    */
   maxActivations?: number;
   /**
