@@ -8,8 +8,14 @@
  */
 import type { Metric, Registry } from 'prom-client';
 
-// 200 and '200' are one label value, as in prom-client.
-const key = (value: string | number): string => (typeof value === 'string' ? value : String(value));
+// 200 and '200' are one label value, as in prom-client. Status codes come with every request:
+// their strings are made (and hashed) once, not on each observation.
+const statusKeys: string[] = [];
+const key = (value: string | number): string => {
+  if (typeof value === 'string') return value;
+  if (Number.isInteger(value) && value >= 100 && value < 600) return (statusKeys[value] ??= String(value));
+  return String(value);
+};
 
 interface Series {
   readonly labels: Record<string, string | number>;

@@ -234,7 +234,7 @@ function toDecisionRequest(body: CampaignsRequest, environment: string | undefin
     triggerHit: body.trigger_hit,
     visitorConsent: body.visitor_consent,
     environment,
-    exposeAllKeys: query.get('exposeAllKeys') === 'true',
+    exposeAllKeys: query !== NO_QUERY && query.get('exposeAllKeys') === 'true',
   };
 }
 
@@ -259,7 +259,8 @@ const MODES = ['normal', 'simple', 'full'] as const;
 
 /** `?mode=`: absent is `normal`; anything else unknown is a 400 naming it. */
 function modeOf(query: URLSearchParams): (typeof MODES)[number] {
-  const raw = query.get('mode');
+  // URLSearchParams.get checks and converts its argument on every call: skipped without a query.
+  const raw = query === NO_QUERY ? null : query.get('mode');
   if (raw === null || raw === '') return 'normal';
   const mode = MODES.find((m) => m === raw);
   if (!mode) throw new ValidationError(`mode must be one of ${MODES.join(', ')}`, [{ path: ['mode'], message: `unknown mode ${JSON.stringify(raw.slice(0, 40))}` }]);
