@@ -5,19 +5,18 @@ import type { DecidedCampaign } from '../../src/storage/storage';
 interface Visitor {
   readonly environment: Map<string, Visitor>;
   readonly id: string;
-  /** The assignments as a frozen record, or null while they are only in `pairs`. */
+  /** The assignments as a frozen record, or null while they are only in the ring. */
   assignments: Assignments | null;
-  /**
-   * A new visitor's assignments as written by a decision: group id, variation id, group id, …
-   * An array of strings is a fraction of the cost of a record with as many keys (a record past a
-   * dozen keys is a hash table), and most visitors are never read again; the record is built on
-   * the first read, then this is dropped.
-   */
-  pairs: string[] | null;
+  /** Where the visitor's assignments start in the ring while they are there, else -1. */
+  start: number;
+  /** How many slots of the ring the visitor took (still counted until the ring reclaims them). */
+  span: number;
   /** How many assignments the visitor has. */
   count: number;
   older: Visitor | null;
   newer: Visitor | null;
+  /** The visitor written to the ring after this one. */
+  ringNext: Visitor | null;
 }
 
 const EMPTY: Assignments = Object.freeze({});
@@ -31,6 +30,13 @@ function count(assignments: Assignments): number {
  * Sticky assignments in memory, bounded: at most `max` assignments (visitor × variation group)
  * across environments. Beyond it, the visitors whose assignments were written longest ago are
  * forgotten whole (a write, not a read, makes a visitor recent), in O(1) per visitor.
+ *
+ * A new visitor's assignments, as a decision writes them, go into a ring of two columns (group
+ * ids, variation ids) of `max` slots, in write order: no object or array per visitor, nothing
+ * for the garbage collector to copy (a record past a dozen keys is a hash table, and most
+ * visitors are never read again). A visitor's frozen record is built on its first read or
+ * merge, and its slots are reclaimed when the ring comes round; a visitor whose slots are
+ * needed while it is still kept gets its record then.
  */
 export class MemoryAssignmentStore implements AssignmentStore {
   // Nested maps: a lookup on the decision path builds no key string.
@@ -38,6 +44,13 @@ export class MemoryAssignmentStore implements AssignmentStore {
   #oldest: Visitor | null = null;
   #newest: Visitor | null = null;
   #total = 0;
+  readonly #groups: string[] = [];
+  readonly #variations: string[] = [];
+  // The next slot to write, and how many slots the visitors in the ring took since the oldest.
+  #head = 0;
+  #used = 0;
+  #ringOldest: Visitor | null = null;
+  #ringNewest: Visitor | null = null;
 
   constructor(private readonly max: number) {}
 
@@ -56,18 +69,18 @@ export class MemoryAssignmentStore implements AssignmentStore {
     return visitor === undefined ? EMPTY : (visitor.assignments ?? this.#record(visitor));
   }
 
-  /** Builds a visitor's record from its pairs (a group named twice keeps its last variation). */
+  /** Builds a visitor's record from its slots in the ring (a group named twice keeps its last variation). */
   #record(visitor: Visitor): Assignments {
-    const pairs = visitor.pairs!;
     const record: Record<string, string> = {};
     let n = 0;
-    for (let i = 0; i < pairs.length; i += 2) {
-      if (record[pairs[i]!] === undefined) n++;
-      record[pairs[i]!] = pairs[i + 1]!;
+    for (let i = 0, at = visitor.start; i < visitor.span; i++, at = at + 1 === this.max ? 0 : at + 1) {
+      const group = this.#groups[at]!;
+      if (record[group] === undefined) n++;
+      record[group] = this.#variations[at]!;
     }
     this.#total += n - visitor.count;
     visitor.count = n;
-    visitor.pairs = null;
+    visitor.start = -1;
     return (visitor.assignments = Object.freeze(record));
   }
 
@@ -76,18 +89,33 @@ export class MemoryAssignmentStore implements AssignmentStore {
    * {@link saveNow} would save them as a record.
    */
   saveDecidedNow(environmentId: string, visitorId: string, decided: readonly DecidedCampaign[], assign: true | readonly boolean[]): void {
+    let n = decided.length;
+    if (assign !== true) {
+      n = 0;
+      for (let i = 0; i < assign.length; i++) if (assign[i]) n++;
+    }
     const environment = this.#rows.get(environmentId);
-    if (environment === undefined || !environment.has(visitorId)) {
-      const all = assign === true;
-      const pairs: string[] = all ? new Array<string>(decided.length * 2) : [];
-      let n = 0;
+    if (n <= this.max && (environment === undefined || !environment.has(visitorId))) {
+      // Make room first, so the ring reclaims the slots of the visitors forgotten for it.
+      while (this.#total + n > this.max && this.#oldest) this.#forget(this.#oldest);
+      while (this.#used + n > this.max) this.#reclaim();
+      const start = this.#head;
+      let at = start;
       for (let i = 0; i < decided.length; i++) {
-        if (!all && !assign[i]) continue;
+        if (assign !== true && !assign[i]) continue;
         const d = decided[i]!;
-        pairs[n++] = d.variationGroupId;
-        pairs[n++] = d.variationId;
+        this.#groups[at] = d.variationGroupId;
+        this.#variations[at] = d.variationId;
+        at = at + 1 === this.max ? 0 : at + 1;
       }
-      this.#add(environmentId, visitorId, null, pairs, n >> 1);
+      this.#head = at;
+      this.#used += n;
+      const added = this.#add(environmentId, visitorId, null, n);
+      added.start = start;
+      added.span = n;
+      if (this.#ringNewest) this.#ringNewest.ringNext = added;
+      else this.#ringOldest = added;
+      this.#ringNewest = added;
       return;
     }
     const record: Record<string, string> = {};
@@ -95,6 +123,16 @@ export class MemoryAssignmentStore implements AssignmentStore {
       if (assign === true || assign[i]) record[decided[i]!.variationGroupId] = decided[i]!.variationId;
     }
     this.saveNow(environmentId, visitorId, Object.freeze(record));
+  }
+
+  /** Frees the oldest visitor's slots in the ring; if it is still kept there, it gets its record. */
+  #reclaim(): void {
+    const visitor = this.#ringOldest!;
+    this.#ringOldest = visitor.ringNext;
+    if (this.#ringOldest === null) this.#ringNewest = null;
+    visitor.ringNext = null;
+    this.#used -= visitor.span;
+    if (visitor.start >= 0) this.#record(visitor);
   }
 
   async save(environmentId: string, visitorId: string, assignments: Assignments): Promise<void> {
@@ -119,18 +157,19 @@ export class MemoryAssignmentStore implements AssignmentStore {
     } else {
       const owned = Object.isFrozen(assignments) && Object.getPrototypeOf(assignments) === Object.prototype;
       const kept = owned ? assignments : Object.freeze({ ...assignments });
-      this.#add(environmentId, visitorId, kept, null, count(kept));
+      this.#add(environmentId, visitorId, kept, count(kept));
     }
   }
 
-  #add(environmentId: string, visitorId: string, assignments: Assignments | null, pairs: string[] | null, n: number): void {
+  #add(environmentId: string, visitorId: string, assignments: Assignments | null, n: number): Visitor {
     let environment = this.#rows.get(environmentId);
     if (!environment) this.#rows.set(environmentId, (environment = new Map()));
-    const added: Visitor = { environment, id: visitorId, assignments, pairs, count: n, older: null, newer: null };
+    const added: Visitor = { environment, id: visitorId, assignments, start: -1, span: 0, count: n, older: null, newer: null, ringNext: null };
     environment.set(visitorId, added);
     this.#total += n;
     this.#append(added);
     this.#bound();
+    return added;
   }
 
   #bound(): void {
@@ -145,6 +184,8 @@ export class MemoryAssignmentStore implements AssignmentStore {
   #forget(visitor: Visitor): void {
     visitor.environment.delete(visitor.id);
     this.#total -= visitor.count;
+    // Its slots in the ring, if any, are free once the ring reaches them.
+    visitor.start = -1;
     this.#unlink(visitor);
   }
 

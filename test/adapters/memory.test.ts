@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DecisionEngine, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
@@ -92,5 +93,47 @@ describe('memory storage: bounded decision state', () => {
     // Allocations unchanged: the hash gives the forgotten visitor what it had.
     const again = await engine.decide({ visitorId: 'visitor-0' });
     expect(again.campaigns.map((c) => c.variation.id)).toEqual(first.campaigns.map((c) => c.variation.id));
+  });
+
+  it('keeps what a record-per-visitor store would keep, whatever mix of decision writes, merges, reads and deletions', () => {
+    // Decision writes of new visitors go through a ring of slots; the reference keeps a record
+    // per visitor in write order and forgets the oldest while over the bound.
+    type Op = { kind: 'decide' | 'save' | 'read' | 'delete'; visitor: number; groups: number[]; variation: number };
+    const op = fc.record({
+      kind: fc.constantFrom<Op['kind']>('decide', 'decide', 'save', 'read', 'delete'),
+      visitor: fc.nat(3),
+      groups: fc.uniqueArray(fc.nat(6), { minLength: 1, maxLength: 5 }),
+      variation: fc.nat(2),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(op, { maxLength: 40 }), (max, ops) => {
+        const storage = memoryStorage({ maxAssignments: max });
+        const reference = new Map<string, Record<string, string>>();
+        const total = () => [...reference.values()].reduce((n, r) => n + Object.keys(r).length, 0);
+        for (const { kind, visitor, groups, variation } of ops) {
+          const id = `v${visitor}`;
+          const entries = groups.map((g) => [`g${g}`, `${id}-x${variation}`] as const);
+          if (kind === 'read' || kind === 'delete') {
+            if (kind === 'delete') {
+              void storage.assignments.delete('env', id);
+              reference.delete(id);
+            }
+            expect(storage.assignments.getNow!('env', id)).toEqual(reference.get(id) ?? {});
+            continue;
+          }
+          if (kind === 'decide') {
+            const decided = entries.map(([variationGroupId, variationId]) => ({ campaignId: 'c', variationGroupId, variationId }));
+            storage.writeDecisionNow!({ environmentId: 'env', visitorId: id, anonymousId: null, decided, assign: true, activatedAt: null });
+          } else void storage.assignments.save('env', id, Object.fromEntries(entries));
+          const merged = { ...reference.get(id), ...Object.fromEntries(entries) };
+          reference.delete(id);
+          reference.set(id, merged);
+          while (total() > max && reference.size > 0) reference.delete(reference.keys().next().value!);
+        }
+        for (let v = 0; v <= 3; v++) expect(storage.assignments.getNow!('env', `v${v}`)).toEqual(reference.get(`v${v}`) ?? {});
+        expect((storage.assignments as unknown as { size: number }).size).toBe(total());
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
