@@ -52,7 +52,7 @@ export const catalogSearchSchema = z.strictObject({
   searchableFields: z.array(z.string().min(1)).optional(),
   boosts: z.record(z.string(), z.number().positive()).optional(),
   facets: z.array(z.string().min(1)).optional(),
-  rankingRules: z.array(z.enum(['words', 'typo', 'subject', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
+  rankingRules: z.array(z.enum(['words', 'typo', 'subject', 'variant', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
   customRanking: criteria.optional(),
   tieBreak: criteria.optional(),
   matchingStrategy: z.enum(['last', 'all', 'frequency']).optional(),

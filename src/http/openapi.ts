@@ -174,6 +174,7 @@ const rankingScoreDetails = z
     words: ruleDetail.extend({ matchingWords: z.number().int(), maxMatchingWords: z.number().int() }).optional(),
     typo: ruleDetail.extend({ typoCount: z.number().int(), maxTypoCount: z.number().int() }).optional(),
     subject: ruleDetail.extend({ head: z.string().nullable(), headNamesItem: z.boolean(), subjectWords: z.number().int(), maxSubjectWords: z.number().int() }).optional(),
+    variant: ruleDetail.extend({ variantTerms: z.number().int() }).optional(),
     proximity: ruleDetail.extend({ distance: z.number().int(), minDistance: z.number().int(), maxDistance: z.number().int() }).optional(),
     attribute: ruleDetail.extend({ field: z.string().nullable(), position: z.number().int().nullable() }).optional(),
     exactness: ruleDetail.extend({ exactWords: z.number().int(), matchType: z.enum(['exactMatch', 'matchesStart', 'noExactMatch']) }).optional(),

@@ -19,20 +19,22 @@ import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
 import type { SearchIndex } from './search-index';
-import { namesWhatItIs, saysWhatItIs, startsTail } from './subject';
+import { endsPhrase, namesWhatItIs, saysWhatItIs, startsTail } from './subject';
+import { variantsOf, type Variants } from './variants';
 
 /**
  * The ranking rules, in their default order. Exactness comes before proximity (Meilisearch puts
  * it after attribute), and subject after exactness: on the judged Best Buy queries that order
  * measured best (a word typed in full says more than two words close together; what an item is
- * says more than where the words sit).
+ * says more than where the words sit). Variant comes after subject: what an item is first (a
+ * case for the S7 edge before an S7 handset on "galaxy s7 case"), then whether it is the model typed.
  *
  * @example
  * ```ts
  * new SearchService({ catalog, rankingRules: ['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'] }); // Meilisearch's order
  * ```
  */
-export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactness', 'subject', 'proximity', 'attribute', 'customRanking', 'bm25'];
+export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactness', 'subject', 'variant', 'proximity', 'attribute', 'customRanking', 'bm25'];
 
 /**
  * One ranking rule:
@@ -45,6 +47,10 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  *   word; else found where the item says what it IS; then more query terms found there: its name
  *   outside the part saying what it fits ("… for Samsung Cell Phones", "compatible with …",
  *   "fits …"), and its most specific category's type word (see subject.ts);
+ * - `variant`: fewer query terms whose every match in the name the name extends into another
+ *   model: a run of query words ("galaxy s7", "iphone 7") followed by a word the query did not
+ *   type that the catalog's names insert between that word and what otherwise follows it
+ *   ("Galaxy S7 **edge**", "iPhone 7 **Plus**"; not "Cell Phones", "32GB" or "and"; see variants.ts);
  * - `proximity`: matched terms closer together, in query order (distance 1 = as far apart as in
  *   the query, so "3-in-1" matches "3 in 1" at distance 1 although "in" is a stop word; at most 8);
  * - `attribute`: the best field a term is in (`searchableFields` order, or boost), then the
@@ -65,12 +71,12 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  * const rules: RankingRule[] = ['words', 'typo', 'attribute'];
  * ```
  */
-export type RankingRule = 'words' | 'typo' | 'subject' | 'proximity' | 'attribute' | 'exactness' | 'customRanking' | 'bm25';
+export type RankingRule = 'words' | 'typo' | 'subject' | 'variant' | 'proximity' | 'attribute' | 'exactness' | 'customRanking' | 'bm25';
 
 /** Rules that give a rank, in the score. */
-type Scored = 'words' | 'typo' | 'subject' | 'proximity' | 'attribute' | 'exactness';
-const SCORED = new Set<RankingRule>(['words', 'typo', 'subject', 'proximity', 'attribute', 'exactness']);
-const EXPENSIVE = new Set<RankingRule>(['subject', 'proximity', 'attribute', 'exactness', 'bm25']);
+type Scored = 'words' | 'typo' | 'subject' | 'variant' | 'proximity' | 'attribute' | 'exactness';
+const SCORED = new Set<RankingRule>(['words', 'typo', 'subject', 'variant', 'proximity', 'attribute', 'exactness']);
+const EXPENSIVE = new Set<RankingRule>(['subject', 'variant', 'proximity', 'attribute', 'exactness', 'bm25']);
 
 /** Farthest proximity counted between two terms (also the distance of terms not both found in one field). */
 const MAX_DISTANCE = 8;
@@ -98,6 +104,8 @@ export interface RankingScoreDetails {
   readonly typo?: { readonly order: number; readonly score: number; readonly typoCount: number; readonly maxTypoCount: number };
   /** `headNamesItem`: the head term ends a phrase of the item's name ("Prepaid Phone **Card**") or is its category's type word. */
   readonly subject?: { readonly order: number; readonly score: number; readonly head: string | null; readonly headNamesItem: boolean; readonly subjectWords: number; readonly maxSubjectWords: number };
+  /** `variantTerms`: query terms whose every name match the name extends into another model ("Galaxy S7 **edge**" for "galaxy s7"). */
+  readonly variant?: { readonly order: number; readonly score: number; readonly variantTerms: number };
   readonly proximity?: { readonly order: number; readonly score: number; readonly distance: number; readonly minDistance: number; readonly maxDistance: number };
   readonly attribute?: { readonly order: number; readonly score: number; readonly field: string | null; readonly position: number | null };
   readonly exactness?: { readonly order: number; readonly score: number; readonly exactWords: number; readonly matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch' };
@@ -153,10 +161,16 @@ export class Ranker {
   readonly #maxTypos: number;
   /** The query's head term (what the shopper wants an item to be), or -1. */
   readonly #head: number;
+  /** The catalog's model variants, when the `variant` rule is used. */
+  readonly #variants: Variants | undefined;
+  readonly #stopWords: ReadonlySet<string>;
+  /** The variant statistics' words read before this query. */
+  readonly #variantsRead: number;
   readonly max: Record<Scored, number>;
   readonly words: Int32Array;
   readonly typo: Int32Array;
   readonly subject: Int32Array;
+  readonly variant: Int32Array;
   readonly proximity: Int32Array;
   readonly attribute: Int32Array;
   readonly exactness: Int32Array;
@@ -177,7 +191,7 @@ export class Ranker {
   /**
    * Ranks `cands` (a placeholder search when `match` is undefined: no relevance rules apply).
    */
-  constructor(index: SearchIndex, match: QueryMatch | undefined, cands: Candidates, options: { rules: readonly RankingRule[]; customRanking: readonly SortCriterion[]; tieBreak: readonly SortCriterion[]; strategy: MatchingStrategy; sort: readonly SortCriterion[] }) {
+  constructor(index: SearchIndex, match: QueryMatch | undefined, cands: Candidates, options: { rules: readonly RankingRule[]; customRanking: readonly SortCriterion[]; tieBreak: readonly SortCriterion[]; strategy: MatchingStrategy; sort: readonly SortCriterion[]; stopWords: ReadonlySet<string> }) {
     this.#index = index;
     this.#match = match;
     this.#cands = cands;
@@ -200,12 +214,16 @@ export class Ranker {
     this.#counted.forEach((t, k) => (this.#weights[t] = options.strategy === 'frequency' ? Math.log(1 + N / Math.max(cands.df[t] ?? 0, 1)) : 2 ** (m - 1 - k)));
     // Only the subject rule reads the head: other rule lists skip reading the terms' words here.
     this.#head = this.#rules.includes('subject') ? queryHead(index, match) : -1;
+    this.#variants = match && this.#rules.includes('variant') ? variantsOf(index) : undefined;
+    this.#stopWords = options.stopWords;
+    this.#variantsRead = this.#variants?.wordsRead ?? 0;
     this.#maxTypos = this.#counted.reduce((s, t) => s + (match?.allowed[t] ?? 0), 0);
     const pairs = Math.max(0, m - 1);
     this.max = {
       words: options.strategy === 'all' ? 1 : options.strategy === 'last' ? 2 ** m : WORD_LEVELS + 1,
       typo: this.#maxTypos + 1,
       subject: 3 * m,
+      variant: m + 1,
       proximity: (MAX_DISTANCE - 1) * pairs + 1,
       attribute: (m * (index.fieldRanks - 1) + 1) * (m * MAX_POSITION + 1),
       exactness: m + 3,
@@ -213,6 +231,7 @@ export class Ranker {
     this.words = new Int32Array(size);
     this.typo = new Int32Array(size);
     this.subject = new Int32Array(size);
+    this.variant = new Int32Array(size);
     this.proximity = new Int32Array(size);
     this.attribute = new Int32Array(size);
     this.exactness = new Int32Array(size);
@@ -264,13 +283,14 @@ export class Ranker {
   #slots: number[] = [];
 
   /** Work done for this query so far. */
-  get work(): { dictionaryNodes: number; wordsReached: number; postingsRead: number; candidates: number; documentsRead: number } {
+  get work(): { dictionaryNodes: number; wordsReached: number; postingsRead: number; candidates: number; documentsRead: number; variantWordsRead: number } {
     return {
       dictionaryNodes: this.#match?.work.nodes ?? 0,
       wordsReached: this.#match?.work.words ?? 0,
       postingsRead: this.#cands.postingsRead,
       candidates: this.#cands.docs.length,
       documentsRead: this.documentsRead,
+      variantWordsRead: (this.#variants?.wordsRead ?? 0) - this.#variantsRead,
     };
   }
 
@@ -377,6 +397,7 @@ export class Ranker {
       if (rule === 'words') out.words = { order, score: score('words'), matchingWords: seen.matched, maxMatchingWords: this.#counted.length };
       else if (rule === 'typo') out.typo = { order, score: score('typo'), typoCount: this.max.typo - this.typo[c]!, maxTypoCount: this.#maxTypos };
       else if (rule === 'subject') out.subject = { order, score: score('subject'), head: this.#head < 0 ? null : this.#match!.query.terms[this.#head]!.text, headNamesItem: seen.headNamed, subjectWords: seen.subjectWords, maxSubjectWords: this.#counted.length };
+      else if (rule === 'variant') out.variant = { order, score: score('variant'), variantTerms: this.max.variant - this.variant[c]! };
       else if (rule === 'proximity') {
         const pairs = Math.max(0, this.#counted.length - 1);
         out.proximity = { order, score: score('proximity'), distance: seen.distance, minDistance: pairs, maxDistance: pairs * MAX_DISTANCE };
@@ -437,6 +458,21 @@ export class Ranker {
     };
   }
 
+  /**
+   * Whether the name word at token `t` (of a name at `[lo, hi)`) ends a run of query words (the
+   * word before it is one: "galaxy s7", "iphone 7", not "iphone" alone) and the next word, which
+   * the query did not type and is no stop word, makes it another model ("edge" after "s7", see
+   * variants.ts).
+   */
+  #extends(t: number, lo: number, hi: number, heads: number): boolean {
+    if (t === lo || t + 1 >= hi || endsPhrase(heads, t - lo)) return false;
+    const tokens = this.#index.tokens;
+    const next = tokens[t + 1]!;
+    if (this.#slot[tokens[t - 1]!]! < 0 || this.#slot[next]! >= 0) return false;
+    if (this.#stopWords.has(this.#index.dictionary.words[next]!)) return false;
+    return this.#variants!.isVariant(tokens[t]!, next);
+  }
+
   /** Reads a candidate's words: sets its proximity, attribute, exactness and bm25 ranks. */
   #read(c: number, explain: boolean): { matched: number; distance: number; field: string | null; position: number | null; exact: number; matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch'; subjectWords: number; headNamed: boolean } | undefined {
     const index = this.#index;
@@ -451,6 +487,10 @@ export class Ranker {
     const near = NEAR.fill(MAX_DISTANCE, 0, n);
     const isSubject = IS_SUBJECT.fill(0, 0, n);
     const isHead = IS_HEAD.fill(0, 0, n);
+    // Per term: its name occurrences, and those the name extends into another model ("s7 edge").
+    const nameOcc = NAME_OCC.fill(0, 0, n);
+    const variantOcc = VARIANT_OCC.fill(0, 0, n);
+    const variants = this.#variants;
     const spans = index.subjectSpans;
     const heads = index.nameHeads[doc]!;
     // This candidate's best code per term (its row of the candidates' codes).
@@ -497,9 +537,16 @@ export class Ranker {
         const whatItIs = readsSubject && saysWhatItIs(field, p, spans, doc * 3);
         // A phrase's last word in the name, or the category's type word: what the item is named as.
         const named = whatItIs && namesWhatItIs(field, p, spans, doc * 3, heads);
+        // -1: not read yet; 1 when the next word, not a query word, makes this one another model.
+        let extended = -1;
         for (let i = 0; i < n; i++) {
           if (this.#slotCodes[base + i] === 0) continue;
           tf[i]!++;
+          if (variants && field === 'name') {
+            if (extended < 0) extended = this.#extends(t, lo, hi, heads) ? 1 : 0;
+            nameOcc[i]!++;
+            variantOcc[i]! += extended;
+          }
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
           if (whatItIs && this.#slotCodes[base + i]! <= codes[row + i]!) {
             isSubject[i] = 1;
@@ -564,8 +611,11 @@ export class Ranker {
         posExcess += Math.min(MAX_POSITION, Math.max(0, bestPos[i]! - i));
       }
     }
+    let variantTerms = 0;
+    for (const i of counted) if (nameOcc[i]! > 0 && variantOcc[i] === nameOcc[i]) variantTerms++;
     const pairs = Math.max(0, m - 1);
     this.subject[c] = 1 + subject;
+    this.variant[c] = this.max.variant - variantTerms;
     this.proximity[c] = this.max.proximity - (distance - pairs);
     const positions = m * MAX_POSITION + 1;
     this.attribute[c] = (m * (index.fieldRanks - 1) - rankExcess) * positions + (m * MAX_POSITION - posExcess) + 1;
@@ -640,6 +690,8 @@ const BEST_FIELD = new Int32Array(16);
 const NEAR = new Int32Array(16);
 const IS_SUBJECT = new Uint8Array(16);
 const IS_HEAD = new Uint8Array(16);
+const NAME_OCC = new Int32Array(16);
+const VARIANT_OCC = new Int32Array(16);
 const LAST = new Int32Array(16);
 const TF = new Int32Array(16);
 

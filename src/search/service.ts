@@ -107,6 +107,8 @@ export interface SearchWork {
   readonly candidates: number;
   /** Candidates whose words were read for proximity, attribute, exactness and bm25. */
   readonly documentsRead: number;
+  /** Name words read to learn the catalog's model variants (the `variant` rule), once per query word and index version. */
+  readonly variantWordsRead: number;
 }
 
 /**
@@ -144,7 +146,7 @@ export interface SearchServiceOptions {
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
    * `sort` applies before them; `tieBreak`, then the document id, after them.
-   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'variant', 'proximity', 'attribute', 'customRanking', 'bm25']`
    * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
   rankingRules?: readonly RankingRule[];
@@ -230,7 +232,7 @@ export class SearchService {
   #current: SearchIndex | undefined;
   #building: Promise<SearchIndex> | undefined;
   #checkedAt = -Infinity;
-  #work: SearchWork = { dictionaryNodes: 0, wordsReached: 0, postingsRead: 0, candidates: 0, documentsRead: 0 };
+  #work: SearchWork = { dictionaryNodes: 0, wordsReached: 0, postingsRead: 0, candidates: 0, documentsRead: 0, variantWordsRead: 0 };
 
   /** Work done by the latest search or autocomplete (see {@link SearchWork}). */
   get work(): SearchWork {
@@ -404,7 +406,7 @@ export class SearchService {
 
   /** A ranker of the query's candidates (every allowed document for a placeholder search). */
   #ranker(index: SearchIndex, analyzed: ReturnType<Analyzer['query']>, allowed: Uint8Array | undefined, sort: readonly SortCriterion[]): Ranker {
-    const options = { rules: this.#rules, customRanking: this.#customRanking, tieBreak: this.#tieBreak, strategy: this.#strategy, sort };
+    const options = { rules: this.#rules, customRanking: this.#customRanking, tieBreak: this.#tieBreak, stopWords: this.#analyzer.stopWords, strategy: this.#strategy, sort };
     if (analyzed.terms.length === 0) {
       const docs: number[] = [];
       for (let d = 0; d < index.items.length; d++) if (!allowed || allowed[d] === 1) docs.push(d);

@@ -133,6 +133,18 @@ export function saysWhatItIs(field: string | undefined, k: number, spans: Uint16
 }
 
 /**
+ * Whether word `k` of a name whose phrase heads are `heads` ({@link nameWords}) ends a phrase.
+ *
+ * @example
+ * ```ts
+ * endsPhrase(nameWords('Prepaid Phone Card').heads, 2); // true: "card"
+ * ```
+ */
+export function endsPhrase(heads: number, k: number): boolean {
+  return k <= MAX_HEAD_POSITION && ((heads >>> k) & 1) === 1;
+}
+
+/**
  * Whether word `k` of `field` names what an item is: it says what the item is
  * ({@link saysWhatItIs}) and ends a phrase of the name (bit k of `heads`, see {@link nameWords}),
  * or is the category's type word.
@@ -144,7 +156,7 @@ export function saysWhatItIs(field: string | undefined, k: number, spans: Uint16
  */
 export function namesWhatItIs(field: string | undefined, k: number, spans: Uint16Array, at: number, heads: number): boolean {
   if (!saysWhatItIs(field, k, spans, at)) return false;
-  return field !== 'name' || (k <= MAX_HEAD_POSITION && ((heads >>> k) & 1) === 1);
+  return field !== 'name' || endsPhrase(heads, k);
 }
 
 /**

@@ -216,7 +216,7 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
 
   it('adds _rankingScoreDetails with showRankingScoreDetails=true, as the library does', async () => {
     const body = await same('text=galaxy%20case&hitsPerPage=5&showRankingScoreDetails=true', { text: 'galaxy case', hitsPerPage: 5, showRankingScoreDetails: true });
-    for (const h of body.hits) expect(Object.keys(h._rankingScoreDetails ?? {})).toEqual(['words', 'typo', 'exactness', 'subject', 'proximity', 'attribute', 'bm25', 'tieBreak']);
+    for (const h of body.hits) expect(Object.keys(h._rankingScoreDetails ?? {})).toEqual(['words', 'typo', 'exactness', 'subject', 'variant', 'proximity', 'attribute', 'bm25', 'tieBreak']);
     const plain = await ok(await get(handler, '/search?text=galaxy%20case&hitsPerPage=5'));
     for (const h of plain.hits) expect(h).not.toHaveProperty('_rankingScoreDetails');
     expect((await errorBody(await get(handler, '/search?text=a&showRankingScoreDetails=yes'), 400)).message).toMatch(/showRankingScoreDetails must be true or false/);

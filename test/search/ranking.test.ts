@@ -140,6 +140,18 @@ describe('each rule decides between two documents that differ only in what it me
     expect(ids.indexOf('b')).toBeLessThan(ids.indexOf('a'));
   });
 
+  it('variant: a name whose query phrase continues into another model ("zed 7 edge" for "zed 7") after one that does not', async () => {
+    // The catalog's names insert "edge" between "7" and what follows "7" ("cell", "32"); "cell" is followed by "phones", which never follows "7".
+    const evidence = [item('e1', 'zed 7 edge 32gb phone'), item('e2', 'zed 7 32gb phone')];
+    expect(await order([item('a', 'case for zed 7 edge cell phones'), item('b', 'case for zed 7 cell phones'), ...evidence], 'zed 7 case')).toEqual(['b', 'a', 'e2', 'e1']);
+    // A stop word after the model ("7 and 8"), a word the query typed, or a word after a lone query word is no variant.
+    const s = await serviceOf([item('a', 'case for zed 7 edge cell phones'), item('b', 'case for zed 7 and 8 cell phones'), item('c', 'case for zed 7 edge'), ...evidence]);
+    const variant = async (text: string) => Object.fromEntries((await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [h.id, h._rankingScoreDetails?.variant?.variantTerms]));
+    expect(await variant('zed 7 case')).toMatchObject({ a: 1, b: 0, e1: 1, e2: 0 });
+    expect(await variant('zed 7 edge case')).toMatchObject({ a: 0, c: 0, e1: 0 });
+    expect(await variant('7 case')).toMatchObject({ a: 0, e1: 0 });
+  });
+
   it('bm25 ties: the name more of which the query covers first, then the text more of which it covers', async () => {
     expect(await order([item('a', 'lamp - midnight blue'), item('b', 'lamp - red')], 'lamp', { rankingRules: ['bm25'] })).toEqual(['b', 'a']);
     const text = [item('a', 'lamp - red', { description: 'a lamp for a very long winter evening' }), item('b', 'lamp - red', { description: 'a lamp' })];
@@ -162,8 +174,8 @@ describe('each rule decides between two documents that differ only in what it me
     const s = await serviceOf(items, { tieBreak: ['stock:desc', 'price:asc'] });
     const { hits } = await s.search({ text: 'lamp', showRankingScoreDetails: true });
     expect(hits.map((h) => h._rankingScoreDetails?.tieBreak)).toEqual([
-      { order: 8, values: { 'stock:desc': 5, 'price:asc': 20 } },
-      { order: 8, values: { 'stock:desc': 0, 'price:asc': 10 } },
+      { order: 9, values: { 'stock:desc': 5, 'price:asc': 20 } },
+      { order: 9, values: { 'stock:desc': 0, 'price:asc': 10 } },
     ]);
   });
 
@@ -329,11 +341,12 @@ describe('_rankingScore and _rankingScoreDetails', () => {
       typo: { order: 1, score: 1, typoCount: 0, maxTypoCount: 1 },
       exactness: { order: 2, score: 1, exactWords: 2, matchType: 'exactMatch' },
       subject: { order: 3, score: 1, head: 'case', headNamesItem: true, subjectWords: 2, maxSubjectWords: 2 },
-      proximity: { order: 4, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
-      attribute: { order: 5, score: 1, field: 'name', position: 0 },
-      'price:asc': { order: 6, value: 10 },
-      bm25: { order: 7, value: expect.any(Number), coverage: 1, textCoverage: 1 },
-      tieBreak: { order: 8, values: { 'price:asc': 10, 'name:asc': 'galaxy case' } },
+      variant: { order: 4, score: 1, variantTerms: 0 },
+      proximity: { order: 5, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
+      attribute: { order: 6, score: 1, field: 'name', position: 0 },
+      'price:asc': { order: 7, value: 10 },
+      bm25: { order: 8, value: expect.any(Number), coverage: 1, textCoverage: 1 },
+      tieBreak: { order: 9, values: { 'price:asc': 10, 'name:asc': 'galaxy case' } },
     });
     expect(d!._rankingScoreDetails).toMatchObject({
       words: { matchingWords: 2 },

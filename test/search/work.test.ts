@@ -34,6 +34,17 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
     }
   });
 
+  it('the variant rule reads the names holding a query word once per index, then nothing', async () => {
+    const fresh = new SearchService({ catalog: (await loadBestBuy()).catalog });
+    await fresh.search({ text: 'galaxy s7 case' });
+    const first = fresh.work.variantWordsRead;
+    // At most every name word of the items holding "galaxy", "s" or "7" (names have ~12 words).
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(3 * 3291 * 20);
+    await fresh.search({ text: 'galaxy s7 case' });
+    expect(fresh.work.variantWordsRead).toBe(0);
+  });
+
   it('a long word with typos allowed visits a bounded part of the dictionary', async () => {
     await service.search({ text: 'samsunggalaxyotterboxdefenderseries' });
     const typos = service.work;
