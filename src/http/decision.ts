@@ -360,35 +360,30 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     const query = queryOf(context);
     const mode = modeOf(query);
     const result = await engine.decide(await decisionOf(context, query));
-    // Campaign values come prebuilt with their JSON text: the answer is their concatenation,
-    // joined once into one flat string (a chain of `+=` builds a rope that every later reader,
-    // from the length count to the socket write, flattens again). The parts array is sized once
-    // (join reads the unused slots as empty).
-    const n = result.campaigns.length;
-    const out = new Array<string>(2 * n + 16);
-    let k = 0;
-    out[k++] = '{';
-    if (mode !== 'simple') {
-      out[k++] = '"visitor_id":';
-      out[k++] = JSON.stringify(result.visitorId);
-      out[k++] = ',"campaigns":[';
-      for (let i = 0; i < n; i++) {
-        if (i > 0) out[k++] = ',';
-        out[k++] = serializeDecision(result.campaigns[i]!);
-      }
-      out[k++] = '],';
-    }
+    // Campaign values come prebuilt with their JSON text: the answer is their texts joined by
+    // commas, what comes before the first and after the last glued to those two. One join of n
+    // parts builds it flat (a chain of `+=` builds a rope that the length count and the socket
+    // write each flatten again; join's cost is per part, so separators are not parts).
+    let tail = '';
     if (mode !== 'normal') {
       const simple = simpleView(result.campaigns);
-      out[k++] = `"mergedModifications":${JSON.stringify(simple.mergedModifications)},"campaignsVariation":${JSON.stringify(simple.campaignsVariation)},`;
+      tail += `"mergedModifications":${JSON.stringify(simple.mergedModifications)},"campaignsVariation":${JSON.stringify(simple.campaignsVariation)},`;
     }
-    out[k++] = result.panic ? '"panic":true' : '"panic":false';
+    tail += result.panic ? '"panic":true' : '"panic":false';
     if (wantsExtra(query, 'accountSettings')) {
       const settings = (await engine.configuration(context.params.envId)).config.accountSettings;
-      out[k++] = `,"extras":${JSON.stringify({ accountSettings: { enabledXPC: settings?.enabledXPC ?? false, enabled1V1T: settings?.enabled1V1T ?? false } })}`;
+      tail += `,"extras":${JSON.stringify({ accountSettings: { enabledXPC: settings?.enabledXPC ?? false, enabled1V1T: settings?.enabled1V1T ?? false } })}`;
     }
-    out[k++] = '}';
-    return respond(out.join(''), 200, JSON_HEADERS);
+    tail += '}';
+    if (mode === 'simple') return respond(`{${tail}`, 200, JSON_HEADERS);
+    const head = `{"visitor_id":${JSON.stringify(result.visitorId)},"campaigns":[`;
+    const n = result.campaigns.length;
+    if (n === 0) return respond(`${head}],${tail}`, 200, JSON_HEADERS);
+    const texts = new Array<string>(n);
+    for (let i = 0; i < n; i++) texts[i] = serializeDecision(result.campaigns[i]!);
+    texts[0] = head + texts[0]!;
+    texts[n - 1] = `${texts[n - 1]!}],${tail}`;
+    return respond(texts.join(','), 200, JSON_HEADERS);
   }
 
   async function flags(context: RouteContext): Promise<Response> {

@@ -52,6 +52,22 @@ describe('POST /v2/campaigns', () => {
     });
   });
 
+  it('writes the answer as the compact JSON of its value in every mode, with none, one or several campaigns', async () => {
+    const { post, engine } = await setup();
+    await engine.load(config([{ id: 'solo', split: [100] }]), { environment: 'one', account: 'acme' });
+    await engine.load(config([]), { environment: 'none', account: 'acme' });
+    for (const env of ['prod', 'one', 'none']) {
+      for (const mode of ['normal', 'simple', 'full']) {
+        const text = await (await post(`/v2/${env}/campaigns?mode=${mode}&extras[]=accountSettings`, { visitor_id: 'v"1', context: { plan: 'gold' } })).text();
+        const value = JSON.parse(text) as Record<string, unknown>;
+        expect(text).toBe(JSON.stringify(value));
+        const keys = [...(mode === 'simple' ? [] : ['visitor_id', 'campaigns']), ...(mode === 'normal' ? [] : ['mergedModifications', 'campaignsVariation']), 'panic', 'extras'];
+        expect(Object.keys(value)).toEqual(keys);
+        if (mode !== 'simple') expect((value.campaigns as unknown[]).length).toBe({ prod: 2, one: 1, none: 0 }[env]);
+      }
+    }
+  });
+
   it('accepts the Flagship SDK aliases, null anonymousId, and exposeAllKeys', async () => {
     const { post } = await setup();
     const res = await post('/v2/prod/campaigns?exposeAllKeys=true&extras[]=accountSettings', {
