@@ -19,16 +19,18 @@ export class MemoryActivationStore implements ActivationStore {
   readonly #campaign: string[] = [];
   readonly #group: string[] = [];
   readonly #variation: string[] = [];
-  // Per decision. A decision records at least one activation, so a ring of `max` decisions
-  // outlives every activation that points into it.
-  readonly #environment: string[] = [];
-  readonly #visitor: string[] = [];
-  readonly #anonymous: (string | null)[] = [];
-  readonly #timestamp: number[] = [];
+  // Per decision, in a ring of its own that holds the decisions kept activations point into:
+  // from the oldest kept activation's decision to `#nextDecision`. It grows (doubling) only
+  // when all of its slots are in use, so it stays within twice the decisions kept.
+  #environment: string[] = [];
+  #visitor: string[] = [];
+  #anonymous: (string | null)[] = [];
+  #timestamp: number[] = [];
+  #decisions = 16;
+  #nextDecision = 0;
   // Where the next activation goes; once the ring is full, also the oldest one.
   #next = 0;
   #size = 0;
-  #nextDecision = 0;
 
   constructor(private readonly max: number) {}
 
@@ -57,13 +59,36 @@ export class MemoryActivationStore implements ActivationStore {
   }
 
   #decision(environment: string, visitor: string, anonymous: string | null, timestamp: number): number {
-    const at = this.#nextDecision;
+    let at = this.#nextDecision;
+    // The slot is in use when the oldest kept activation's decision is there.
+    if (this.#size > 0 && this.#decisionOf[this.#slot(0)] === at) at = this.#growDecisions();
     this.#environment[at] = environment;
     this.#visitor[at] = visitor;
     this.#anonymous[at] = anonymous;
     this.#timestamp[at] = timestamp;
-    this.#nextDecision = at + 1 === this.max ? 0 : at + 1;
+    this.#nextDecision = at + 1 === this.#decisions ? 0 : at + 1;
     return at;
+  }
+
+  /** Doubles the decision ring, its decisions in use moved to the front; returns the first free slot. */
+  #growDecisions(): number {
+    const capacity = this.#decisions;
+    const oldest = this.#decisionOf[this.#slot(0)]!;
+    const moved = <T>(column: T[]): T[] => {
+      const out = new Array<T>(capacity);
+      for (let i = 0; i < capacity; i++) out[i] = column[(oldest + i) % capacity]!;
+      return out;
+    };
+    this.#environment = moved(this.#environment);
+    this.#visitor = moved(this.#visitor);
+    this.#anonymous = moved(this.#anonymous);
+    this.#timestamp = moved(this.#timestamp);
+    for (let i = 0; i < this.#size; i++) {
+      const at = this.#slot(i);
+      this.#decisionOf[at] = (this.#decisionOf[at]! - oldest + capacity) % capacity;
+    }
+    this.#decisions = capacity * 2;
+    return capacity;
   }
 
   #put(decision: number, campaign: string, group: string, variation: string): void {

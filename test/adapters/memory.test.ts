@@ -136,4 +136,28 @@ describe('memory storage: bounded decision state', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('keeps the newest maxActivations, whatever number of activations each decision records', async () => {
+    // A decision's shared fields live in a ring of their own: it must keep every one a kept
+    // activation points into, through wrapping and growth.
+    const write = fc.record({ decision: fc.boolean(), campaigns: fc.nat(4) });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 40 }), fc.array(write, { maxLength: 120 }), async (max, writes) => {
+        const storage = memoryStorage({ maxActivations: max });
+        const all: { visitorId: string; campaignId: string; timestamp: number }[] = [];
+        for (const [n, { decision, campaigns }] of writes.entries()) {
+          const visitorId = `v${n}`;
+          const rows = Array.from({ length: campaigns }, (_, c) => ({ environmentId: 'env', visitorId, anonymousId: null, campaignId: `c${c}`, variationGroupId: `g${c}`, variationId: 'x', timestamp: n }));
+          if (decision) {
+            const decided = rows.map((r) => ({ campaignId: r.campaignId, variationGroupId: r.variationGroupId, variationId: r.variationId }));
+            storage.writeDecisionNow!({ environmentId: 'env', visitorId, anonymousId: null, decided, assign: false, activatedAt: n });
+          } else await storage.activations.record(rows);
+          all.push(...rows.map(({ visitorId, campaignId, timestamp }) => ({ visitorId, campaignId, timestamp })));
+        }
+        const kept = await storage.activations.list({ environmentId: 'env' });
+        expect(kept.map(({ visitorId, campaignId, timestamp }) => ({ visitorId, campaignId, timestamp }))).toEqual(all.slice(-max));
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });
