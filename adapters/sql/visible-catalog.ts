@@ -28,6 +28,12 @@ export const VISIBLE_PAGE_ROWS = 1000;
 /** The body of a visible row that shows its accepted row's body (a stored body is a JSON object, never empty). */
 const SHARED_BODY = '';
 
+/** Joins a visible row `v` to the accepted row `i` whose body it may share (same id and revision). */
+const SHARING = 'LEFT JOIN catalog_items i ON i.identifier = v.identifier AND i.id = v.id AND i.revision = v.revision';
+
+/** A visible row's body, its own or its accepted row's (null when neither: the rows moved on meanwhile). */
+const BODY = `CASE WHEN v.body = '${SHARED_BODY}' THEN i.body ELSE v.body END`;
+
 /**
  * Inside a write's transaction, before it changes or deletes the accepted rows of `ids` (every
  * row when undefined): visible rows still showing those rows' bodies get a copy of their own.
@@ -72,7 +78,8 @@ async function* pages<T extends Row>(db: SqlDriver, columns: string, table: stri
     if (rows.length > 0) yield rows;
     if (rows.length < VISIBLE_PAGE_ROWS) return;
     const last = rows[rows.length - 1]!;
-    at = order.map((column) => last[column]);
+    // A row names its columns without the table alias.
+    at = order.map((column) => last[column.slice(column.indexOf('.') + 1)]);
   }
 }
 
@@ -115,35 +122,46 @@ export async function publishChanges(tx: SqlDriver, identifier: string, since: n
  * the visible version before and after to tell whether every page saw the same one.
  */
 export async function readVisible(db: SqlDriver, identifier: string, reuse: readonly CatalogItem[], revisions: WeakMap<CatalogItem, number>): Promise<CatalogItem[] | undefined> {
+  // With nothing to reuse the pages carry the bodies; otherwise bodies are fetched for the rows that changed only.
+  const withBodies = reuse.length === 0;
   const items: CatalogItem[] = [];
   let p = 0;
-  for await (const keys of pages<{ id: string; revision: unknown }>(db, 'id, revision', 'catalog_visible', 'identifier = ?', [identifier], ['id'], [''])) {
-    const missing: { slot: number; id: string; revision: number }[] = [];
-    for (const { id, revision } of keys) {
+  for await (const keys of pages<{ id: string; revision: unknown; body?: string | null }>(
+    db,
+    withBodies ? `v.id, v.revision, ${BODY} AS body` : 'v.id, v.revision',
+    withBodies ? `catalog_visible v ${SHARING}` : 'catalog_visible v',
+    'v.identifier = ?',
+    [identifier],
+    ['v.id'],
+    [''],
+  )) {
+    const missing: { slot: number; id: string; revision: number; body?: string | null }[] = [];
+    for (const { id, revision, body } of keys) {
       const r = Number(revision);
       while (p < reuse.length && reuse[p]!.id < id) p++;
       const old = reuse[p];
       if (old !== undefined && old.id === id && revisions.get(old) === r) items.push(old);
       else {
-        missing.push({ slot: items.length, id, revision: r });
+        missing.push({ slot: items.length, id, revision: r, body });
         items.push(old!); // replaced below
       }
     }
     for (let start = 0; start < missing.length; start += SLICE_OPERATIONS) {
       const part = missing.slice(start, start + SLICE_OPERATIONS);
       // One statement: the visible row and the accepted row it may share a body with, as of one moment.
-      const rows = await db.query<{ id: string; body: string | null; revision: unknown }>(
-        `SELECT v.id, CASE WHEN v.body = '${SHARED_BODY}' THEN i.body ELSE v.body END AS body, v.revision FROM catalog_visible v ` +
-          `LEFT JOIN catalog_items i ON i.identifier = v.identifier AND i.id = v.id AND i.revision = v.revision WHERE v.identifier = ? AND v.id IN (${placeholders(part.length)})`,
-        [identifier, ...part.map((m) => m.id)],
-      );
-      const bodies = new Map(rows.map((r) => [r.id, r]));
-      for (const { slot, id, revision } of part) {
-        const row = bodies.get(id);
-        if (!row || row.body === null || Number(row.revision) !== revision) return undefined;
+      const fetched = withBodies
+        ? undefined
+        : await db.query<{ id: string; body: string | null; revision: unknown }>(
+            `SELECT v.id, ${BODY} AS body, v.revision FROM catalog_visible v ${SHARING} WHERE v.identifier = ? AND v.id IN (${placeholders(part.length)})`,
+            [identifier, ...part.map((m) => m.id)],
+          );
+      const bodies = fetched && new Map(fetched.map((r) => [r.id, r]));
+      for (const wanted of part) {
+        const row = bodies ? bodies.get(wanted.id) : wanted;
+        if (!row || typeof row.body !== 'string' || Number(row.revision) !== wanted.revision) return undefined;
         const item = frozenCopy(JSON.parse(row.body) as CatalogItem);
-        revisions.set(item, revision);
-        items[slot] = item;
+        revisions.set(item, wanted.revision);
+        items[wanted.slot] = item;
       }
       await nextTurn();
     }
