@@ -84,6 +84,8 @@ const MAX_DISTANCE = 8;
 const MAX_POSITION = 15;
 /** A query term is its head when it says what items are at least this share as often as the term saying it most, and comes later. */
 const HEAD_SHARE = 0.5;
+/** The match code of a stem (1: the word as typed; higher: prefixes and typos). */
+const STEM = 2;
 /** Levels of the weighted `words` rank. */
 const WORD_LEVELS = 1000;
 
@@ -164,6 +166,8 @@ export class Ranker {
   /** The catalog's model variants, when the `variant` rule is used. */
   readonly #variants: Variants | undefined;
   readonly #stopWords: ReadonlySet<string>;
+  /** Per term: 1 when it is a single letter (not counted among the subject's words). */
+  readonly #letters: Uint8Array;
   /** The variant statistics' words read before this query. */
   readonly #variantsRead: number;
   readonly max: Record<Scored, number>;
@@ -216,13 +220,16 @@ export class Ranker {
     this.#head = this.#rules.includes('subject') ? queryHead(index, match) : -1;
     this.#variants = match && this.#rules.includes('variant') ? variantsOf(index) : undefined;
     this.#stopWords = options.stopWords;
+    // A lone letter ("s" of "s7", split from its digit) says nothing about what an item is alone.
+    this.#letters = Uint8Array.from({ length: n }, (_, i) => (/^\p{L}$/u.test(match!.query.terms[i]!.text) ? 1 : 0));
     this.#variantsRead = this.#variants?.wordsRead ?? 0;
     this.#maxTypos = this.#counted.reduce((s, t) => s + (match?.allowed[t] ?? 0), 0);
     const pairs = Math.max(0, m - 1);
     this.max = {
       words: options.strategy === 'all' ? 1 : options.strategy === 'last' ? 2 ** m : WORD_LEVELS + 1,
       typo: this.#maxTypos + 1,
-      subject: 3 * m,
+      // The head in a name phrase's head (2m), then each other term in the subject but lone letters.
+      subject: 1 + 2 * m + this.#counted.filter((t) => t !== this.#head && !this.#letters[t]).length,
       variant: m + 1,
       proximity: (MAX_DISTANCE - 1) * pairs + 1,
       attribute: (m * (index.fieldRanks - 1) + 1) * (m * MAX_POSITION + 1),
@@ -548,7 +555,8 @@ export class Ranker {
             variantOcc[i]! += extended;
           }
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
-          if (whatItIs && this.#slotCodes[base + i]! <= codes[row + i]!) {
+          // The word as typed or its stem ("cases" for "case"); a typo or prefix only as the term's best match.
+          if (whatItIs && this.#slotCodes[base + i]! <= Math.max(codes[row + i]!, STEM)) {
             isSubject[i] = 1;
             if (named) isHead[i] = 1;
           }
@@ -599,7 +607,7 @@ export class Ranker {
       if (i === this.#head) {
         headNamed = isHead[i] === 1;
         subject += headNamed ? 2 * m : isSubject[i] ? m : 0;
-      } else subject += isSubject[i]!;
+      } else if (!this.#letters[i]) subject += isSubject[i]!;
       const code = codes[row + i]!;
       if (code !== 0) matched++;
       if (code === 1) exact++;

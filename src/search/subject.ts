@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { words } from './analysis';
+import { englishStem, words } from './analysis';
 
 // Where a name starts describing what the item fits: "for …", "fits …", "compatible with …".
 const TAIL_START = new Set(['for', 'fits']);
@@ -30,6 +30,12 @@ export function startsTail(word: string): boolean {
 const PART = /\s[-–—|]\s|\|/;
 /** Largest word position kept in the spans (and "none"). */
 export const NO_SPAN = 0xffff;
+/** Set on a category type position whose word before is a type too ("Cases & Clips": a plural before a plural is a coordination, not a compound). */
+const COORDINATED = 0x8000;
+/** An English plural: "cases", "accessories", not "plus" or "glass". */
+function isPlural(word: string): boolean {
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && englishStem(word) !== word;
+}
 
 /**
  * Words that open a new phrase inside a name part ("Case **with** Kickstand", "Phone **w/**
@@ -96,25 +102,44 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
  * `cell-phone-accessories`, `internal-batteries`): the last category's last word before any
  * "with" or "for" (English names end with what they name: "Cell Phone Accessories" are
  * accessories, "All Cell Phones with Plans" are phones). {@link NO_SPAN} when there is none.
+ * `coordinated` when the word before it names a type too: a plural before a plural is a
+ * coordination whose "&" the slug lost ("Cell Phone Cases & Clips": cases and clips), as English
+ * compounds take a singular first ("Phone Cases").
  *
  * @example
  * ```ts
  * categoryWords(['cell-phones', 'cell-phone-accessories', 'internal-batteries']).type; // 6: "batteries"
+ * categoryWords(['cell-phones', 'cell-phone-cases-clips']).coordinated; // true: cases, clips
  * ```
  */
-export function categoryWords(values: readonly unknown[]): { words: string[]; type: number } {
+export function categoryWords(values: readonly unknown[]): { words: string[]; type: number; coordinated: boolean } {
   const strings = values.filter((v): v is string => typeof v === 'string');
   const out: string[] = [];
   let type = NO_SPAN;
+  let coordinated = false;
   strings.forEach((s, k) => {
     const list = words(s);
     if (k === strings.length - 1 && list.length > 0) {
       const cut = list.findIndex((w, i) => i > 0 && (w === 'with' || w === 'for'));
-      type = Math.min(out.length + (cut < 0 ? list.length : cut) - 1, NO_SPAN);
+      const last = (cut < 0 ? list.length : cut) - 1;
+      type = Math.min(out.length + last, COORDINATED - 1);
+      coordinated = last > 0 && isPlural(list[last]!) && isPlural(list[last - 1]!);
     }
     for (const w of list) out.push(w);
   });
-  return { words: out, type };
+  return { words: out, type, coordinated };
+}
+
+/** The index's span value of a category type word at `type` ({@link NO_SPAN}: none), with the word before it when `coordinated`. */
+function typeSpan(type: number, coordinated: boolean): number {
+  return type !== NO_SPAN && coordinated ? type | COORDINATED : type;
+}
+
+/** Whether category word `k` is a type word by the span value `span` ({@link typeSpan}). */
+function isTypeWord(k: number, span: number): boolean {
+  if (span === NO_SPAN || (span & COORDINATED) === 0) return k === span;
+  const type = span & ~COORDINATED;
+  return k === type || k === type - 1;
 }
 
 /**
@@ -129,7 +154,7 @@ export function categoryWords(values: readonly unknown[]): { words: string[]; ty
  */
 export function saysWhatItIs(field: string | undefined, k: number, spans: Uint16Array, at: number): boolean {
   if (field === 'name') return k < spans[at]! || k >= spans[at + 1]!;
-  return field === 'categories_ids' && k === spans[at + 2];
+  return field === 'categories_ids' && isTypeWord(k, spans[at + 2]!);
 }
 
 /**
@@ -176,8 +201,9 @@ export function fieldWords(field: string, value: unknown, text: string): { words
     return { words: list, tail, heads, isSubject: (k) => k < tail[0] || k >= tail[1] };
   }
   if (field === 'categories_ids' && Array.isArray(value)) {
-    const { words: list, type } = categoryWords(value);
-    return { words: list, type, isSubject: (k) => k === type };
+    const { words: list, type, coordinated } = categoryWords(value);
+    const span = typeSpan(type, coordinated);
+    return { words: list, type: span, isSubject: (k) => isTypeWord(k, span) };
   }
   return { words: words(text), isSubject: () => false };
 }

@@ -102,6 +102,22 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order(withs, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
   });
 
+  it('subject: a stem where the item says what it is counts though the word as typed is elsewhere; a lone letter does not count', async () => {
+    // Both have "lamp" as typed in their description; b's category type "lamps" is its stem.
+    const stems = [item('a', 'zed', { categories_ids: ['all', 'shades'], description: 'lamp' }), item('b', 'zed', { categories_ids: ['all', 'lamps'], description: 'lamp' })];
+    expect(await order(stems, 'lamp', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+    // "s" of "s7" in a's "S-View" is no more what a is than b without it.
+    const s = await serviceOf([item('a', 'case s-view for zed s7'), item('b', 'case view for zed s7')]);
+    const { hits } = await s.search({ text: 's7 case', showRankingScoreDetails: true });
+    expect(hits.map((h) => h._rankingScoreDetails?.subject?.score)).toEqual([1, 1].map(() => hits[0]!._rankingScoreDetails!.subject!.score));
+  });
+
+  it('subject: a plural before the category type word is a type too (a coordination the slug lost: "cases-clips")', async () => {
+    // a's "lamp shades" are shades; b's "lamps shades" (Lamps & Shades) are lamps and shades.
+    const items = [item('a', 'zed', { categories_ids: ['all', 'lamp-shades'] }), item('b', 'zed', { categories_ids: ['all', 'lamps-shades'] })];
+    expect(await order(items, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+  });
+
   it('subject: the head is the word most often naming items, wherever it is in the query', async () => {
     // "case" names many items (they are cases); "zphone" and "7" are mostly what they fit.
     const cases = Array.from({ length: 6 }, (_, i) => item(`f${i}`, `case for zphone${i} - black`));

@@ -75,6 +75,14 @@ describe('categoryWords: the words of a category list and its type word', () => 
     );
   });
 
+  it('reads a plural before the plural type word as a coordination (both types), not a singular', () => {
+    expect(categoryWords(['cell-phones', 'cell-phone-cases-clips'])).toMatchObject({ type: 5, coordinated: true });
+    expect(categoryWords(['cell-phones', 'cell-phone-accessories']).coordinated).toBe(false);
+    expect(categoryWords(['iphone-7-plus-cases']).coordinated).toBe(false);
+    const read = fieldWords('categories_ids', ['cell-phone-cases-clips'], 'cell-phone-cases-clips');
+    expect(read.words.filter((_, k) => read.isSubject(k))).toEqual(['cases', 'clips']);
+  });
+
   it('has no type for an empty list or an empty last category', () => {
     expect(categoryWords([]).type).toBe(NO_SPAN);
     expect(categoryWords(['phones', '']).type).toBe(NO_SPAN);
