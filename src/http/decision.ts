@@ -223,7 +223,7 @@ function messageOf(details: readonly ErrorDetail[]): string {
 // Most decision requests carry no query string: their defaults are then known without parsing the URL.
 const NO_QUERY = new URLSearchParams();
 function queryOf(context: RouteContext): URLSearchParams {
-  return context.request.url.includes('?') ? context.url.searchParams : NO_QUERY;
+  return context.request.url.includes('?') ? context.query : NO_QUERY;
 }
 
 function toDecisionRequest(body: CampaignsRequest, environment: string | undefined, query: URLSearchParams): DecisionRequest {

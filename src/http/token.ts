@@ -153,8 +153,8 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
     );
   }
 
-  async function check({ url }: RouteContext): Promise<Response> {
-    const values = url.searchParams.getAll('access_token');
+  async function check({ query }: RouteContext): Promise<Response> {
+    const values = query.getAll('access_token');
     if (values.length !== 1 || values[0] === '') invalidRequest('give exactly one access_token query parameter');
     const result = await tokens.introspect(values[0]!);
     if (!result.active) return json({ active: false }, 200, NO_STORE);

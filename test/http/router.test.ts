@@ -244,3 +244,34 @@ describe('paths routed without parsing the URL', () => {
     expect(urls).toEqual(['?k=v']);
   });
 });
+
+describe('RouteContext.query', () => {
+  const QUERY_TABLE = [{ method: 'GET', path: '/q', name: 'q' }] as const satisfies readonly RouteSpec[];
+  const handler = handlerOf([
+    routeTable(QUERY_TABLE, { q: async ({ query, url }) => json({ query: [...query], url: [...url.searchParams] }) }, { maxBodyBytes: 16, render: (e) => json({ message: e.message }, e.status) }),
+  ]);
+  // A node request's URL is its raw request target after the origin (not normalized by the URL parser).
+  const raw = (href: string) => ({ method: 'GET', url: href, headers: new Headers() }) as unknown as Request;
+
+  it('has the same entries as the URL parser gives, for any query text', async () => {
+    const unit = fc.constantFrom('a', 'Z', '0', '=', '&', '+', '%', '%', '2', '0', 'F', 'c', 'C', '3', 'A', '9', 'e', 'é', '€', '😀', '\uD800', ' ', '\t', '"', "'", '<', '>', '`', '#', '?', '/', '[', ']', ';', '\x00', '\x7f');
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit, maxLength: 16 }), async (text) => {
+        const href = `http://abkit.test/q?${text}`;
+        const body = (await (await handler(raw(href))).json()) as { query: string[][]; url: string[][] };
+        expect(body.query).toEqual([...new URL(href).searchParams]);
+        expect(body.query).toEqual(body.url);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('is empty without a query string or when the query comes after a fragment', async () => {
+    for (const href of ['http://abkit.test/q', 'http://abkit.test/q#a?b=1', 'http://abkit.test/q?']) {
+      const body = (await (await handler(raw(href))).json()) as { query: string[][] };
+      expect(body.query).toEqual([]);
+    }
+    const body = (await (await handler(raw('http://abkit.test/q?a=1#b=2'))).json()) as { query: string[][] };
+    expect(body.query).toEqual([['a', '1']]);
+  });
+});
