@@ -108,7 +108,10 @@ export interface DecidedWrite {
   readonly visitorId: string;
   /** The anonymous id the activations carry, or null. */
   readonly anonymousId: string | null;
-  /** The campaigns served, in order. */
+  /**
+   * The campaigns served, in order. The entries are the engine's own objects, which reach a whole
+   * compiled configuration: a store copies their ids rather than keeping them.
+   */
   readonly decided: readonly DecidedCampaign[];
   /** Which entries become sticky assignments: all (`true`), none (`false`), or per entry. */
   readonly assign: boolean | readonly boolean[];
