@@ -14,6 +14,7 @@ import { Growable } from './growable';
 import { pathIndexSteps, type PathIndex, type SearchPath } from './path-index';
 import { fieldWords, NO_SPAN, saysWhatItIs } from './subject';
 import { runInSlices } from '../slices';
+import { VALUE_SEPARATOR } from './units';
 
 /** Characters of text analysed between two checkpoints of an index build (where a turn may be given). */
 export const BUILD_CHECKPOINT_CHARACTERS = 8192;
@@ -300,12 +301,12 @@ function fieldText(item: CatalogItem, field: string): string {
   return searchableText(Object.hasOwn(item, field) ? item[field] : undefined);
 }
 
-/** The text of a value for full-text search: strings, list elements, object member strings. */
+/** The text of a value for full-text search: strings, list elements, object member strings (values joined by {@link VALUE_SEPARATOR}, which no unit bridges). */
 export function searchableText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(' ');
-  if (value !== null && typeof value === 'object') return Object.values(value).filter((v) => typeof v === 'string').join(' ');
+  if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(VALUE_SEPARATOR);
+  if (value !== null && typeof value === 'object') return Object.values(value).filter((v) => typeof v === 'string').join(VALUE_SEPARATOR);
   return '';
 }
 

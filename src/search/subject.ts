@@ -26,8 +26,9 @@ export function startsTail(word: string): boolean {
   return TAIL_START.has(word);
 }
 // A name's parts are separated by spaced dashes or bars ("Brand - Product for Device - Colour"):
-// a tail ends at the next part.
-const PART = /\s[-–—|]\s|\|/;
+// a tail ends at the next part. Captured, so that each part is read with its separator after it,
+// as in the whole name ("0 In | for": "in" is no inch before " | ", as it is none before " for").
+const PART = /(\s[-–—|]\s|\|)/;
 /** Largest word position kept in the spans (and "none"). */
 export const NO_SPAN = 0xffff;
 /** Set on a category type position whose word before is a type too ("Cases & Clips": a plural before a plural is a coordination, not a compound). */
@@ -70,9 +71,11 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
   const head = (k: number) => {
     if (k >= 0 && k <= MAX_HEAD_POSITION) heads |= 1 << k;
   };
-  const parts = text.split(PART);
-  for (const part of parts) {
-    const list = words(part);
+  const pieces = text.split(PART); // parts at even indices, each followed by its separator
+  const parts = (pieces.length + 1) / 2;
+  for (let p = 0; p < pieces.length; p += 2) {
+    const part = pieces[p]!;
+    const list = words(p + 1 < pieces.length ? part + pieces[p + 1]! : part);
     if (tail[1] === 0) {
       // Not the part's first word: "For Her Case" is a name, not a tail.
       const at = list.findIndex((w, i) => i > 0 && (startsTail(w) || (w === 'compatible' && list[i + 1] === 'with')));
@@ -80,7 +83,7 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
     }
     if (out.length <= MAX_HEAD_POSITION && list.length > 0) {
       // A one-word part beside others is a label (the brand in "Apple - iPhone 7", a colour), not a phrase.
-      if (list.length > 1 || parts.length === 1) head(out.length + list.length - 1);
+      if (list.length > 1 || parts === 1) head(out.length + list.length - 1);
       for (let i = 1; i < list.length; i++) if (PHRASE_START.has(list[i]!)) head(out.length + i - 1);
       if (PHRASE_END.test(part)) {
         // Each piece's last word, when the pieces' words are the part's (units may join across a comma).

@@ -49,9 +49,22 @@ const UNIT_AFTER_NUMBER = new RegExp(
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
+ * What joins the values of a list into one searched text (`tags: ['55 in', 'smart']`): a line
+ * break, which no unit bridges (a number ends one value, a unit word starts the next: `['0', 'v']`
+ * stays 0 v) and which ends a value as the end of the text does (`in` before it is a unit), so the
+ * words of the joined text are the words of each value.
+ *
+ * @example
+ * ```ts
+ * normalizeUnits(['55 in', 'smart'].join(VALUE_SEPARATOR)); // '55 inch\nsmart'
+ * ```
+ */
+export const VALUE_SEPARATOR = '\n';
+
+/**
  * Rewrites the units that directly follow a number in folded text to their canonical word
  * ({@link UNITS}), leaving every other word as it is. `in` counts only attached (`61in`) or
- * before a period or the end (`61 in.`): "7 in this case" keeps its preposition; `a` only
+ * before a period or the end of a line or of the text (`61 in.`): "7 in this case" keeps its preposition; `a` only
  * attached (`15a`); `w`/`v` not before `/` (`6 w/ case`).
  *
  * @example
@@ -69,7 +82,7 @@ export function normalizeUnits(folded: string): string {
     if (unit === '"' || unit === '”' || unit === '″' || unit === '′′') canonical = 'inch';
     else if (unit === "'" || unit === '’' || unit === '′') canonical = 'ft';
     else if (/\p{N}/u.test(after)) return match; // "18v2" is a model number
-    else if (unit === 'in') canonical = gap === '' || after === '.' || after === '' ? 'inch' : undefined;
+    else if (unit === 'in') canonical = gap === '' || after === '.' || after === '' || after === '\n' || after === '\r' ? 'inch' : undefined;
     else if (unit === 'a') canonical = gap === '' ? 'amp' : undefined;
     else if (unit === 'w' || unit === 'v') canonical = after === '/' ? undefined : UNITS[unit];
     else canonical = UNITS[unit];

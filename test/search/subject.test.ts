@@ -25,6 +25,12 @@ describe('nameWords: the words of a name and the part naming what it fits', () =
     );
   });
 
+  it('reads no unit across a part boundary: the words of each part are the words of the whole', () => {
+    // Counterexample of the property above: "in" ended its part ("0 In" alone: 0 inch) but not the name.
+    for (const text of ['0 In | for', '0 in - Black', '0 in|x', 'É 0 in|x', '0 | v', '61in | Black']) expect(nameWords(text).words, text).toEqual(words(text));
+    expect(nameWords('Tablet 10 in').words).toEqual(['tablet', '10', 'inch']);
+  });
+
   it('takes the first tail, to the end of its part, however many parts follow', () => {
     const many = Array.from({ length: 2000 }, (_, i) => `case for phone${i}`).join(' - ');
     expect(nameWords(many).tail).toEqual([1, 4]);
@@ -73,6 +79,15 @@ describe('categoryWords: the words of a category list and its type word', () => 
         }
       }),
     );
+  });
+
+  it('reads no unit across two values, and a value\'s end as the end of a text', () => {
+    // Counterexample of the property above: joined by a space, "0" and "v" read "0 volt".
+    for (const values of [['0', 'v'], ['0', '"'], ['0-', 'in'], ['55 in', 'smart'], ['1', '2 v']]) {
+      expect(categoryWords(values).words, values.join()).toEqual(words(searchableText(values)));
+    }
+    expect(categoryWords(['0', 'v']).words).toEqual(['0', 'v']);
+    expect(words(searchableText(['55 in', 'smart']))).toEqual(['55', 'inch', 'smart']);
   });
 
   it('reads a plural before the plural type word as a coordination (both types), not a singular', () => {

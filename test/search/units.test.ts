@@ -24,6 +24,9 @@ describe('units after a number', () => {
     for (const [forms, canonical] of cases) for (const form of forms) expect(words(form).join(' '), form).toBe(canonical);
     expect(words(`5'6" tall`)).toEqual(['5', 'ft', '6', 'inch', 'tall']);
     expect(words('5.5-inch display, 3.5mm jack')).toEqual(['5', '5', 'inch', 'display', '3', '5', 'mm', 'jack']);
+    // A line ends "in" as the text's end does: "Screen: 7 in" on its own line.
+    expect(words('Screen: 7 in\nWeight: 9 oz')).toEqual(['screen', '7', 'inch', 'weight', '9', 'oz']);
+    expect(words('Screen: 7 in\r\nx')).toEqual(['screen', '7', 'inch', 'x']);
   });
 
   it('only directly after a whole number', () => {
@@ -38,6 +41,7 @@ describe('units after a number', () => {
     expect(words("the 90's")).toEqual(['the', '90', 's']);
     expect(words('18, volt')).toEqual(['18', 'volt']); // already canonical
     expect(words('2, feet')).toEqual(['2', 'feet']); // a comma is no unit gap
+    expect(words('0\nv')).toEqual(['0', 'v']); // nor a line break (it joins a list's values)
   });
 
   it('keeps canonical words canonical and stems them to themselves', () => {
