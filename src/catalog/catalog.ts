@@ -212,8 +212,30 @@ export interface CatalogOptions {
 
 interface KeyIndex {
   version: number;
+  items: readonly CatalogItem[];
   purchase: Map<string, CatalogItem[]>;
   pageview: Map<string, CatalogItem[]>;
+}
+
+/** The analytics key index of one visible version, built in steps of {@link SLICE_OPERATIONS} items (100,000 items in one go held the event loop). */
+function* keyIndexSteps(version: number, items: readonly CatalogItem[]): Generator<void, KeyIndex> {
+  const purchase = new Map<string, CatalogItem[]>();
+  const pageview = new Map<string, CatalogItem[]>();
+  const add = (map: Map<string, CatalogItem[]>, item: CatalogItem, keys: unknown) => {
+    if (!Array.isArray(keys)) return;
+    for (const key of new Set(keys as string[])) {
+      const list = map.get(key);
+      if (list) list.push(item);
+      else map.set(key, [item]);
+    }
+  };
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    add(purchase, item, item.item_purchase_key);
+    add(pageview, item, item.item_pageview_key);
+    if ((i + 1) % SLICE_OPERATIONS === 0) yield;
+  }
+  return { version, items, purchase, pageview };
 }
 
 /**
@@ -464,21 +486,9 @@ export class Catalog {
   async #keyIndex(): Promise<KeyIndex> {
     const version = await this.visibleVersion();
     if (this.#keys?.version === version) return this.#keys;
-    const { items, version: v } = await this.visible();
-    const build = (field: string) => {
-      const map = new Map<string, CatalogItem[]>();
-      for (const item of items) {
-        const keys = item[field];
-        if (!Array.isArray(keys)) continue;
-        for (const key of new Set(keys as string[])) {
-          const list = map.get(key);
-          if (list) list.push(item);
-          else map.set(key, [item]);
-        }
-      }
-      return map;
-    };
-    this.#keys = { version: v, purchase: build('item_purchase_key'), pageview: build('item_pageview_key') };
+    // Unchanged items come back as the objects of the previous read (SQL stores skip fetching them).
+    const { items, version: v } = await this.visible({ reuse: this.#keys?.items });
+    this.#keys = await runInSlices(keyIndexSteps(v, items));
     return this.#keys;
   }
 }

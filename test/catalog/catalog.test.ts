@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AbkitError, Catalog, CatalogRegistry, CatalogValidationError, memoryStorage, NotFoundError, ValidationError, type BatchOperation, type Storage } from '../../src/index';
 import { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../../src/catalog/registry';
 import { DEFAULT_SYNC_INTERVAL_MS, MAX_BATCH_BYTES, MAX_BATCH_OPERATIONS, type BatchProblem } from '../../src/catalog/catalog';
+import { SLICE_OPERATIONS } from '../../src/slices';
+import { countTurns } from '../helpers/turns';
 
 const CATALOG_KEY = 'ck-acme-0123456789abcdef0123456789abcdef';
 const SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';
@@ -643,6 +645,16 @@ describe('linkEvent (interfaces.md, Analytics linking)', () => {
     await catalog.sync();
     expect(await catalog.linkEvent({ name: 'purchase', properties: { p: 'sku-a' } })).toEqual([]);
     expect((await catalog.linkEvent({ name: 'purchase', properties: { p: 'renamed' } })).map((i) => i.id)).toEqual(['a']);
+  });
+
+  it('builds the key index of a large version giving the event loop a turn every SLICE_OPERATIONS items', async () => {
+    const { catalog } = await setup();
+    const N = 4 * SLICE_OPERATIONS + 3;
+    await catalog.batch(Array.from({ length: N }, (_, i) => put(item(`i${i}`, { item_purchase_key: [`sku-${i}`] }))));
+    await catalog.sync();
+    const turns = countTurns();
+    expect((await catalog.linkEvent({ name: 'purchase', properties: { p: `sku-${N - 1}` } })).map((i) => i.id)).toEqual([`i${N - 1}`]);
+    expect(turns.stop()).toBeGreaterThanOrEqual(Math.floor(N / SLICE_OPERATIONS));
   });
 
   it('rejects other event names and bad properties', async () => {
