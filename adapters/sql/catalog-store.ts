@@ -1,9 +1,10 @@
 import type { FieldType } from '../../src/catalog/typing';
 import { ConflictError, NotFoundError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
+import { nextTurn, SLICE_OPERATIONS } from '../../src/slices';
 import type { CatalogItem, CatalogOperation, CatalogRecord, CatalogStore, FieldClaim, SchemaField, VisibleCatalog } from '../../src/storage/catalog';
-import { chunks, placeholders, valuesList, type Row, type SqlDriver } from './driver';
-import { detach, publishChanges, readVisible } from './visible-catalog';
+import { chunks, placeholders, sliceChunks, turnOnSqlite, valuesList, type Row, type SqlDriver } from './driver';
+import { deleteAccepted, detach, pages, publishChanges, readVisible } from './visible-catalog';
 
 /** Reads of the visible items tried without a transaction before one is used (see {@link SqlCatalogStore.visibleItems}). */
 const OPTIMISTIC_READS = 3;
@@ -110,16 +111,9 @@ export class SqlCatalogStore implements CatalogStore {
           last.set(op.id, null);
         }
       }
-      await detach(tx, identifier, [...last.keys()]);
       const deletes = [...last].filter(([, item]) => item === null).map(([id]) => id);
       const puts = [...last.values()].filter((item): item is CatalogItem => item !== null);
-      for (const part of chunks(deletes, 3, tx)) {
-        await tx.exec(`DELETE FROM catalog_items WHERE identifier = ? AND id IN (${placeholders(part.length)})`, [identifier, ...part]);
-        await tx.exec(
-          `INSERT INTO catalog_deleted (identifier, id, revision) VALUES ${valuesList(part.length, 3)} ON CONFLICT (identifier, id) DO UPDATE SET revision = excluded.revision`,
-          part.flatMap((id) => [identifier, id, revision]),
-        );
-      }
+      await deleteAccepted(tx, identifier, deletes, revision);
       await upsertItems(tx, identifier, puts, revision);
     });
   }
@@ -159,6 +153,16 @@ export class SqlCatalogStore implements CatalogStore {
   async deleteAllItems(identifier: string): Promise<number> {
     return this.db.transaction(async (tx) => {
       const revision = await this.#touch(tx, identifier);
+      if (tx.dialect === 'sqlite') {
+        // A slice at a time (the rows deleted leave the index: the first slice is always next).
+        let deleted = 0;
+        for (;;) {
+          const ids = (await tx.query<{ id: string }>('SELECT id FROM catalog_items WHERE identifier = ? LIMIT ?', [identifier, SLICE_OPERATIONS])).map((r) => r.id);
+          if (ids.length === 0) return deleted;
+          deleted += await deleteAccepted(tx, identifier, ids, revision);
+        }
+      }
+      // PostgreSQL: three statements, which wait on the network, not on the main thread.
       await detach(tx, identifier);
       await tx.exec(
         'INSERT INTO catalog_deleted (identifier, id, revision) SELECT identifier, id, ? FROM catalog_items WHERE identifier = ? ON CONFLICT (identifier, id) DO UPDATE SET revision = excluded.revision',
@@ -176,21 +180,19 @@ export class SqlCatalogStore implements CatalogStore {
       // The catalog row first, as every writer locks it first.
       const revision = await this.#touch(tx, identifier);
       if ((await tx.exec('DELETE FROM catalog_fields WHERE identifier = ? AND name = ?', [identifier, name])) === 0) return false;
-      // JSON functions differ between databases and some reorder keys: rewrite in JS.
-      const rows = await tx.query<{ body: string }>('SELECT body FROM catalog_items WHERE identifier = ?', [identifier]);
-      const changed: CatalogItem[] = [];
-      for (const { body } of rows) {
-        const item = JSON.parse(body) as Record<string, unknown>;
-        if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
-        delete item[name];
-        changed.push(item as CatalogItem);
+      // JSON functions differ between databases and some reorder keys: rewrite in JS, a page at a
+      // time (parsing 100,000 bodies in one go held the event loop for seconds).
+      for await (const rows of pages<{ id: string; body: string }>(tx, 'id, body', 'catalog_items', 'identifier = ?', [identifier], ['id'], [''])) {
+        const changed: CatalogItem[] = [];
+        for (const { body } of rows) {
+          const item = JSON.parse(body) as Record<string, unknown>;
+          if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
+          delete item[name];
+          changed.push(item as CatalogItem);
+        }
+        await upsertItems(tx, identifier, changed, revision);
+        await nextTurn();
       }
-      await detach(
-        tx,
-        identifier,
-        changed.map((item) => item.id),
-      );
-      await upsertItems(tx, identifier, changed, revision);
       return true;
     });
   }
@@ -280,11 +282,18 @@ export class SqlCatalogStore implements CatalogStore {
 }
 
 async function upsertItems(tx: SqlDriver, identifier: string, items: readonly CatalogItem[], revision: number): Promise<void> {
-  // Multi-row statements: a 10,000-operation batch is a handful of round trips, not 10,000.
-  for (const part of chunks(items, 4, tx)) {
+  // Multi-row statements: a 10,000-operation batch is a handful of round trips (PostgreSQL) or of slices (SQLite), not 10,000.
+  for (const part of sliceChunks(items, 4, tx)) {
+    // Visible rows sharing the bodies about to change get their own copies first.
+    await detach(
+      tx,
+      identifier,
+      part.map((item) => item.id),
+    );
     await tx.exec(
       `INSERT INTO catalog_items (identifier, id, body, revision) VALUES ${valuesList(part.length, 4)} ON CONFLICT (identifier, id) DO UPDATE SET body = excluded.body, revision = excluded.revision`,
       part.flatMap((item) => [identifier, item.id, JSON.stringify(item), revision]),
     );
+    await turnOnSqlite(tx);
   }
 }

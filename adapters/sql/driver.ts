@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { nextTurn, SLICE_OPERATIONS } from '../../src/slices';
 
 /**
  * A row as the driver returns it: column name → value.
@@ -60,6 +61,24 @@ export function chunks<T>(rows: readonly T[], columns: number, driver: SqlDriver
   const out: T[][] = [];
   for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
   return out;
+}
+
+/**
+ * Chunks for a long write that gives the event loop turns between its statements: on SQLite,
+ * whose statements run synchronously on the main thread, at most {@link SLICE_OPERATIONS} rows
+ * (a 10,000-item batch in two statements held the event loop 220 ms); elsewhere as {@link chunks}.
+ */
+export function sliceChunks<T>(rows: readonly T[], columns: number, driver: SqlDriver): T[][] {
+  if (driver.dialect !== 'sqlite') return chunks(rows, columns, driver);
+  const size = Math.max(1, Math.min(SLICE_OPERATIONS, Math.floor(driver.maxParams / columns)));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/** Between two statements of a long write: a turn of the event loop on SQLite (elsewhere a statement waits on the network, not the main thread). */
+export async function turnOnSqlite(driver: SqlDriver): Promise<void> {
+  if (driver.dialect === 'sqlite') await nextTurn();
 }
 
 /** `?, ?, ?` for an IN list. */

@@ -20,7 +20,7 @@
 import { frozenCopy } from '../../src/freeze';
 import { nextTurn, SLICE_OPERATIONS } from '../../src/slices';
 import type { CatalogItem } from '../../src/storage/catalog';
-import { chunks, placeholders, type Row, type SqlDriver } from './driver';
+import { placeholders, sliceChunks, turnOnSqlite, valuesList, type Row, type SqlDriver } from './driver';
 
 /**
  * Rows read, copied or deleted by one statement of a sync or a read. A page of 1,000 copied rows
@@ -47,7 +47,28 @@ export async function detach(tx: SqlDriver, identifier: string, ids?: readonly s
     await tx.exec(copy, [identifier]);
     return;
   }
-  for (const part of chunks(ids, 1, tx)) await tx.exec(`${copy} AND id IN (${placeholders(part.length)})`, [identifier, ...part]);
+  for (const part of sliceChunks(ids, 1, tx)) {
+    await tx.exec(`${copy} AND id IN (${placeholders(part.length)})`, [identifier, ...part]);
+    await turnOnSqlite(tx);
+  }
+}
+
+/**
+ * Inside a write's transaction: deletes the accepted rows of `ids`, marking them deleted for the
+ * next sync (visible rows sharing their bodies get their own copies first).
+ */
+export async function deleteAccepted(tx: SqlDriver, identifier: string, ids: readonly string[], revision: number): Promise<number> {
+  await detach(tx, identifier, ids);
+  let deleted = 0;
+  for (const part of sliceChunks(ids, 3, tx)) {
+    deleted += await tx.exec(`DELETE FROM catalog_items WHERE identifier = ? AND id IN (${placeholders(part.length)})`, [identifier, ...part]);
+    await tx.exec(
+      `INSERT INTO catalog_deleted (identifier, id, revision) VALUES ${valuesList(part.length, 3)} ON CONFLICT (identifier, id) DO UPDATE SET revision = excluded.revision`,
+      part.flatMap((id) => [identifier, id, revision]),
+    );
+    await turnOnSqlite(tx);
+  }
+  return deleted;
 }
 
 let cursors = 0;
@@ -59,7 +80,7 @@ let cursors = 0;
  * found and ordered once whatever plan the statistics suggest; right after a bulk load they are
  * stale, and each keyset page was planned as a scan and sort of every remaining row.
  */
-async function* pages<T extends Row>(db: SqlDriver, columns: string, table: string, where: string, params: readonly unknown[], order: readonly string[], start: readonly unknown[]): AsyncGenerator<T[]> {
+export async function* pages<T extends Row>(db: SqlDriver, columns: string, table: string, where: string, params: readonly unknown[], order: readonly string[], start: readonly unknown[]): AsyncGenerator<T[]> {
   const after = `(${order.join(', ')}) > (${placeholders(order.length)})`;
   const select = `SELECT ${columns} FROM ${table} WHERE ${where} AND ${after} ORDER BY ${order.join(', ')}`;
   if (db.dialect === 'postgres') {

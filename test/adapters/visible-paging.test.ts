@@ -156,6 +156,26 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
     });
   });
 
+  it('on SQLite a large batch, a field deletion and a delete-all write at most two slices of rows per step', async () => {
+    await withStore(async (store, storage, id) => {
+      if (storage.driver.dialect !== 'sqlite') return; // PostgreSQL's statements wait on the network
+      const items = Array.from({ length: N }, (_, i) => ({ ...item(i), color: 'red' }) as CatalogItem);
+      await store.applyBatch(id, [{ name: 'color', type: 'string' }], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+      await store.publish(id, 2);
+      const bound = 2 * SLICE_OPERATIONS + 4; // a slice of visible rows detached, the same slice written
+      step.rows = step.most = 0;
+      await store.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: { ...it, name: 'again' } })), 3);
+      expect(step.most).toBeLessThanOrEqual(bound);
+      step.rows = step.most = 0;
+      await store.deleteField(id, 'color');
+      expect(step.most).toBeLessThanOrEqual(bound + SLICE_OPERATIONS); // plus the page of bodies read
+      step.rows = step.most = 0;
+      expect(await store.deleteAllItems(id)).toBe(N);
+      expect(step.most).toBeLessThanOrEqual(bound + SLICE_OPERATIONS); // plus the mark of each row deleted
+      expect((await store.visibleItems(id)).items).toHaveLength(N);
+    });
+  });
+
   it('a sync committed during a paged read: the read returns one whole version, without loss or duplicates', async () => {
     let interfere: (() => Promise<void>) | undefined;
     await withStore(
