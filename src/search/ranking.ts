@@ -46,7 +46,9 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  *   item's name ("Prepaid Cell **Phone**", not "Prepaid Phone Card") or being its category's type
  *   word; else found where the item says what it IS; then more query terms found there: its name
  *   outside the part saying what it fits ("… for Samsung Cell Phones", "compatible with …",
- *   "fits …"), and its most specific category's type word (see subject.ts);
+ *   "fits …"), and its most specific category's type word (see subject.ts); a term the catalog
+ *   reads as a model variant after the query term before it ("plus" in "iphone 6s plus") counts
+ *   only right after that term;
  * - `variant`: fewer query terms whose every match in the name the name extends into another
  *   model: a run of query words ("galaxy s7", "iphone 7") followed by a word the query did not
  *   type that the catalog's names insert between that word and what otherwise follows it
@@ -168,6 +170,15 @@ export class Ranker {
   readonly #stopWords: ReadonlySet<string>;
   /** Per term: 1 when it is a single letter (not counted among the subject's words). */
   readonly #letters: Uint8Array;
+  /**
+   * Per term: the query term before it when the two make a model run, the catalog reading this
+   * term as a variant after that one ("plus" after "7" in "iphone 7 plus case"), else -1. Such a
+   * term says what an item is only right after that term ("Sport-Fit **Plus** Armband" is no
+   * iPhone 6s Plus case), the mirror of `variant` for an item whose model stops short of the query's.
+   */
+  readonly #modelAfter: Int32Array;
+  /** The catalog's variant statistics, when the `variant` or `subject` rule reads them. */
+  readonly #statistics: Variants | undefined;
   /** The variant statistics' words read before this query. */
   readonly #variantsRead: number;
   readonly max: Record<Scored, number>;
@@ -218,11 +229,14 @@ export class Ranker {
     this.#counted.forEach((t, k) => (this.#weights[t] = options.strategy === 'frequency' ? Math.log(1 + N / Math.max(cands.df[t] ?? 0, 1)) : 2 ** (m - 1 - k)));
     // Only the subject rule reads the head: other rule lists skip reading the terms' words here.
     this.#head = this.#rules.includes('subject') ? queryHead(index, match) : -1;
-    this.#variants = match && this.#rules.includes('variant') ? variantsOf(index) : undefined;
+    // The variant statistics serve the variant rule and, for its model runs, the subject rule.
+    const statistics = (this.#statistics = match && (this.#head >= 0 || this.#rules.includes('variant')) ? variantsOf(index) : undefined);
+    this.#variants = this.#rules.includes('variant') ? statistics : undefined;
     this.#stopWords = options.stopWords;
     // A lone letter ("s" of "s7", split from its digit) says nothing about what an item is alone.
     this.#letters = Uint8Array.from({ length: n }, (_, i) => (/^\p{L}$/u.test(match!.query.terms[i]!.text) ? 1 : 0));
-    this.#variantsRead = this.#variants?.wordsRead ?? 0;
+    this.#variantsRead = statistics?.wordsRead ?? 0;
+    this.#modelAfter = this.#head >= 0 ? modelRuns(index, match!, statistics!, this.#place) : new Int32Array(n).fill(-1);
     this.#maxTypos = this.#counted.reduce((s, t) => s + (match?.allowed[t] ?? 0), 0);
     const pairs = Math.max(0, m - 1);
     this.max = {
@@ -297,7 +311,7 @@ export class Ranker {
       postingsRead: this.#cands.postingsRead,
       candidates: this.#cands.docs.length,
       documentsRead: this.documentsRead,
-      variantWordsRead: (this.#variants?.wordsRead ?? 0) - this.#variantsRead,
+      variantWordsRead: (this.#statistics?.wordsRead ?? 0) - this.#variantsRead,
     };
   }
 
@@ -465,6 +479,15 @@ export class Ranker {
     };
   }
 
+  /** Whether term `i`, matched by the word at token `t` of a field starting at `lo`, follows the term it makes a model run with, when it has one. */
+  #continuesModel(i: number, t: number, lo: number): boolean {
+    const before = this.#modelAfter[i]!;
+    if (before < 0) return true;
+    if (t === lo) return false;
+    const slot = this.#slot[this.#index.tokens[t - 1]!]!;
+    return slot >= 0 && this.#slotCodes[slot * this.#n + before] !== 0;
+  }
+
   /**
    * Whether the name word at token `t` (of a name at `[lo, hi)`) ends a run of query words (the
    * word before it is one: "galaxy s7", "iphone 7", not "iphone" alone) and the next word, which
@@ -556,7 +579,7 @@ export class Ranker {
           }
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
           // The word as typed or its stem ("cases" for "case"); a typo or prefix only as the term's best match.
-          if (whatItIs && this.#slotCodes[base + i]! <= Math.max(codes[row + i]!, STEM)) {
+          if (whatItIs && this.#slotCodes[base + i]! <= Math.max(codes[row + i]!, STEM) && this.#continuesModel(i, t, lo)) {
             isSubject[i] = 1;
             if (named) isHead[i] = 1;
           }
@@ -689,6 +712,22 @@ function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
   let head = -1;
   for (const [t, share] of shares) if (share >= floor && (head < 0 || t > head)) head = t;
   return head;
+}
+
+/**
+ * Per query term, the counted term right before it in the query when the catalog's names read
+ * this one as a variant after that one (see variants.ts; both as typed), else -1.
+ */
+function modelRuns(index: SearchIndex, match: QueryMatch, variants: Variants, place: Int32Array): Int32Array {
+  const terms = match.query.terms;
+  const out = new Int32Array(terms.length).fill(-1);
+  for (let i = 1; i < terms.length; i++) {
+    if (place[i]! < 0 || place[i - 1]! < 0) continue;
+    const x = index.dictionary.id(terms[i - 1]!.text);
+    const w = index.dictionary.id(terms[i]!.text);
+    if (x >= 0 && w >= 0 && variants.isVariant(x, w)) out[i] = i - 1;
+  }
+  return out;
 }
 
 // Per-term scratch of #read (at most 10 terms; reads are synchronous).

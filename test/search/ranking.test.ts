@@ -156,6 +156,17 @@ describe('each rule decides between two documents that differ only in what it me
     expect(ids.indexOf('b')).toBeLessThan(ids.indexOf('a'));
   });
 
+  it('subject: a query word the names read as a model variant ("edge" after "7") says what an item is only right after that word', async () => {
+    // The names insert "edge" between "7" and what follows "7": "zed 7 edge" is a model, as "iPhone 6s Plus".
+    const evidence = [item('e1', 'zed 7 edge 32gb phone'), item('e2', 'zed 7 32gb phone'), item('e3', 'zed 7 edge 64gb phone'), item('e4', 'zed 7 64gb phone')];
+    const s = await serviceOf([item('a', 'edge case for zed 7'), item('b', 'slim case for zed 7'), item('c', 'zed 7 edge case'), ...evidence], { rankingRules: ['subject'] });
+    const words = async (text: string) => Object.fromEntries((await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [h.id, h._rankingScoreDetails?.subject?.subjectWords]));
+    // a's "Edge" names its style, not the model: a case for the "zed 7" is no more a "zed 7 edge" case than b.
+    expect(await words('zed 7 edge case')).toMatchObject({ a: 1, b: 1, c: 4 });
+    // "edge" typed alone, or after a word it is no variant of, counts wherever it says what the item is.
+    expect(await words('edge case')).toMatchObject({ a: 2, b: 1 });
+  });
+
   it('variant: a name whose query phrase continues into another model ("zed 7 edge" for "zed 7") after one that does not', async () => {
     // The catalog's names insert "edge" between "7" and what follows "7" ("cell", "32"); "cell" is followed by "phones", which never follows "7".
     const evidence = [item('e1', 'zed 7 edge 32gb phone'), item('e2', 'zed 7 32gb phone')];
