@@ -24,6 +24,8 @@ const MAX_CACHED_WORDS = 4096;
 interface Followers {
   readonly next: ReadonlySet<number>;
   readonly after: ReadonlyMap<number, readonly number[]>;
+  /** Verdicts already given for next words: a common pair ("samsung galaxy") has a list as long as the catalog, walked once. */
+  readonly verdicts: Map<number, boolean>;
 }
 
 /** Variant statistics of one index (its names never change: the index is immutable). */
@@ -32,7 +34,7 @@ export class Variants {
   /** The name's field number, or -1 when names are not searched. */
   readonly #name: number;
   readonly #cache = new Map<number, Followers>();
-  /** Name words read to gather statistics, since this object was made. */
+  /** Name words and follower entries read to gather statistics, since this object was made. */
   wordsRead = 0;
 
   constructor(index: SearchIndex) {
@@ -43,11 +45,19 @@ export class Variants {
   /** Whether word `w` right after word `x` in a name makes it another model (see the module comment). */
   isVariant(x: number, w: number): boolean {
     const f = this.#followers(x);
-    const after = f?.after.get(w);
-    if (!after || after.length < MIN_OCCURRENCES) return false;
-    let inserted = 0;
-    for (const y of after) if (y !== w && f!.next.has(y)) inserted++;
-    return inserted >= INSERTED_SHARE * after.length;
+    if (!f) return false;
+    const known = f.verdicts.get(w);
+    if (known !== undefined) return known;
+    const after = f.after.get(w);
+    let verdict = false;
+    if (after && after.length >= MIN_OCCURRENCES) {
+      this.wordsRead += after.length;
+      let inserted = 0;
+      for (const y of after) if (y !== w && f.next.has(y)) inserted++;
+      verdict = inserted >= INSERTED_SHARE * after.length;
+    }
+    f.verdicts.set(w, verdict);
+    return verdict;
   }
 
   #followers(x: number): Followers | undefined {
@@ -75,7 +85,7 @@ export class Variants {
       }
     }
     if (this.#cache.size >= MAX_CACHED_WORDS) this.#cache.clear();
-    const followers = { next, after };
+    const followers = { next, after, verdicts: new Map<number, boolean>() };
     this.#cache.set(x, followers);
     return followers;
   }
