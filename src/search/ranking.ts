@@ -48,7 +48,8 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  *   outside the part saying what it fits ("… for Samsung Cell Phones", "compatible with …",
  *   "fits …"), and its most specific category's type word (see subject.ts); a term the catalog
  *   reads as a model variant after the query term before it ("plus" in "iphone 6s plus") counts
- *   only right after that term;
+ *   only right after that term, and a term up to two before a model number ("galaxy" in "galaxy
+ *   s6") only where the name continues to that number;
  * - `variant`: fewer query terms whose every match in the name the name extends into another
  *   model: a run of query words ("galaxy s7", "iphone 7") followed by a word the query did not
  *   type that the catalog's names insert between that word and what otherwise follows it
@@ -179,6 +180,12 @@ export class Ranker {
   readonly #modelAfter: Int32Array;
   /** The catalog's variant statistics, when the `variant` or `subject` rule reads them. */
   readonly #statistics: Variants | undefined;
+  /**
+   * Per term: the number term ending the model run it starts ("galaxy" and "s" in "galaxy s6"),
+   * else -1. Such a term says what an item is only where the name continues the run to that
+   * number: the "Galaxy" of a "Galaxy S7 edge" handset is no Galaxy S6.
+   */
+  readonly #numberAfter: Int32Array;
   /** The variant statistics' words read before this query. */
   readonly #variantsRead: number;
   readonly max: Record<Scored, number>;
@@ -237,6 +244,17 @@ export class Ranker {
     this.#letters = Uint8Array.from({ length: n }, (_, i) => (/^\p{L}$/u.test(match!.query.terms[i]!.text) ? 1 : 0));
     this.#variantsRead = statistics?.wordsRead ?? 0;
     this.#modelAfter = this.#head >= 0 ? modelRuns(index, match!, statistics!, this.#place) : new Int32Array(n).fill(-1);
+    this.#numberAfter = Int32Array.from({ length: n }, (_, i) => {
+      const terms = match!.query.terms;
+      // The head says what the item is; the model is what it fits or is named ("case zphone 7").
+      if (this.#head < 0 || i === this.#head || this.#place[i]! < 0 || /^\p{N}+$/u.test(terms[i]!.text)) return -1;
+      for (let j = i + 1; j < Math.min(n, i + 3); j++) {
+        if (this.#place[j]! < 0) return -1;
+        if (/^\p{N}+$/u.test(terms[j]!.text)) return j;
+        if (j === this.#head) return -1;
+      }
+      return -1;
+    });
     this.#maxTypos = this.#counted.reduce((s, t) => s + (match?.allowed[t] ?? 0), 0);
     const pairs = Math.max(0, m - 1);
     this.max = {
@@ -479,8 +497,18 @@ export class Ranker {
     };
   }
 
-  /** Whether term `i`, matched by the word at token `t` of a field starting at `lo`, follows the term it makes a model run with, when it has one. */
-  #continuesModel(i: number, t: number, lo: number): boolean {
+  /**
+   * Whether term `i`, matched by the word at token `t` of a field at `[lo, hi)`, is followed by
+   * the rest of the model run it starts up to its number, and follows the term it makes a model
+   * run with, when it has them.
+   */
+  #continuesModel(i: number, t: number, lo: number, hi: number): boolean {
+    const until = this.#numberAfter[i]!;
+    for (let j = i + 1, k = t + 1; until >= 0 && j <= until; j++, k++) {
+      if (k >= hi) return false;
+      const slot = this.#slot[this.#index.tokens[k]!]!;
+      if (slot < 0 || this.#slotCodes[slot * this.#n + j] === 0) return false;
+    }
     const before = this.#modelAfter[i]!;
     if (before < 0) return true;
     if (t === lo) return false;
@@ -579,7 +607,7 @@ export class Ranker {
           }
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
           // The word as typed or its stem ("cases" for "case"); a typo or prefix only as the term's best match.
-          if (whatItIs && this.#slotCodes[base + i]! <= Math.max(codes[row + i]!, STEM) && this.#continuesModel(i, t, lo)) {
+          if (whatItIs && this.#slotCodes[base + i]! <= Math.max(codes[row + i]!, STEM) && this.#continuesModel(i, t, lo, hi)) {
             isSubject[i] = 1;
             if (named) isHead[i] = 1;
           }

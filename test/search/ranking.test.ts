@@ -167,6 +167,14 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await words('edge case')).toMatchObject({ a: 2, b: 1 });
   });
 
+  it('subject: a query word before a model number ("zed" in "zed 6") says what an item is only where the name continues to that number', async () => {
+    // a is a "zed 7" lamp whose description holds a 6: its "zed" is no more a "zed 6" than b's lamp without one.
+    const s = await serviceOf([item('a', 'zed 7 lamp', { description: '6 bulbs' }), item('b', 'slim lamp', { description: 'zed 6' }), item('c', 'zed 6 lamp')], { rankingRules: ['subject'] });
+    const words = async (text: string) => Object.fromEntries((await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [h.id, h._rankingScoreDetails?.subject?.subjectWords]));
+    expect(await words('zed 6 lamp')).toEqual({ a: 1, b: 1, c: 3 });
+    expect(await words('zed lamp')).toMatchObject({ a: 2, b: 1 });
+  });
+
   it('variant: a name whose query phrase continues into another model ("zed 7 edge" for "zed 7") after one that does not', async () => {
     // The catalog's names insert "edge" between "7" and what follows "7" ("cell", "32"); "cell" is followed by "phones", which never follows "7".
     const evidence = [item('e1', 'zed 7 edge 32gb phone'), item('e2', 'zed 7 32gb phone')];
