@@ -18,8 +18,13 @@ let stdout = '';
 let stderr = '';
 let base = '';
 
-afterAll(() => {
-  child?.kill('SIGTERM');
+afterAll(async () => {
+  // npx runs the server as its own child, which a signal to npx alone leaves running: the
+  // server leads its own process group (detached), and the whole group is stopped.
+  if (!child?.pid || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child!.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
 });
 
 describe.skipIf(!built)('npx abkit serve on a fresh install (npm test builds dist first)', () => {
@@ -36,7 +41,7 @@ describe.skipIf(!built)('npx abkit serve on a fresh install (npm test builds dis
         catalogs: [{ identifier: 'shop', catalogApiKey: CATALOG_KEY, searchApiKey: 'search-key-of-the-npx-test-000000000001', items: [] }],
       }),
     );
-    child = spawn('npx', ['--no-install', 'abkit', 'serve', '--port', '0', '--bootstrap', 'bootstrap.json'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ABKIT_STORAGE: '' } });
+    child = spawn('npx', ['--no-install', 'abkit', 'serve', '--port', '0', '--bootstrap', 'bootstrap.json'], { cwd: project, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ABKIT_STORAGE: '' } });
     child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     base = await new Promise<string>((resolve, reject) => {
