@@ -59,6 +59,13 @@ export class MemoryAssignmentStore implements AssignmentStore {
     return this.#total;
   }
 
+  /** How many visitors have assignments kept (never more than {@link size}: a visitor with none is not kept). */
+  get visitors(): number {
+    let n = 0;
+    for (const environment of this.#rows.values()) n += environment.size;
+    return n;
+  }
+
   async get(environmentId: string, visitorId: string): Promise<Assignments> {
     return this.getNow(environmentId, visitorId);
   }
@@ -95,7 +102,10 @@ export class MemoryAssignmentStore implements AssignmentStore {
       for (let i = 0; i < assign.length; i++) if (assign[i]) n++;
     }
     const environment = this.#rows.get(environmentId);
-    if (n <= this.max && (environment === undefined || !environment.has(visitorId))) {
+    const known = environment !== undefined && environment.has(visitorId);
+    // Nothing to keep for a new visitor: an entry of no assignments would count 0 and never be forgotten.
+    if (n === 0 && !known) return;
+    if (n <= this.max && !known) {
       // Make room first, so the ring reclaims the slots of the visitors forgotten for it.
       while (this.#total + n > this.max && this.#oldest) this.#forget(this.#oldest);
       while (this.#used + n > this.max) this.#reclaim();
@@ -157,7 +167,8 @@ export class MemoryAssignmentStore implements AssignmentStore {
     } else {
       const owned = Object.isFrozen(assignments) && Object.getPrototypeOf(assignments) === Object.prototype;
       const kept = owned ? assignments : Object.freeze({ ...assignments });
-      this.#add(environmentId, visitorId, kept, count(kept));
+      const n = count(kept);
+      if (n > 0) this.#add(environmentId, visitorId, kept, n);
     }
   }
 

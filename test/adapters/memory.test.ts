@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DecisionEngine, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 import { runConformance } from './conformance';
+import { MemoryAssignmentStore } from '../../adapters/memory/assignments';
 
 runConformance('memory', async () => memoryStorage());
 
@@ -66,6 +67,22 @@ describe('memory storage: bounded decision state', () => {
     expect(await storage.assignments.get('env', 'a')).toEqual({ g1: 'x', g2: 'y', g3: 'z' });
     expect(await storage.assignments.get('env', 'd')).toEqual({ g1: 'w' });
     expect(() => memoryStorage({ maxAssignments: 0 })).toThrow(/maxAssignments must be a positive integer/);
+  });
+
+  it('keeps no entry for a visitor written with no assignments, so empty writes cannot grow it', async () => {
+    const storage = memoryStorage({ maxAssignments: 4 });
+    const store = storage.assignments as MemoryAssignmentStore;
+    for (let i = 0; i < 1_000; i++) {
+      await store.save('env', `empty-${i}`, {});
+      store.saveDecidedNow('env', `none-${i}`, [], true);
+    }
+    expect(store.visitors).toBe(0);
+    await store.save('env', 'a', { g1: 'x' });
+    // A known visitor written with nothing keeps what it had.
+    await store.save('env', 'a', {});
+    expect(await store.get('env', 'a')).toEqual({ g1: 'x' });
+    expect(await store.get('env', 'empty-1')).toEqual({});
+    expect(store.visitors).toBe(1);
   });
 
   it('copies what it is given unless it is frozen', async () => {
