@@ -19,6 +19,7 @@ import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
 import type { SearchIndex } from './search-index';
+import type { SearchWork } from './service';
 import { endsPhrase, namesWhatItIs, saysWhatItIs, startsTail } from './subject';
 import { variantsOf, type Variants } from './variants';
 
@@ -322,7 +323,7 @@ export class Ranker {
   #slots: number[] = [];
 
   /** Work done for this query so far. */
-  get work(): { dictionaryNodes: number; wordsReached: number; postingsRead: number; candidates: number; documentsRead: number; variantWordsRead: number } {
+  get work(): SearchWork {
     return {
       dictionaryNodes: this.#match?.work.nodes ?? 0,
       wordsReached: this.#match?.work.words ?? 0,
