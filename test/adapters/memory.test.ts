@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DecisionEngine, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 import { runConformance } from './conformance';
@@ -176,5 +176,73 @@ describe('memory storage: bounded decision state', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('memory storage: catalog publication', () => {
+  const record = (identifier: string) => ({ identifier, catalogKeyHash: identifier.padEnd(64, 'c'), searchKeyHash: identifier.padEnd(64, 's'), createdAt: 1 });
+  const item = (id: string, price: number) => ({ id, is_recommendable: true, name: id, absolute_link: null, img_link: null, price, categories_ids: null });
+  const ids = ['A', 'a', 'a-b', 'aB', 'a_b', 'b', 'é', 'z', '~', '\u{1F600}', '\uFFFD', 'a0', 'a10', 'a9'];
+
+  it('a publication after any writes shows every accepted item once, in JavaScript string order', async () => {
+    type Step = { op: 'put'; id: string; price: number } | { op: 'delete'; id: string } | { op: 'publish' } | { op: 'deleteAll' };
+    const step = fc.oneof(
+      fc.record({ op: fc.constant('put' as const), id: fc.constantFrom(...ids), price: fc.integer({ min: 0, max: 9 }) }),
+      fc.record({ op: fc.constant('delete' as const), id: fc.constantFrom(...ids) }),
+      fc.constant({ op: 'publish' as const }),
+      fc.constant({ op: 'deleteAll' as const }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 60 }), async (steps: Step[]) => {
+        const storage = memoryStorage();
+        await storage.catalogs.createCatalog(record('acme'));
+        const model = new Map<string, number>();
+        let published: [string, number][] = [];
+        for (const s of [...steps, { op: 'publish' } as Step]) {
+          if (s.op === 'put') {
+            await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item(s.id, s.price) }], 1);
+            model.set(s.id, s.price);
+          } else if (s.op === 'delete') {
+            await storage.catalogs.applyBatch('acme', [], [{ op: 'delete', id: s.id }], 1);
+            model.delete(s.id);
+          } else if (s.op === 'deleteAll') {
+            await storage.catalogs.deleteAllItems('acme');
+            model.clear();
+          } else {
+            await storage.catalogs.publish('acme', 1);
+            published = [...model].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+          }
+          expect((await storage.catalogs.visibleItems('acme')).items.map((i) => [i.id, i.price])).toEqual(published);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a publication after a one-item write sorts no list longer than the changed ids (no sort of every item)', async () => {
+    const storage = memoryStorage();
+    await storage.catalogs.createCatalog(record('acme'));
+    const n = 5_000;
+    // Written in reverse, so that the first publication really sorts.
+    await storage.catalogs.applyBatch('acme', [], Array.from({ length: n }, (_, i) => ({ op: 'put' as const, item: item(`i${String(n - i).padStart(5, '0')}`, i) })), 1);
+    await storage.catalogs.publish('acme', 1);
+    // The length of every list sorted during the next publication.
+    const sorted: number[] = [];
+    const original = Array.prototype.sort;
+    const sort = vi.spyOn(Array.prototype, 'sort').mockImplementation(function (this: unknown[], compare?: (a: unknown, b: unknown) => number) {
+      sorted.push(this.length);
+      return original.call(this, compare);
+    });
+    try {
+      await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item('i00007', -1) }, { op: 'delete', id: 'i00009' }], 2);
+      await storage.catalogs.publish('acme', 2);
+    } finally {
+      sort.mockRestore();
+    }
+    expect(Math.max(0, ...sorted)).toBeLessThanOrEqual(2);
+    const visible = (await storage.catalogs.visibleItems('acme')).items;
+    expect(visible.length).toBe(n - 1);
+    expect(visible.find((i) => i.id === 'i00007')?.price).toBe(-1);
+    expect(visible.some((i) => i.id === 'i00009')).toBe(false);
   });
 });
