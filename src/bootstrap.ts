@@ -52,12 +52,13 @@ export const catalogSearchSchema = z.strictObject({
   searchableFields: z.array(z.string().min(1)).optional(),
   boosts: z.record(z.string(), z.number().positive()).optional(),
   facets: z.array(z.string().min(1)).optional(),
-  rankingRules: z.array(z.enum(['words', 'typo', 'subject', 'variant', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
+  rankingRules: z.array(z.enum(['words', 'typo', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
   customRanking: criteria.optional(),
   tieBreak: criteria.optional(),
   matchingStrategy: z.enum(['last', 'all', 'frequency']).optional(),
   stopWords: z.array(z.string()).optional(),
   synonyms: z.strictObject({ multiWay: z.array(z.array(z.string().min(1))).optional(), oneWay: z.record(z.string(), z.array(z.string().min(1))).optional() }).optional(),
+  priceIntent: z.union([z.literal(false), z.strictObject({ words: z.array(z.string()).optional(), field: z.string().min(1).optional() })]).optional(),
 });
 
 const catalogSchema = z

@@ -175,6 +175,7 @@ const rankingScoreDetails = z
     typo: ruleDetail.extend({ typoCount: z.number().int(), maxTypoCount: z.number().int() }).optional(),
     subject: ruleDetail.extend({ head: z.string().nullable(), headNamesItem: z.boolean(), subjectWords: z.number().int(), maxSubjectWords: z.number().int() }).optional(),
     variant: ruleDetail.extend({ variantTerms: z.number().int() }).optional(),
+    priceIntent: z.object({ order: z.number().int(), value: z.unknown() }).optional(),
     proximity: ruleDetail.extend({ distance: z.number().int(), minDistance: z.number().int(), maxDistance: z.number().int() }).optional(),
     attribute: ruleDetail.extend({ field: z.string().nullable(), position: z.number().int().nullable() }).optional(),
     exactness: ruleDetail.extend({ exactWords: z.number().int(), matchType: z.enum(['exactMatch', 'matchesStart', 'noExactMatch']) }).optional(),
@@ -182,7 +183,7 @@ const rankingScoreDetails = z
     tieBreak: z.object({ order: z.number().int(), values: z.record(z.string(), z.unknown()) }).optional(),
   })
   .catchall(z.object({ order: z.number().int(), value: z.unknown() }))
-  .meta({ description: 'Per ranking rule: its order, score in [0, 1] and what it counted; customRanking criteria (e.g. "popularity:desc") and bm25 give their value (bm25 also the share of the name and of all searched text the query reached); tieBreak the values of the tieBreak criteria (by default price:asc, name:asc) that order hits equal on every rule, before the id.' });
+  .meta({ description: 'Per ranking rule: its order, score in [0, 1] and what it counted; customRanking criteria (e.g. "popularity:desc"), priceIntent (when the query asked for a low price) and bm25 give their value (bm25 also the share of the name and of all searched text the query reached); tieBreak the values of the tieBreak criteria (by default price:asc, name:asc) that order hits equal on every rule, before the id.' });
 const hit = z
   .object({ _rankingScore: z.number().min(0).max(1), _rankingScoreDetails: rankingScoreDetails.optional() })
   .catchall(z.unknown())

@@ -98,7 +98,24 @@ export interface AnalyzerOptions {
   readonly synonyms?: Synonyms;
   /** @defaultValue Porter2 English (package `porter2`) */
   readonly stemmer?: Stemmer;
+  /**
+   * Words saying the shopper wants a low price ("cheap charger"): dropped from a query that has
+   * another word that is not a stop word, which is then marked {@link AnalyzedQuery.priceIntent}.
+   * @defaultValue none
+   */
+  readonly priceWords?: readonly string[];
 }
+
+/**
+ * Words of a query asking for a low price rather than naming a product: no listing calls itself
+ * cheap, so they are not searched; the `priceIntent` ranking rule orders by price instead.
+ *
+ * @example
+ * ```ts
+ * new SearchService({ catalog, priceIntent: { words: [...PRICE_INTENT_WORDS, 'bargain'], field: 'price' } });
+ * ```
+ */
+export const PRICE_INTENT_WORDS: readonly string[] = ['cheap', 'cheaper', 'cheapest', 'budget', 'affordable', 'inexpensive'];
 
 /**
  * Porter2 (Snowball English) stemming of a folded word; words with a digit or a non-ASCII letter
@@ -122,6 +139,8 @@ export interface AnalyzedQuery {
   readonly terms: readonly QueryTerm[];
   /** Alternatives for runs of terms: documents matching every word of `words` match terms `from`..`to`. */
   readonly synonyms: readonly { readonly from: number; readonly to: number; readonly words: readonly string[] }[];
+  /** The text asked for a low price with one of the analyzer's price words, dropped from `terms`. */
+  readonly priceIntent: boolean;
 }
 
 /** One query term. */
@@ -149,10 +168,13 @@ export class Analyzer {
   readonly #synonyms = new Map<string, string[][]>();
   /** Longest key phrase, in words. */
   #longest = 0;
+  /** Folded words asking for a low price (see {@link AnalyzerOptions.priceWords}). */
+  readonly #priceWords: ReadonlySet<string>;
 
   constructor(options: AnalyzerOptions = {}) {
     this.stopWords = new Set((options.stopWords ?? ENGLISH_STOP_WORDS).flatMap((w) => words(w)));
     this.#stemmer = options.stemmer ?? englishStem;
+    this.#priceWords = new Set((options.priceWords ?? []).flatMap((w) => words(w)));
     const add = (from: string, to: string) => {
       const key = words(from);
       const value = words(to);
@@ -186,16 +208,21 @@ export class Analyzer {
 
   /**
    * Analyses a query: its first `maxTerms` words, their stems and stop-word flags, and the
-   * synonym alternatives of every run of them.
+   * synonym alternatives of every run of them. Price words are dropped when another word names
+   * something ("cheap charger" searches "charger" with `priceIntent`; "cheap" alone is searched).
    *
    * @example
    * ```ts
    * new Analyzer().query('Cases for the iPhone', 10).terms.map((t) => [t.text, t.stopWord]);
    * // [['cases', false], ['for', true], ['the', true], ['iphone', false]]
+   * new Analyzer({ priceWords: ['cheap'] }).query('cheap charger', 10).priceIntent; // true
    * ```
    */
   query(text: string, maxTerms: number): AnalyzedQuery {
-    const list = words(text).slice(0, maxTerms);
+    let list = words(text).slice(0, maxTerms);
+    const price = this.#priceWords;
+    const priceIntent = price.size > 0 && list.some((w) => price.has(w)) && list.some((w) => !price.has(w) && !this.stopWords.has(w));
+    if (priceIntent) list = list.filter((w) => !price.has(w));
     const terms = list.map((w) => ({ text: w, stem: this.stem(w), stopWord: this.stopWords.has(w) }));
     const synonyms: { from: number; to: number; words: string[] }[] = [];
     if (this.#synonyms.size > 0) {
@@ -205,6 +232,6 @@ export class Analyzer {
         }
       }
     }
-    return { terms, synonyms };
+    return { terms, synonyms, priceIntent };
   }
 }

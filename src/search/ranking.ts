@@ -29,13 +29,14 @@ import { variantsOf, type Variants } from './variants';
  * measured best (a word typed in full says more than two words close together; what an item is
  * says more than where the words sit). Variant comes after subject: what an item is first (a
  * case for the S7 edge before an S7 handset on "galaxy s7 case"), then whether it is the model typed.
+ * Price intent comes right after them: among the items that are what was asked, the cheaper first.
  *
  * @example
  * ```ts
  * new SearchService({ catalog, rankingRules: ['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'] }); // Meilisearch's order
  * ```
  */
-export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactness', 'subject', 'variant', 'proximity', 'attribute', 'customRanking', 'bm25'];
+export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25'];
 
 /**
  * One ranking rule:
@@ -55,6 +56,8 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  *   model: a run of query words ("galaxy s7", "iphone 7") followed by a word the query did not
  *   type that the catalog's names insert between that word and what otherwise follows it
  *   ("Galaxy S7 **edge**", "iPhone 7 **Plus**"; not "Cell Phones", "32GB" or "and"; see variants.ts);
+ * - `priceIntent`: when the query asked for a low price with a price word ("cheap charger", see
+ *   the service's `priceIntent` option), the lower price first; no effect on other queries;
  * - `proximity`: matched terms closer together, in query order (distance 1 = as far apart as in
  *   the query, so "3-in-1" matches "3 in 1" at distance 1 although "in" is a stop word; at most 8);
  * - `attribute`: the best field a term is in (`searchableFields` order, or boost), then the
@@ -75,7 +78,7 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  * const rules: RankingRule[] = ['words', 'typo', 'attribute'];
  * ```
  */
-export type RankingRule = 'words' | 'typo' | 'subject' | 'variant' | 'proximity' | 'attribute' | 'exactness' | 'customRanking' | 'bm25';
+export type RankingRule = 'words' | 'typo' | 'subject' | 'variant' | 'priceIntent' | 'proximity' | 'attribute' | 'exactness' | 'customRanking' | 'bm25';
 
 /** Rules that give a rank, in the score. */
 type Scored = 'words' | 'typo' | 'subject' | 'variant' | 'proximity' | 'attribute' | 'exactness';
@@ -116,6 +119,8 @@ export interface RankingScoreDetails {
   readonly attribute?: { readonly order: number; readonly score: number; readonly field: string | null; readonly position: number | null };
   readonly exactness?: { readonly order: number; readonly score: number; readonly exactWords: number; readonly matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch' };
   readonly bm25?: { readonly order: number; readonly value: number; readonly coverage: number; readonly textCoverage: number };
+  /** The price the `priceIntent` rule ordered by (`value`), present when the query asked for a low price. */
+  readonly priceIntent?: { readonly order: number; readonly value: unknown };
   /** After every rule: the item's value of each `tieBreak` criterion (by its text, `price:asc`), before the id. */
   readonly tieBreak?: { readonly order: number; readonly values: Readonly<Record<string, unknown>> };
   /** `customRanking` criteria, by their text (`popularity:desc`). */
@@ -207,6 +212,8 @@ export class Ranker {
   readonly #customKeys: ArrayLike<unknown>[];
   readonly #sort: readonly SortCriterion[];
   readonly #tieBreak: readonly { readonly criterion: SortCriterion; readonly read: (doc: number) => unknown }[];
+  /** Reads the price the `priceIntent` rule orders by, when the query asked for a low price. */
+  readonly #price: ((doc: number) => unknown) | undefined;
   /** Which term each indexed word reaches, and how: `#slot[word]` indexes `#slotCodes` rows of n codes. */
   readonly #slot: Int32Array;
   readonly #slotCodes: Uint8Array;
@@ -214,7 +221,7 @@ export class Ranker {
   /**
    * Ranks `cands` (a placeholder search when `match` is undefined: no relevance rules apply).
    */
-  constructor(index: SearchIndex, match: QueryMatch | undefined, cands: Candidates, options: { rules: readonly RankingRule[]; customRanking: readonly SortCriterion[]; tieBreak: readonly SortCriterion[]; strategy: MatchingStrategy; sort: readonly SortCriterion[]; stopWords: ReadonlySet<string> }) {
+  constructor(index: SearchIndex, match: QueryMatch | undefined, cands: Candidates, options: { rules: readonly RankingRule[]; customRanking: readonly SortCriterion[]; tieBreak: readonly SortCriterion[]; strategy: MatchingStrategy; sort: readonly SortCriterion[]; stopWords: ReadonlySet<string>; priceField?: string | undefined }) {
     this.#index = index;
     this.#match = match;
     this.#cands = cands;
@@ -300,6 +307,9 @@ export class Ranker {
       });
     // Read only for hits tied on every rule: few, so no key is gathered for every candidate.
     this.#tieBreak = match ? options.tieBreak.map((cr) => ({ criterion: cr, read: keyReader(index, cr) })) : [];
+    // Read only for candidates tied on the rules before it, as the tie-break criteria are.
+    const priceField = match?.query.priceIntent && this.#rules.includes('priceIntent') ? options.priceField : undefined;
+    this.#price = priceField === undefined ? undefined : keyReader(index, { field: priceField, direction: 'asc' });
     this.#sortKeys = keys(options.sort);
     this.#customKeys = this.#rules.includes('customRanking') ? keys(this.#custom) : [];
     // Word → codes per term, for reading documents.
@@ -427,6 +437,10 @@ export class Ranker {
     const seen = this.#match ? this.#read(c, true) : undefined;
     const score = (rule: Scored) => (this.max[rule] <= 1 ? 1 : (this[rule][c]! - 1) / (this.max[rule] - 1));
     this.#rules.forEach((rule, order) => {
+      if (rule === 'priceIntent') {
+        if (this.#price) out.priceIntent = { order, value: this.#price(this.#cands.docs[c]!) ?? null };
+        return;
+      }
       if (rule === 'customRanking') {
         this.#custom.forEach((cr, k) => {
           Object.defineProperty(out, `${cr.field}:${cr.direction}`, { value: { order, value: this.#customKeys[k]?.[c] ?? null }, enumerable: true, writable: true, configurable: true });
@@ -470,6 +484,10 @@ export class Ranker {
           const sign = cr.direction === 'asc' ? 1 : -1;
           steps.push((a, b) => compareValues(keys[a], keys[b], sign));
         });
+      } else if (rule === 'priceIntent') {
+        const read = this.#price;
+        const docs = this.#cands.docs;
+        if (read) steps.push((a, b) => compareValues(read(docs[a]!), read(docs[b]!), 1));
       } else {
         const values = this[rule];
         steps.push((a, b) => values[b]! - values[a]!);

@@ -3,7 +3,7 @@ import { isStandardField } from '../catalog/typing';
 import { ValidationError } from '../errors';
 import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
-import { Analyzer, type Stemmer, type Synonyms } from './analysis';
+import { Analyzer, PRICE_INTENT_WORDS, type Stemmer, type Synonyms } from './analysis';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
@@ -146,7 +146,7 @@ export interface SearchServiceOptions {
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
    * `sort` applies before them; `tieBreak`, then the document id, after them.
-   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'variant', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`
    * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
   rankingRules?: readonly RankingRule[];
@@ -175,6 +175,15 @@ export interface SearchServiceOptions {
   synonyms?: Synonyms;
   /** Stems folded words, for documents and queries alike. @defaultValue Porter2 English (package `porter2`) for words of 3+ ASCII letters */
   stemmer?: Stemmer;
+  /**
+   * Price intent: a query word of `words` beside a word naming something ("cheap charger",
+   * "budget phone") is not searched, and the `priceIntent` ranking rule puts the lower `field`
+   * first among the items equal on the rules before it (what they are, the model typed). `false`
+   * searches those words as any other. @defaultValue `{ words: PRICE_INTENT_WORDS, field: 'price' }`
+   * (cheap, cheaper, cheapest, budget, affordable, inexpensive)
+   * @example `{ words: ['cheap', 'bargain'], field: 'sale_price' }`
+   */
+  priceIntent?: { readonly words?: readonly string[]; readonly field?: string } | false;
   /**
    * How long an index is served before asking the catalog whether a newer version is visible,
    * in milliseconds. 0: every search asks (one cheap store read).
@@ -205,8 +214,8 @@ export const MAX_QUERY_TERMS = 10;
  *
  * Ranking: text is analysed (words, folding, stems, stop words, synonyms), every term is
  * optional (see `matchingStrategy`), and hits are ordered by `sort`, then the ranking rules
- * (`words`, `typo`, `exactness`, `subject`, `proximity`, `attribute`, `customRanking`, `bm25`),
- * then lower price, then id.
+ * (`words`, `typo`, `exactness`, `subject`, `variant`, `priceIntent`, `proximity`, `attribute`,
+ * `customRanking`, `bm25`), then `tieBreak` (lower price, then name), then id.
  * `_rankingScore` in [0, 1] reads the rules' ranks in order (1 = a field equal to the query).
  * With an embedder and `semanticRatio` r > 0, the score is `(1 − r) · keyword + r · semantic`
  * (semantic = max(0, cosine)), hits are ordered by it, and documents whose semantic score is at
@@ -229,6 +238,8 @@ export class SearchService {
   readonly #customRanking: readonly SortCriterion[];
   readonly #tieBreak: readonly SortCriterion[];
   readonly #strategy: MatchingStrategy;
+  /** The field the `priceIntent` rule orders by (undefined: price intent off). */
+  readonly #priceField: string | undefined;
   #current: SearchIndex | undefined;
   #building: Promise<SearchIndex> | undefined;
   #checkedAt = -Infinity;
@@ -245,7 +256,7 @@ export class SearchService {
       throw new TypeError(`SearchService: ${message}`);
     };
     if (!options?.catalog || typeof options.catalog.visible !== 'function') fail('catalog must be a Catalog');
-    const { maxFacetValues = 100, refreshIntervalMs = 0, boosts = {}, embedder, rankingRules = RANKING_RULES, customRanking = [], tieBreak = TIE_BREAK, matchingStrategy = 'frequency', stopWords, synonyms, stemmer } = options;
+    const { maxFacetValues = 100, refreshIntervalMs = 0, boosts = {}, embedder, rankingRules = RANKING_RULES, customRanking = [], tieBreak = TIE_BREAK, matchingStrategy = 'frequency', stopWords, synonyms, stemmer, priceIntent = {} } = options;
     if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) fail(`maxFacetValues must be a positive integer, got ${maxFacetValues}`);
     if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0) fail(`refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
     for (const [field, boost] of Object.entries(boosts)) {
@@ -275,11 +286,20 @@ export class SearchService {
     if (stopWords !== undefined && !(Array.isArray(stopWords) && stopWords.every((w) => typeof w === 'string'))) fail(`stopWords must be an array of words, got ${JSON.stringify(stopWords)}`);
     if (stemmer !== undefined && typeof stemmer !== 'function') fail('stemmer must be a function (word) => stem');
     validateSynonyms(synonyms, fail);
+    if (priceIntent !== false) {
+      if (priceIntent === null || typeof priceIntent !== 'object') fail(`priceIntent must be false or { words, field }, got ${JSON.stringify(priceIntent)}`);
+      const { words, field } = priceIntent;
+      if (words !== undefined && !(Array.isArray(words) && words.every((w) => typeof w === 'string'))) fail(`priceIntent.words must be an array of words, got ${JSON.stringify(words)}`);
+      if (field !== undefined && !(typeof field === 'string' && field !== '')) fail(`priceIntent.field must be a field name, got ${JSON.stringify(field)}`);
+    }
+    // Price words are dropped from queries only when a rule orders by price in their place.
+    const intent = priceIntent !== false && rankingRules.includes('priceIntent') ? priceIntent : undefined;
     this.catalog = options.catalog;
     this.#options = options;
     this.#maxFacetValues = maxFacetValues;
     this.#refreshMs = refreshIntervalMs;
-    this.#analyzer = new Analyzer({ stopWords, synonyms, stemmer });
+    this.#analyzer = new Analyzer({ stopWords, synonyms, stemmer, priceWords: intent ? (intent.words ?? PRICE_INTENT_WORDS) : [] });
+    this.#priceField = intent ? (intent.field ?? 'price') : undefined;
     this.#rules = [...rankingRules];
     this.#customRanking = criteria;
     this.#tieBreak = finalOrder;
@@ -406,7 +426,7 @@ export class SearchService {
 
   /** A ranker of the query's candidates (every allowed document for a placeholder search). */
   #ranker(index: SearchIndex, analyzed: ReturnType<Analyzer['query']>, allowed: Uint8Array | undefined, sort: readonly SortCriterion[]): Ranker {
-    const options = { rules: this.#rules, customRanking: this.#customRanking, tieBreak: this.#tieBreak, stopWords: this.#analyzer.stopWords, strategy: this.#strategy, sort };
+    const options = { rules: this.#rules, customRanking: this.#customRanking, tieBreak: this.#tieBreak, stopWords: this.#analyzer.stopWords, strategy: this.#strategy, sort, priceField: this.#priceField };
     if (analyzed.terms.length === 0) {
       const docs: number[] = [];
       for (let d = 0; d < index.items.length; d++) if (!allowed || allowed[d] === 1) docs.push(d);

@@ -209,9 +209,35 @@ describe('each rule decides between two documents that differ only in what it me
     const s = await serviceOf(items, { tieBreak: ['stock:desc', 'price:asc'] });
     const { hits } = await s.search({ text: 'lamp', showRankingScoreDetails: true });
     expect(hits.map((h) => h._rankingScoreDetails?.tieBreak)).toEqual([
-      { order: 9, values: { 'stock:desc': 5, 'price:asc': 20 } },
-      { order: 9, values: { 'stock:desc': 0, 'price:asc': 10 } },
+      { order: 10, values: { 'stock:desc': 5, 'price:asc': 20 } },
+      { order: 10, values: { 'stock:desc': 0, 'price:asc': 10 } },
     ]);
+  });
+
+  it('priceIntent: on a query asking for a low price ("cheap lamp"), the lower price first', async () => {
+    // The two differ only in price; the final order (tieBreak) would put the dearer one first.
+    const items = [item('a', 'lamp', { price: 30 }), item('b', 'lamp', { price: 12 })];
+    expect(await order(items, 'cheap lamp', { tieBreak: ['price:desc'] })).toEqual(['b', 'a']);
+    expect(await order(items, 'lamp', { tieBreak: ['price:desc'] })).toEqual(['a', 'b']);
+    // The price word is not searched: a listing calling itself cheap gains nothing by it.
+    expect(await order([item('a', 'cheap lamp', { price: 30 }), item('b', 'tan lamp', { price: 12 })], 'cheap lamp')).toEqual(['b', 'a']);
+    // After what the item is: a lamp before a cheaper lamp shade on "budget lamp".
+    expect(await order([item('a', 'small lamp shade', { price: 5 }), item('b', 'table lamp', { price: 40 })], 'budget lamp')).toEqual(['b', 'a']);
+  });
+
+  it('priceIntent: its words and field are configurable; a price word alone, or with the option false, is searched as text', async () => {
+    const items = [item('a', 'cheap lamp', { price: 30, sale: 1 }), item('b', 'tan lamp', { price: 12, sale: 50 })];
+    expect(await order(items, 'cheap lamp', { priceIntent: false })).toEqual(['a', 'b']);
+    expect(await order(items, 'cheap')).toEqual(['a']);
+    expect(await order(items, 'cheap lamp', { priceIntent: { words: ['bargain'] } })).toEqual(['a', 'b']);
+    expect(await order(items, 'bargain lamp', { priceIntent: { words: ['bargain'] } })).toEqual(['b', 'a']);
+    expect(await order(items, 'cheap lamp', { priceIntent: { field: 'sale' } })).toEqual(['a', 'b']);
+    // Without the rule in rankingRules, the words are searched.
+    expect(await order(items, 'cheap lamp', { rankingRules: ['words', 'typo', 'proximity'] })).toEqual(['a', 'b']);
+    const s = await serviceOf(items);
+    const { hits } = await s.search({ text: 'cheap lamp', showRankingScoreDetails: true });
+    expect(hits.map((h) => h._rankingScoreDetails?.priceIntent)).toEqual([{ order: 5, value: 12 }, { order: 5, value: 30 }]);
+    expect((await s.search({ text: 'lamp', showRankingScoreDetails: true })).hits[0]!._rankingScoreDetails).not.toHaveProperty('priceIntent');
   });
 
   it('customRanking: by the configured criteria', async () => {
@@ -318,6 +344,9 @@ describe('matching', () => {
     expect(make({ synonyms: { multiWay: [['tv', 3]] } as never })).toThrow(/synonyms\.multiWay\[0\]/);
     expect(make({ synonyms: { oneWay: { tv: 'television' } } as never })).toThrow(/synonyms\.oneWay\["tv"\]/);
     expect(make({ stemmer: 'porter' as never })).toThrow(/stemmer must be a function/);
+    expect(make({ priceIntent: true as never })).toThrow(/priceIntent must be false or \{ words, field \}/);
+    expect(make({ priceIntent: { words: 'cheap' as never } })).toThrow(/priceIntent\.words must be an array/);
+    expect(make({ priceIntent: { field: '' } })).toThrow(/priceIntent\.field must be a field name/);
   });
 });
 
@@ -377,11 +406,11 @@ describe('_rankingScore and _rankingScoreDetails', () => {
       exactness: { order: 2, score: 1, exactWords: 2, matchType: 'exactMatch' },
       subject: { order: 3, score: 1, head: 'case', headNamesItem: true, subjectWords: 2, maxSubjectWords: 2 },
       variant: { order: 4, score: 1, variantTerms: 0 },
-      proximity: { order: 5, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
-      attribute: { order: 6, score: 1, field: 'name', position: 0 },
-      'price:asc': { order: 7, value: 10 },
-      bm25: { order: 8, value: expect.any(Number), coverage: 1, textCoverage: 1 },
-      tieBreak: { order: 9, values: { 'price:asc': 10, 'name:asc': 'galaxy case' } },
+      proximity: { order: 6, score: 1, distance: 1, minDistance: 1, maxDistance: 8 },
+      attribute: { order: 7, score: 1, field: 'name', position: 0 },
+      'price:asc': { order: 8, value: 10 },
+      bm25: { order: 9, value: expect.any(Number), coverage: 1, textCoverage: 1 },
+      tieBreak: { order: 10, values: { 'price:asc': 10, 'name:asc': 'galaxy case' } },
     });
     expect(d!._rankingScoreDetails).toMatchObject({
       words: { matchingWords: 2 },
