@@ -78,6 +78,12 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX catalog_items_revision ON catalog_items (identifier, revision, id)',
     ],
   },
+  {
+    version: 6,
+    description:
+      'PostgreSQL: visible ids indexed in byte order, the order a reader pages them in (a database collation such as en_US orders ids otherwise than JavaScript does, and sorting 100,000 rows per read instead doubled its time)',
+    statements: (dialect) => (dialect === 'postgres' ? ['CREATE INDEX catalog_visible_bytes ON catalog_visible (identifier, id COLLATE "C")'] : []),
+  },
 ];
 
 /**

@@ -158,7 +158,7 @@ export async function readVisible(db: SqlDriver, identifier: string, reuse: read
     withBodies ? `catalog_visible v ${SHARING}` : 'catalog_visible v',
     'v.identifier = ?',
     [identifier],
-    ['v.id'],
+    [db.dialect === 'postgres' ? `v.id COLLATE "C"` : 'v.id'],
     [''],
   )) {
     const missing: { slot: number; id: string; revision: number; body?: string | null }[] = [];
@@ -196,7 +196,13 @@ export async function readVisible(db: SqlDriver, identifier: string, reuse: read
   return inIdOrder(items);
 }
 
-/** The items sorted by id as JavaScript compares strings (a database collation may order them otherwise). */
+/**
+ * The items sorted by id as JavaScript compares strings. The pages come in byte order (SQLite's
+ * BINARY, PostgreSQL's `COLLATE "C"`; a database's own collation, such as en_US, orders
+ * `a-b`, `aB`, `a_b` otherwise and made the reuse walk above miss every item out of place),
+ * which differs from JavaScript's UTF-16 order only between characters above U+FFFF and those
+ * from U+E000 to U+FFFF: then one sort here.
+ */
 function inIdOrder(items: CatalogItem[]): CatalogItem[] {
   for (let i = 1; i < items.length; i++) {
     if (items[i - 1]!.id > items[i]!.id) return items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -241,6 +241,69 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
   });
 });
 
+/** Ids that an en_US collation orders otherwise than JavaScript: A, a_b, a-b, aB (JavaScript: A, a-b, aB, a_b). */
+const COLLATED_IDS = ['a-b', 'aB', 'a_b', 'A', 'b', 'a'];
+
+/** A collation of the server that orders {@link COLLATED_IDS} otherwise than JavaScript, or undefined. */
+async function otherCollation(): Promise<string | undefined> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ collname: string }>(
+      "SELECT collname FROM pg_collation WHERE collname IN ('en_US.utf8', 'en_US.UTF-8', 'en_US', 'en-US-x-icu', 'en-x-icu', 'und-x-icu') ORDER BY collname",
+    );
+    const js = [...COLLATED_IDS].sort();
+    for (const { collname } of rows) {
+      const ordered = await client.query<{ id: string }>(`SELECT id FROM unnest($1::text[]) AS t(id) ORDER BY id COLLATE "${collname}"`, [COLLATED_IDS]);
+      if (ordered.rows.some((r, k) => r.id !== js[k])) return collname;
+    }
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+const collation = pgUp ? await otherCollation() : undefined;
+if (pgUp && !collation) console.warn('\n*** SKIPPING the PostgreSQL collation test: the server has no en_US or ICU collation ordering ids otherwise than JavaScript ***\n');
+const collationSchema = testSchema('collation');
+if (collation) afterAll(() => dropSchema(collationSchema));
+
+describe('visible catalog paging: postgres, ids in a database collation other than JavaScript order', () => {
+  it.skipIf(!collation)('a read given the previous items reuses every unchanged one and returns JavaScript order', async () => {
+    const storage = await postgresStorage({ connectionString: POSTGRES_URL, schema: collationSchema });
+    let bodies = 0;
+    try {
+      // As in a database created with that collation: the id columns order by it.
+      for (const table of ['catalog_items', 'catalog_visible', 'catalog_deleted']) {
+        await storage.driver.exec(`ALTER TABLE ${table} ALTER COLUMN id TYPE TEXT COLLATE "${collation}"`);
+      }
+      const store = new SqlCatalogStore(
+        countingDriver(storage.driver, async (sql, rows) => {
+          if (sql.startsWith('SELECT v.id') && sql.includes(' IN (')) bodies += rows.length;
+        }),
+      );
+      const id = 'collated';
+      await store.createCatalog({ identifier: id, catalogKeyHash: id.padEnd(64, 'c'), searchKeyHash: id.padEnd(64, 's'), createdAt: 1 });
+      const items = COLLATED_IDS.map((k, i) => ({ ...item(i), id: k }));
+      await store.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+      await store.publish(id, 2);
+      const before = await store.visibleItems(id);
+      expect(before.items.map((it) => it.id)).toEqual([...COLLATED_IDS].sort());
+      await store.applyBatch(id, [], [{ op: 'put', item: { ...item(9), id: 'b' } }], 3);
+      await store.publish(id, 4);
+      bodies = 0;
+      const after = await store.visibleItems(id, before.items);
+      expect(after.items.map((it) => it.id)).toEqual([...COLLATED_IDS].sort());
+      // Only the changed item was fetched and parsed; every other one is the previous object.
+      expect(bodies).toBe(1);
+      expect(after.items.filter((it, k) => it === before.items[k]).map((it) => it.id)).toEqual(['A', 'a', 'a-b', 'aB', 'a_b']);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
 describe('upgrading a SQLite database from schema 4', () => {
   it('publishes the changes accepted before the upgrade (writes and deletions), then only later ones', async () => {
     const Database = (await import('better-sqlite3')).default;
@@ -254,7 +317,7 @@ describe('upgrading a SQLite database from schema 4', () => {
       await driver.exec("INSERT INTO catalogs (identifier, catalog_key_hash, search_key_hash, created_at, visible_version, synced_at, accepted_version, published_from) VALUES ('old', 'c', 's', 1, 1, 1, 3, 1)");
       for (const [id, name] of [['a', 'A2'], ['b', 'B'], ['c', 'C']]) await driver.exec("INSERT INTO catalog_items (identifier, id, body) VALUES ('old', ?, ?)", [id, body(id!, name!)]);
       for (const [id, name] of [['a', 'A1'], ['b', 'B'], ['d', 'D']]) await driver.exec("INSERT INTO catalog_visible (identifier, id, body) VALUES ('old', ?, ?)", [id, body(id!, name!)]);
-      expect(await migrate(driver)).toEqual([5]);
+      expect(await migrate(driver, 5)).toEqual([5]);
       const store = new SqlCatalogStore(driver);
       expect((await store.visibleItems('old')).items.map((it) => `${it.id}:${String(it.name)}`)).toEqual(['a:A1', 'b:B', 'd:D']);
       await store.publish('old', 2);
