@@ -12,7 +12,7 @@ import { Dictionary } from './dictionary';
 import { memberKind, scalarKind } from './fields';
 import { Growable } from './growable';
 import { pathIndexSteps, type PathIndex, type SearchPath } from './path-index';
-import { fieldWords, NO_SPAN, saysWhatItIs } from './subject';
+import { fieldWords, namesWhatItIs, NO_SPAN, saysWhatItIs } from './subject';
 import { runInSlices } from '../slices';
 import { VALUE_SEPARATOR } from './units';
 
@@ -70,6 +70,8 @@ export class SearchIndex {
   readonly nameHeads: Uint32Array;
   /** Per word: how many documents have it where it says what the item is (a type word like "case" more often than a model like "plus"). */
   readonly subjectDf: Uint32Array;
+  /** Per word: how many documents it names, as a name phrase's last word or the category's type word ("phone" in "Prepaid Cell Phone"; not "prepaid"). */
+  readonly namedDf: Uint32Array;
   /** Unit vectors per document, when an embedder is configured. */
   vectors: readonly Float32Array[] | undefined;
 
@@ -91,6 +93,7 @@ export class SearchIndex {
     this.subjectSpans = parts.subjectSpans;
     this.nameHeads = parts.nameHeads;
     this.subjectDf = parts.subjectDf;
+    this.namedDf = parts.namedDf;
     this.vectors = undefined;
   }
 
@@ -144,6 +147,8 @@ export class SearchIndex {
     const nameHeads = new Uint32Array(items.length);
     const subjectDf: number[] = [];
     const lastSubjectDoc: number[] = [];
+    const namedDf: number[] = [];
+    const lastNamedDoc: number[] = [];
     const word = (w: string) => {
       let id = ids.get(w);
       if (id === undefined) {
@@ -152,6 +157,8 @@ export class SearchIndex {
         wordList.push(w);
         subjectDf.push(0);
         lastSubjectDoc.push(-1);
+        namedDf.push(0);
+        lastNamedDoc.push(-1);
       }
       return id;
     };
@@ -160,6 +167,12 @@ export class SearchIndex {
       if (lastSubjectDoc[id] === d) return;
       lastSubjectDoc[id] = d;
       subjectDf[id]!++;
+    };
+    // Counts a word once per document it names.
+    const namedWord = (id: number, d: number) => {
+      if (lastNamedDoc[id] === d) return;
+      lastNamedDoc[id] = d;
+      namedDf[id]!++;
     };
     const reuse = previous && previous.searchable.length === F && previous.searchable.every((f, i) => f === searchable[i]) ? previous : undefined;
     // Previous word number → this index's (-1: not met yet).
@@ -205,6 +218,7 @@ export class SearchIndex {
             tokens.push(id);
             const k = t - start;
             if (saysWhatItIs(field, k, spans, from * 3)) subjectWord(id, d);
+            if (namesWhatItIs(field, k, spans, from * 3, reuse!.nameHeads[from]!)) namedWord(id, d);
           }
           copied += at[from * F + f + 1]! - start;
         } else {
@@ -219,6 +233,7 @@ export class SearchIndex {
             const id = word(read.words[k]!);
             tokens.push(id);
             if (read.isSubject(k)) subjectWord(id, d);
+            if (read.names(k)) namedWord(id, d);
           }
         }
         totalLength[f]! += tokens.length - offsets[d * F + f]!;
@@ -278,6 +293,7 @@ export class SearchIndex {
       subjectSpans,
       nameHeads,
       subjectDf: Uint32Array.from(subjectDf),
+      namedDf: Uint32Array.from(namedDf),
     });
   }
 }

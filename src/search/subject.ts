@@ -190,23 +190,27 @@ export function namesWhatItIs(field: string | undefined, k: number, spans: Uint1
 /**
  * The words of one searched field's value, with what says what the item is: the name's words
  * outside its tail and its phrases' heads ({@link nameWords}), and the categories' type word
- * ({@link categoryWords}); no word of another field.
+ * ({@link categoryWords}); no word of another field. `names(k)`: word k names the item
+ * ({@link namesWhatItIs}).
  *
  * @example
  * ```ts
- * const read = fieldWords('name', 'Case for Galaxy S7', 'Case for Galaxy S7');
- * read.words.filter((_, k) => read.isSubject(k)); // ['case']
+ * const read = fieldWords('name', 'Grip Case for Galaxy S7', 'Grip Case for Galaxy S7');
+ * read.words.filter((_, k) => read.isSubject(k)); // ['grip', 'case']
+ * read.words.filter((_, k) => read.names(k)); // ['case']
  * ```
  */
-export function fieldWords(field: string, value: unknown, text: string): { words: string[]; tail?: [number, number]; heads?: number; type?: number; isSubject(k: number): boolean } {
+export function fieldWords(field: string, value: unknown, text: string): { words: string[]; tail?: [number, number]; heads?: number; type?: number; isSubject(k: number): boolean; names(k: number): boolean } {
   if (field === 'name' && typeof value === 'string') {
     const { words: list, tail, heads } = nameWords(value);
-    return { words: list, tail, heads, isSubject: (k) => k < tail[0] || k >= tail[1] };
+    const isSubject = (k: number) => k < tail[0] || k >= tail[1];
+    return { words: list, tail, heads, isSubject, names: (k) => isSubject(k) && endsPhrase(heads, k) };
   }
   if (field === 'categories_ids' && Array.isArray(value)) {
     const { words: list, type, coordinated } = categoryWords(value);
     const span = typeSpan(type, coordinated);
-    return { words: list, type: span, isSubject: (k) => isTypeWord(k, span) };
+    const isSubject = (k: number) => isTypeWord(k, span);
+    return { words: list, type: span, isSubject, names: isSubject };
   }
-  return { words: words(text), isSubject: () => false };
+  return { words: words(text), isSubject: () => false, names: () => false };
 }

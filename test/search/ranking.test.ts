@@ -156,6 +156,20 @@ describe('each rule decides between two documents that differ only in what it me
     expect(ids.indexOf('b')).toBeLessThan(ids.indexOf('a'));
   });
 
+  it('subject: a query term naming most items it says they are can be the head, though every item mentions it ("prepaid phone")', async () => {
+    // "phone" is in every description and in what the cases fit, so it rarely says what an item
+    // is; but where it does, it names the item ("cell phone"), while "prepaid" names none ("prepaid minutes").
+    const items = [
+      item('a', 'zed prepaid phone card'), // a card
+      item('b', 'zed prepaid cell phone'), // a phone
+      ...Array.from({ length: 8 }, (_, i) => item(`c${i}`, `case${i} for cell phones`, { description: 'fits any phone' })),
+      ...Array.from({ length: 4 }, (_, i) => item(`m${i}`, `prepaid minutes ${i} - zed`)),
+    ];
+    expect((await order(items, 'prepaid phone')).slice(0, 2)).toEqual(['b', 'a']);
+    const s = await serviceOf(items);
+    expect((await s.search({ text: 'prepaid phone', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe('phone');
+  });
+
   it('subject: a query word the names read as a model variant ("edge" after "7") says what an item is only right after that word', async () => {
     // The names insert "edge" between "7" and what follows "7": "zed 7 edge" is a model, as "iPhone 6s Plus".
     const evidence = [item('e1', 'zed 7 edge 32gb phone'), item('e2', 'zed 7 32gb phone'), item('e3', 'zed 7 edge 64gb phone'), item('e4', 'zed 7 64gb phone')];
