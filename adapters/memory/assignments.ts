@@ -1,10 +1,13 @@
 import type { Assignments, AssignmentStore } from '../../src/storage/assignments';
 import type { DecidedCampaign } from '../../src/storage/storage';
+import { VisitorTable } from './visitor-table';
 
 /** One visitor's assignments, linked in write order (oldest first) for eviction. */
 interface Visitor {
-  readonly environment: Map<string, Visitor>;
+  readonly environmentId: string;
   readonly id: string;
+  /** The id's hash in the table of visitors. */
+  readonly hash: number;
   /** The assignments as a frozen record, or null while they are only in the ring. */
   assignments: Assignments | null;
   /** Where the visitor's assignments start in the ring while they are there, else -1. */
@@ -39,8 +42,10 @@ function count(assignments: Assignments): number {
  * needed while it is still kept gets its record then.
  */
 export class MemoryAssignmentStore implements AssignmentStore {
-  // Nested maps: a lookup on the decision path builds no key string.
-  readonly #rows = new Map<string, Map<string, Visitor>>();
+  readonly #rows = new VisitorTable<Visitor>();
+  // The last id looked up and its hash: a decision reads its visitor, then writes it.
+  #lastId = '';
+  #lastHash = 0;
   #oldest: Visitor | null = null;
   #newest: Visitor | null = null;
   #total = 0;
@@ -61,9 +66,7 @@ export class MemoryAssignmentStore implements AssignmentStore {
 
   /** How many visitors have assignments kept (never more than {@link size}: a visitor with none is not kept). */
   get visitors(): number {
-    let n = 0;
-    for (const environment of this.#rows.values()) n += environment.size;
-    return n;
+    return this.#rows.size;
   }
 
   async get(environmentId: string, visitorId: string): Promise<Assignments> {
@@ -72,8 +75,16 @@ export class MemoryAssignmentStore implements AssignmentStore {
 
   getNow(environmentId: string, visitorId: string): Assignments {
     if (this.#total === 0) return EMPTY;
-    const visitor = this.#rows.get(environmentId)?.get(visitorId);
+    const visitor = this.#find(environmentId, visitorId);
     return visitor === undefined ? EMPTY : (visitor.assignments ?? this.#record(visitor));
+  }
+
+  #find(environmentId: string, visitorId: string): Visitor | undefined {
+    if (visitorId !== this.#lastId) {
+      this.#lastHash = this.#rows.hash(visitorId);
+      this.#lastId = visitorId;
+    }
+    return this.#rows.get(environmentId, visitorId, this.#lastHash);
   }
 
   /** Builds a visitor's record from its slots in the ring (a group named twice keeps its last variation). */
@@ -101,8 +112,7 @@ export class MemoryAssignmentStore implements AssignmentStore {
       n = 0;
       for (let i = 0; i < assign.length; i++) if (assign[i]) n++;
     }
-    const environment = this.#rows.get(environmentId);
-    const known = environment !== undefined && environment.has(visitorId);
+    const known = this.#total > 0 && this.#find(environmentId, visitorId) !== undefined;
     // Nothing to keep for a new visitor: an entry of no assignments would count 0 and never be forgotten.
     if (n === 0 && !known) return;
     if (n <= this.max && !known) {
@@ -154,7 +164,7 @@ export class MemoryAssignmentStore implements AssignmentStore {
    * anything else is copied.
    */
   saveNow(environmentId: string, visitorId: string, assignments: Assignments): void {
-    const visitor = this.#rows.get(environmentId)?.get(visitorId);
+    const visitor = this.#find(environmentId, visitorId);
     if (visitor) {
       const merged = Object.freeze({ ...(visitor.assignments ?? this.#record(visitor)), ...assignments });
       const n = count(merged);
@@ -173,10 +183,12 @@ export class MemoryAssignmentStore implements AssignmentStore {
   }
 
   #add(environmentId: string, visitorId: string, assignments: Assignments | null, n: number): Visitor {
-    let environment = this.#rows.get(environmentId);
-    if (!environment) this.#rows.set(environmentId, (environment = new Map()));
-    const added: Visitor = { environment, id: visitorId, assignments, start: -1, span: 0, count: n, older: null, newer: null, ringNext: null };
-    environment.set(visitorId, added);
+    if (visitorId !== this.#lastId) {
+      this.#lastHash = this.#rows.hash(visitorId);
+      this.#lastId = visitorId;
+    }
+    const added: Visitor = { environmentId, id: visitorId, hash: this.#lastHash, assignments, start: -1, span: 0, count: n, older: null, newer: null, ringNext: null };
+    this.#rows.add(added);
     this.#total += n;
     this.#append(added);
     this.#bound();
@@ -188,12 +200,12 @@ export class MemoryAssignmentStore implements AssignmentStore {
   }
 
   async delete(environmentId: string, visitorId: string): Promise<void> {
-    const visitor = this.#rows.get(environmentId)?.get(visitorId);
+    const visitor = this.#find(environmentId, visitorId);
     if (visitor) this.#forget(visitor);
   }
 
   #forget(visitor: Visitor): void {
-    visitor.environment.delete(visitor.id);
+    this.#rows.delete(visitor);
     this.#total -= visitor.count;
     // Its slots in the ring, if any, are free once the ring reaches them.
     visitor.start = -1;
