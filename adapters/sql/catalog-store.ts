@@ -4,7 +4,7 @@ import { frozenCopy } from '../../src/freeze';
 import { nextTurn, SLICE_OPERATIONS } from '../../src/slices';
 import type { CatalogItem, CatalogOperation, CatalogRecord, CatalogStore, FieldClaim, SchemaField, VisibleCatalog } from '../../src/storage/catalog';
 import { chunks, placeholders, sliceChunks, turnOnSqlite, valuesList, type Row, type SqlDriver } from './driver';
-import { deleteAccepted, detach, pages, publishChanges, readVisible } from './visible-catalog';
+import { deleteAccepted, detach, pages, publishChanges, readVisible, type VisibleRead } from './visible-catalog';
 
 /** Reads of the visible items tried without a transaction before one is used (see {@link SqlCatalogStore.visibleItems}). */
 const OPTIMISTIC_READS = 3;
@@ -28,8 +28,13 @@ function unknownCatalog(identifier: string): NotFoundError {
  * multi-row statements.
  */
 export class SqlCatalogStore implements CatalogStore {
-  /** Per catalog: the revision of the body each visible item read was parsed from. */
-  readonly #revisions = new Map<string, WeakMap<CatalogItem, number>>();
+  /**
+   * Per catalog and per items list a read returned: the revision of the body each item came
+   * from, by position. One entry per read, not per item: a weak map entry per item of a
+   * 100,000-item catalog made every full garbage collection pause longer (ephemeron marking and
+   * clearing happen in the pause) while two services' indexes were alive.
+   */
+  readonly #revisions = new Map<string, WeakMap<readonly CatalogItem[], readonly number[]>>();
 
   constructor(private readonly db: SqlDriver) {}
 
@@ -246,19 +251,27 @@ export class SqlCatalogStore implements CatalogStore {
   async visibleItems(identifier: string, reuse: readonly CatalogItem[] = []): Promise<VisibleCatalog> {
     let revisions = this.#revisions.get(identifier);
     if (!revisions) this.#revisions.set(identifier, (revisions = new WeakMap()));
+    const known = revisions;
+    // Items of a list this store did not return (or a copy of one) are not trusted: read again.
+    const previous = { items: reuse, revisions: revisions.get(reuse) ?? [] };
+    const result = (version: { version: number; syncedAt: number | null }, read: VisibleRead): VisibleCatalog => {
+      const items = Object.freeze(read.items);
+      known.set(items, read.revisions);
+      return Object.freeze({ ...version, items });
+    };
     // PostgreSQL reads through a cursor, in a transaction anyway: its snapshot is the consistency.
     for (let attempt = 0; attempt < OPTIMISTIC_READS && this.db.dialect === 'sqlite'; attempt++) {
       const before = await this.visibleVersion(identifier);
-      const items = await readVisible(this.db, identifier, reuse, revisions);
+      const read = await readVisible(this.db, identifier, previous);
       const after = await this.visibleVersion(identifier);
-      if (items && after.version === before.version) return Object.freeze({ ...before, items: Object.freeze(items) });
+      if (read && after.version === before.version) return result(before, read);
     }
     return this.db.transaction(async (tx) => {
       if (tx.dialect === 'postgres') await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
       const visible = await this.#visibleVersion(tx, identifier);
-      const items = await readVisible(tx, identifier, reuse, revisions);
-      if (!items) throw new Error(`the visible items of catalog "${identifier}" changed within one transaction`);
-      return Object.freeze({ ...visible, items: Object.freeze(items) });
+      const read = await readVisible(tx, identifier, previous);
+      if (!read) throw new Error(`the visible items of catalog "${identifier}" changed within one transaction`);
+      return result(visible, read);
     });
   }
 

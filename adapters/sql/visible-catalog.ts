@@ -137,20 +137,28 @@ export async function publishChanges(tx: SqlDriver, identifier: string, since: n
   }
 }
 
+/** Visible items in id order, and the revision of the body each was parsed from, by position. */
+export interface VisibleRead {
+  readonly items: CatalogItem[];
+  readonly revisions: number[];
+}
+
 /**
  * Reads the visible items in id order, in pages of {@link VISIBLE_PAGE_ROWS} ids and
  * revisions (on PostgreSQL, inside a transaction), giving the event loop a turn after each page and after each
- * {@link SLICE_OPERATIONS} bodies parsed. An item of `reuse` whose revision (as recorded in
- * `revisions` when it was parsed) is the row's is taken as is, neither fetched nor parsed.
+ * {@link SLICE_OPERATIONS} bodies parsed. An item of `previous` whose revision (as recorded
+ * beside it when it was parsed) is the row's is taken as is, neither fetched nor parsed.
  *
  * Outside a transaction the statements are separate: a sync committed in between is seen by the
  * pages after it. Returns undefined when a body fetched no longer has the revision listed; the caller compares
  * the visible version before and after to tell whether every page saw the same one.
  */
-export async function readVisible(db: SqlDriver, identifier: string, reuse: readonly CatalogItem[], revisions: WeakMap<CatalogItem, number>): Promise<CatalogItem[] | undefined> {
+export async function readVisible(db: SqlDriver, identifier: string, previous: { items: readonly CatalogItem[]; revisions: readonly number[] }): Promise<VisibleRead | undefined> {
+  const { items: reuse, revisions: reused } = previous;
   // With nothing to reuse the pages carry the bodies; otherwise bodies are fetched for the rows that changed only.
-  const withBodies = reuse.length === 0;
+  const withBodies = reused.length === 0;
   const items: CatalogItem[] = [];
+  const revisions: number[] = [];
   let p = 0;
   for await (const keys of pages<{ id: string; revision: unknown; body?: string | null }>(
     db,
@@ -164,9 +172,10 @@ export async function readVisible(db: SqlDriver, identifier: string, reuse: read
     const missing: { slot: number; id: string; revision: number; body?: string | null }[] = [];
     for (const { id, revision, body } of keys) {
       const r = Number(revision);
-      while (p < reuse.length && reuse[p]!.id < id) p++;
+      while (p < reused.length && reuse[p]!.id < id) p++;
       const old = reuse[p];
-      if (old !== undefined && old.id === id && revisions.get(old) === r) items.push(old);
+      revisions.push(r);
+      if (p < reused.length && old!.id === id && reused[p] === r) items.push(old!);
       else {
         missing.push({ slot: items.length, id, revision: r, body });
         items.push(old!); // replaced below
@@ -185,15 +194,13 @@ export async function readVisible(db: SqlDriver, identifier: string, reuse: read
       for (const wanted of part) {
         const row = bodies ? bodies.get(wanted.id) : wanted;
         if (!row || typeof row.body !== 'string' || Number(row.revision) !== wanted.revision) return undefined;
-        const item = frozenCopy(JSON.parse(row.body) as CatalogItem);
-        revisions.set(item, wanted.revision);
-        items[wanted.slot] = item;
+        items[wanted.slot] = frozenCopy(JSON.parse(row.body) as CatalogItem);
       }
       await nextTurn();
     }
     if (missing.length === 0) await nextTurn();
   }
-  return inIdOrder(items);
+  return inIdOrder({ items, revisions });
 }
 
 /**
@@ -203,9 +210,13 @@ export async function readVisible(db: SqlDriver, identifier: string, reuse: read
  * which differs from JavaScript's UTF-16 order only between characters above U+FFFF and those
  * from U+E000 to U+FFFF: then one sort here.
  */
-function inIdOrder(items: CatalogItem[]): CatalogItem[] {
+function inIdOrder(read: VisibleRead): VisibleRead {
+  const { items, revisions } = read;
   for (let i = 1; i < items.length; i++) {
-    if (items[i - 1]!.id > items[i]!.id) return items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (items[i - 1]!.id > items[i]!.id) {
+      const order = items.map((_, k) => k).sort((a, b) => (items[a]!.id < items[b]!.id ? -1 : items[a]!.id > items[b]!.id ? 1 : 0));
+      return { items: order.map((k) => items[k]!), revisions: order.map((k) => revisions[k]!) };
+    }
   }
-  return items;
+  return read;
 }

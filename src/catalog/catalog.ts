@@ -425,7 +425,7 @@ export class Catalog {
 
   /**
    * The published items and their version (0, with no item, before the first sync). Pass the
-   * items of an earlier `visible()` as `reuse` when reading a new version: with SQL storage,
+   * `items` of an earlier `visible()` (the list as returned) as `reuse` when reading a new version: with SQL storage,
    * items whose row did not change are returned as they were (the same objects), neither
    * fetched nor parsed again.
    */

@@ -140,9 +140,9 @@ export interface CatalogStore {
   /** The visible version and its time, cheaply, so readers can tell when to reload. */
   visibleVersion(identifier: string): Promise<{ version: number; syncedAt: number | null }>;
   /**
-   * The visible snapshot, all of one version. `reuse`: items of an earlier read from this store
-   * (in id order); a store may return those whose stored row has not changed since, instead of
-   * reading and parsing them again (the SQL stores do).
+   * The visible snapshot, all of one version. `reuse`: the `items` of an earlier read from this
+   * store, as returned; a store may return those whose stored row has not changed since, instead
+   * of reading and parsing them again (the SQL stores do, for a list they returned themselves).
    */
   visibleItems(identifier: string, reuse?: readonly CatalogItem[]): Promise<VisibleCatalog>;
 }
