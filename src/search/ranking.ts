@@ -55,7 +55,9 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  * - `variant`: fewer query terms whose every match in the name the name extends into another
  *   model: a run of query words ("galaxy s7", "iphone 7") followed by a word the query did not
  *   type that the catalog's names insert between that word and what otherwise follows it
- *   ("Galaxy S7 **edge**", "iPhone 7 **Plus**"; not "Cell Phones", "32GB" or "and"; see variants.ts);
+ *   ("Galaxy S7 **edge**", "iPhone 7 **Plus**"; not "Cell Phones", "32GB" or "and"; see variants.ts),
+ *   or numbers it otherwise: the name follows a query word with a number other than the one the
+ *   query typed after it, and has the query's nowhere ("Galaxy S**7**" for "galaxy s6");
  * - `priceIntent`: when the query asked for a low price with a price word ("cheap charger", see
  *   the service's `priceIntent` option), the lower price first; no effect on other queries;
  * - `proximity`: matched terms closer together, in query order (distance 1 = as far apart as in
@@ -194,6 +196,12 @@ export class Ranker {
    * number: the "Galaxy" of a "Galaxy S7 edge" handset is no Galaxy S6.
    */
   readonly #numberAfter: Int32Array;
+  /**
+   * Per term: the number term right after it in the query ("6" after "s" in "galaxy s6 case",
+   * "7" after "iphone"), else -1, when the `variant` rule is used. A name that follows this term
+   * with another number and has that number nowhere names another model ("Galaxy S7").
+   */
+  readonly #numberNext: Int32Array;
   /** The variant statistics' words read before this query. */
   readonly #variantsRead: number;
   readonly max: Record<Scored, number>;
@@ -264,6 +272,12 @@ export class Ranker {
         if (j === this.#head) return -1;
       }
       return -1;
+    });
+    this.#numberNext = Int32Array.from({ length: n }, (_, i) => {
+      const terms = match!.query.terms;
+      const j = i + 1;
+      if (!this.#variants || j >= n || this.#place[i]! < 0 || this.#place[j]! < 0 || terms[i]!.stopWord) return -1;
+      return /^\p{N}+$/u.test(terms[j]!.text) ? j : -1;
     });
     this.#maxTypos = this.#counted.reduce((s, t) => s + (match?.allowed[t] ?? 0), 0);
     const pairs = Math.max(0, m - 1);
@@ -552,6 +566,13 @@ export class Ranker {
     return this.#variants!.isVariant(tokens[t]!, next);
   }
 
+  /** Whether indexed word `w` is a number that query term `j` (a number) does not match. */
+  #otherNumber(w: number, j: number): boolean {
+    if (!/^\p{N}+$/u.test(this.#index.dictionary.words[w]!)) return false;
+    const slot = this.#slot[w]!;
+    return slot < 0 || this.#slotCodes[slot * this.#n + j] === 0;
+  }
+
   /** Reads a candidate's words: sets its proximity, attribute, exactness and bm25 ranks. */
   #read(c: number, explain: boolean): { matched: number; distance: number; field: string | null; position: number | null; exact: number; matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch'; subjectWords: number; headNamed: boolean } | undefined {
     const index = this.#index;
@@ -569,6 +590,8 @@ export class Ranker {
     // Per term: its name occurrences, and those the name extends into another model ("s7 edge").
     const nameOcc = NAME_OCC.fill(0, 0, n);
     const variantOcc = VARIANT_OCC.fill(0, 0, n);
+    // Per term: the name follows it with a number other than the query's next term ("S7" for "s6").
+    const otherNumber = OTHER_NUMBER.fill(0, 0, n);
     const variants = this.#variants;
     const spans = index.subjectSpans;
     const heads = index.nameHeads[doc]!;
@@ -625,6 +648,8 @@ export class Ranker {
             if (extended < 0) extended = this.#extends(t, lo, hi, heads) ? 1 : 0;
             nameOcc[i]!++;
             variantOcc[i]! += extended;
+            const j = this.#numberNext[i]!;
+            if (j >= 0 && t + 1 < hi && this.#otherNumber(tokens[t + 1]!, j)) otherNumber[i] = 1;
           }
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
           // The word as typed or its stem ("cases" for "case"); a typo or prefix only as the term's best match.
@@ -692,7 +717,12 @@ export class Ranker {
       }
     }
     let variantTerms = 0;
-    for (const i of counted) if (nameOcc[i]! > 0 && variantOcc[i] === nameOcc[i]) variantTerms++;
+    for (const i of counted) {
+      // Every name match continues into another model, or the name numbers the model otherwise
+      // and never as the query does ("Galaxy S7 edge" on "galaxy s6 edge case", whose description mentions the S6).
+      const renumbered = otherNumber[i] === 1 && nameOcc[this.#numberNext[i]!] === 0;
+      if ((nameOcc[i]! > 0 && variantOcc[i] === nameOcc[i]) || renumbered) variantTerms++;
+    }
     const pairs = Math.max(0, m - 1);
     this.subject[c] = 1 + subject;
     this.variant[c] = this.max.variant - variantTerms;
@@ -795,6 +825,7 @@ const IS_SUBJECT = new Uint8Array(16);
 const IS_HEAD = new Uint8Array(16);
 const NAME_OCC = new Int32Array(16);
 const VARIANT_OCC = new Int32Array(16);
+const OTHER_NUMBER = new Uint8Array(16);
 const LAST = new Int32Array(16);
 const TF = new Int32Array(16);
 

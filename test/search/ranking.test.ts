@@ -201,6 +201,18 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await variant('7 case')).toMatchObject({ a: 0, e1: 0 });
   });
 
+  it('variant: a name numbering the model otherwise ("zed 7" for "zed 6"), and never as typed, after one numbering it as typed', async () => {
+    // Both hold every query word; a's 6 is only in its description (a case for the zed 7 that "also fits the zed 6").
+    const items = [item('a', 'case for zed 7 edge', { description: 'zed 6' }), item('b', 'case for zed 6 edge', { description: 'zed 7' }), item('c', 'case for zed 7 and 6 edge')];
+    expect(await order(items.slice(0, 2), 'zed 6 edge case', { rankingRules: ['variant'], tieBreak: [] })).toEqual(['b', 'a']);
+    const s = await serviceOf(items, { rankingRules: ['variant'] });
+    const variant = async (text: string) => Object.fromEntries((await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.variant?.variantTerms]));
+    // A name holding the query's number too is not another model ("for zed 7 and 6"); without a number in the query, nothing is renumbered.
+    expect(await variant('zed 6 edge case')).toEqual({ a: 1, b: 0, c: 0 });
+    expect(await variant('zed 7 edge case')).toEqual({ a: 0, b: 1, c: 0 });
+    expect(await variant('zed edge case')).toEqual({ a: 0, b: 0, c: 0 });
+  });
+
   it('bm25 ties: the name more of which the query covers first, then the text more of which it covers', async () => {
     expect(await order([item('a', 'lamp - midnight blue'), item('b', 'lamp - red')], 'lamp', { rankingRules: ['bm25'] })).toEqual(['b', 'a']);
     const text = [item('a', 'lamp - red', { description: 'a lamp for a very long winter evening' }), item('b', 'lamp - red', { description: 'a lamp' })];
