@@ -1,8 +1,10 @@
 /**
  * Ranking rules, Meilisearch-style: each rule sorts the ties of the rules before it. `words`,
- * `typo` and `customRanking` are known for every candidate once matched; `subject`,
- * `proximity`, `attribute`, `exactness` and `bm25` read the document's words, so they are
- * computed only for the candidates whose earlier ranks tie with a hit of the requested page.
+ * `typo` and `customRanking` are known for every candidate once matched; `subject`, `variant`,
+ * `proximity`, `attribute`, `exactness` and `bm25` read the document's words, so every
+ * candidate first holds upper bounds of them read from the postings of the query's words, and a
+ * candidate's words are read only when its bounds reach the page asked for (see
+ * {@link Ranker.ordered}): a query matching the whole catalog reads about a page of documents.
  *
  * Each of `words`, `typo`, `exactness`, `subject`, `proximity` and `attribute` gives an integer
  * rank in [1, max]; `_rankingScore` reads them in rule order as nested shares of [0, 1]
@@ -18,7 +20,7 @@ import type { CatalogItem } from '../storage/catalog';
 import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
-import type { SearchIndex } from './search-index';
+import { MAX_POSTING_TF, NAMES_WHAT, SAYS_WHAT, START_POSITIONS, type SearchIndex } from './search-index';
 import type { SearchWork } from './service';
 import { endsPhrase, namesWhatItIs, saysWhatItIs, startsTail } from './subject';
 import { variantsOf, type Variants } from './variants';
@@ -87,6 +89,8 @@ type Scored = 'words' | 'typo' | 'subject' | 'variant' | 'proximity' | 'attribut
 const SCORED = new Set<RankingRule>(['words', 'typo', 'subject', 'variant', 'proximity', 'attribute', 'exactness']);
 const EXPENSIVE = new Set<RankingRule>(['subject', 'variant', 'proximity', 'attribute', 'exactness', 'bm25']);
 
+/** Scores this close to a threshold are computed exactly, not decided from bounds (floating-point error is far smaller). */
+const SCORE_MARGIN = 1e-12;
 /** Farthest proximity counted between two terms (also the distance of terms not both found in one field). */
 const MAX_DISTANCE = 8;
 /** Farthest position counted by `attribute`. */
@@ -344,18 +348,176 @@ export class Ranker {
       }
       this.#slots = [...slots.keys()];
     }
+    this.#lazy = match !== undefined && this.#rules.some((r) => EXPENSIVE.has(r));
+    if (this.#lazy) this.#bound();
   }
 
   #slots: number[] = [];
+  /** Whether the rules read documents' words: candidates then hold bounds until read (see {@link Ranker.ordered}). */
+  readonly #lazy: boolean;
+  /** Posting entries read for the bounds. */
+  #boundPostings = 0;
+  /** Candidates whose fields' first words were read for the exactness bound. */
+  #startsRead = 0;
+
+  /** Whether a field of `doc` starts with the query's words as typed (`starts`), and one is exactly them (`equal`), as #read reads them. */
+  #starts(doc: number): { starts: boolean; equal: boolean } {
+    const { tokens, offsets } = this.#index;
+    const F = this.#index.searchable.length;
+    const n = this.#n;
+    let starts = false;
+    let equal = false;
+    for (let f = 0; f < F; f++) {
+      const lo = offsets[doc * F + f]!;
+      const length = offsets[doc * F + f + 1]! - lo;
+      if (length < n || length === 0) continue;
+      let p = 0;
+      for (; p < n; p++) {
+        const slot = this.#slot[tokens[lo + p]!]!;
+        if (slot < 0 || this.#slotCodes[slot * n + p] !== 1) break;
+      }
+      if (p < n) continue;
+      starts = true;
+      if (length === n) equal = true;
+    }
+    return { starts, equal };
+  }
+
+  /**
+   * Upper bounds of the ranks the rules after `words` and `typo` give, from the postings of the
+   * query's words alone (what the index keeps per posting: see `SearchIndex.postingFlags`),
+   * written where {@link Ranker.describe} writes the exact ranks: a candidate not read yet holds
+   * its bounds. Every bound is at least the exact rank (test/search/lazy.test.ts checks it on
+   * random catalogs), so a candidate ranked by its bounds never ranks below its place:
+   *
+   * - `exactness`: exact: the terms matched as typed, and, when the postings put each term's word
+   *   as typed at its place in some field, the first words of the candidate's fields;
+   * - `subject`: each term counted where one of its words says (or names) what the item is, as
+   *   `#read` reads it but for the model-run conditions and, beyond stems, the word's code;
+   * - `variant`, `proximity`: their best;
+   * - `attribute`: exact (each term's best field rank, then position, kept per posting);
+   * - `bm25`: exact when each term has one word in the document (the index keeps each word's
+   *   share); else the sum of its words' shares (BM25's term weight is concave in the count: the
+   *   sum is at least the term's); `coverage` and `textCoverage` exact (each word's count in the
+   *   first field and in all, times its length).
+   */
+  #bound(): void {
+    const index = this.#index;
+    const n = this.#n;
+    const size = this.size;
+    const { docs, codes } = this.#cands;
+    const counted = this.#counted;
+    const m = counted.length;
+    const at = candidateScratch(index);
+    for (let c = 0; c < size; c++) at[docs[c]!] = c;
+    const flagsLow = new Uint8Array(size * n);
+    const flagsAll = new Uint8Array(size * n);
+    const place = new Uint16Array(size * n).fill(0xffff);
+    // Per candidate: bit p when term p's word as typed is at position p of a field; the lengths of the fields the first one starts.
+    const start = new Uint8Array(size);
+    const lengths = new Uint8Array(size);
+    const covered = new Float64Array(size);
+    const textCovered = new Float64Array(size);
+    // Per candidate and term: its words' postings here, as a list (next entry, -1 at the end).
+    const first = new Int32Array(size * n).fill(-1);
+    const entries: number[] = [];
+    const { postingStart, postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf, postingBm25 } = index;
+    const wordList = index.dictionary.words;
+    let read = 0;
+    try {
+      for (const w of this.#slots) {
+        const base = this.#slot[w]! * n;
+        const chars = wordList[w]!.length;
+        for (let k = postingStart[w]!, end = postingStart[w + 1]!; k < end; k++) {
+          read++;
+          const c = at[postingDocs[k]!]!;
+          if (c < 0) continue;
+          const flags = postingFlags[k]!;
+          const inFirst = postingTfFirst[k]!;
+          const all = postingTf[k]!;
+          covered[c]! += inFirst === MAX_POSTING_TF ? Infinity : chars * inFirst;
+          textCovered[c]! += all === MAX_POSTING_TF ? Infinity : chars * all;
+          for (let i = 0; i < n; i++) {
+            const code = this.#slotCodes[base + i]!;
+            if (code === 0) continue;
+            const r = c * n + i;
+            flagsAll[r]! |= flags;
+            if (code <= STEM) flagsLow[r]! |= flags;
+            if (postingPlace[k]! < place[r]!) place[r] = postingPlace[k]!;
+            // Two numbers per entry: the posting, the next entry.
+            const e = entries.length;
+            entries.push(k);
+            entries.push(first[r]!);
+            first[r] = e;
+            if (code === 1 && i < START_POSITIONS) {
+              start[c]! |= postingPositions[k]! & (1 << i);
+              if (i === 0) lengths[c] = postingStarts[k]!;
+            }
+          }
+        }
+      }
+    } finally {
+      for (let c = 0; c < size; c++) at[docs[c]!] = -1;
+    }
+    this.#boundPostings = read;
+    const positions = m * MAX_POSITION + 1;
+    for (let c = 0; c < size; c++) {
+      let exact = 0;
+      let subject = 0;
+      let rankExcess = 0;
+      let posExcess = 0;
+      for (const i of counted) {
+        const r = c * n + i;
+        const code = codes[r]!;
+        if (code === 1) exact++;
+        // A word counts in the subject as typed or as a stem, or as good as the term's best match here.
+        const flags = code <= STEM ? flagsLow[r]! : flagsAll[r]!;
+        const says = (flags & SAYS_WHAT) !== 0;
+        if (i === this.#head) subject += flags & NAMES_WHAT ? 2 * m : says ? m : 0;
+        else if (!this.#letters[i] && says) subject++;
+        const best = place[r]!;
+        if (best === 0xffff) {
+          rankExcess += index.fieldRanks - 1;
+          posExcess += MAX_POSITION;
+        } else {
+          rankExcess += best >> 8;
+          posExcess += Math.min(MAX_POSITION, Math.max(0, (best & 255) - i));
+        }
+      }
+      let bm25 = 0;
+      for (const i of counted) {
+        const e = first[c * n + i]!;
+        if (e >= 0) bm25 += this.#idf[i]! * termShare(index, entries, e);
+      }
+      this.bm25[c] = bm25;
+      // Every term's word as typed at its place (the first START_POSITIONS of them), in some field:
+      // then the fields' first words tell (a few words, not the document).
+      let starts = start[c] === (1 << Math.min(n, START_POSITIONS)) - 1;
+      let equal = starts && (n > START_POSITIONS || (lengths[c]! & (1 << (n - 1))) !== 0);
+      if (starts) {
+        this.#startsRead++;
+        ({ starts, equal } = this.#starts(docs[c]!));
+      }
+      this.exactness[c] = 1 + exact + (starts ? 1 : 0) + (equal ? 1 : 0);
+      this.subject[c] = 1 + subject;
+      this.variant[c] = this.max.variant;
+      this.proximity[c] = this.max.proximity;
+      this.attribute[c] = (m * (index.fieldRanks - 1) - rankExcess) * positions + (m * MAX_POSITION - posExcess) + 1;
+      const doc = docs[c]!;
+      this.coverage[c] = index.firstChars[doc] === 0 ? 0 : Math.min(1, covered[c]! / index.firstChars[doc]!);
+      this.textCoverage[c] = index.textChars[doc] === 0 ? 0 : Math.min(1, textCovered[c]! / index.textChars[doc]!);
+    }
+  }
 
   /** Work done for this query so far. */
   get work(): SearchWork {
     return {
       dictionaryNodes: this.#match?.work.nodes ?? 0,
       wordsReached: this.#match?.work.words ?? 0,
-      postingsRead: this.#cands.postingsRead,
+      postingsRead: this.#cands.postingsRead + this.#boundPostings,
       candidates: this.#cands.docs.length,
       documentsRead: this.documentsRead,
+      fieldStartsRead: this.#startsRead,
       variantWordsRead: (this.#statistics?.wordsRead ?? 0) - this.#variantsRead,
     };
   }
@@ -377,27 +539,85 @@ export class Ranker {
   }
 
   /**
-   * Candidate numbers in rank order, exact in positions [start, end) (and in every position
-   * when `start` is 0 and `end` the number of candidates).
+   * The candidates (those of `keep` when given) in rank order, lazily: each `next()` gives the
+   * next one, -1 after the last. Candidates wait in a heap ordered by their ranks, the bounds of
+   * those not read yet (see #bound); the first one is read when it holds bounds, and given when
+   * it is read and still first: every one left ranks at most as its bounds, below it. So a page
+   * reads the candidates whose bounds reach it, not every candidate tied on `words` and `typo`
+   * (Meilisearch's buckets, each rule ranking only what the page still needs).
    */
-  order(start: number, end: number): Int32Array {
-    const size = this.#cands.docs.length;
+  ordered(keep?: Uint8Array): { next(): number } {
+    const size = this.size;
+    const heap = new Int32Array(size);
+    let length = 0;
+    for (let c = 0; c < size; c++) if (!keep || keep[c] === 1) heap[length++] = c;
+    const before = this.#comparator(this.#rules, true);
+    const down = (k: number): void => {
+      const x = heap[k]!;
+      for (;;) {
+        let child = 2 * k + 1;
+        if (child >= length) break;
+        if (child + 1 < length && before(heap[child + 1]!, heap[child]!) < 0) child++;
+        if (before(heap[child]!, x) >= 0) break;
+        heap[k] = heap[child]!;
+        k = child;
+      }
+      heap[k] = x;
+    };
+    for (let k = (length >> 1) - 1; k >= 0; k--) down(k);
+    const lazy = this.#lazy;
+    return {
+      next: () => {
+        while (length > 0) {
+          const top = heap[0]!;
+          if (lazy && !this.#done[top]) {
+            // Its exact ranks are at most its bounds: it may sink.
+            this.describe(top);
+            down(0);
+            continue;
+          }
+          heap[0] = heap[--length]!;
+          if (length > 0) down(0);
+          return top;
+        }
+        return -1;
+      },
+    };
+  }
+
+  /** Every candidate read and sorted: the order {@link Ranker.ordered} gives, computed eagerly (hybrid search blends every score). */
+  eagerOrder(): Int32Array {
+    const size = this.size;
+    for (let c = 0; c < size; c++) this.describe(c);
     const order = new Int32Array(size);
     for (let c = 0; c < size; c++) order[c] = c;
-    end = Math.min(end, size);
-    if (size === 0 || start >= end) return order;
-    const firstExpensive = this.#rules.findIndex((r) => EXPENSIVE.has(r));
-    const cheap = this.#comparator(firstExpensive < 0 ? this.#rules : this.#rules.slice(0, firstExpensive), firstExpensive < 0);
-    order.sort(cheap);
-    if (firstExpensive < 0) return order;
-    // Only the buckets of tied candidates that reach [start, end) need the other rules.
-    let a = start;
-    while (a > 0 && cheap(order[a - 1]!, order[start]!) === 0) a--;
-    let b = end;
-    while (b < size && cheap(order[b]!, order[end - 1]!) === 0) b++;
-    for (let k = a; k < b; k++) this.describe(order[k]!);
-    order.subarray(a, b).sort(this.#comparator(this.#rules, true));
-    return order;
+    return order.sort(this.#comparator(this.#rules, true));
+  }
+
+  /**
+   * Per candidate, 1 when its score is at least `threshold`. The score grows with the ranks in
+   * rule order, so a candidate whose bounds score below the threshold is out, and one whose
+   * least ranks score above it is in, both without reading it; only the others are read.
+   */
+  passing(threshold: number): Uint8Array {
+    const size = this.size;
+    const keep = new Uint8Array(size);
+    const codes = this.#cands.codes;
+    for (let c = 0; c < size; c++) {
+      if (this.#lazy && !this.#done[c]) {
+        if (this.#scoreWith((rule) => this[rule][c]!) + SCORE_MARGIN < threshold) continue;
+        let exact = 0;
+        for (const i of this.#counted) if (codes[c * this.#n + i] === 1) exact++;
+        // The least each rule can give: the words and typos known, the terms matched as typed.
+        const least = (rule: Scored) => (rule === 'words' || rule === 'typo' ? this[rule][c]! : rule === 'exactness' ? 1 + exact : 1);
+        if (this.#scoreWith(least) - SCORE_MARGIN >= threshold) {
+          keep[c] = 1;
+          continue;
+        }
+      }
+      if (this.score(c) >= threshold) keep[c] = 1;
+    }
+    return keep;
   }
 
   /** Candidates whose words were read. */
@@ -415,13 +635,18 @@ export class Ranker {
   score(c: number): number {
     if (!this.#match) return 1;
     this.describe(c);
+    return this.#scoreWith((rule) => this[rule][c]!);
+  }
+
+  /** The score of the given ranks (see {@link Ranker.score}). */
+  #scoreWith(rankOf: (rule: Scored) => number): number {
     // Each rule narrows the span [lo, lo + width) to its rank's share; the score is the span's top.
     let lo = 0;
     let width = 1;
     let perfect = true;
     for (const rule of this.#rules) {
       if (!SCORED.has(rule)) continue;
-      const r = this[rule as Scored][c]!;
+      const r = rankOf(rule as Scored);
       const m = this.max[rule as Scored];
       if (m <= 1) continue;
       if (r < m) perfect = false;
@@ -592,6 +817,7 @@ export class Ranker {
     const variantOcc = VARIANT_OCC.fill(0, 0, n);
     // Per term: the name follows it with a number other than the query's next term ("S7" for "s6").
     const otherNumber = OTHER_NUMBER.fill(0, 0, n);
+    const termBm25 = TERM_BM25.fill(0, 0, n);
     const variants = this.#variants;
     const spans = index.subjectSpans;
     const heads = index.nameHeads[doc]!;
@@ -688,8 +914,10 @@ export class Ranker {
         if (length === n) equal = true;
       }
       const norm = 1.2 * (0.25 + (0.75 * length) / (index.averageLength[f] || 1));
-      for (const i of counted) if (tf[i]! > 0) bm25 += index.fieldWeight[f]! * this.#idf[i]! * ((tf[i]! * 2.2) / (tf[i]! + norm));
+      // Each term's share field by field, its idf after: a term matched by one word here then has exactly the share the index keeps for that word (its bound, see #bound).
+      for (const i of counted) if (tf[i]! > 0) termBm25[i]! += index.fieldWeight[f]! * ((tf[i]! * 2.2) / (tf[i]! + norm));
     }
+    for (const i of counted) bm25 += this.#idf[i]! * termBm25[i]!;
     let distance = 0;
     for (let k = 0; k + 1 < m; k++) distance += near[k]!;
     let rankExcess = 0;
@@ -828,6 +1056,50 @@ const VARIANT_OCC = new Int32Array(16);
 const OTHER_NUMBER = new Uint8Array(16);
 const LAST = new Int32Array(16);
 const TF = new Int32Array(16);
+const TERM_BM25 = new Float64Array(16);
+
+/**
+ * A term's BM25 share in a document (before its idf) from its words' postings, listed from
+ * entry `e` of `entries` (posting, next entry): as #read sums it, field after field, when its
+ * words are in distinct fields and only the first of them (in field order) is in more than one,
+ * so that adding the words' shares in field order repeats #read's additions; else the sum of the
+ * shares, above the term's (BM25's weight is concave in the count) and kept above through the
+ * rounding.
+ */
+function termShare(index: SearchIndex, entries: readonly number[], e: number): number {
+  const { postingBm25, postingFields } = index;
+  if (entries[e + 1]! < 0) return postingBm25[entries[e]!]!;
+  const list: number[] = [];
+  for (let x = e; x >= 0; x = entries[x + 1]!) list.push(entries[x]!);
+  // By lowest field.
+  list.sort((a, b) => lowest(postingFields[a]!) - lowest(postingFields[b]!));
+  let exact = postingFields[list[0]!]! !== 0;
+  let sum = 0;
+  let seen = 0;
+  for (let j = 0; j < list.length; j++) {
+    const fields = postingFields[list[j]!]!;
+    if (fields === 0 || (fields & seen) !== 0 || (j > 0 && (fields & (fields - 1)) !== 0) || (j > 0 && lowest(fields) < 31 - Math.clz32(seen))) exact = false;
+    seen |= fields;
+    sum += postingBm25[list[j]!]!;
+  }
+  return exact ? sum : sum * (1 + 2 ** -40);
+}
+
+/** The lowest bit set of a nonzero mask. */
+function lowest(mask: number): number {
+  return 31 - Math.clz32(mask & -mask);
+}
+
+const candidates = new WeakMap<SearchIndex, Int32Array>();
+/** Document → candidate number (-1: none), per index, left all -1 after each use (queries are synchronous). */
+function candidateScratch(index: SearchIndex): Int32Array {
+  let s = candidates.get(index);
+  if (!s) {
+    s = new Int32Array(index.items.length).fill(-1);
+    candidates.set(index, s);
+  }
+  return s;
+}
 
 const slots = new WeakMap<SearchIndex, Int32Array>();
 function slotScratch(index: SearchIndex): Int32Array {

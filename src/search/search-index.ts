@@ -23,6 +23,15 @@ export const BUILD_CHECKPOINT_ITEMS = 1024;
 /** Tokens visited between two checkpoints of an index build. */
 export const BUILD_CHECKPOINT_TOKENS = 1 << 16;
 
+/** Word positions, and field lengths, kept per posting in {@link SearchIndex.postingPositions} and {@link SearchIndex.postingStarts}. */
+export const START_POSITIONS = 8;
+/** {@link SearchIndex.postingFlags}: the word is somewhere the document says what it is (see subject.ts, as the ranking reads it). */
+export const SAYS_WHAT = 4;
+/** {@link SearchIndex.postingFlags}: the word is somewhere it names what the document is (a name phrase's head, the category's type word). */
+export const NAMES_WHAT = 8;
+/** Largest count kept per posting in {@link SearchIndex.postingTf} and {@link SearchIndex.postingTfFirst} (a larger count reads as unknown). */
+export const MAX_POSTING_TF = 0xff;
+
 /** How an index is built. */
 export interface IndexSettings {
   /** Fields whose text is searched, best first; undefined: `name`, every string custom field, then `categories_ids`. */
@@ -55,6 +64,32 @@ export class SearchIndex {
   readonly postingDocs: Uint32Array;
   /** Where each word's documents start in `postingDocs` (word w: `postingStart[w] … postingStart[w + 1]`). */
   readonly postingStart: Uint32Array;
+  /**
+   * Per posting (the entries of `postingDocs`): what the ranking's bounds read without reading
+   * the document's words (see ranking.ts). Flags {@link SAYS_WHAT}, {@link NAMES_WHAT}.
+   */
+  readonly postingFlags: Uint8Array;
+  /** Per posting: bit p set when the word is at position p (below {@link START_POSITIONS}) of one of the document's fields. */
+  readonly postingPositions: Uint8Array;
+  /** Per posting: bit L − 1 set when the word starts one of the document's fields of L words (L up to {@link START_POSITIONS}). */
+  readonly postingStarts: Uint8Array;
+  /** Per posting: the word's best place, `fieldRank << 8 | min(position, 255)` (lowest rank, then earliest position in a field of that rank). */
+  readonly postingPlace: Uint16Array;
+  /** Per posting: the word's occurrences in the first searched field, at most {@link MAX_POSTING_TF}. */
+  readonly postingTfFirst: Uint8Array;
+  /** Per posting: the word's occurrences in every searched field, at most {@link MAX_POSTING_TF}. */
+  readonly postingTf: Uint8Array;
+  /** Per posting: the searched fields holding the word, bit f for field f (0 when there are over 32 fields: unknown). */
+  readonly postingFields: Uint32Array;
+  /**
+   * Per posting: the word's BM25 share without its idf, `Σ_f weight_f · 2.2·tf / (tf + norm_f)`
+   * over the document's fields in order, computed as the ranking computes a term's (see ranking.ts).
+   */
+  readonly postingBm25: Float64Array;
+  /** Per document: characters of the words of its first searched field. */
+  readonly firstChars: Uint32Array;
+  /** Per document: characters of the words of every searched field. */
+  readonly textChars: Uint32Array;
   /** Word numbers of document d, field f, in order: `tokens[offsets[d·F + f] … offsets[d·F + f + 1]]`. */
   readonly tokens: Uint32Array;
   readonly offsets: Uint32Array;
@@ -87,6 +122,16 @@ export class SearchIndex {
     this.stems = parts.stems;
     this.postingDocs = parts.postingDocs;
     this.postingStart = parts.postingStart;
+    this.postingFlags = parts.postingFlags;
+    this.postingPositions = parts.postingPositions;
+    this.postingStarts = parts.postingStarts;
+    this.postingPlace = parts.postingPlace;
+    this.postingTfFirst = parts.postingTfFirst;
+    this.postingTf = parts.postingTf;
+    this.postingFields = parts.postingFields;
+    this.postingBm25 = parts.postingBm25;
+    this.firstChars = parts.firstChars;
+    this.textChars = parts.textChars;
     this.tokens = parts.tokens;
     this.offsets = parts.offsets;
     this.averageLength = parts.averageLength;
@@ -256,14 +301,7 @@ export class SearchIndex {
       postingStart[w + 1]!++;
     });
     for (let w = 0; w < wordList.length; w++) postingStart[w + 1]! += postingStart[w]!;
-    const postingDocs = new Uint32Array(postingStart[wordList.length]!);
-    const filled = postingStart.slice(0, wordList.length);
-    lastDoc.fill(-1);
-    yield* eachToken(tokenList, offsets, F, items.length, (w, d) => {
-      if (lastDoc[w] === d) return;
-      lastDoc[w] = d;
-      postingDocs[filled[w]!++] = d;
-    });
+    const postings = yield* fillPostings(tokenList, offsets, postingStart, { searchable, fieldRank, fieldWeight, averageLength, subjectSpans, nameHeads, wordList, items: items.length });
     const stems = new Map<string, number[]>();
     for (let w = 0; w < wordList.length; w++) {
       const s = analyzer.stem(wordList[w]!);
@@ -285,7 +323,7 @@ export class SearchIndex {
       fieldWeight,
       dictionary,
       stems,
-      postingDocs,
+      ...postings,
       postingStart,
       tokens: tokenList,
       offsets,
@@ -296,6 +334,118 @@ export class SearchIndex {
       namedDf: Uint32Array.from(namedDf),
     });
   }
+}
+
+/**
+ * The postings in document order, with what each says for the ranking's bounds (see
+ * {@link SearchIndex.postingFlags}), and each document's characters; in steps of at most
+ * {@link BUILD_CHECKPOINT_TOKENS} tokens.
+ */
+function* fillPostings(
+  tokens: Uint32Array,
+  offsets: Uint32Array,
+  postingStart: Uint32Array,
+  at: { searchable: readonly string[]; fieldRank: Uint8Array; fieldWeight: Float64Array; averageLength: Float64Array; subjectSpans: Uint16Array; nameHeads: Uint32Array; wordList: readonly string[]; items: number },
+): Generator<void, Pick<SearchIndex, 'postingDocs' | 'postingFlags' | 'postingPositions' | 'postingStarts' | 'postingPlace' | 'postingTfFirst' | 'postingTf' | 'postingFields' | 'postingBm25' | 'firstChars' | 'textChars'>> {
+  const { searchable, fieldRank, fieldWeight, averageLength, subjectSpans, nameHeads, wordList } = at;
+  const F = searchable.length;
+  const W = wordList.length;
+  const total = postingStart[W]!;
+  const postingDocs = new Uint32Array(total);
+  const postingFlags = new Uint8Array(total);
+  const postingPlace = new Uint16Array(total);
+  const postingTfFirst = new Uint8Array(total);
+  const postingTf = new Uint8Array(total);
+  const postingFields = new Uint32Array(total);
+  const fields = new Uint32Array(W);
+  const positions = new Uint8Array(W);
+  const starts = new Uint8Array(W);
+  const postingPositions = new Uint8Array(total);
+  const postingStarts = new Uint8Array(total);
+  const postingBm25 = new Float64Array(total);
+  const firstChars = new Uint32Array(at.items);
+  const textChars = new Uint32Array(at.items);
+  const filled = postingStart.slice(0, W);
+  // Per word, for the document being read (reset through `seen`); per field counts through `inField`.
+  const lastDoc = new Int32Array(W).fill(-1);
+  const flags = new Uint8Array(W);
+  const place = new Uint16Array(W);
+  const tfFirst = new Uint32Array(W);
+  const tf = new Uint32Array(W);
+  const bm25 = new Float64Array(W);
+  const fieldTf = new Uint32Array(W);
+  const seen: number[] = [];
+  const inField: number[] = [];
+  let done = 0;
+  for (let d = 0; d < at.items; d++) {
+    seen.length = 0;
+    const heads = nameHeads[d]!;
+    for (let f = 0; f < F; f++) {
+      const lo = offsets[d * F + f]!;
+      const hi = offsets[d * F + f + 1]!;
+      if (hi === lo) continue;
+      const field = searchable[f];
+      const rank = fieldRank[f]!;
+      // As the ranking reads it: the name says what an item is only while it is among the best fields.
+      const readsSubject = field !== 'name' || rank === 0;
+      inField.length = 0;
+      for (let t = lo; t < hi; t++) {
+        const w = tokens[t]!;
+        const p = t - lo;
+        const chars = wordList[w]!.length;
+        textChars[d]! += chars;
+        if (f === 0) firstChars[d]! += chars;
+        if (lastDoc[w] !== d) {
+          lastDoc[w] = d;
+          seen.push(w);
+          flags[w] = 0;
+          place[w] = 0xffff;
+          tfFirst[w] = tf[w] = fields[w] = positions[w] = starts[w] = 0;
+          bm25[w] = 0;
+        }
+        if (fieldTf[w]!++ === 0) {
+          inField.push(w);
+          if (F <= 32) fields[w]! |= 1 << f;
+        }
+        tf[w]!++;
+        if (f === 0) tfFirst[w]!++;
+        const placed = (rank << 8) | Math.min(p, 255);
+        if (placed < place[w]!) place[w] = placed;
+        if (p < START_POSITIONS) positions[w]! |= 1 << p;
+        if (p === 0 && hi - lo <= START_POSITIONS) starts[w]! |= 1 << (hi - lo - 1);
+        if (readsSubject && saysWhatItIs(field, p, subjectSpans, d * 3)) {
+          flags[w]! |= SAYS_WHAT;
+          if (namesWhatItIs(field, p, subjectSpans, d * 3, heads)) flags[w]! |= NAMES_WHAT;
+        }
+      }
+      // The ranking's BM25 share of one word, the same operations in the same order (see ranking.ts #read).
+      const norm = 1.2 * (0.25 + (0.75 * (hi - lo)) / (averageLength[f] || 1));
+      for (const w of inField) {
+        const n = fieldTf[w]!;
+        bm25[w]! += fieldWeight[f]! * ((n * 2.2) / (n + norm));
+        fieldTf[w] = 0;
+      }
+      done += hi - lo;
+    }
+    for (const w of seen) {
+      const k = filled[w]!++;
+      postingDocs[k] = d;
+      postingFlags[k] = flags[w]!;
+      postingPlace[k] = place[w]!;
+      postingTfFirst[k] = Math.min(tfFirst[w]!, MAX_POSTING_TF);
+      postingTf[k] = Math.min(tf[w]!, MAX_POSTING_TF);
+      postingFields[k] = fields[w]!;
+      postingPositions[k] = positions[w]!;
+      postingStarts[k] = starts[w]!;
+      postingBm25[k] = bm25[w]!;
+    }
+    done++;
+    if (done >= BUILD_CHECKPOINT_TOKENS) {
+      done = 0;
+      yield;
+    }
+  }
+  return { postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf, postingFields, postingBm25, firstChars, textChars };
 }
 
 /** Calls `each(word, document)` for every token of every document, in order, in steps. */

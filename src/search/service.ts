@@ -101,12 +101,18 @@ export interface SearchWork {
   readonly dictionaryNodes: number;
   /** Indexed words the dictionary lookups reached (exact, prefixes, typos). */
   readonly wordsReached: number;
-  /** Posting entries read to collect candidates. */
+  /** Posting entries read to collect candidates, and again to bound the ranks of the rules that read documents. */
   readonly postingsRead: number;
   /** Candidates ranked. */
   readonly candidates: number;
-  /** Candidates whose words were read for proximity, attribute, exactness and bm25. */
+  /**
+   * Candidates whose words were read for the rules after `words` and `typo` (subject, variant,
+   * proximity, attribute, exactness, bm25): only those whose bounds reach the page asked for
+   * (and, with `rankingScoreThreshold`, those whose bounds cannot tell on which side they are).
+   */
   readonly documentsRead: number;
+  /** Candidates whose fields' first words were read, when the postings put every query word as typed at its place (exactness). */
+  readonly fieldStartsRead: number;
   /** Name words read to learn the catalog's model variants (the `variant` rule), once per query word and index version. */
   readonly variantWordsRead: number;
 }
@@ -243,7 +249,7 @@ export class SearchService {
   #current: SearchIndex | undefined;
   #building: Promise<SearchIndex> | undefined;
   #checkedAt = -Infinity;
-  #work: SearchWork = { dictionaryNodes: 0, wordsReached: 0, postingsRead: 0, candidates: 0, documentsRead: 0, variantWordsRead: 0 };
+  #work: SearchWork = { dictionaryNodes: 0, wordsReached: 0, postingsRead: 0, candidates: 0, documentsRead: 0, fieldStartsRead: 0, variantWordsRead: 0 };
 
   /** Work done by the latest search or autocomplete (see {@link SearchWork}). */
   get work(): SearchWork {
@@ -317,65 +323,44 @@ export class SearchService {
     const ratio = query.semanticRatio ?? 0;
     const semantic = ratio > 0 && this.#options.embedder !== undefined && index.vectors !== undefined && analyzed.terms.length > 0;
     const ranker = this.#ranker(index, analyzed, allowed, query.sort);
-    let docs: number[];
-    let scores: number[];
-    let details: (RankingScoreDetails | undefined)[] = [];
+    const first = page * hitsPerPage;
+    const shown: { doc: number; score: number; details?: RankingScoreDetails }[] = [];
+    // The documents counted in totals and facets.
+    let docs: readonly number[];
     try {
-      const size = ranker.size;
-      const everything = query.rankingScoreThreshold !== undefined || semantic;
-      const order = ranker.order(everything ? 0 : page * hitsPerPage, everything ? size : (page + 1) * hitsPerPage);
-      if (everything) {
-        docs = [];
-        scores = [];
-        for (const c of order) {
-          docs.push(ranker.doc(c));
-          scores.push(ranker.score(c));
-        }
+      if (semantic) {
+        // Every keyword score is blended: every candidate is read.
+        const order = ranker.eagerOrder();
+        const blended = await this.#blend(index, query.text, ratio, Array.from(order, (c) => ranker.doc(c)), Array.from(order, (c) => ranker.score(c)));
+        const threshold = query.rankingScoreThreshold;
+        const kept = threshold === undefined ? blended.docs.map((_, k) => k) : blended.docs.flatMap((_, k) => (blended.scores[k]! >= threshold ? [k] : []));
+        docs = kept.map((k) => blended.docs[k]!);
+        for (const k of kept.slice(first, first + hitsPerPage)) shown.push({ doc: blended.docs[k]!, score: blended.scores[k]!, details: query.showRankingScoreDetails ? {} : undefined });
       } else {
-        docs = Array.from(order, (c) => ranker.doc(c));
-        scores = [];
-        for (let k = page * hitsPerPage; k < Math.min(size, (page + 1) * hitsPerPage); k++) scores[k] = ranker.score(order[k]!);
-        if (query.showRankingScoreDetails) for (let k = page * hitsPerPage; k < Math.min(size, (page + 1) * hitsPerPage); k++) details[k] = ranker.details(order[k]!);
+        // Only the candidates whose bounds reach the page are read (see Ranker.ordered); a
+        // threshold reads those its bounds cannot decide (see Ranker.passing).
+        const keep = query.rankingScoreThreshold === undefined ? undefined : ranker.passing(query.rankingScoreThreshold);
+        const ordered = ranker.ordered(keep);
+        for (let k = 0; k < first && ordered.next() >= 0; k++);
+        for (let k = 0; k < hitsPerPage; k++) {
+          const c = ordered.next();
+          if (c < 0) break;
+          shown.push({ doc: ranker.doc(c), score: ranker.score(c), details: query.showRankingScoreDetails ? ranker.details(c) : undefined });
+        }
+        const all: number[] = [];
+        for (let c = 0; c < ranker.size; c++) if (!keep || keep[c] === 1) all.push(ranker.doc(c));
+        docs = all;
       }
-      if (everything && query.showRankingScoreDetails && !semantic) details = Array.from(order, (c, k) => (k >= page * hitsPerPage && k < (page + 1) * hitsPerPage ? ranker.details(c) : undefined));
     } finally {
       this.#done(ranker);
     }
-    if (semantic) ({ docs, scores } = await this.#blend(index, query.text, ratio, docs, scores));
-    // Scores are returned unrounded (JSON keeps every double), so a returned score works as a threshold.
-    if (query.rankingScoreThreshold !== undefined) {
-      const threshold = query.rankingScoreThreshold;
-      const keptDocs: number[] = [];
-      const keptScores: number[] = [];
-      const keptDetails: (RankingScoreDetails | undefined)[] = [];
-      docs.forEach((d, k) => {
-        if (scores[k]! < threshold) return;
-        keptDocs.push(d);
-        keptScores.push(scores[k]!);
-        keptDetails.push(details[k]);
-      });
-      docs = keptDocs;
-      scores = keptScores;
-      details = keptDetails;
-      if (query.showRankingScoreDetails && !semantic) {
-        // The page moved: explain the hits of the page actually shown.
-        const again = this.#ranker(index, analyzed, allowed, query.sort);
-        try {
-          const byDoc = new Map<number, number>();
-          for (let c = 0; c < again.size; c++) byDoc.set(again.doc(c), c);
-          for (let k = page * hitsPerPage; k < Math.min(docs.length, (page + 1) * hitsPerPage); k++) details[k] = again.details(byDoc.get(docs[k]!)!);
-        } finally {
-          again.release();
-        }
-      }
-    }
     const facets = this.#facets(index, docs);
-    const hits: Hit[] = [];
-    for (let k = page * hitsPerPage; k < Math.min(docs.length, (page + 1) * hitsPerPage); k++) {
-      const hit: Record<string, unknown> = { ...index.items[docs[k]!]!, _rankingScore: scores[k]! };
-      if (query.showRankingScoreDetails) hit._rankingScoreDetails = details[k] ?? {};
-      hits.push(hit as Hit);
-    }
+    // Scores are returned unrounded (JSON keeps every double), so a returned score works as a threshold.
+    const hits = shown.map(({ doc, score, details }): Hit => {
+      const hit: Record<string, unknown> = { ...index.items[doc]!, _rankingScore: score };
+      if (details) hit._rankingScoreDetails = details;
+      return hit as Hit;
+    });
     return { hits, facets, totalPages: Math.ceil(docs.length / hitsPerPage), totalHits: docs.length, hitsPerPage, page };
   }
 
@@ -393,24 +378,15 @@ export class SearchService {
     const seen = new Set<string>();
     const suggestions: { text: string }[] = [];
     try {
-      // Names repeat: rank a few pages first, everything only when they were not enough.
-      let order = ranker.order(0, hitsPerPage * 4);
-      for (let pass = 0; pass < 2 && suggestions.length < hitsPerPage; pass++) {
-        if (pass === 1) {
-          if (ranker.size <= hitsPerPage * 4) break;
-          order = ranker.order(0, ranker.size);
-          seen.clear();
-          suggestions.length = 0;
-        }
-        const upTo = pass === 0 ? Math.min(order.length, hitsPerPage * 4) : order.length;
-        for (let k = 0; k < upTo && suggestions.length < hitsPerPage; k++) {
-          const name = index.items[ranker.doc(order[k]!)]!.name;
-          if (typeof name !== 'string' || name === '') continue;
-          const key = name.toLowerCase();
-          if (seen.has(key)) continue;
-          seen.add(key);
-          suggestions.push({ text: name });
-        }
+      // Names repeat: candidates are ranked (and read) only until enough distinct names are found.
+      const ordered = ranker.ordered();
+      for (let c = ordered.next(); c >= 0; c = suggestions.length < hitsPerPage ? ordered.next() : -1) {
+        const name = index.items[ranker.doc(c)]!.name;
+        if (typeof name !== 'string' || name === '') continue;
+        const key = name.toLowerCase();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        suggestions.push({ text: name });
       }
     } finally {
       this.#done(ranker);

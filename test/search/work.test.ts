@@ -58,6 +58,19 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
     expect(fresh.work.variantWordsRead).toBe(0);
   });
 
+  it('the commonest word reads about a page of documents, not the 3,291 candidates', async () => {
+    // Every product is in cell-phones: "phone" matches all of them, and they tie on words and typo.
+    const { totalHits, hits } = await service.search({ text: 'phone' });
+    expect(totalHits).toBe(3291);
+    expect(hits.length).toBe(20);
+    expect(service.work.candidates).toBe(3291);
+    expect(service.work.documentsRead).toBeLessThanOrEqual(40);
+    // Bounds are read from the postings: once more what collecting the candidates read.
+    expect(service.work.postingsRead).toBeLessThanOrEqual(2 * 3291 * 3);
+    await service.search({ text: 'cell phone', page: 2 });
+    expect(service.work.documentsRead).toBeLessThanOrEqual(100);
+  });
+
   it('a long word with typos allowed visits a bounded part of the dictionary', async () => {
     await service.search({ text: 'samsunggalaxyotterboxdefenderseries' });
     const typos = service.work;
