@@ -1,6 +1,7 @@
 /**
- * Matching: which indexed words each query term reaches (exact, stem, prefix, typos, synonyms),
- * and which documents are candidates, with the best match of every term in each.
+ * Matching: which indexed words each query term reaches (exact, stem, prefix, typos, synonyms,
+ * the word two query words make joined), and which documents are candidates, with the best match
+ * of every term in each.
  *
  * A match is coded in one byte, lower is better: `1 + 2 · typos + (exact ? 0 : 1)`; 0 means no
  * match. So 1 is the exact word as typed, 2 a stem, prefix or synonym without typo, 4 one typo,
@@ -34,6 +35,9 @@ export type MatchingStrategy = 'last' | 'all' | 'frequency';
 export const MAX_DERIVATIONS = 1000;
 /** Shortest term matched as a prefix when it is not the last one. */
 const MIN_INNER_PREFIX = 3;
+
+/** A query word that may be joined with the next one: two letters or more. */
+const JOINABLE = /^\p{L}{2,}$/u;
 
 /** One analysed query against one index. */
 export interface QueryMatch {
@@ -92,6 +96,19 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
     termWords.push([...codes.keys()]);
     termCodes.push([...codes.values()]);
+  }
+  // Two query words written as one in the catalog ("shower head" finds "showerhead", "ear buds"
+  // "earbuds"): the joined word, or a word of its stem, matches both terms, as a synonym does.
+  // Words of two letters or more, so a lone letter makes no plural ("galaxy s" is no "galaxys").
+  for (let i = 0; i + 1 < n; i++) {
+    const [a, b] = [terms[i]!, terms[i + 1]!];
+    if (a.stopWord || b.stopWord || !JOINABLE.test(a.text) || !JOINABLE.test(b.text)) continue;
+    const joined = a.text + b.text;
+    const stem = analyzer.stem(joined);
+    const ids = new Set(stem === a.stem || stem === b.stem ? [] : (index.stems.get(stem) ?? []));
+    const id = dict.id(joined);
+    if (id >= 0) ids.add(id);
+    for (const word of ids) for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, 2);
   }
   const phrases: { from: number; to: number; docs: number[] }[] = [];
   for (const { from, to, words } of query.synonyms) {

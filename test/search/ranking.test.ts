@@ -320,6 +320,23 @@ describe('matching', () => {
     expect((await s.search({ text: 'the who' })).hits.map((h) => h.id)).toEqual(['a']);
   });
 
+  it('matches two query words written as one in an item ("ear buds" finds "earbuds" for both words, and its stem)', async () => {
+    // a and b differ only in writing the compound as one word; a's "earbuds" matches "ear" (a prefix) and "buds" (the joined word).
+    expect(await order([item('b', 'zed ear hooks'), item('a', 'zed earbuds')], 'ear buds')).toEqual(['a', 'b']);
+    const matched = async (items: Item[], text: string) => {
+      const s = await serviceOf(items, { rankingRules: ['words'] });
+      return Object.fromEntries((await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.words?.matchingWords]));
+    };
+    expect(await matched([item('a', 'zed earbud')], 'ear buds')).toEqual({ a: 2 });
+    // A lone letter is not joined: "galaxy s" would join to "galaxys", a plural of "galaxy".
+    expect(await matched([item('c', 'galaxy zed')], 'galaxy s')).toEqual({ c: 1 });
+    // "showerhead" typed as one word is not split.
+    expect(await matched([item('d', 'rain shower head')], 'showerhead')).toEqual({});
+    // The compound as typed ranks before the joined word: a words-as-typed match for exactness.
+    const both = await order([item('a', 'zed earbuds'), item('b', 'zed ear buds')], 'ear buds', { tieBreak: [] });
+    expect(both).toEqual(['b', 'a']);
+  });
+
   it('uses the configured stop words', async () => {
     const items = [item('a', 'lamp'), item('b', 'new chair')];
     expect((await (await serviceOf(items)).search({ text: 'new lamp' })).hits.map((h) => h.id).sort()).toEqual(['a', 'b']);
