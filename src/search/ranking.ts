@@ -420,7 +420,10 @@ export class Ranker {
     const textCovered = new Float64Array(size);
     // Per candidate and term: its words' postings here, as a list (next entry, -1 at the end).
     const first = new Int32Array(size * n).fill(-1);
-    const entries: number[] = [];
+    let total = 0;
+    for (let i = 0; i < n; i++) for (const w of this.#match!.termWords[i]!) total += index.postingStart[w + 1]! - index.postingStart[w]!;
+    const entries = new Int32Array(2 * total);
+    let used = 0;
     const { postingStart, postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf, postingBm25 } = index;
     const wordList = index.dictionary.words;
     let read = 0;
@@ -445,10 +448,10 @@ export class Ranker {
             if (code <= STEM) flagsLow[r]! |= flags;
             if (postingPlace[k]! < place[r]!) place[r] = postingPlace[k]!;
             // Two numbers per entry: the posting, the next entry.
-            const e = entries.length;
-            entries.push(k);
-            entries.push(first[r]!);
-            first[r] = e;
+            entries[used] = k;
+            entries[used + 1] = first[r]!;
+            first[r] = used;
+            used += 2;
             if (code === 1 && i < START_POSITIONS) {
               start[c]! |= postingPositions[k]! & (1 << i);
               if (i === 0) lengths[c] = postingStarts[k]!;
@@ -1066,13 +1069,19 @@ const TERM_BM25 = new Float64Array(16);
  * shares, above the term's (BM25's weight is concave in the count) and kept above through the
  * rounding.
  */
-function termShare(index: SearchIndex, entries: readonly number[], e: number): number {
+function termShare(index: SearchIndex, entries: Int32Array, e: number): number {
   const { postingBm25, postingFields } = index;
   if (entries[e + 1]! < 0) return postingBm25[entries[e]!]!;
-  const list: number[] = [];
-  for (let x = e; x >= 0; x = entries[x + 1]!) list.push(entries[x]!);
-  // By lowest field.
-  list.sort((a, b) => lowest(postingFields[a]!) - lowest(postingFields[b]!));
+  // The postings by lowest field (insertion sort: a term has few words in one document).
+  const list = SHARE_LIST;
+  list.length = 0;
+  for (let x = e; x >= 0; x = entries[x + 1]!) {
+    const k = entries[x]!;
+    const key = lowest(postingFields[k]!);
+    let j = list.length;
+    for (; j > 0 && lowest(postingFields[list[j - 1]!]!) > key; j--) list[j] = list[j - 1]!;
+    list[j] = k;
+  }
   let exact = postingFields[list[0]!]! !== 0;
   let sum = 0;
   let seen = 0;
@@ -1084,6 +1093,8 @@ function termShare(index: SearchIndex, entries: readonly number[], e: number): n
   }
   return exact ? sum : sum * (1 + 2 ** -40);
 }
+
+const SHARE_LIST: number[] = [];
 
 /** The lowest bit set of a nonzero mask. */
 function lowest(mask: number): number {
