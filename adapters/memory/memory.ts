@@ -14,6 +14,11 @@ const snapshot = frozenCopy;
 
 class MemoryEnvironmentStore implements EnvironmentStore {
   readonly #rows = new Map<string, EnvironmentRecord>();
+  #changes = 0;
+
+  changes(): number {
+    return this.#changes;
+  }
 
   async get(id: string): Promise<EnvironmentRecord | undefined> {
     return this.#rows.get(id);
@@ -49,10 +54,12 @@ class MemoryEnvironmentStore implements EnvironmentStore {
       updatedAt: options.now ?? Date.now(),
     });
     this.#rows.set(write.id, record);
+    this.#changes++;
     return record;
   }
 
   async delete(id: string): Promise<boolean> {
+    this.#changes++;
     return this.#rows.delete(id);
   }
 }

@@ -51,6 +51,8 @@ export interface DecisionEngineOptions {
    * How long a compiled configuration is served before the engine asks the store whether its
    * version changed, in milliseconds. Writes made through this engine are seen at once;
    * writes by another instance sharing the store within this interval. 0 checks on every request.
+   * A store that counts its writes (`memoryStorage()`) is not asked, nor the clock read, while
+   * it has had none since the last check: the configuration served is then the current one.
    * @defaultValue `1000`
    */
   refreshIntervalMs?: number;
@@ -199,6 +201,8 @@ export interface LoadOptions {
 interface CacheEntry {
   config: CompiledConfig;
   checkedAt: number;
+  /** The store's count of writes read before that check (`EnvironmentStore.changes`), if it keeps one. */
+  changes: number | undefined;
 }
 
 const NO_FORCED: Readonly<Record<string, string>> = Object.freeze({});
@@ -658,11 +662,17 @@ export class DecisionEngine {
     return campaign;
   }
 
-  /** The last configuration served, when it is the one asked for and needs no version check yet. */
+  /**
+   * The last configuration served, when it is the one asked for and needs no version check yet:
+   * the store was not written since its last check (then the clock is not read), or that check
+   * is more recent than `refreshIntervalMs`.
+   */
   #fresh(environment: string | undefined): CompiledConfig | undefined {
     const last = this.#last;
     if (last === undefined || last.id !== (environment ?? this.defaultEnvironment)) return undefined;
-    return this.#clock() - last.entry.checkedAt < this.#refreshMs ? last.entry.config : undefined;
+    const entry = last.entry;
+    if (entry.changes !== undefined && entry.changes === this.storage.environments.changes?.()) return entry.config;
+    return this.#clock() - entry.checkedAt < this.#refreshMs ? entry.config : undefined;
   }
 
   async #config(environment: string | undefined): Promise<CompiledConfig> {
@@ -674,6 +684,8 @@ export class DecisionEngine {
       return entry.config;
     }
     const store = this.storage.environments;
+    // Read before the version: a write after this read changes the count.
+    const changes = store.changes?.();
     const version = await store.version(id);
     if (version === undefined) {
       this.#cache.delete(id);
@@ -682,10 +694,11 @@ export class DecisionEngine {
     }
     if (entry && entry.config.version === version) {
       entry.checkedAt = now;
+      entry.changes = changes;
     } else {
       const record = await store.get(id);
       if (!record) throw new NotFoundError(`environment "${id}" does not exist`);
-      entry = { config: compileConfig(record), checkedAt: now };
+      entry = { config: compileConfig(record), checkedAt: now, changes };
       this.#cache.set(id, entry);
     }
     this.#last = { id, entry };

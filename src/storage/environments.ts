@@ -68,4 +68,12 @@ export interface EnvironmentStore {
   put(write: EnvironmentWrite, options?: { expectedVersion?: number; now?: number }): Promise<EnvironmentRecord>;
   /** Deletes the environment; false when it did not exist. */
   delete(id: string): Promise<boolean>;
+  /**
+   * A count of this store's writes (`put` and `delete`, of any environment), for a store that
+   * answers from memory and sees every write made to it: while the count is the one read before
+   * a version check, nothing changed since, and a decision engine serves its compiled
+   * configuration without reading the clock. Optional; a store that others write to behind its
+   * back (a database) leaves it out, and engines then check versions every `refreshIntervalMs`.
+   */
+  changes?(): number;
 }

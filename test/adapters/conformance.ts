@@ -153,6 +153,24 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         expect(await storage.environments.get('prod')).toBeUndefined();
       });
 
+      it('counts its writes if it offers changes(): every put and delete changes the count, reads do not', async () => {
+        const changes = storage.environments.changes?.bind(storage.environments);
+        if (!changes) return;
+        const counts = [changes()];
+        await storage.environments.put({ id: 'prod', accountId: 'acme', config });
+        counts.push(changes());
+        await storage.environments.get('prod');
+        await storage.environments.version('prod');
+        await storage.environments.list();
+        counts.push(changes());
+        await storage.environments.put({ id: 'prod', accountId: 'acme', config: { ...config, panic: true } });
+        counts.push(changes());
+        await storage.environments.delete('prod');
+        counts.push(changes());
+        expect(new Set([counts[0], counts[1], counts[3], counts[4]]).size).toBe(4);
+        expect(counts[2]).toBe(counts[1]);
+      });
+
       it('does not let a caller mutate stored state through a returned record', async () => {
         const written = structuredClone(config);
         await storage.environments.put({ id: 'prod', accountId: 'acme', config: written });

@@ -372,6 +372,25 @@ describe('explain', () => {
 });
 
 describe('following the store', () => {
+  it('reads neither the clock nor the store\'s versions while a memory store has had no write, and then sees the next one', async () => {
+    const storage = memoryStorage();
+    let now = 0;
+    let clockReads = 0;
+    const engine = new DecisionEngine({ storage, refreshIntervalMs: 0, clock: () => (clockReads++, now) });
+    await engine.load(config([{ id: 'c1', split: [100] }]));
+    await engine.decide({ visitorId: 'v0', triggerHit: false, visitorConsent: false });
+    const versions = storage.environments.version;
+    let versionReads = 0;
+    storage.environments.version = (id) => (versionReads++, versions.call(storage.environments, id));
+    clockReads = 0;
+    for (let i = 1; i <= 100; i++) await engine.decide({ visitorId: `v${i}`, triggerHit: false, visitorConsent: false });
+    expect({ clockReads, versionReads }).toEqual({ clockReads: 0, versionReads: 0 });
+    // Another instance writes: the next decision checks (refreshIntervalMs 0) and sees it.
+    await new DecisionEngine({ storage }).load(config([{ id: 'c1', split: [100] }], { panic: true }));
+    expect((await engine.decide({ visitorId: 'v', triggerHit: false, visitorConsent: false })).panic).toBe(true);
+    expect(versionReads).toBe(1);
+  });
+
   it('an engine sees another instance\'s write after refreshIntervalMs', async () => {
     const storage = memoryStorage();
     let now = 0;
