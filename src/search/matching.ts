@@ -1,7 +1,7 @@
 /**
  * Matching: which indexed words each query term reaches (exact, stem, prefix, typos, synonyms,
- * the word two query words make joined), and which documents are candidates, with the best match
- * of every term in each.
+ * the word two query words make joined, a word's two halves side by side), and which documents
+ * are candidates, with the best match of every term in each.
  *
  * A match is coded in one byte, lower is better: `1 + 2 · typos + (exact ? 0 : 1)`; 0 means no
  * match. So 1 is the exact word as typed, 2 a stem, prefix or synonym without typo, 4 one typo,
@@ -38,6 +38,8 @@ const MIN_INNER_PREFIX = 3;
 
 /** A query word that may be joined with the next one: two letters or more. */
 const JOINABLE = /^\p{L}{2,}$/u;
+/** A query word that may be split into two halves of two letters or more. */
+const SPLITTABLE = /^\p{L}{4,}$/u;
 
 /** One analysed query against one index. */
 export interface QueryMatch {
@@ -111,6 +113,26 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     for (const word of ids) for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, 2);
   }
   const phrases: { from: number; to: number; docs: number[] }[] = [];
+  // The mirror: one query word the catalog writes as two ("earbuds" for "ear buds", "doorknob"
+  // for "door knob"), when the word itself is rarer than each half: documents holding the two
+  // halves side by side match the term, as a phrase synonym does (halves of two letters or more,
+  // no stop word).
+  for (let i = 0; i < n; i++) {
+    const { text, stopWord } = terms[i]!;
+    if (stopWord || !SPLITTABLE.test(text)) continue;
+    const own = dict.id(text);
+    const ownDf = own < 0 ? 0 : index.docs(own).length;
+    const docs = new Set<number>();
+    for (let p = 2; p + 2 <= text.length; p++) {
+      const [x, y] = [text.slice(0, p), text.slice(p)];
+      const a = dict.id(x);
+      const b = dict.id(y);
+      if (a < 0 || b < 0 || analyzer.stopWords.has(x) || analyzer.stopWords.has(y)) continue;
+      if (ownDf >= Math.min(index.docs(a).length, index.docs(b).length)) continue;
+      for (const d of adjacent(index, a, b)) docs.add(d);
+    }
+    if (docs.size > 0) phrases.push({ from: i, to: i, docs: [...docs] });
+  }
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => {
       const ids = new Set(index.stems.get(analyzer.stem(w)) ?? []);
@@ -129,6 +151,32 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
   const content = terms.flatMap((t, i) => (t.stopWord ? [] : [i]));
   const counted = content.length > 0 ? content : terms.map((_, i) => i);
   return { query, n, counted, allowed, termWords, termCodes, phrases, work };
+}
+
+/** Documents where word `b` follows word `a` in one field. */
+function adjacent(index: SearchIndex, a: number, b: number): number[] {
+  const [da, db] = [index.docs(a), index.docs(b)];
+  const F = index.searchable.length;
+  const { tokens, offsets } = index;
+  const out: number[] = [];
+  for (let j = 0, k = 0; j < da.length && k < db.length; ) {
+    if (da[j]! < db[k]!) j++;
+    else if (da[j]! > db[k]!) k++;
+    else {
+      const d = da[j]!;
+      search: for (let f = 0; f < F; f++) {
+        for (let t = offsets[d * F + f]!, hi = offsets[d * F + f + 1]!; t + 1 < hi; t++) {
+          if (tokens[t] === a && tokens[t + 1] === b) {
+            out.push(d);
+            break search;
+          }
+        }
+      }
+      j++;
+      k++;
+    }
+  }
+  return out;
 }
 
 function addCode(words: number[], codes: number[], word: number, code: number): void {

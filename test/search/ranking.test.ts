@@ -330,11 +330,21 @@ describe('matching', () => {
     expect(await matched([item('a', 'zed earbud')], 'ear buds')).toEqual({ a: 2 });
     // A lone letter is not joined: "galaxy s" would join to "galaxys", a plural of "galaxy".
     expect(await matched([item('c', 'galaxy zed')], 'galaxy s')).toEqual({ c: 1 });
-    // "showerhead" typed as one word is not split.
-    expect(await matched([item('d', 'rain shower head')], 'showerhead')).toEqual({});
+
     // The compound as typed ranks before the joined word: a words-as-typed match for exactness.
     const both = await order([item('a', 'zed earbuds'), item('b', 'zed ear buds')], 'ear buds', { tieBreak: [] });
     expect(both).toEqual(['b', 'a']);
+  });
+
+  it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {
+    // b holds both halves apart, c the word itself: only a's halves side by side match, after the word as typed.
+    const items = [item('a', 'zed ear buds'), item('b', 'zed ear hooks and buds'), item('c', 'zed earbuds')];
+    expect(await order(items, 'earbuds', { rankingRules: ['words', 'typo', 'exactness'] })).toEqual(['c', 'a']);
+    // Not when the word is as common as a half (the catalog writes it as one), nor into a stop word ("for case").
+    const many = [...items, item('d', 'zed earbuds kit'), item('e', 'oak deck over stain'), item('f', 'lamp for case')];
+    expect(await order(many, 'earbuds')).toEqual(['c', 'd']);
+    expect(await order(many, 'deckover')).toEqual(['e']);
+    expect(await order(many, 'forcase')).toEqual([]);
   });
 
   it('uses the configured stop words', async () => {
