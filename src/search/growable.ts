@@ -51,3 +51,30 @@ export class Growable {
     return out;
   }
 }
+
+/** Bytes of a new array {@link zeroed} writes per step. */
+export const ZEROED_BYTES_PER_STEP = 1 << 21;
+
+/** The typed arrays {@link zeroed} makes. */
+type TypedArrayOf = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+
+/**
+ * A new zero-filled typed array of `length` elements, its memory written a slice per step. The
+ * operating system provides a large allocation's pages on their first write, zeroing each then:
+ * an index build that scattered its first writes over 100 MB of new posting arrays spent 40–70 ms
+ * of one step in page faults.
+ *
+ * @example
+ * ```ts
+ * const docs = runAtOnce(zeroed(Uint32Array, 1 << 24)); // 64 MB, written 2 MB per step
+ * ```
+ */
+export function* zeroed<T extends TypedArrayOf>(make: new (length: number) => T, length: number): Generator<void, T> {
+  const array = new make(length);
+  const slice = ZEROED_BYTES_PER_STEP / array.BYTES_PER_ELEMENT;
+  for (let start = 0; start < length; start += slice) {
+    array.fill(0, start, Math.min(length, start + slice));
+    yield;
+  }
+  return array;
+}

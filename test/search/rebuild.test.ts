@@ -11,6 +11,7 @@ import { Analyzer } from '../../src/search/analysis';
 import { BUILD_CHECKPOINT_CHARACTERS, BUILD_CHECKPOINT_ITEMS, SearchIndex } from '../../src/search/search-index';
 import type { CatalogItem } from '../../src/storage/catalog';
 import { runAtOnce } from '../../src/slices';
+import { ZEROED_BYTES_PER_STEP, zeroed } from '../../src/search/growable';
 import { countTurns } from '../helpers/turns';
 
 const VOCABULARY = ['galaxy', 'case', 'charger', 'cable', 'screen', 'protector', 'wireless', 'black', 'usb', 'phone', 'otterbox', 'slim'];
@@ -69,6 +70,25 @@ describe('SearchIndex.steps', () => {
     expect(index.items.length).toBe(N);
     expect(index.docs(index.dictionary.id('otterbox')).length).toBeGreaterThan(N / 10);
     expect(index.paths.get('price')!.postingDocs.length).toBe(N);
+  });
+});
+
+describe('zeroed', () => {
+  it('writes a new array a bounded slice per step, and returns it zero-filled', () => {
+    const length = 3 * (ZEROED_BYTES_PER_STEP / 8) + 5;
+    const steps = zeroed(Float64Array, length);
+    let yields = 0;
+    let step = steps.next();
+    while (!step.done) {
+      yields++;
+      step = steps.next();
+    }
+    // 8-byte elements: three full slices and a partial one, one step each.
+    expect(yields).toBe(4);
+    expect(step.value).toBeInstanceOf(Float64Array);
+    expect(step.value.length).toBe(length);
+    expect(step.value.every((x) => x === 0)).toBe(true);
+    expect(runAtOnce(zeroed(Uint8Array, 0)).length).toBe(0);
   });
 });
 
