@@ -25,6 +25,7 @@ export { createCatalogHandler, catalogRoutes } from './catalog';
 export { MAX_QUERY_TERMS } from '../search/service';
 export { searchQuerySchema, autocompleteQuerySchema, parseQueryString, RANGE_OPERATORS, MAX_HITS_PER_PAGE, MAX_TEXT_LENGTH, DEFAULT_HITS_PER_PAGE, MAX_SUGGESTIONS, DEFAULT_SUGGESTIONS } from '../search/query';
 export { ENGLISH_STOP_WORDS } from '../search/stop-words';
+export { PRICE_INTENT_WORDS } from '../search/analysis';
 export { createSearchHandler, searchRoutes } from './search';
 export { openApiDocument, tokenRequestSchema, catalogItemSchema } from './openapi';
 export type { DecisionHandlerOptions } from './decision';

@@ -185,8 +185,9 @@ export interface SearchServiceOptions {
    * Price intent: a query word of `words` beside a word naming something ("cheap charger",
    * "budget phone") is not searched, and the `priceIntent` ranking rule puts the lower `field`
    * first among the items equal on the rules before it (what they are, the model typed). `false`
-   * searches those words as any other. @defaultValue `{ words: PRICE_INTENT_WORDS, field: 'price' }`
-   * (cheap, cheaper, cheapest, budget, affordable, inexpensive)
+   * searches those words as any other.
+   * @defaultValue `{ words: PRICE_INTENT_WORDS, field: 'price' }` ({@link abkit/http!PRICE_INTENT_WORDS}:
+   * cheap, cheaper, cheapest, budget, affordable, inexpensive)
    * @example `{ words: ['cheap', 'bargain'], field: 'sale_price' }`
    */
   priceIntent?: { readonly words?: readonly string[]; readonly field?: string } | false;
