@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Handler } from '../src/http/router';
-import { responseHeaderRecord, responseText } from '../src/http/respond';
+import { ownHeaderRecord, responseHeaderRecord, responseText } from '../src/http/respond';
 import { nodeRequest, type NodeRequestLike } from './request';
 
 /**
@@ -74,8 +74,9 @@ export function createNodeListener(handler: Handler, options: NodeListenerOption
     }
     try {
       // abkit's own responses hold their text: written at once, without another promise.
+      // The response is this listener's alone: its header record is written as it is.
       const text = responseText(response);
-      if (text !== undefined) writeBody(res, response, text, req.method === 'HEAD');
+      if (text !== undefined) writeBody(res, response, text, req.method === 'HEAD', true);
       else await writeResponse(res, response, req.method === 'HEAD');
     } catch (error) {
       onError(error);
@@ -99,16 +100,21 @@ export async function writeResponse(res: ServerResponse, response: Response, hea
   else writeBody(res, response, response.body ? new Uint8Array(await response.arrayBuffer()) : null, head);
 }
 
-function writeBody(res: ServerResponse, response: Response, body: string | Uint8Array | null, head: boolean): void {
-  const headers: Record<string, string | string[] | number> = {};
-  const record = responseHeaderRecord(response);
-  if (record) Object.assign(headers, record);
-  else {
-    response.headers.forEach((value, name) => {
-      if (name !== 'set-cookie') headers[name] = value;
-    });
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) headers['set-cookie'] = cookies;
+// `own`: the response is the writer's alone, so its own header record takes the content-length
+// (no copy); else the headers are copied.
+function writeBody(res: ServerResponse, response: Response, body: string | Uint8Array | null, head: boolean, own = false): void {
+  let headers: Record<string, string | string[] | number> | undefined = own ? ownHeaderRecord(response) : undefined;
+  if (headers === undefined) {
+    headers = {};
+    const record = responseHeaderRecord(response);
+    if (record) Object.assign(headers, record);
+    else {
+      response.headers.forEach((value, name) => {
+        if (name !== 'set-cookie') headers![name] = value;
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) headers['set-cookie'] = cookies;
+    }
   }
   if (body !== null) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   res.writeHead(response.status, headers);

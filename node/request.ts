@@ -41,15 +41,17 @@ function discard(req: IncomingMessage): void {
 
 const HOST = /^[A-Za-z0-9.\-_~]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-// The Host header a server sees is nearly always the same: its check is remembered.
-let lastHost = '';
-let lastHostPlain = false;
-function plainHost(host: string): boolean {
-  if (host !== lastHost) {
-    lastHostPlain = HOST.test(host);
+// The Host header a server sees is nearly always the same: the origin built from it is remembered.
+let lastHost: string | undefined;
+let lastSecure = false;
+let lastOrigin = '';
+function originOf(host: string | undefined, secure: boolean): string {
+  if (host !== lastHost || secure !== lastSecure || lastOrigin === '') {
+    lastOrigin = `${secure ? 'https' : 'http'}://${host && HOST.test(host) ? host : 'localhost'}`;
     lastHost = host;
+    lastSecure = secure;
   }
-  return lastHostPlain;
+  return lastOrigin;
 }
 
 /** Request headers read from the node request; immutable, like a Request's. */
@@ -192,11 +194,7 @@ export function nodeRequest(req: NodeRequestLike, origin?: string): Request {
       path = '/';
     }
   }
-  if (origin === undefined) {
-    const host = req.headers.host;
-    const secure = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-    origin = `${secure ? 'https' : 'http'}://${host && plainHost(host) ? host : 'localhost'}`;
-  }
+  origin ??= originOf(req.headers.host, (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true);
   return new NodeRequest(req, origin + path) as unknown as Request;
 }
 

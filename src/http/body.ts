@@ -66,6 +66,23 @@ export function bodyReader(request: Request | Response, limit: number): BodyRead
 }
 
 /**
+ * What {@link BodyReader.json} gives, without a promise when the body is already in memory (a
+ * node request's usual case: a small body arrives with its headers): the value, or a promise of
+ * it when the body is still to be read. A refusal (too large, invalid JSON) throws or rejects.
+ * A parsed JSON value is never a `Promise`, so `instanceof Promise` tells the two apart.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * let value = jsonNow(context.body);
+ * if (value instanceof Promise) value = await value;
+ * ```
+ */
+export function jsonNow(reader: BodyReader): unknown {
+  return reader instanceof NodeBodyReader ? reader.jsonNow() : reader.json();
+}
+
+/**
  * Where a request built by a node listener (`abkit/node`) keeps its body: the bytes read from the
  * socket in one buffer, or a value a framework already parsed (Express's or Fastify's `req.body`).
  * A global-registry symbol, so that separately bundled entries agree on it.
@@ -110,6 +127,12 @@ class NodeBodyReader implements BodyReader {
 
   json(): Promise<unknown> {
     return this.#settle(jsonOf);
+  }
+
+  /** The body parsed as JSON at once when it is in memory, else a promise of it; a refusal throws. */
+  jsonNow(): unknown {
+    const body = this.#request[NODE_BODY](this.#limit);
+    return body instanceof Promise ? body.then(jsonOf) : jsonOf(body);
   }
 
   #settle<T>(read: (body: NodeBody) => T): Promise<T> {

@@ -14,6 +14,7 @@ import { delegateToReal } from './lazy';
 const TEXT = Symbol.for('abkit.response.text');
 const HEADER_RECORD = Symbol.for('abkit.response.headers');
 const SET_HEADER = Symbol.for('abkit.response.setHeader');
+const OWN_RECORD = Symbol.for('abkit.response.ownHeaders');
 
 /**
  * A `Response` with a text (or no) body whose undici object is built on first need.
@@ -42,13 +43,17 @@ class TextResponse {
   /** Sets a header without building a `Headers` object; the record may be shared: copy on write. */
   [SET_HEADER](name: string, value: string): void {
     if (this.#headers || this.#real) this.headers.set(name, value);
-    else {
-      if (!this.#own) {
-        this.#init = Object.assign({}, this.#init);
-        this.#own = true;
-      }
-      this.#init[name.toLowerCase()] = value;
+    else this[OWN_RECORD]()![name.toLowerCase()] = value;
+  }
+
+  /** The header record, this response's own (copied once if shared), while no `Headers` object was asked for. */
+  [OWN_RECORD](): Record<string, string> | undefined {
+    if (this.#headers || this.#real) return undefined;
+    if (!this.#own) {
+      this.#init = Object.assign({}, this.#init);
+      this.#own = true;
     }
+    return this.#init;
   }
 
   get headers(): Headers {
@@ -112,6 +117,16 @@ export function responseText(response: Response): string | null | undefined {
  */
 export function responseHeaderRecord(response: Response): Record<string, string> | undefined {
   return HEADER_RECORD in response ? (response as unknown as TextResponse)[HEADER_RECORD] : undefined;
+}
+
+/**
+ * The header record of `response` for its writer to add to (`content-length`): the response's
+ * own record (copied once if it shared one), or `undefined` when it holds none (see
+ * {@link responseHeaderRecord}). Writing to it changes the response's headers.
+ * @internal
+ */
+export function ownHeaderRecord(response: Response): Record<string, string> | undefined {
+  return OWN_RECORD in response ? (response as unknown as TextResponse)[OWN_RECORD]() : undefined;
 }
 
 /**

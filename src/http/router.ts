@@ -208,7 +208,7 @@ export function handlerOf(tables: readonly Routes[]): Handler {
   };
 
   const dispatch = (request: Request): Response | Promise<Response> => {
-    const target = requestTarget(request.url);
+    const target = targetOf(request);
     if (!target) return json({ message: 'invalid request URL' }, 400);
     const { path } = target;
     const matches = match(path);
@@ -253,13 +253,6 @@ async function withoutBody(response: Response): Promise<Response> {
 
 const MATCH_CACHE_SIZE = 512;
 
-/** The path of a request URL, and its URL object and query, parsed only when something asks for them. */
-interface Target {
-  readonly path: string;
-  readonly url: () => URL;
-  readonly query: () => URLSearchParams;
-}
-
 // A query of visible ASCII characters only is read without the URL parser; any other (which the
 // URL parser strips, trims or percent-encodes, and node's URLSearchParams decodes differently next
 // to escapes) sends it through the URL parser.
@@ -268,6 +261,46 @@ const NOT_VISIBLE_ASCII = /[^\x21-\x7e]/;
 // A path of these characters, without dot segments, is its own URL pathname: the common case
 // is served without parsing the URL (which costs more than routing).
 const PLAIN_PATH = /^\/[A-Za-z0-9\-_~.\/]*$/;
+
+const NO_QUERY_TEXT = -1;
+
+/** The path of a request URL, and its URL object and query, parsed only when something asks for them. */
+class Target {
+  readonly path: string;
+  readonly #href: string;
+  // Where the query text starts ('?') and ends, or NO_QUERY_TEXT; unused once #url is set.
+  readonly #queryStart: number;
+  readonly #queryEnd: number;
+  #url: URL | undefined;
+  #query: URLSearchParams | undefined;
+
+  constructor(href: string, path: string, queryStart: number, queryEnd: number, url?: URL) {
+    this.#href = href;
+    this.path = path;
+    this.#queryStart = queryStart;
+    this.#queryEnd = queryEnd;
+    this.#url = url;
+  }
+
+  get url(): URL {
+    return (this.#url ??= new URL(this.#href));
+  }
+
+  get query(): URLSearchParams {
+    return (this.#query ??= this.#read());
+  }
+
+  // A query of visible ASCII is left as it is by the URL parser (but for characters it
+  // percent-encodes, which the form decoding reads back the same): read alone, it gives the
+  // same entries (a property test compares them).
+  #read(): URLSearchParams {
+    if (this.#url) return this.#url.searchParams;
+    if (this.#queryStart === NO_QUERY_TEXT) return new URLSearchParams();
+    // From the '?' on: URLSearchParams drops one leading '?', as the URL parser does.
+    const text = this.#href.slice(this.#queryStart, this.#queryEnd);
+    return NOT_VISIBLE_ASCII.test(text) ? this.url.searchParams : new URLSearchParams(text);
+  }
+}
 
 function requestTarget(href: string): Target | undefined {
   const scheme = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1;
@@ -278,20 +311,7 @@ function requestTarget(href: string): Target | undefined {
     if (end < 0 || (hash >= 0 && hash < end)) end = hash < 0 ? href.length : hash;
     const path = href.slice(start, end);
     if (PLAIN_PATH.test(path) && !path.includes('/.')) {
-      let url: URL | undefined;
-      let query: URLSearchParams | undefined;
-      const parse = () => (url ??= new URL(href));
-      // A query of visible ASCII is left as it is by the URL parser (but for characters it
-      // percent-encodes, which the form decoding reads back the same): read alone, it gives the
-      // same entries (a property test compares them).
-      const read = () => {
-        if (url) return url.searchParams;
-        if (href[end] !== '?') return new URLSearchParams();
-        // From the '?' on: URLSearchParams drops one leading '?', as the URL parser does.
-        const text = href.slice(end, hash < 0 ? href.length : hash);
-        return NOT_VISIBLE_ASCII.test(text) ? parse().searchParams : new URLSearchParams(text);
-      };
-      return { path, url: parse, query: () => (query ??= read()) };
+      return href.charCodeAt(end) === 0x3f ? new Target(href, path, end, hash < 0 ? href.length : hash) : new Target(href, path, NO_QUERY_TEXT, NO_QUERY_TEXT);
     }
   }
   let url: URL;
@@ -300,7 +320,32 @@ function requestTarget(href: string): Target | undefined {
   } catch {
     return undefined;
   }
-  return { path: url.pathname, url: () => url, query: () => url.searchParams };
+  return new Target(href, url.pathname, NO_QUERY_TEXT, NO_QUERY_TEXT, url);
+}
+
+const TARGET = Symbol.for('abkit.request.target');
+
+// Worked out once per request: a server's edge (logs, CORS) and the router both need the path.
+function targetOf(request: Request): Target | undefined {
+  const holder = request as { [TARGET]?: Target | null };
+  const known = holder[TARGET];
+  if (known !== undefined) return known ?? undefined;
+  const target = requestTarget(request.url);
+  holder[TARGET] = target ?? null;
+  return target;
+}
+
+/**
+ * The path of a request's URL as routing reads it (its percent-encoded pathname), worked out once
+ * per request; `undefined` for a URL that does not parse.
+ *
+ * @example
+ * ```ts
+ * requestPath(new Request('http://localhost/v2/campaigns?mode=simple')); // '/v2/campaigns'
+ * ```
+ */
+export function requestPath(request: Request): string | undefined {
+  return targetOf(request)?.path;
 }
 
 function notFound(request: Request, path: string): Response {
@@ -362,11 +407,11 @@ class Context implements RouteContext {
   }
 
   get url(): URL {
-    return this.#target.url();
+    return this.#target.url;
   }
 
   get query(): URLSearchParams {
-    return this.#target.query();
+    return this.#target.query;
   }
 }
 

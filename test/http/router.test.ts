@@ -4,7 +4,7 @@ import { AbkitError, AuthenticationError, ValidationError } from '../../src/erro
 import { bearerToken, MalformedAuthorizationError, optionalBearerToken } from '../../src/http/bearer';
 import { bodyReader } from '../../src/http/body';
 import { json } from '../../src/http/respond';
-import { handlerOf, normalizePrefix, routeTable, type RouteContext, type RouteSpec } from '../../src/http/router';
+import { handlerOf, normalizePrefix, requestPath, routeTable, type RouteContext, type RouteSpec } from '../../src/http/router';
 
 const TABLE = [
   { method: 'GET', path: '/things', name: 'list' },
@@ -273,5 +273,26 @@ describe('RouteContext.query', () => {
     }
     const body = (await (await handler(raw('http://abkit.test/q?a=1#b=2'))).json()) as { query: string[][] };
     expect(body.query).toEqual([['a', '1']]);
+  });
+});
+
+describe('requestPath', () => {
+  it('gives the path routing reads, worked out once per request for a server edge and the router together', async () => {
+    const { handler } = setup();
+    let reads = 0;
+    const request = new Request('http://localhost/things/7?x=1');
+    const counted = new Proxy(request, {
+      get(target, name) {
+        if (name === 'url') reads++;
+        const value = Reflect.get(target, name, target) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+      set: (target, name, value) => Reflect.set(target, name, value, target),
+    });
+    expect(requestPath(counted)).toBe('/things/7');
+    const res = await handler(counted);
+    expect(await res.json()).toEqual({ name: 'one', params: { id: '7' } });
+    expect(reads).toBe(1);
+    expect(requestPath(new Request('http://localhost/a%20b/../c'))).toBe('/c');
   });
 });
