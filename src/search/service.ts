@@ -113,6 +113,11 @@ export interface SearchWork {
   readonly documentsRead: number;
   /** Candidates whose fields' first words were read, when the postings put every query word as typed at its place (exactness). */
   readonly fieldStartsRead: number;
+  /**
+   * Candidates whose query words' positions were read for `proximity` (far less work per word
+   * than `documentsRead`), before reading them: those whose other bounds reach the page.
+   */
+  readonly positionsRead: number;
   /** Name words read to learn the catalog's model variants (the `variant` rule), once per query word and index version. */
   readonly variantWordsRead: number;
 }
@@ -250,7 +255,7 @@ export class SearchService {
   #current: SearchIndex | undefined;
   #building: Promise<SearchIndex> | undefined;
   #checkedAt = -Infinity;
-  #work: SearchWork = { dictionaryNodes: 0, wordsReached: 0, postingsRead: 0, candidates: 0, documentsRead: 0, fieldStartsRead: 0, variantWordsRead: 0 };
+  #work: SearchWork = { dictionaryNodes: 0, wordsReached: 0, postingsRead: 0, candidates: 0, documentsRead: 0, fieldStartsRead: 0, positionsRead: 0, variantWordsRead: 0 };
 
   /** Work done by the latest search or autocomplete (see {@link SearchWork}). */
   get work(): SearchWork {

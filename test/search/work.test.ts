@@ -69,6 +69,14 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
     expect(service.work.postingsRead).toBeLessThanOrEqual(2 * 3291 * 3);
     await service.search({ text: 'cell phone', page: 2 });
     expect(service.work.documentsRead).toBeLessThanOrEqual(100);
+    // Proximity decides among hundreds of galaxy cases: their query words' positions are read, not the documents.
+    await service.search({ text: 'galaxy case' });
+    expect(service.work.candidates).toBeGreaterThan(2000);
+    expect(service.work.documentsRead).toBeLessThanOrEqual(40);
+    expect(service.work.positionsRead).toBeLessThan(service.work.candidates / 2);
+    // A threshold of 0 keeps every candidate without reading one more.
+    await service.search({ text: 'galaxy case', rankingScoreThreshold: 0 });
+    expect(service.work.documentsRead).toBeLessThanOrEqual(40);
   });
 
   it('a long word with typos allowed visits a bounded part of the dictionary', async () => {
