@@ -2,7 +2,10 @@
  * Value indexes of the paths search filters, facets and sorts on. Each path is a handful of flat
  * typed arrays and one Map of its distinct values, never an array per value: an index of 100,000
  * items adds a few dozen objects to the heap, not hundreds of thousands, which keeps the garbage
- * collector's pauses short while a new index is built beside the one being served.
+ * collector's pauses short while a new index is built beside the one being served. A rebuild
+ * keeps the previous index's numbering of the values of a text or boolean path (its Map shared,
+ * the values met since in a small one beside it): a path with a value per item (ids, links,
+ * purchase keys) otherwise built a Map of 100,000 entries at every sync.
  *
  * @module
  */
@@ -21,11 +24,41 @@ export interface SearchPath {
 /** A value a path indexes (a Map tells `true`, `42` and `'Apple'` apart). */
 export type PathValue = string | number | boolean;
 
+/**
+ * Value → its number on a path: the Map of the build that numbered the values first (shared by
+ * the indexes built after it), and the values numbered by later builds.
+ */
+export class ValueNumbers {
+  readonly root: ReadonlyMap<PathValue, number>;
+  readonly added: ReadonlyMap<PathValue, number>;
+
+  constructor(root: ReadonlyMap<PathValue, number>, added: ReadonlyMap<PathValue, number> = new Map()) {
+    this.root = root;
+    this.added = added;
+  }
+
+  /** The number of a value, or undefined. */
+  get(value: PathValue): number | undefined {
+    return this.root.get(value) ?? this.added.get(value);
+  }
+
+  /** Values numbered. */
+  get size(): number {
+    return this.root.size + this.added.size;
+  }
+}
+
 /** The indexes of one path. */
 export interface PathIndex {
   readonly info: SearchPath;
-  /** Distinct value → its number v. Number paths number their values in ascending order. */
-  readonly valueIds: ReadonlyMap<PathValue, number>;
+  /**
+   * Distinct value → its number v. Number paths number their values in ascending order; other
+   * paths keep the numbers of the index they were rebuilt from, so some values may have no
+   * document ({@link PathIndex.stale}).
+   */
+  readonly valueIds: ValueNumbers;
+  /** Values numbered that no document has (left from an earlier version). */
+  readonly stale: number;
   /** Ascending documents of value v: `postingDocs[postingStart[v] … postingStart[v + 1]]`. */
   readonly postingStart: Uint32Array;
   readonly postingDocs: Uint32Array;
@@ -59,15 +92,32 @@ export function docsWith(path: PathIndex, value: PathValue): Uint32Array {
 
 /**
  * Builds the indexes of one path in steps: the caller may give the event loop a turn at every
- * `yield`, which comes after at most `checkpoint` documents.
+ * `yield`, which comes after at most `checkpoint` documents. With the `previous` index of the
+ * path (a text or boolean path), its values keep their numbers and new values are numbered after
+ * them, unless over an eighth of its values had no document left, or were numbered after its
+ * shared map: then every value is numbered afresh.
  */
-export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath, checkpoint: number): Generator<void, PathIndex> {
+export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath, checkpoint: number, previous?: PathIndex): Generator<void, PathIndex> {
   const n = items.length;
   const number = info.kind === 'number';
-  const valueIds = new Map<PathValue, number>();
+  const base =
+    !number &&
+    previous?.values &&
+    previous.info.kind === info.kind &&
+    previous.info.objectField === info.objectField &&
+    previous.stale * 8 <= previous.values.length &&
+    previous.valueIds.added.size * 8 <= previous.valueIds.root.size
+      ? previous
+      : undefined;
+  const fresh = new Map<PathValue, number>();
+  // Values this build numbers go beside the shared map, never into it.
+  const added = base ? new Map(base.valueIds.added) : fresh;
+  const valueIds = base ? new ValueNumbers(base.valueIds.root, added) : new ValueNumbers(fresh);
+  const known = base ? base.values!.length : 0;
+  // Values numbered by this build, from `known` on.
   const valueList: PathValue[] = [];
   // Per value: the last document it was added to (a list naming a value twice is one posting).
-  const lastDoc: number[] = [];
+  let lastDoc = new Int32Array(Math.max(known, 64)).fill(-1);
   const offsets = new Uint32Array(n + 1);
   const ids = new Growable();
   const first = number ? new Float64Array(n).fill(NaN) : undefined;
@@ -76,10 +126,14 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
   const add = (doc: number, value: PathValue) => {
     let id = valueIds.get(value);
     if (id === undefined) {
-      id = valueList.length;
-      valueIds.set(value, id);
+      id = known + valueList.length;
+      added.set(value, id);
       valueList.push(value);
-      lastDoc.push(-1);
+      if (id === lastDoc.length) {
+        const grown = new Int32Array(2 * id).fill(-1);
+        grown.set(lastDoc);
+        lastDoc = grown;
+      }
     }
     if (lastDoc[id] === doc) return;
     lastDoc[id] = doc;
@@ -108,7 +162,7 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
   }
   offsets[n] = ids.length;
   const docIds = yield* ids.concat();
-  const distinct = valueList.length;
+  const distinct = known + valueList.length;
   let sortedNumbers: Float64Array | undefined;
   if (number) {
     // Renumber the values in ascending order: a native sort of the distinct values, then a binary
@@ -120,14 +174,18 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
       if (v % checkpoint === checkpoint - 1) yield;
       rank[v] = lowerBound(sortedNumbers, valueList[v] as number);
     }
-    for (const [value, v] of valueIds) valueIds.set(value, rank[v]!);
+    for (const [value, v] of fresh) fresh.set(value, rank[v]!);
     for (let k = 0; k < docIds.length; k++) docIds[k] = rank[docIds[k]!]!;
     yield;
   }
   // Postings: count per value, then fill document by document (so each list is ascending).
   const postingStart = new Uint32Array(distinct + 1);
   for (let k = 0; k < docIds.length; k++) postingStart[docIds[k]! + 1]!++;
-  for (let v = 0; v < distinct; v++) postingStart[v + 1]! += postingStart[v]!;
+  let stale = 0;
+  for (let v = 0; v < distinct; v++) {
+    if (postingStart[v + 1] === 0) stale++;
+    postingStart[v + 1]! += postingStart[v]!;
+  }
   const postingDocs = new Uint32Array(docIds.length);
   const fill = postingStart.slice(0, distinct);
   for (let doc = 0; doc < n; doc++) {
@@ -137,15 +195,16 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
   if (number) {
     const sortedValues = new Float64Array(postingDocs.length);
     for (let v = 0; v < distinct; v++) sortedValues.fill(sortedNumbers![v]!, postingStart[v]!, postingStart[v + 1]!);
-    return { info, valueIds, postingStart, postingDocs, sortedValues, first, min, max };
+    return { info, valueIds, stale, postingStart, postingDocs, sortedValues, first, min, max };
   }
   // toLowerCase returns the string itself when it has no capital: most values cost no new string.
   const lower: string[] = [];
-  for (let v = 0; v < distinct; v++) {
+  for (let v = 0; v < valueList.length; v++) {
     if (v % checkpoint === checkpoint - 1) yield;
     lower.push(String(valueList[v]).toLowerCase());
   }
-  return { info, valueIds, postingStart, postingDocs, values: valueList as (string | boolean)[], lower, offsets, ids: docIds };
+  const values = base ? base.values!.concat(valueList as (string | boolean)[]) : (valueList as (string | boolean)[]);
+  return { info, valueIds, stale, postingStart, postingDocs, values, lower: base ? base.lower!.concat(lower) : lower, offsets, ids: docIds };
 }
 
 /** First index of `values` (ascending) holding `x` or more (more than `x` when `strict`). */

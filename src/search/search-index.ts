@@ -318,7 +318,7 @@ export class SearchIndex {
     }
     const dictionary = yield* Dictionary.steps(wordList);
     const paths = new Map<string, PathIndex>();
-    for (const info of yield* searchPaths(items, types)) paths.set(info.path, yield* pathIndexSteps(items, info, BUILD_CHECKPOINT_ITEMS));
+    for (const info of yield* searchPaths(items, types)) paths.set(info.path, yield* pathIndexSteps(items, info, BUILD_CHECKPOINT_ITEMS, previous?.paths.get(info.path)));
     return new SearchIndex({
       version,
       items,

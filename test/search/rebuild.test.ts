@@ -12,6 +12,7 @@ import { BUILD_CHECKPOINT_CHARACTERS, BUILD_CHECKPOINT_ITEMS, SearchIndex } from
 import type { CatalogItem } from '../../src/storage/catalog';
 import { runAtOnce } from '../../src/slices';
 import { ZEROED_BYTES_PER_STEP, zeroed } from '../../src/search/growable';
+import { docsWith } from '../../src/search/path-index';
 import { countTurns } from '../helpers/turns';
 
 const VOCABULARY = ['galaxy', 'case', 'charger', 'cable', 'screen', 'protector', 'wireless', 'black', 'usb', 'phone', 'otterbox', 'slim'];
@@ -99,7 +100,22 @@ function contents(index: SearchIndex) {
   const fields = index.items.map((_, d) => index.searchable.map((_, f) => Array.from(index.tokens.subarray(index.offsets[d * F + f], index.offsets[d * F + f + 1]), (w) => words[w])));
   const postings = Object.fromEntries(words.map((w, k) => [w, Array.from(index.docs(k))]));
   const stems = Object.fromEntries([...index.stems].map(([stem, list]) => [stem, list.map((k) => words[k]).sort()]));
-  return { fields, postings, stems, words: [...words].sort(), averageLength: Array.from(index.averageLength) };
+  return { fields, postings, stems, words: [...words].sort(), averageLength: Array.from(index.averageLength), paths: pathContents(index) };
+}
+
+/** What the value indexes say: per path, the documents of each value having any, and each document's values (value numbers may differ). */
+function pathContents(index: SearchIndex) {
+  const out: Record<string, unknown> = {};
+  for (const [path, p] of index.paths) {
+    if (p.sortedValues) {
+      out[path] = { docs: Array.from(p.postingDocs), values: Array.from(p.sortedValues), first: Array.from(p.first!), min: Array.from(p.min!), max: Array.from(p.max!) };
+      continue;
+    }
+    const byValue = p.values!.map((v) => [String(v), Array.from(docsWith(p, v))] as const).filter(([, docs]) => docs.length > 0);
+    const perDoc = index.items.map((_, d) => Array.from(p.ids!.subarray(p.offsets![d], p.offsets![d + 1]), (k) => String(p.values![k])).sort());
+    out[path] = { byValue: byValue.sort(([a], [b]) => (a < b ? -1 : 1)), perDoc };
+  }
+  return out;
 }
 
 describe('a rebuild from the previous index', () => {
@@ -110,22 +126,26 @@ describe('a rebuild from the previous index', () => {
   it('gives the index a build from scratch gives, whatever changed (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(phrase, phrase, edit, phrase), { minLength: 1, maxLength: 25 }), fc.array(phrase, { maxLength: 5 }), (rows, added) => {
-        const before = rows.map(([name, description], i) => ({ ...product(i, 0), id: `i${String(i).padStart(3, '0')}`, name, description }) as CatalogItem);
+        // A text value per item (link), a few shared ones (brand), lists (tags): the value indexes' numbering is reused too.
+        const described = (item: CatalogItem, description: string) => ({ ...item, description, tags: description.split(' ').filter(Boolean) }) as CatalogItem;
+        const before = rows.map(([name, description], i) => described({ ...product(i, 0), id: `i${String(i).padStart(3, '0')}`, name, link: `u${i}`, brand: name.split(' ')[0] }, description));
         const after: CatalogItem[] = [];
         rows.forEach(([, , change, text], i) => {
           const item = before[i]!;
           if (change === 'keep') after.push(item);
           else if (change === 'copy') after.push({ ...item });
           else if (change === 'rename') after.push({ ...item, name: text });
-          else if (change === 'describe') after.push({ ...item, description: text });
+          else if (change === 'describe') after.push(described(item, text));
         });
-        added.forEach((name, k) => after.push({ ...product(k, 0), id: `j${k}`, name, description: 'new' } as CatalogItem));
+        added.forEach((name, k) => after.push(described({ ...product(k, 0), id: `j${k}`, name, link: `v${k}`, brand: 'new' }, name)));
         after.sort((a, b) => (a.id < b.id ? -1 : 1));
         const analyzer = new Analyzer();
         const previous = runAtOnce(SearchIndex.steps(1, before, {}, analyzer));
         const scratch = runAtOnce(SearchIndex.steps(2, after, {}, analyzer));
         const incremental = runAtOnce(SearchIndex.steps(2, after, {}, analyzer, previous));
         expect(contents(incremental)).toEqual(contents(scratch));
+        // And back: values numbered by the rebuild, and those it left without documents, carried one version further.
+        expect(contents(runAtOnce(SearchIndex.steps(3, before, {}, analyzer, incremental)))).toEqual(contents(previous));
       }),
       { numRuns: 200 },
     );
@@ -155,6 +175,38 @@ describe('a rebuild from the previous index', () => {
 });
 
 describe('value indexes', () => {
+  it('a rebuild numbers only the values it had not met: a path with a value per item keeps the previous map', () => {
+    const items = Array.from({ length: 500 }, (_, i) => ({ ...product(i, 2), link: `https://shop.example/p${i}` }) as CatalogItem);
+    const analyzer = new Analyzer();
+    const previous = runAtOnce(SearchIndex.steps(1, items, {}, analyzer));
+    const after = [...items];
+    after[7] = { ...items[7]!, link: 'https://shop.example/new' } as CatalogItem;
+    after.splice(9, 1);
+    const index = runAtOnce(SearchIndex.steps(2, after, {}, analyzer, previous));
+    const [was, now] = [previous.paths.get('link')!, index.paths.get('link')!];
+    expect(now.valueIds.root).toBe(was.valueIds.root);
+    expect([...now.valueIds.added.keys()]).toEqual(['https://shop.example/new']);
+    // The two values no document has any more: no posting, no facet count.
+    expect(now.stale).toBe(2);
+    expect(docsWith(now, 'https://shop.example/p7').length).toBe(0);
+    expect(Array.from(docsWith(now, 'https://shop.example/new'))).toEqual([7]);
+    expect(Array.from(docsWith(now, 'https://shop.example/p10'))).toEqual([9]);
+  });
+
+  it('a facet leaves out values no item has any more after a rebuild', async () => {
+    const catalog = await catalogOf([
+      { ...product(0, 2), tags: ['5g', 'dual'] },
+      { ...product(1, 2), tags: ['dual'] },
+    ] as CatalogItem[]);
+    const service = new SearchService({ catalog });
+    expect((await service.search({ text: '' })).facets.tags).toEqual({ type: 'list', values: [['dual', 2], ['5g', 1]] });
+    await catalog.batch([{ operation: 'create-replace', product: { ...product(0, 2), tags: ['lte'] } }]);
+    await catalog.sync();
+    const page = await service.search({ text: '' });
+    expect(page.facets.tags).toEqual({ type: 'list', values: [['dual', 1], ['lte', 1]] });
+    expect((await service.search({ text: '', filters: { tags: ['5g'] } })).totalHits).toBe(0);
+  });
+
   it('count a value a list names twice in one item once, in filters and facets', async () => {
     const catalog = await catalogOf([
       { ...product(0, 2), tags: ['5g', '5g', 'dual'] },
