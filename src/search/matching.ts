@@ -114,24 +114,25 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
   }
   const phrases: { from: number; to: number; docs: number[] }[] = [];
   // The mirror: one query word the catalog writes as two ("earbuds" for "ear buds", "doorknob"
-  // for "door knob"), when the word itself is rarer than each half: documents holding the two
-  // halves side by side match the term, as a phrase synonym does (halves of two letters or more,
-  // no stop word).
+  // for "door knob"), when the word itself is rarer than each half: documents whose name holds
+  // the two halves side by side match the term, as a phrase synonym does (halves of two letters
+  // or more, no stop word).
   for (let i = 0; i < n; i++) {
     const { text, stopWord } = terms[i]!;
     if (stopWord || !SPLITTABLE.test(text)) continue;
     const own = dict.id(text);
     const ownDf = own < 0 ? 0 : index.docs(own).length;
-    const docs = new Set<number>();
+    const found: number[][] = [];
     for (let p = 2; p + 2 <= text.length; p++) {
       const [x, y] = [text.slice(0, p), text.slice(p)];
       const a = dict.id(x);
       const b = dict.id(y);
       if (a < 0 || b < 0 || analyzer.stopWords.has(x) || analyzer.stopWords.has(y)) continue;
       if (ownDf >= Math.min(index.docs(a).length, index.docs(b).length)) continue;
-      for (const d of adjacent(index, a, b)) docs.add(d);
+      const docs = adjacent(index, a, b);
+      if (docs.length > 0) found.push(docs);
     }
-    if (docs.size > 0) phrases.push({ from: i, to: i, docs: [...docs] });
+    if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())] });
   }
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => {
@@ -153,27 +154,26 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
   return { query, n, counted, allowed, termWords, termCodes, phrases, work };
 }
 
-/** Documents where word `b` follows word `a` in one field. */
+/**
+ * Documents whose first searched field (the name, by default) has word `b` right after word
+ * `a`: the field that names an item, and the shortest to read.
+ */
 function adjacent(index: SearchIndex, a: number, b: number): number[] {
-  const [da, db] = [index.docs(a), index.docs(b)];
+  let [da, db] = [index.docs(a), index.docs(b)];
+  if (da.length > db.length) [da, db] = [db, da];
   const F = index.searchable.length;
   const { tokens, offsets } = index;
   const out: number[] = [];
-  for (let j = 0, k = 0; j < da.length && k < db.length; ) {
-    if (da[j]! < db[k]!) j++;
-    else if (da[j]! > db[k]!) k++;
-    else {
-      const d = da[j]!;
-      search: for (let f = 0; f < F; f++) {
-        for (let t = offsets[d * F + f]!, hi = offsets[d * F + f + 1]!; t + 1 < hi; t++) {
-          if (tokens[t] === a && tokens[t + 1] === b) {
-            out.push(d);
-            break search;
-          }
-        }
+  for (let j = 0, k = 0; j < da.length; j++) {
+    const d = da[j]!;
+    while (k < db.length && db[k]! < d) k++;
+    if (k >= db.length) break;
+    if (db[k] !== d) continue;
+    for (let t = offsets[d * F]!, hi = offsets[d * F + 1]!; t + 1 < hi; t++) {
+      if (tokens[t] === a && tokens[t + 1] === b) {
+        out.push(d);
+        break;
       }
-      j++;
-      k++;
     }
   }
   return out;
