@@ -361,7 +361,7 @@ export class Ranker {
   #startsRead = 0;
   /** Candidates whose query words' positions were read for proximity. */
   #positionsRead = 0;
-  /** Per candidate: 1 once its proximity is exact (see #proximity). */
+  /** Per candidate: 1 once its proximity and bm25 are exact (see #positions). */
   #near1: Uint8Array | undefined;
 
   /** Whether a field of `doc` starts with the query's words as typed (`starts`), and one is exactly them (`equal`), as #read reads them. */
@@ -574,8 +574,9 @@ export class Ranker {
     };
     for (let k = (length >> 1) - 1; k >= 0; k--) down(k);
     const lazy = this.#lazy;
-    // Proximity has no bound but its best: its positions are read first, for far less than the document.
-    const near = lazy && this.#counted.length > 1 && this.#rules.includes('proximity') ? (this.#near1 ??= new Uint8Array(size)) : undefined;
+    // Proximity has no bound but its best, and bm25's is above the exact value when a term's words
+    // share a field: the query words' positions are read first, for far less than the document.
+    const near = lazy && ((this.#counted.length > 1 && this.#rules.includes('proximity')) || this.#rules.includes('bm25')) ? (this.#near1 ??= new Uint8Array(size)) : undefined;
     return {
       next: () => {
         while (length > 0) {
@@ -584,7 +585,7 @@ export class Ranker {
             // Its exact ranks are at most its bounds: it may sink.
             if (near && near[top] === 0) {
               near[top] = 1;
-              this.#proximity(top);
+              this.#positions(top);
             } else this.describe(top);
             down(0);
             continue;
@@ -841,34 +842,55 @@ export class Ranker {
   }
 
   /**
-   * Sets a candidate's exact `proximity` from the positions of the query's words alone (as
-   * #read finds it), far less work per word than #read: the step before reading a candidate
-   * whose other bounds reach the page (see {@link Ranker.ordered}).
+   * Sets a candidate's exact `proximity` and `bm25` from the positions of the query's words
+   * alone (as #read finds them), far less work per word than #read: the step before reading a
+   * candidate whose other bounds reach the page (see {@link Ranker.ordered}).
    */
-  #proximity(c: number): void {
+  #positions(c: number): void {
     const index = this.#index;
     const n = this.#n;
     const F = index.searchable.length;
     const doc = this.#cands.docs[c]!;
     const near = NEAR.fill(MAX_DISTANCE, 0, n);
+    const termBm25 = TERM_BM25.fill(0, 0, n);
     const { tokens, offsets } = index;
     for (let f = 0; f < F; f++) {
       const lo = offsets[doc * F + f]!;
       const hi = offsets[doc * F + f + 1]!;
       if (hi === lo) continue;
       const last = LAST.fill(-1, 0, n);
+      const tf = TF.fill(0, 0, n);
       for (let t = lo; t < hi; t++) {
         const slot = this.#slot[tokens[t]!]!;
         if (slot < 0) continue;
         const base = slot * n;
-        for (let i = 0; i < n; i++) if (this.#slotCodes[base + i] !== 0) this.#near(i, t - lo, last, near);
+        for (let i = 0; i < n; i++) {
+          if (this.#slotCodes[base + i] === 0) continue;
+          tf[i]!++;
+          this.#near(i, t - lo, last, near);
+        }
       }
+      this.#fieldBm25(f, hi - lo, tf, termBm25);
     }
     let distance = 0;
     const m = this.#counted.length;
     for (let k = 0; k + 1 < m; k++) distance += near[k]!;
     this.proximity[c] = this.max.proximity - (distance - Math.max(0, m - 1));
+    let bm25 = 0;
+    for (const i of this.#counted) bm25 += this.#idf[i]! * termBm25[i]!;
+    this.bm25[c] = bm25;
     this.#positionsRead++;
+  }
+
+  /**
+   * Adds field `f`'s BM25 share of each counted term found `tf[i]` times in its `length` words to
+   * `termBm25` (the idf is applied after: a term matched by one word then has exactly the share
+   * the index keeps for that word, its bound in #bound).
+   */
+  #fieldBm25(f: number, length: number, tf: Int32Array, termBm25: Float64Array): void {
+    const index = this.#index;
+    const norm = 1.2 * (0.25 + (0.75 * length) / (index.averageLength[f] || 1));
+    for (const i of this.#counted) if (tf[i]! > 0) termBm25[i]! += index.fieldWeight[f]! * ((tf[i]! * 2.2) / (tf[i]! + norm));
   }
 
   /** Reads a candidate's words: sets its proximity, attribute, exactness and bm25 ranks. */
@@ -968,9 +990,7 @@ export class Ranker {
         starts = true;
         if (length === n) equal = true;
       }
-      const norm = 1.2 * (0.25 + (0.75 * length) / (index.averageLength[f] || 1));
-      // Each term's share field by field, its idf after: a term matched by one word here then has exactly the share the index keeps for that word (its bound, see #bound).
-      for (const i of counted) if (tf[i]! > 0) termBm25[i]! += index.fieldWeight[f]! * ((tf[i]! * 2.2) / (tf[i]! + norm));
+      this.#fieldBm25(f, length, tf, termBm25);
     }
     for (const i of counted) bm25 += this.#idf[i]! * termBm25[i]!;
     let distance = 0;

@@ -114,8 +114,8 @@ export interface SearchWork {
   /** Candidates whose fields' first words were read, when the postings put every query word as typed at its place (exactness). */
   readonly fieldStartsRead: number;
   /**
-   * Candidates whose query words' positions were read for `proximity` (far less work per word
-   * than `documentsRead`), before reading them: those whose other bounds reach the page.
+   * Candidates whose query words' positions were read for `proximity` and `bm25` (far less work
+   * per word than `documentsRead`), before reading them: those whose other bounds reach the page.
    */
   readonly positionsRead: number;
   /** Name words read to learn the catalog's model variants (the `variant` rule), once per query word and index version. */
