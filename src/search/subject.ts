@@ -43,6 +43,9 @@ function isPlural(word: string): boolean {
  * Airtime Card"): the word before them ends the phrase naming the product.
  */
 const PHRASE_START = new Set(['with', 'w', 'compatible', ...TAIL_START]);
+// A word before "and" ends a phrase when it is a word, not a number: coordinated nouns ("Grip and
+// Stand" is a grip and a stand), not the models of "iPhone 6 and 6s".
+const LETTERS = /^\p{L}+$/u;
 // Punctuation closing a phrase inside a part: "Moto G (4th Gen)", "Portable Charger, 313 Power Bank".
 const PHRASE_END = /[(),;]/;
 /** Name positions past this are never marked as phrase heads (the mask is 32 bits). */
@@ -55,8 +58,9 @@ export const MAX_HEAD_POSITION = 31;
  * the first 32 words). The words outside the tail say what the item is; a phrase's last word is
  * its head (English compounds are right-headed: a "Prepaid Phone **Card**" is a card, a "Cell
  * Phone **Case**" a case), a phrase ending at a part's end (" - "), at "with", "for" or "w/",
- * or at a parenthesis or comma (a one-word part beside others is a label, a brand or a colour,
- * not a phrase).
+ * at a parenthesis or comma, or at "and" after a word (coordinated nouns: a "**Grip** and
+ * **Stand**" is both; not the "6" of "iPhone 6 and 6s"). A one-word part beside others is a
+ * label, a brand or a colour, not a phrase.
  *
  * @example
  * ```ts
@@ -84,7 +88,7 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
     if (out.length <= MAX_HEAD_POSITION && list.length > 0) {
       // A one-word part beside others is a label (the brand in "Apple - iPhone 7", a colour), not a phrase.
       if (list.length > 1 || parts === 1) head(out.length + list.length - 1);
-      for (let i = 1; i < list.length; i++) if (PHRASE_START.has(list[i]!)) head(out.length + i - 1);
+      for (let i = 1; i < list.length; i++) if (PHRASE_START.has(list[i]!) || (list[i] === 'and' && LETTERS.test(list[i - 1]!))) head(out.length + i - 1);
       if (PHRASE_END.test(part)) {
         // Each piece's last word, when the pieces' words are the part's (units may join across a comma).
         const pieces = part.split(PHRASE_END).map(words);

@@ -133,7 +133,7 @@ describe('each rule decides between two documents that differ only in what it me
     // The same words: b is a phone ("zed card phone"), a a card ("zed phone card"); attribute alone would put a first.
     expect(await order([item('a', 'zed phone card'), item('b', 'zed card phone')], 'phone')).toEqual(['b', 'a']);
     // A phrase also ends at "with", "for", "w/", a parenthesis, a comma, or a name part of two words or more.
-    for (const b of ['zed phone with card', 'zed phone w/ card', 'zed phone (card)', 'zed phone, card', 'zed phone - card']) {
+    for (const b of ['zed phone with card', 'zed phone w/ card', 'zed phone (card)', 'zed phone, card', 'zed phone - card', 'zed phone and card']) {
       expect(await order([item('a', 'zed phone card'), item('b', b)], 'phone'), b).toEqual(['b', 'a']);
     }
     // A one-word part is a label (a brand, a colour), not a phrase: "Phone - Zed card" names a card.

@@ -40,7 +40,7 @@ describe('nameWords: the words of a name and the part naming what it fits', () =
     expect(nameWords('Mount compatible with Zed - Black').tail).toEqual([1, 4]);
   });
 
-  it('marks the last word of each phrase as a head: at a part end, before with/for/w/, at a parenthesis or comma', () => {
+  it('marks the last word of each phrase as a head: at a part end, before with/for/w/, at a parenthesis or comma, before "and" after a word', () => {
     const heads = (text: string) => {
       const read = nameWords(text);
       return read.words.filter((_, k) => (read.heads >>> k) & 1);
@@ -48,6 +48,9 @@ describe('nameWords: the words of a name and the part naming what it fits', () =
     expect(heads('Ultralast - Battery for Select Samsung Cell Phones - Black')).toEqual(['battery', 'phones']);
     expect(heads('Verizon - $50 Prepaid Phone Card')).toEqual(['card']);
     expect(heads('Keyboard')).toEqual(['keyboard']);
+    // Coordinated nouns are both heads; a number before "and" is a model, not a noun.
+    expect(heads('PopSockets - Blue Grip and Stand for Mobile Devices')).toEqual(['grip', 'stand', 'devices']);
+    expect(heads('Case for iPhone 6 and 6s')).toEqual(['case', 's']);
     expect(heads('Moto G (4th Gen) Case with Stand, Black w/ Clip')).toEqual(['g', 'gen', 'case', 'stand', 'black', 'clip']);
     // Units joined across a comma ("10,050 mAh") keep the part's own heads only.
     expect(nameWords('Charger 10,050 mAh - Gray').words).toEqual(words('Charger 10,050 mAh - Gray'));
