@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
+import { nextTurn } from '../../src/slices';
 import type {
   CatalogItem,
   CatalogOperation,
@@ -23,7 +24,14 @@ interface State {
    * publication merges those into the previous snapshot instead of sorting every item again.
    */
   changed: Set<string> | 'all';
+  /** The publication under way, if any: publications run one after the other. */
+  publishing: Promise<unknown> | undefined;
 }
+
+/** Items sorted natively per run, then moved between two turns of the event loop while runs are merged. */
+export const PUBLISH_SORT_RUN = 1024;
+/** Items moved between two turns of the event loop while a publication merges sorted runs. */
+export const PUBLISH_SLICE_MOVES = 16_384;
 
 function byId(a: CatalogItem, b: CatalogItem): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
@@ -31,14 +39,15 @@ function byId(a: CatalogItem, b: CatalogItem): number {
 
 /**
  * The accepted items in id order. After a few writes, the previous snapshot with the changed ids
- * merged in: a binary search per changed id and native copies of the runs between them, no sort
- * of every item (100,000 items sorted, or even visited one by one, at each sync held the event
- * loop for milliseconds).
+ * merged in, synchronously: a binary search per changed id and native copies of the runs
+ * between them, no sort of every item (100,000 items sorted, or even visited one by one, at each
+ * sync held the event loop for milliseconds). After many, every item sorted in steps
+ * ({@link sortedById}): 100,000 ids in arbitrary order took over 100 ms to sort in one go.
  */
-function snapshot(state: State): CatalogItem[] {
+function* snapshot(state: State): Generator<void, CatalogItem[]> {
   const { changed, items: accepted } = state;
   const previous = state.visible.items;
-  if (changed === 'all' || changed.size * 8 > previous.length) return [...accepted.values()].sort(byId);
+  if (changed === 'all' || changed.size * 8 > previous.length) return yield* sortedById([...accepted.values()]);
   // The default sort compares UTF-16 code units, as `<` does.
   const ids = [...changed].sort();
   const runs: (readonly CatalogItem[])[] = [];
@@ -57,6 +66,43 @@ function snapshot(state: State): CatalogItem[] {
   return items;
 }
 
+/**
+ * `items` sorted by id, in steps: runs of {@link PUBLISH_SORT_RUN} items sorted natively, then
+ * merged pairwise, a step every {@link PUBLISH_SLICE_MOVES} items moved. Items already in order
+ * cost one pass.
+ */
+function* sortedById(items: CatalogItem[]): Generator<void, CatalogItem[]> {
+  const n = items.length;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = items[i - 1]!.id <= items[i]!.id;
+  if (sorted) return items;
+  for (let lo = 0; lo < n; lo += PUBLISH_SORT_RUN) {
+    const run = items.slice(lo, lo + PUBLISH_SORT_RUN).sort(byId);
+    for (let k = 0; k < run.length; k++) items[lo + k] = run[k]!;
+    if ((lo / PUBLISH_SORT_RUN) % 16 === 15) yield;
+  }
+  let from = items;
+  let to: CatalogItem[] = new Array<CatalogItem>(n);
+  let moved = 0;
+  for (let width = PUBLISH_SORT_RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let a = lo;
+      let b = mid;
+      for (let k = lo; k < hi; k++) {
+        to[k] = b >= hi || (a < mid && from[a]!.id <= from[b]!.id) ? from[a++]! : from[b++]!;
+        if (++moved === PUBLISH_SLICE_MOVES) {
+          moved = 0;
+          yield;
+        }
+      }
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
+
 /** The first position at or after `from` of `items` (in id order) whose id is `id` or greater. */
 function firstAtLeast(items: readonly CatalogItem[], id: string, from: number): number {
   let lo = from;
@@ -69,7 +115,11 @@ function firstAtLeast(items: readonly CatalogItem[], id: string, from: number): 
   return lo;
 }
 
-/** In-memory catalogs. Every method runs without awaiting, so each is atomic. */
+/**
+ * In-memory catalogs. Every method runs without awaiting, so each is atomic; except a
+ * publication of many changes, which takes the items at once and sorts them in steps, one
+ * publication after the other.
+ */
 export class MemoryCatalogStore implements CatalogStore {
   readonly #catalogs = new Map<string, State>();
 
@@ -93,6 +143,7 @@ export class MemoryCatalogStore implements CatalogStore {
       accepted: 0,
       publishedFrom: -1,
       changed: 'all',
+      publishing: undefined,
     });
   }
 
@@ -184,14 +235,40 @@ export class MemoryCatalogStore implements CatalogStore {
 
   async publish(identifier: string, now: number): Promise<{ version: number; syncedAt: number; count: number }> {
     const state = this.#state(identifier);
+    // With none under way it starts now, taking the items as they are at this call.
+    const done = state.publishing ? state.publishing.then(() => this.#publish(state, now)) : this.#publish(state, now);
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    state.publishing = settled;
+    void settled.then(() => {
+      if (state.publishing === settled) state.publishing = undefined;
+    });
+    return done;
+  }
+
+  /**
+   * One publication, after the one before it. The items are taken at its start (writes landing
+   * while a large snapshot is sorted in steps go to the next publication).
+   */
+  async #publish(state: State, now: number): Promise<{ version: number; syncedAt: number; count: number }> {
     // Nothing written since the last publication: keep it (as the SQL stores do).
     if (state.visible.version > 0 && state.publishedFrom === state.accepted) {
       return { version: state.visible.version, syncedAt: state.visible.syncedAt!, count: state.visible.items.length };
     }
-    state.publishedFrom = state.accepted;
-    // Items are frozen: the snapshot shares them with the accepted map safely.
-    const items = Object.freeze(snapshot(state));
+    const accepted = state.accepted;
+    const work = snapshot(state);
+    // The accepted items are read by the first step of the snapshot, before any later write.
+    let step = work.next();
     state.changed = new Set();
+    while (!step.done) {
+      await nextTurn();
+      step = work.next();
+    }
+    // Items are frozen: the snapshot shares them with the accepted map safely.
+    const items = Object.freeze(step.value);
+    state.publishedFrom = accepted;
     state.visible = Object.freeze({ version: state.visible.version + 1, syncedAt: now, items });
     return { version: state.visible.version, syncedAt: now, count: items.length };
   }

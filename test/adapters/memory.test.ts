@@ -4,6 +4,8 @@ import { DecisionEngine, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 import { runConformance } from './conformance';
 import { MemoryAssignmentStore } from '../../adapters/memory/assignments';
+import { PUBLISH_SLICE_MOVES, PUBLISH_SORT_RUN } from '../../adapters/memory/catalog';
+import { countTurns } from '../helpers/turns';
 
 runConformance('memory', async () => memoryStorage());
 
@@ -217,6 +219,61 @@ describe('memory storage: catalog publication', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  /** `n` items in a fixed pseudo-random order of ids. */
+  const shuffled = (n: number) => {
+    const list = Array.from({ length: n }, (_, i) => item(`s${i}`, i));
+    let seed = 7;
+    for (let i = n - 1; i > 0; i--) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      const j = seed % (i + 1);
+      [list[i], list[j]] = [list[j]!, list[i]!];
+    }
+    return list;
+  };
+
+  it('a publication of many items in any order sorts them in steps: native sorts of a run at most, turns of the event loop between', async () => {
+    const storage = memoryStorage();
+    await storage.catalogs.createCatalog(record('acme'));
+    const items = shuffled(16 * PUBLISH_SORT_RUN + 17);
+    await storage.catalogs.applyBatch('acme', [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+    const sorted: number[] = [];
+    const original = Array.prototype.sort;
+    const sort = vi.spyOn(Array.prototype, 'sort').mockImplementation(function (this: unknown[], compare?: (a: unknown, b: unknown) => number) {
+      sorted.push(this.length);
+      return original.call(this, compare);
+    });
+    const turns = countTurns();
+    try {
+      expect((await storage.catalogs.publish('acme', 1)).count).toBe(items.length);
+    } finally {
+      sort.mockRestore();
+    }
+    // Five rounds of merges (17 runs), each moving every item: a turn at least every PUBLISH_SLICE_MOVES moves.
+    expect(turns.stop()).toBeGreaterThanOrEqual(Math.floor((5 * items.length) / PUBLISH_SLICE_MOVES));
+    expect(Math.max(...sorted)).toBeLessThanOrEqual(PUBLISH_SORT_RUN);
+    const ids = (await storage.catalogs.visibleItems('acme')).items.map((i) => i.id);
+    expect(ids).toEqual(items.map((i) => i.id).sort());
+  });
+
+  it('writes landing while a publication sorts go to the next one; publications run one after the other', async () => {
+    const storage = memoryStorage();
+    await storage.catalogs.createCatalog(record('acme'));
+    const items = shuffled(4 * PUBLISH_SORT_RUN);
+    await storage.catalogs.applyBatch('acme', [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+    const first = storage.catalogs.publish('acme', 1);
+    await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item('late', 1) }, { op: 'delete', id: 's3' }], 2);
+    const second = storage.catalogs.publish('acme', 2);
+    const third = storage.catalogs.publish('acme', 3);
+    expect(await first).toEqual({ version: 1, syncedAt: 1, count: items.length });
+    expect(await second).toEqual({ version: 2, syncedAt: 2, count: items.length });
+    // Nothing written after the second: kept.
+    expect(await third).toEqual({ version: 2, syncedAt: 2, count: items.length });
+    const visible = (await storage.catalogs.visibleItems('acme')).items.map((i) => i.id);
+    expect(visible).toContain('late');
+    expect(visible).not.toContain('s3');
+    expect(visible).toEqual([...visible].sort());
   });
 
   it('a publication after a one-item write sorts no list longer than the changed ids (no sort of every item)', async () => {
