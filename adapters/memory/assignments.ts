@@ -75,16 +75,22 @@ export class MemoryAssignmentStore implements AssignmentStore {
 
   getNow(environmentId: string, visitorId: string): Assignments {
     if (this.#total === 0) return EMPTY;
-    const visitor = this.#find(environmentId, visitorId);
+    // A read starts a decision: its id is a new one, hashed without comparing it to the last.
+    this.#lastId = visitorId;
+    const visitor = this.#rows.get(environmentId, visitorId, (this.#lastHash = this.#rows.hash(visitorId)));
     return visitor === undefined ? EMPTY : (visitor.assignments ?? this.#record(visitor));
   }
 
   #find(environmentId: string, visitorId: string): Visitor | undefined {
-    if (visitorId !== this.#lastId) {
-      this.#lastHash = this.#rows.hash(visitorId);
-      this.#lastId = visitorId;
-    }
-    return this.#rows.get(environmentId, visitorId, this.#lastHash);
+    return this.#rows.get(environmentId, visitorId, this.#hash(visitorId));
+  }
+
+  /** The table's hash of an id; the last one is kept, for a decision reads its visitor then writes it. */
+  #hash(visitorId: string): number {
+    // The same string (the same object: a pointer comparison) as the last one, or hash it.
+    if (visitorId === this.#lastId) return this.#lastHash;
+    this.#lastId = visitorId;
+    return (this.#lastHash = this.#rows.hash(visitorId));
   }
 
   /** Builds a visitor's record from its slots in the ring (a group named twice keeps its last variation). */
@@ -183,11 +189,7 @@ export class MemoryAssignmentStore implements AssignmentStore {
   }
 
   #add(environmentId: string, visitorId: string, assignments: Assignments | null, n: number): Visitor {
-    if (visitorId !== this.#lastId) {
-      this.#lastHash = this.#rows.hash(visitorId);
-      this.#lastId = visitorId;
-    }
-    const added: Visitor = { environmentId, id: visitorId, hash: this.#lastHash, assignments, start: -1, span: 0, count: n, older: null, newer: null, ringNext: null };
+    const added: Visitor = { environmentId, id: visitorId, hash: this.#hash(visitorId), assignments, start: -1, span: 0, count: n, older: null, newer: null, ringNext: null };
     this.#rows.add(added);
     this.#total += n;
     this.#append(added);

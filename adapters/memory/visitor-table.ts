@@ -20,6 +20,10 @@ export interface Keyed {
  * units with a random seed and a random key mixed into every block, drawn per table, so ids
  * cannot be chosen offline to collide.
  */
+// Set in every used slot's hash, so 0 marks a free slot (the bit is above any mask: tables stay
+// far under 2^31 slots).
+const USED = 0x80000000 | 0;
+
 export class VisitorTable<T extends Keyed> {
   #slots: (T | null)[];
   #hashes: Int32Array;
@@ -55,13 +59,17 @@ export class VisitorTable<T extends Keyed> {
 
   /** The entry of this environment and id, whose {@link hash} is `hash`. */
   get(environmentId: string, id: string, hash: number): T | undefined {
-    const slots = this.#slots;
     const hashes = this.#hashes;
     const mask = this.#mask;
+    const mark = hash | USED;
+    // The probe reads the hashes alone (one array, not the entries) until one is equal.
     for (let i = hash & mask; ; i = (i + 1) & mask) {
-      const entry = slots[i]!;
-      if (entry === null) return undefined;
-      if (hashes[i] === hash && entry.id === id && entry.environmentId === environmentId) return entry;
+      const h = hashes[i]!;
+      if (h === 0) return undefined;
+      if (h === mark) {
+        const entry = this.#slots[i]!;
+        if (entry.id === id && entry.environmentId === environmentId) return entry;
+      }
     }
   }
 
@@ -73,12 +81,12 @@ export class VisitorTable<T extends Keyed> {
   }
 
   #place(entry: T): void {
-    const slots = this.#slots;
+    const hashes = this.#hashes;
     const mask = this.#mask;
     let i = entry.hash & mask;
-    while (slots[i] !== null) i = (i + 1) & mask;
-    slots[i] = entry;
-    this.#hashes[i] = entry.hash;
+    while (hashes[i] !== 0) i = (i + 1) & mask;
+    this.#slots[i] = entry;
+    hashes[i] = entry.hash | USED;
   }
 
   #grow(): void {
@@ -97,14 +105,16 @@ export class VisitorTable<T extends Keyed> {
     let i = entry.hash & mask;
     while (slots[i] !== entry) i = (i + 1) & mask;
     slots[i] = null;
+    hashes[i] = 0;
     this.#size--;
-    for (let j = (i + 1) & mask; slots[j] !== null; j = (j + 1) & mask) {
+    for (let j = (i + 1) & mask; hashes[j] !== 0; j = (j + 1) & mask) {
       // An entry whose home slot is not cyclically within (i, j] may move back to the hole.
       const home = hashes[j]! & mask;
       if (i <= j ? home > i && home <= j : home > i || home <= j) continue;
       slots[i] = slots[j]!;
       hashes[i] = hashes[j]!;
       slots[j] = null;
+      hashes[j] = 0;
       i = j;
     }
   }
