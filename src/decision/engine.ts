@@ -417,7 +417,10 @@ export class DecisionEngine {
     const run = this.#run(config, request, undefined);
     const assigned = Array.isArray(run) ? run : await run;
     const all = request.exposeAllKeys ? true : false;
-    const campaigns = new Array<CampaignDecision>(assigned.length);
+    // Nothing was written (no activation, no consent): the evaluation's own new array, which
+    // nothing else holds, becomes the answer's, one array fewer per decision.
+    const campaigns =
+      request.triggerHit === false && request.visitorConsent === false ? (assigned as unknown as CampaignDecision[]) : new Array<CampaignDecision>(assigned.length);
     for (let i = 0; i < assigned.length; i++) {
       const a = assigned[i]!;
       campaigns[i] = all ? a.decisionAllKeys : a.decision;
