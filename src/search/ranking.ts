@@ -361,7 +361,7 @@ export class Ranker {
   #startsRead = 0;
   /** Candidates whose query words' positions were read for proximity. */
   #positionsRead = 0;
-  /** Per candidate: 1 once its proximity and bm25 are exact (see #positions). */
+  /** Per candidate: 1 once its subject, proximity and bm25 are exact (see #positions). */
   #near1: Uint8Array | undefined;
 
   /** Whether a field of `doc` starts with the query's words as typed (`starts`), and one is exactly them (`equal`), as #read reads them. */
@@ -470,7 +470,8 @@ export class Ranker {
     const positions = m * MAX_POSITION + 1;
     for (let c = 0; c < size; c++) {
       let exact = 0;
-      let subject = 0;
+      let said = 0;
+      let named = 0;
       let rankExcess = 0;
       let posExcess = 0;
       for (const i of counted) {
@@ -479,9 +480,8 @@ export class Ranker {
         if (code === 1) exact++;
         // A word counts in the subject as typed or as a stem, or as good as the term's best match here.
         const flags = code <= STEM ? flagsLow[r]! : flagsAll[r]!;
-        const says = (flags & SAYS_WHAT) !== 0;
-        if (i === this.#head) subject += flags & NAMES_WHAT ? 2 * m : says ? m : 0;
-        else if (!this.#letters[i] && says) subject++;
+        if (flags & SAYS_WHAT) said |= 1 << i;
+        if (flags & NAMES_WHAT) named |= 1 << i;
         const best = place[r]!;
         if (best === 0xffff) {
           rankExcess += index.fieldRanks - 1;
@@ -506,7 +506,7 @@ export class Ranker {
         ({ starts, equal } = this.#starts(docs[c]!));
       }
       this.exactness[c] = 1 + exact + (starts ? 1 : 0) + (equal ? 1 : 0);
-      this.subject[c] = 1 + subject;
+      this.subject[c] = this.#subjectRank(said, named);
       this.variant[c] = this.max.variant;
       this.proximity[c] = this.max.proximity;
       this.attribute[c] = (m * (index.fieldRanks - 1) - rankExcess) * positions + (m * MAX_POSITION - posExcess) + 1;
@@ -574,9 +574,10 @@ export class Ranker {
     };
     for (let k = (length >> 1) - 1; k >= 0; k--) down(k);
     const lazy = this.#lazy;
-    // Proximity has no bound but its best, and bm25's is above the exact value when a term's words
-    // share a field: the query words' positions are read first, for far less than the document.
-    const near = lazy && ((this.#counted.length > 1 && this.#rules.includes('proximity')) || this.#rules.includes('bm25')) ? (this.#near1 ??= new Uint8Array(size)) : undefined;
+    // Proximity has no bound but its best, bm25's is above the exact value when a term's words
+    // share a field, subject's when a model run or a word's code would not count: the query words'
+    // positions are read first, for far less than the document.
+    const near = lazy && ((this.#counted.length > 1 && this.#rules.includes('proximity')) || this.#rules.includes('bm25') || this.#rules.includes('subject')) ? (this.#near1 ??= new Uint8Array(size)) : undefined;
     return {
       next: () => {
         while (length > 0) {
@@ -842,9 +843,9 @@ export class Ranker {
   }
 
   /**
-   * Sets a candidate's exact `proximity` and `bm25` from the positions of the query's words
-   * alone (as #read finds them), far less work per word than #read: the step before reading a
-   * candidate whose other bounds reach the page (see {@link Ranker.ordered}).
+   * Sets a candidate's exact `subject`, `proximity` and `bm25` from the positions of the query's
+   * words alone (as #read finds them), far less work per word than #read: the step before reading
+   * a candidate whose other bounds reach the page (see {@link Ranker.ordered}).
    */
   #positions(c: number): void {
     const index = this.#index;
@@ -853,25 +854,40 @@ export class Ranker {
     const doc = this.#cands.docs[c]!;
     const near = NEAR.fill(MAX_DISTANCE, 0, n);
     const termBm25 = TERM_BM25.fill(0, 0, n);
-    const { tokens, offsets } = index;
+    const { tokens, offsets, subjectSpans: spans } = index;
+    const heads = index.nameHeads[doc]!;
+    const codes = this.#cands.codes;
+    const row = c * n;
+    let said = 0;
+    let named = 0;
     for (let f = 0; f < F; f++) {
       const lo = offsets[doc * F + f]!;
       const hi = offsets[doc * F + f + 1]!;
       if (hi === lo) continue;
       const last = LAST.fill(-1, 0, n);
       const tf = TF.fill(0, 0, n);
+      const field = index.searchable[f];
+      const readsSubject = field !== 'name' || index.fieldRank[f] === 0;
       for (let t = lo; t < hi; t++) {
         const slot = this.#slot[tokens[t]!]!;
         if (slot < 0) continue;
         const base = slot * n;
+        const p = t - lo;
+        const whatItIs = readsSubject && saysWhatItIs(field, p, spans, doc * 3);
+        const names = whatItIs && namesWhatItIs(field, p, spans, doc * 3, heads);
         for (let i = 0; i < n; i++) {
           if (this.#slotCodes[base + i] === 0) continue;
           tf[i]!++;
-          this.#near(i, t - lo, last, near);
+          if (whatItIs && this.#inSubject(i, this.#slotCodes[base + i]!, codes[row + i]!, t, lo, hi)) {
+            said |= 1 << i;
+            if (names) named |= 1 << i;
+          }
+          this.#near(i, p, last, near);
         }
       }
       this.#fieldBm25(f, hi - lo, tf, termBm25);
     }
+    this.subject[c] = this.#subjectRank(said, named);
     let distance = 0;
     const m = this.#counted.length;
     for (let k = 0; k + 1 < m; k++) distance += near[k]!;
@@ -880,6 +896,31 @@ export class Ranker {
     for (const i of this.#counted) bm25 += this.#idf[i]! * termBm25[i]!;
     this.bm25[c] = bm25;
     this.#positionsRead++;
+  }
+
+  /**
+   * The `subject` rank of a candidate whose counted terms (bit i for term i) are found where it
+   * says what it is (`said`), and where that names it (`named`): the head naming the item counts
+   * 2m, the head said m, each other term said but lone letters 1.
+   */
+  #subjectRank(said: number, named: number): number {
+    const m = this.#counted.length;
+    let subject = 0;
+    for (const i of this.#counted) {
+      const says = (said >> i) & 1;
+      if (i === this.#head) subject += (named >> i) & 1 ? 2 * m : says ? m : 0;
+      else if (!this.#letters[i]) subject += says;
+    }
+    return 1 + subject;
+  }
+
+  /**
+   * Whether term `i`, matched with code `code` by the word at token `t` of a field at `[lo, hi)`
+   * where that word says what the item is, counts in the subject: as typed or as a stem, or as
+   * good as the term's best match in the document (`best`), and continuing its model run.
+   */
+  #inSubject(i: number, code: number, best: number, t: number, lo: number, hi: number): boolean {
+    return code <= Math.max(best, STEM) && this.#continuesModel(i, t, lo, hi);
   }
 
   /**
@@ -974,7 +1015,7 @@ export class Ranker {
           }
           // Only the term's best match in the document counts ("iphone" is not "phone" with a typo).
           // The word as typed or its stem ("cases" for "case"); a typo or prefix only as the term's best match.
-          if (whatItIs && this.#slotCodes[base + i]! <= Math.max(codes[row + i]!, STEM) && this.#continuesModel(i, t, lo, hi)) {
+          if (whatItIs && this.#inSubject(i, this.#slotCodes[base + i]!, codes[row + i]!, t, lo, hi)) {
             isSubject[i] = 1;
             if (named) isHead[i] = 1;
           }
@@ -999,15 +1040,14 @@ export class Ranker {
     let posExcess = 0;
     let exact = 0;
     let matched = 0;
-    let subject = 0;
+    let said = 0;
+    let named = 0;
     let subjectWords = 0;
-    let headNamed = false;
+    const headNamed = this.#head >= 0 && isHead[this.#head] === 1;
     for (const i of counted) {
       subjectWords += isSubject[i]!;
-      if (i === this.#head) {
-        headNamed = isHead[i] === 1;
-        subject += headNamed ? 2 * m : isSubject[i] ? m : 0;
-      } else if (!this.#letters[i]) subject += isSubject[i]!;
+      said |= isSubject[i]! << i;
+      named |= isHead[i]! << i;
       const code = codes[row + i]!;
       if (code !== 0) matched++;
       if (code === 1) exact++;
@@ -1027,7 +1067,7 @@ export class Ranker {
       if ((nameOcc[i]! > 0 && variantOcc[i] === nameOcc[i]) || renumbered) variantTerms++;
     }
     const pairs = Math.max(0, m - 1);
-    this.subject[c] = 1 + subject;
+    this.subject[c] = this.#subjectRank(said, named);
     this.variant[c] = this.max.variant - variantTerms;
     this.proximity[c] = this.max.proximity - (distance - pairs);
     const positions = m * MAX_POSITION + 1;

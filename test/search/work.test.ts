@@ -74,6 +74,10 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
     expect(service.work.candidates).toBeGreaterThan(2000);
     expect(service.work.documentsRead).toBeLessThanOrEqual(40);
     expect(service.work.positionsRead).toBeLessThan(service.work.candidates / 2);
+    // The subject's model runs ('iphone' counts only after 'apple' where the catalog reads it so) are read with the positions.
+    await service.search({ text: 'apple iphone' });
+    expect(service.work.candidates).toBe(3291);
+    expect(service.work.documentsRead).toBeLessThanOrEqual(40);
     // A threshold of 0 keeps every candidate without reading one more.
     await service.search({ text: 'galaxy case', rankingScoreThreshold: 0 });
     expect(service.work.documentsRead).toBeLessThanOrEqual(40);
