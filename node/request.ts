@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { PayloadTooLargeError } from '../src/errors';
 import { NODE_BODY, type NodeBody, type NodeBodySource } from '../src/http/body';
-import { delegateToReal } from '../src/http/lazy';
+import { delegateToReal, PATH_AND_QUERY } from '../src/http/lazy';
 
 /**
  * A node request, with the body a framework (Express, Fastify) may have parsed already.
@@ -121,14 +121,17 @@ class NodeRequest {
   readonly method: string;
   readonly url: string;
   readonly #req: NodeRequestLike;
+  /** The target from the path on, which routing reads instead of the whole URL. */
+  readonly [PATH_AND_QUERY]: string;
   #headers: NodeHeaders | undefined;
   #body: ReturnType<NodeBodySource> | undefined;
   #real: Request | undefined;
 
-  constructor(req: NodeRequestLike, url: string) {
+  constructor(req: NodeRequestLike, origin: string, pathAndQuery: string) {
     this.#req = req;
     this.method = req.method ?? 'GET';
-    this.url = url;
+    this.url = origin + pathAndQuery;
+    this[PATH_AND_QUERY] = pathAndQuery;
   }
 
   get headers(): Headers {
@@ -195,7 +198,7 @@ export function nodeRequest(req: NodeRequestLike, origin?: string): Request {
     }
   }
   origin ??= originOf(req.headers.host, (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true);
-  return new NodeRequest(req, origin + path) as unknown as Request;
+  return new NodeRequest(req, origin, path) as unknown as Request;
 }
 
 // Once the undici Request exists it owns the socket's stream: read through it.

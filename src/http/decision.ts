@@ -14,7 +14,7 @@ import { sha256Hex } from '../crypto';
 import type { EnvironmentRecord } from '../storage/environments';
 import { DEFAULT_MAX_BODY_BYTES, jsonNow, maxBodyBytesOption } from './body';
 import { json, respond } from './respond';
-import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
+import { handlerOf, requestHasQuery, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 const contextValue = z.union([z.string(), z.number(), z.boolean()], {
   error: 'must be a boolean, a number or a string',
@@ -223,7 +223,7 @@ function messageOf(details: readonly ErrorDetail[]): string {
 // Most decision requests carry no query string: their defaults are then known without parsing the URL.
 const NO_QUERY = new URLSearchParams();
 function queryOf(context: RouteContext): URLSearchParams {
-  return context.request.url.includes('?') ? context.query : NO_QUERY;
+  return requestHasQuery(context.request) ? context.query : NO_QUERY;
 }
 
 // A body (undefined when empty) as a decision request; a body the schema refuses is a 400 naming the problem.

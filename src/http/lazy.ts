@@ -46,3 +46,11 @@ export function delegateToReal<T extends object>(
   }
   Object.setPrototypeOf(lazy.prototype, base.prototype);
 }
+
+/**
+ * Where a request built by a node listener (`abkit/node`) keeps its target from the path on
+ * (`/v2/campaigns?mode=simple`): routing reads it instead of scanning the whole URL.
+ * A global-registry symbol, so that separately bundled entries agree on it.
+ * @internal
+ */
+export const PATH_AND_QUERY = Symbol.for('abkit.request.pathAndQuery');

@@ -8,6 +8,7 @@
 import { TrieRouter } from 'hono/router/trie-router';
 import { AbkitError, StorageUnavailableError } from '../errors';
 import { bodyReader, type BodyReader } from './body';
+import { PATH_AND_QUERY } from './lazy';
 import { json } from './respond';
 
 /**
@@ -268,15 +269,18 @@ const NO_QUERY_TEXT = -1;
 class Target {
   readonly path: string;
   readonly #href: string;
-  // Where the query text starts ('?') and ends, or NO_QUERY_TEXT; unused once #url is set.
+  // The query text is source.slice(#queryStart, #queryEnd) (from its '?'), or there is none
+  // (NO_QUERY_TEXT); unused once #url is set.
+  readonly #source: string;
   readonly #queryStart: number;
   readonly #queryEnd: number;
   #url: URL | undefined;
   #query: URLSearchParams | undefined;
 
-  constructor(href: string, path: string, queryStart: number, queryEnd: number, url?: URL) {
+  constructor(href: string, path: string, source: string, queryStart: number, queryEnd: number, url?: URL) {
     this.#href = href;
     this.path = path;
+    this.#source = source;
     this.#queryStart = queryStart;
     this.#queryEnd = queryEnd;
     this.#url = url;
@@ -290,6 +294,11 @@ class Target {
     return (this.#query ??= this.#read());
   }
 
+  /** Whether the URL has a query string (`?`, even empty). */
+  get hasQuery(): boolean {
+    return this.#url ? this.#href.includes('?') : this.#queryStart !== NO_QUERY_TEXT;
+  }
+
   // A query of visible ASCII is left as it is by the URL parser (but for characters it
   // percent-encodes, which the form decoding reads back the same): read alone, it gives the
   // same entries (a property test compares them).
@@ -297,21 +306,36 @@ class Target {
     if (this.#url) return this.#url.searchParams;
     if (this.#queryStart === NO_QUERY_TEXT) return new URLSearchParams();
     // From the '?' on: URLSearchParams drops one leading '?', as the URL parser does.
-    const text = this.#href.slice(this.#queryStart, this.#queryEnd);
+    const text = this.#source.slice(this.#queryStart, this.#queryEnd);
     return NOT_VISIBLE_ASCII.test(text) ? this.url.searchParams : new URLSearchParams(text);
   }
 }
 
-function requestTarget(href: string): Target | undefined {
-  const scheme = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1;
-  const start = scheme < 0 ? -1 : href.indexOf('/', scheme);
-  if (start > 0) {
-    let end = href.indexOf('?', start);
-    const hash = href.indexOf('#', start);
-    if (end < 0 || (hash >= 0 && hash < end)) end = hash < 0 ? href.length : hash;
-    const path = href.slice(start, end);
-    if (PLAIN_PATH.test(path) && !path.includes('/.')) {
-      return href.charCodeAt(end) === 0x3f ? new Target(href, path, end, hash < 0 ? href.length : hash) : new Target(href, path, NO_QUERY_TEXT, NO_QUERY_TEXT);
+// The last path found plain: a server is asked for the same path again and again.
+let lastPlainPath = '';
+
+function plainPath(path: string): boolean {
+  if (path === lastPlainPath) return true;
+  if (!PLAIN_PATH.test(path) || path.includes('/.')) return false;
+  lastPlainPath = path;
+  return true;
+}
+
+/**
+ * The target of `href`; `pathAndQuery` is its part from the path on when the caller knows it
+ * (a node request's own target), which spares scanning the origin.
+ */
+function requestTarget(href: string, pathAndQuery?: string): Target | undefined {
+  const source = pathAndQuery ?? href;
+  const scheme = pathAndQuery !== undefined ? 0 : href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1;
+  const start = scheme < 0 ? -1 : source.indexOf('/', scheme);
+  if (start >= 0 && (start > 0 || pathAndQuery !== undefined)) {
+    let end = source.indexOf('?', start);
+    const hash = source.indexOf('#', start);
+    if (end < 0 || (hash >= 0 && hash < end)) end = hash < 0 ? source.length : hash;
+    const path = source.slice(start, end);
+    if (plainPath(path)) {
+      return source.charCodeAt(end) === 0x3f ? new Target(href, path, source, end, hash < 0 ? source.length : hash) : new Target(href, path, source, NO_QUERY_TEXT, NO_QUERY_TEXT);
     }
   }
   let url: URL;
@@ -320,7 +344,7 @@ function requestTarget(href: string): Target | undefined {
   } catch {
     return undefined;
   }
-  return new Target(href, url.pathname, NO_QUERY_TEXT, NO_QUERY_TEXT, url);
+  return new Target(href, url.pathname, href, NO_QUERY_TEXT, NO_QUERY_TEXT, url);
 }
 
 const TARGET = Symbol.for('abkit.request.target');
@@ -330,9 +354,17 @@ function targetOf(request: Request): Target | undefined {
   const holder = request as { [TARGET]?: Target | null };
   const known = holder[TARGET];
   if (known !== undefined) return known ?? undefined;
-  const target = requestTarget(request.url);
+  const target = requestTarget(request.url, (request as { [PATH_AND_QUERY]?: string })[PATH_AND_QUERY]);
   holder[TARGET] = target ?? null;
   return target;
+}
+
+/**
+ * Whether a request's URL has a query string, known without parsing it.
+ * @internal
+ */
+export function requestHasQuery(request: Request): boolean {
+  return targetOf(request)?.hasQuery ?? false;
 }
 
 /**

@@ -74,6 +74,18 @@ describe('createNodeListener', () => {
     expect(built).toBe(0);
   });
 
+  it('routes and reads the query from the node request\'s own target, as from its URL', async () => {
+    const url = await listen(createServer(createNodeListener(handler)));
+    const simple = await send(`${url}/v2/campaigns?mode=simple`, 'POST', '{"visitor_id":"v1"}', { 'content-type': 'application/json' });
+    expect(simple.status).toBe(200);
+    expect(JSON.parse(simple.text)).toHaveProperty('campaignsVariation');
+    const bad = await send(`${url}/v2/campaigns?mode=odd`, 'POST', '{"visitor_id":"v1"}');
+    expect(bad.status).toBe(400);
+    expect((await send(`${url}/v2/campaigns#?mode=odd`, 'POST', '{"visitor_id":"v1"}')).status).toBe(200);
+    expect((await send(`${url}/v2/x/../campaigns?mode=simple`, 'POST', '{"visitor_id":"v1"}')).status).toBe(200);
+    expect((await send(`${url}/nowhere?x=1`, 'GET', undefined)).status).toBe(404);
+  });
+
   it('refuses a body over the route limit with 413 and keeps answering', async () => {
     const url = await listen(createServer(createNodeListener(handler)));
     const big = await fetch(`${url}/v2/campaigns`, { method: 'POST', body: JSON.stringify({ visitor_id: 'x'.repeat(5000) }) });
