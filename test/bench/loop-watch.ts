@@ -19,6 +19,11 @@ export interface PhaseStall {
   cpu: number;
   /** Of the longest wall-clock gap between two turns: the time the main thread waited for a CPU (Linux). */
   waitedInLongest: number;
+  /**
+   * Of the longest wall-clock gap: the time the main thread neither ran nor waited for a CPU, but
+   * slept (Linux): on I/O, or on garbage-collector threads it waits for (which a busy machine also delays).
+   */
+  blockedInLongest: number;
 }
 
 // Linux: run and run-queue wait times of this thread, in nanoseconds.
@@ -49,6 +54,7 @@ export async function watchLoop(): Promise<{ stop(): Promise<PhaseStall> }> {
   let maxCpu = 0;
   let maxGap = 0;
   let waitedInLongest = 0;
+  let blockedInLongest = 0;
   let timer: NodeJS.Timeout;
   const tick = () => {
     const now = clocks();
@@ -57,6 +63,7 @@ export async function watchLoop(): Promise<{ stop(): Promise<PhaseStall> }> {
     if (at - lastAt > maxGap) {
       maxGap = at - lastAt;
       waitedInLongest = now.waited - last.waited;
+      blockedInLongest = Math.max(0, maxGap - (now.cpu - last.cpu) - waitedInLongest);
     }
     last = now;
     lastAt = at;
@@ -69,7 +76,7 @@ export async function watchLoop(): Promise<{ stop(): Promise<PhaseStall> }> {
       await new Promise((r) => setTimeout(r, 5));
       clearTimeout(timer);
       monitor.disable();
-      return { wall: monitor.max / 1e6, cpu: maxCpu, waitedInLongest };
+      return { wall: monitor.max / 1e6, cpu: maxCpu, waitedInLongest, blockedInLongest: perThread ? blockedInLongest : NaN };
     },
   };
 }
@@ -84,9 +91,10 @@ export function phaseLine(label: string, phases: readonly PhaseStall[], target: 
   const wall = phases.map((s) => s.wall);
   const cpu = phases.map((s) => s.cpu);
   const waited = phases.map((s) => s.waitedInLongest);
+  const blocked = phases.map((s) => s.blockedInLongest);
   return (
     `longest stall during ${label}: ${wall.map(ms).join(', ')} ms (median ${ms(median(wall))}${target}); ` +
     `most ${perThread ? 'main-thread' : 'process'} CPU time between two loop turns: ${cpu.map(ms).join(', ')} ms (median ${ms(median(cpu))})` +
-    (perThread ? `; of the longest gap, time spent waiting for a CPU: ${waited.map(ms).join(', ')} ms` : '')
+    (perThread ? `; of the longest gap, time spent waiting for a CPU: ${waited.map(ms).join(', ')} ms, asleep (I/O, or garbage-collector threads): ${blocked.map(ms).join(', ')} ms` : '')
   );
 }
