@@ -4,7 +4,8 @@
  * when missing). Each scenario alternates bare / abkit 3 times (wrk -t1 -c32, 5 s) and reports
  * the medians of requests per second, their ratio, and the median p99 latency, with the load
  * average when each scenario ends. BENCH_SECONDS (5) and BENCH_ROUNDS (3) change the run length
- * and the number of alternated rounds.
+ * and the number of alternated rounds; BENCH_ONLY runs only the scenarios whose name contains it
+ * (`BENCH_ONLY='trigger_hit false'`).
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -146,7 +147,11 @@ export interface HttpRow {
   abkitP99: number;
 }
 
-async function run(s: Scenario): Promise<HttpRow> {
+const ONLY = process.env.BENCH_ONLY;
+const wanted = (name: string) => ONLY === undefined || name.includes(ONLY);
+
+async function run(s: Scenario): Promise<HttpRow | undefined> {
+  if (!wanted(s.name)) return undefined;
   const sample = await ask(`${s.abkit}${s.path}`, s.method, s.body);
   if (sample.status !== 200) throw new Error(`${s.name}: abkit answered ${sample.status}: ${sample.bytes.toString()}`);
   const bare = await startBare(sample.bytes, sample.contentType);
@@ -182,22 +187,26 @@ export async function benchHttp(): Promise<HttpRow[]> {
   ensureWrk();
   console.log(`\n## HTTP: abkit serve vs bare node:http answering the same bytes (wrk -t1 -c32 -d${SECONDS}s, ${ROUNDS} alternated rounds, medians)`);
   const rows: HttpRow[] = [];
+  const push = (row: HttpRow | undefined) => row && rows.push(row);
   const decision = JSON.stringify({ visitor_id: 'v1', context: CONTEXT, trigger_hit: false });
   const written = JSON.stringify({ visitor_id: 'v1', context: CONTEXT });
   const memory = await startAbkit('memory');
   try {
-    rows.push(await run({ name: 'POST /v2/campaigns, 20 campaigns, trigger_hit false (memory)', abkit: memory.url, path: '/v2/campaigns', method: 'POST', body: decision }));
-    rows.push(await run({ name: 'POST /v2/campaigns, 20 campaigns, new visitor, writes (memory)', abkit: memory.url, path: '/v2/campaigns', method: 'POST', body: written, uniqueVisitors: true }));
-    rows.push(await run({ name: 'GET /search with filters and facets', abkit: memory.url, path: '/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=900&hitsPerPage=10', method: 'GET' }));
+    push(await run({ name: 'POST /v2/campaigns, 20 campaigns, trigger_hit false (memory)', abkit: memory.url, path: '/v2/campaigns', method: 'POST', body: decision }));
+    push(await run({ name: 'POST /v2/campaigns, 20 campaigns, new visitor, writes (memory)', abkit: memory.url, path: '/v2/campaigns', method: 'POST', body: written, uniqueVisitors: true }));
+    push(await run({ name: 'GET /search with filters and facets', abkit: memory.url, path: '/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=900&hitsPerPage=10', method: 'GET' }));
     const issued = await ask(`${memory.url}/demo/token`, 'POST', JSON.stringify({ grant_type: 'client_credentials', scope: '*', client_id: 'demo-admin-client', client_secret: 'demo-admin-secret-for-development-only-0001' }));
     const { access_token } = JSON.parse(issued.bytes.toString()) as { access_token: string };
-    rows.push(await run({ name: 'GET /token check', abkit: memory.url, path: `/token?access_token=${encodeURIComponent(access_token)}`, method: 'GET' }));
+    push(await run({ name: 'GET /token check', abkit: memory.url, path: `/token?access_token=${encodeURIComponent(access_token)}`, method: 'GET' }));
   } finally {
     memory.child.kill();
   }
+  const sqliteName = 'POST /v2/campaigns, new visitor, writes (SQLite; 1 read + 1 transaction)';
+  const postgresName = 'POST /v2/campaigns, new visitor, writes (PostgreSQL; 2 round trips)';
+  if (!wanted(sqliteName) && !wanted(postgresName)) return rows;
   const sqlite = await startAbkit(`sqlite:${join(DIR, 'abkit.db')}`);
   try {
-    rows.push(await run({ name: 'POST /v2/campaigns, new visitor, writes (SQLite; 1 read + 1 transaction)', abkit: sqlite.url, path: '/v2/campaigns', method: 'POST', body: written, uniqueVisitors: true }));
+    push(await run({ name: sqliteName, abkit: sqlite.url, path: '/v2/campaigns', method: 'POST', body: written, uniqueVisitors: true }));
   } finally {
     sqlite.child.kill();
   }
@@ -205,7 +214,7 @@ export async function benchHttp(): Promise<HttpRow[]> {
     const schema = testSchema('benchhttp');
     const pg = await startAbkit(`${POSTGRES_URL}?schema=${schema}`);
     try {
-      rows.push(await run({ name: 'POST /v2/campaigns, new visitor, writes (PostgreSQL; 2 round trips)', abkit: pg.url, path: '/v2/campaigns', method: 'POST', body: written, uniqueVisitors: true }));
+      push(await run({ name: postgresName, abkit: pg.url, path: '/v2/campaigns', method: 'POST', body: written, uniqueVisitors: true }));
     } finally {
       pg.child.kill();
       await new Promise((r) => setTimeout(r, 500));
