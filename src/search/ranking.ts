@@ -612,23 +612,35 @@ export class Ranker {
   /**
    * Per candidate, 1 when its score is at least `threshold`. The score grows with the ranks in
    * rule order, so a candidate whose bounds score below the threshold is out, and one whose
-   * least ranks score above it is in, both without reading it; only the others are read.
+   * least ranks score above it is in, both without reading it; the others have the positions of
+   * the query's words read (see #positions), and are read only if that did not tell.
    */
   passing(threshold: number): Uint8Array {
     const size = this.size;
     const keep = new Uint8Array(size);
     // Every score is in [0, 1].
     if (threshold <= 0) return keep.fill(1);
-    const codes = this.#cands.codes;
+    const peeked = (this.#near1 ??= new Uint8Array(size));
+    // Out (0), in (1), or undecided (-1) by its bounds.
+    const side = (c: number): number => {
+      if (this.#scoreWith((rule) => this[rule][c]!) + SCORE_MARGIN < threshold) return 0;
+      // The least each rule can give: words, typos, exactness and attribute are known (their
+      // bounds are exact: test/search/lazy.test.ts), and subject and proximity once the
+      // positions are read; variant's least is 1.
+      const least = (rule: Scored) => (rule === 'words' || rule === 'typo' || rule === 'exactness' || rule === 'attribute' || ((rule === 'subject' || rule === 'proximity') && peeked[c]) ? this[rule][c]! : 1);
+      return this.#scoreWith(least) - SCORE_MARGIN >= threshold ? 1 : -1;
+    };
     for (let c = 0; c < size; c++) {
       if (this.#lazy && !this.#done[c]) {
-        if (this.#scoreWith((rule) => this[rule][c]!) + SCORE_MARGIN < threshold) continue;
-        let exact = 0;
-        for (const i of this.#counted) if (codes[c * this.#n + i] === 1) exact++;
-        // The least each rule can give: the words and typos known, the terms matched as typed.
-        const least = (rule: Scored) => (rule === 'words' || rule === 'typo' ? this[rule][c]! : rule === 'exactness' ? 1 + exact : 1);
-        if (this.#scoreWith(least) - SCORE_MARGIN >= threshold) {
-          keep[c] = 1;
+        let known = side(c);
+        if (known < 0 && !peeked[c]) {
+          // The positions first: far less than the document.
+          peeked[c] = 1;
+          this.#positions(c);
+          known = side(c);
+        }
+        if (known >= 0) {
+          keep[c] = known;
           continue;
         }
       }
@@ -636,6 +648,7 @@ export class Ranker {
     }
     return keep;
   }
+
 
   /** Candidates whose words were read. */
   documentsRead = 0;

@@ -78,6 +78,11 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
     await service.search({ text: 'apple iphone' });
     expect(service.work.candidates).toBe(3291);
     expect(service.work.documentsRead).toBeLessThanOrEqual(40);
+    // A threshold reads what neither bounds nor positions decide: here, the page.
+    const kept = await service.search({ text: 'apple iphone', rankingScoreThreshold: 0.95 });
+    expect(kept.totalHits).toBeGreaterThan(20);
+    expect(kept.totalHits).toBeLessThan(3291);
+    expect(service.work.documentsRead).toBeLessThanOrEqual(40);
     // A threshold of 0 keeps every candidate without reading one more.
     await service.search({ text: 'galaxy case', rankingScoreThreshold: 0 });
     expect(service.work.documentsRead).toBeLessThanOrEqual(40);
