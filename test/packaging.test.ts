@@ -41,7 +41,7 @@ describe('entry points', () => {
     const walk = (dir: string): string[] => readdirSync(join(top, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
     const allowed: Record<string, (target: string, file: string) => boolean> = {
       src: (target, file) => !/^(node|server)\//.test(target) && (!target.startsWith('adapters/') || ['src/index.ts', 'src/types.ts'].includes(file)),
-      adapters: (target) => !/^(node|server)\//.test(target) && (!target.startsWith('src/') || /^src\/(storage\/|errors$|freeze$|slices$|catalog\/typing$)/.test(target)),
+      adapters: (target) => !/^(node|server)\//.test(target) && (!target.startsWith('src/') || /^src\/(storage\/|errors$|freeze$|slices$|murmur$|catalog\/typing$)/.test(target)),
       node: (target) => !/^(adapters|server)\//.test(target) && (!target.startsWith('src/') || /^src\/(http\/|errors$)/.test(target)),
     };
     for (const [layer, ok] of Object.entries(allowed)) {

@@ -1,4 +1,4 @@
-import { finalize, fold, mixBlock } from '../../src/decision/bucketing';
+import { finalize, fold, mixBlock } from '../../src/murmur';
 
 /** What a {@link VisitorTable} holds: an entry knows its environment, its id and the hash it was filed under. */
 export interface Keyed {

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { finalize, fold, mixBlock } from '../murmur';
+
 const encoder = new TextEncoder();
 // One growable scratch buffer: a decision hashes without allocating.
 let scratch = new Uint8Array(256);
@@ -73,38 +75,6 @@ export function murmur3(bytes: Uint8Array, length = bytes.length, seed = 0): num
     k = Math.imul(k, c2);
     h ^= k;
   }
-  h ^= length;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-const C1 = 0xcc9e2d51;
-const C2 = 0x1b873593;
-
-/**
- * One 4-byte block's contribution before it meets the running state (the per-block half of
- * MurmurHash3). Exported with {@link fold} and {@link finalize} for the memory store's table of
- * visitors, which hashes ids with them.
- */
-export function mixBlock(k: number): number {
-  k = Math.imul(k, C1);
-  k = (k << 15) | (k >>> 17);
-  return Math.imul(k, C2);
-}
-
-/** Folds a mixed block into the running state. */
-export function fold(h: number, k: number): number {
-  h ^= k;
-  h = (h << 13) | (h >>> 19);
-  return (Math.imul(h, 5) + 0xe6546b64) | 0;
-}
-
-/** MurmurHash3's final avalanche over the state and the total byte length. */
-export function finalize(h: number, length: number): number {
   h ^= length;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
