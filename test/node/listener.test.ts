@@ -86,6 +86,18 @@ describe('createNodeListener', () => {
     expect((await send(`${url}/nowhere?x=1`, 'GET', undefined)).status).toBe(404);
   });
 
+  it('writes a Content-Length without touching a header record responses share', async () => {
+    const shared = { 'content-type': 'text/plain' };
+    let n = 0;
+    const url = await listen(createServer(createNodeListener(async () => respond(n++ === 0 ? 'first' : null, n === 1 ? 200 : 204, shared))));
+    const first = await send(url, 'GET', undefined);
+    expect(first.headers['content-length']).toBe('5');
+    const second = await send(url, 'GET', undefined);
+    expect(second.status).toBe(204);
+    expect(second.headers['content-length']).toBeUndefined();
+    expect(shared).toEqual({ 'content-type': 'text/plain' });
+  });
+
   it('refuses a body over the route limit with 413 and keeps answering', async () => {
     const url = await listen(createServer(createNodeListener(handler)));
     const big = await fetch(`${url}/v2/campaigns`, { method: 'POST', body: JSON.stringify({ visitor_id: 'x'.repeat(5000) }) });
