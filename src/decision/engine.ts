@@ -5,7 +5,7 @@ import { analyzeCampaign, resultsQueryProblems, type ExperimentResults, type Res
 import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from '../results/track';
 import type { Activation, ActivationQuery } from '../storage/activations';
 import type { ConversionEvent } from '../storage/events';
-import type { EnvironmentRecord } from '../storage/environments';
+import type { EnvironmentRecord, EnvironmentStore } from '../storage/environments';
 import type { DecidedWrite, DecisionWrite, Storage } from '../storage/storage';
 import type { Assignments } from '../storage/assignments';
 import { parseBucketingConfig } from './config';
@@ -674,7 +674,7 @@ export class DecisionEngine {
     const last = this.#last;
     if (last === undefined || last.id !== (environment ?? this.defaultEnvironment)) return undefined;
     const entry = last.entry;
-    if (entry.changes !== undefined && entry.changes === this.storage.environments.changes?.()) return entry.config;
+    if (entry.changes !== undefined && entry.changes === changeCount(this.storage.environments)) return entry.config;
     return this.#clock() - entry.checkedAt < this.#refreshMs ? entry.config : undefined;
   }
 
@@ -688,7 +688,7 @@ export class DecisionEngine {
     }
     const store = this.storage.environments;
     // Read before the version: a write after this read changes the count.
-    const changes = store.changes?.();
+    const changes = changeCount(store);
     const version = await store.version(id);
     if (version === undefined) {
       this.#cache.delete(id);
@@ -817,4 +817,23 @@ export class DecisionEngine {
       : Promise.all([write.assignments && assignments.save(env, visitorId, write.assignments), write.activations && this.storage.activations.record(write.activations)]);
     return written.then(() => assigned);
   }
+}
+
+/**
+ * The store's write count, or undefined when it keeps none. Wrapped stores (a proxy adding
+ * metrics or an outage switch to every method) can answer `changes()` with a promise or throw:
+ * such an answer counts as none, so the engine checks versions by the clock, and a rejected
+ * promise is handled here rather than left to crash the process as an unhandled rejection.
+ */
+function changeCount(store: EnvironmentStore): number | undefined {
+  if (store.changes === undefined) return undefined;
+  let count: unknown;
+  try {
+    count = store.changes();
+  } catch {
+    return undefined;
+  }
+  if (typeof count === 'number') return count;
+  if (count instanceof Promise) count.catch(() => undefined);
+  return undefined;
 }

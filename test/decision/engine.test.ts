@@ -391,6 +391,20 @@ describe('following the store', () => {
     expect(versionReads).toBe(1);
   });
 
+  it('a wrapped store whose changes() throws or answers a promise is checked by the clock, and its rejection is not left unhandled', async () => {
+    for (const broken of [() => { throw new Error('down'); }, () => Promise.reject(new Error('down')), () => Promise.resolve(3)]) {
+      const storage = memoryStorage();
+      await new DecisionEngine({ storage }).load(config([{ id: 'c1', split: [100] }]));
+      let now = 0;
+      const engine = new DecisionEngine({ storage, refreshIntervalMs: 1000, clock: () => now });
+      (storage.environments as { changes?: () => unknown }).changes = broken;
+      expect((await engine.decide({ visitorId: 'v', triggerHit: false })).campaigns).toHaveLength(1);
+      await new DecisionEngine({ storage }).load(config([{ id: 'c1', split: [100] }], { panic: true }));
+      now = 1000;
+      expect((await engine.decide({ visitorId: 'v', triggerHit: false })).panic).toBe(true);
+    }
+  });
+
   it('an engine sees another instance\'s write after refreshIntervalMs', async () => {
     const storage = memoryStorage();
     let now = 0;
