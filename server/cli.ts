@@ -23,12 +23,17 @@ async function main(argv: readonly string[]): Promise<number> {
     const running = await serve(config).catch((error: unknown) => {
       throw new StartError(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
     });
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => void running.close().then(() => process.exit(0), (error: unknown) => {
+    // The first SIGTERM or SIGINT drains (bounded by the shutdown timeout); removing both
+    // listeners then restores the default action, so a second one ends the process at once.
+    const signals = ['SIGTERM', 'SIGINT'] as const;
+    const stop = () => {
+      for (const s of signals) process.off(s, stop);
+      void running.close().then(() => process.exit(0), (error: unknown) => {
         console.error(error);
         process.exit(1);
-      }));
-    }
+      });
+    };
+    for (const signal of signals) process.on(signal, stop);
     return -1;
   }
   if (command === 'validate') {

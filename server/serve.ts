@@ -60,21 +60,22 @@ const readJson = async (path: string): Promise<unknown> => {
  */
 export async function serve(config: ServeConfig, options: { logger?: Logger; banner?: (line: string) => void } = {}): Promise<RunningServer> {
   // Asynchronous writes: a request never waits on stdout (lines written while one write is in
-  // flight go out together); close() flushes.
-  const logger = options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } }, pino.destination({ dest: 1, sync: false }));
+  // flight go out together); close() ends the destination.
+  const destination = options.logger ? undefined : logDestination();
+  const logger = options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } }, destination!.stream);
   const banner = options.banner ?? ((line: string) => process.stderr.write(`${line}\n`));
   const spec = config.storage ?? defaultStorageSpec();
   if (config.storage === undefined && spec === 'memory') logger.warn('better-sqlite3 is not installed: storage is memory (set ABKIT_STORAGE, or npm install better-sqlite3 to keep data)');
   const storage = await openStorage(spec);
   try {
-    return await start(config, storage, logger, banner, redactStorage(spec));
+    return await start(config, storage, logger, banner, redactStorage(spec), destination);
   } catch (error) {
     await storage.close().catch(() => undefined);
     throw error;
   }
 }
 
-async function start(config: ServeConfig, storage: Storage, logger: Logger, banner: (line: string) => void, storageName: string): Promise<RunningServer> {
+async function start(config: ServeConfig, storage: Storage, logger: Logger, banner: (line: string) => void, storageName: string, destination: LogDestination | undefined): Promise<RunningServer> {
   const metrics = createMetrics();
   const accesses = new AccessManager({ storage, pepper: config.pepper });
   const catalogs = new CatalogRegistry({ storage, pepper: config.pepper, onSyncError: (error) => logger.error({ err: error }, 'catalog sync failed') });
@@ -134,26 +135,80 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
   logger.info({ url, storage: storageName, bootstrap: bootstrapPath ?? null, cors: config.corsOrigins }, 'listening');
   for (const line of bannerLines(url, { bootstrapPath, bootstrap, defaultEnvironment, storage: storageName })) banner(line);
 
+  // Every step of close() is bounded: the process exits within shutdownTimeoutMs plus a few
+  // CLOSE_STEP_MS whatever a client, the storage or stdout does.
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       draining = true;
       for (const s of schedules) s.stop();
-      logger.info({ connections: await connections(server) }, 'draining');
+      logger.info({ connections: await within(connections(server), CLOSE_STEP_MS, 0) }, 'draining');
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();
       const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-      await closed;
+      if ((await within(closed.then(() => true), config.shutdownTimeoutMs + CLOSE_STEP_MS, false)) === false) logger.warn('connections still open after the shutdown timeout: closing anyway');
       clearTimeout(deadline);
-      await storage.close();
+      if ((await within(storage.close().then(() => true), CLOSE_STEP_MS, false)) === false) logger.warn(`storage did not close within ${CLOSE_STEP_MS} ms`);
       logger.info('closed');
-      await new Promise<void>((r) => logger.flush(() => r()));
+      if (destination) {
+        // A request cut off by the drain may still log: nothing after 'closed' is written.
+        logger.level = 'silent';
+        await destination.end(CLOSE_STEP_MS);
+      }
+      else await within(new Promise<void>((r) => logger.flush(() => r())), CLOSE_STEP_MS, undefined);
     })());
   return { url, server, close };
 }
 
 function connections(server: Server): Promise<number> {
   return new Promise((r) => server.getConnections((_e, n) => r(n ?? 0)));
+}
+
+/** How long each shutdown step after the drain may take (closing the storage, writing the last log lines). */
+const CLOSE_STEP_MS = 1_000;
+
+/** `promise`'s value, or `fallback` once `ms` pass first. */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((r) => (timer = setTimeout(() => r(fallback), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+interface LogDestination {
+  readonly stream: ReturnType<typeof pino.destination>;
+  /** Writes what is buffered and closes, within `ms`; never rejects. */
+  end(ms: number): Promise<void>;
+}
+
+/**
+ * Asynchronous stdout for the logs, with an end that cannot hang the exit. pino flushes its
+ * destination synchronously on process exit, and sonic-boom's synchronous flush retries a
+ * failing write forever (100 ms apart): with stdout's reader gone (EPIPE) or not reading
+ * (EAGAIN) while a line was still in flight, process.exit() never returned, the server had
+ * closed its port but stayed alive. end() waits for the last write, then destroys the stream
+ * so that the exit flush has nothing left to write.
+ */
+function logDestination(): LogDestination {
+  const stream = pino.destination({ dest: 1, sync: false });
+  let failed = false;
+  let closed = false;
+  // pino stops writing after EPIPE; any other write error must not crash the server either.
+  stream.on('error', () => (failed = true));
+  stream.on('close', () => (closed = true));
+  return {
+    stream,
+    async end(ms) {
+      if (!failed && !closed) {
+        const ended = new Promise<void>((r) => {
+          stream.once('close', r);
+          stream.once('error', r);
+        });
+        stream.end();
+        await within(ended, ms, undefined);
+      }
+      if (!closed) stream.destroy();
+    },
+  };
 }
 
 // The default environment then requires the key; stored only when it changed, so a restart

@@ -4,24 +4,33 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stopProcess } from '../helpers/server-process';
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGTERM');
+// Each child with its exit: afterAll waits for every one to be gone (SIGKILL after a grace
+// period), so no server outlives the run.
+const children: { child: ChildProcess; exit: Promise<number | string | null> }[] = [];
+afterAll(async () => {
+  await Promise.all(children.map(({ child, exit }) => (child.exitCode !== null || child.signalCode !== null ? exit : stopProcess(child, exit, 5000))));
 });
+
+function track(child: ChildProcess): Promise<number | string | null> {
+  const exit = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  children.push({ child, exit });
+  return exit;
+}
 
 /** Starts examples/server.ts (what `npm start` runs) on a free port and returns its base URL. */
 async function start(env: Record<string, string> = {}): Promise<string> {
   return (await startChild(env)).base;
 }
 
-async function startChild(env: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess; output: () => string }> {
+async function startChild(env: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess; exit: Promise<number | string | null>; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
     // A fresh SQLite file per server: the default storage, without touching the repo's .abkit/.
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ABKIT_STORAGE: `sqlite:${join(mkdtempSync(join(tmpdir(), 'abkit-server-')), 'abkit.db')}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
+  const exit = track(child);
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
@@ -30,7 +39,7 @@ async function startChild(env: Record<string, string> = {}): Promise<{ base: str
       const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (m && output.includes('curl -s -XPOST')) {
         clearTimeout(timer);
-        resolve({ base: m[1]!, child, output: () => output });
+        resolve({ base: m[1]!, child, exit, output: () => output });
       }
     };
     child.stdout!.on('data', onData);
@@ -146,6 +155,7 @@ describe('demo server start-up errors', () => {
       env: { ...process.env, PORT: '0', ABKIT_STORAGE: `sqlite:${join(dir, 'file', 'abkit.db')}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    track(child);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -217,5 +227,55 @@ describe('demo server limits on slow and greedy clients', () => {
       expect(await answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
       socket.destroy();
     }
+  });
+});
+
+describe('demo server shutdown', () => {
+  /** A connection whose request body never finishes arriving. */
+  async function stuckRequest(base: string): Promise<Socket> {
+    const socket = await open(base);
+    socket.on('error', () => undefined);
+    socket.write('POST /v2/campaigns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"visitor_id":');
+    return socket;
+  }
+
+  it('a request stuck in flight does not keep it alive: SIGTERM exits cleanly soon after ABKIT_SHUTDOWN_TIMEOUT_MS', async () => {
+    const { base, child, exit, output } = await startChild({ ABKIT_SHUTDOWN_TIMEOUT_MS: '300' });
+    const socket = await stuckRequest(base);
+    const done = closed(socket);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    child.kill('SIGTERM');
+    expect(await exit, output()).toBe(0);
+    // The default timeout is 10 s and each later step is bounded by 1 s.
+    expect(Date.now() - started).toBeLessThan(5000);
+    await done;
+  });
+
+  it('a second SIGTERM or SIGINT during the drain ends it at once', async () => {
+    const { base, child, exit, output } = await startChild({ ABKIT_SHUTDOWN_TIMEOUT_MS: '60000' });
+    const socket = await stuckRequest(base);
+    await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    for (let i = 0; i < 100 && !output().includes('"msg":"draining"'); i++) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    expect(await exit).toBe('SIGINT');
+    socket.destroy();
+  });
+
+  it('exits after SIGTERM even when nobody reads its output', async () => {
+    const { base, child, exit } = await startChild({ ABKIT_SHUTDOWN_TIMEOUT_MS: '300' });
+    // Stop reading its stdout and stderr, then log requests until the pipe is full and a write
+    // is waiting: pino's synchronous flush at exit used to retry that write forever.
+    child.stdout!.pause();
+    child.stderr!.pause();
+    for (let i = 0; i < 1500; i++) await (await fetch(`${base}/health`)).arrayBuffer();
+    const started = Date.now();
+    child.kill('SIGTERM');
+    const code = await Promise.race([exit, new Promise((r) => setTimeout(() => r('still running'), 8000))]);
+    child.stdout!.resume();
+    child.stderr!.resume();
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(8000);
   });
 });

@@ -34,16 +34,7 @@ export function startServer(env: Record<string, string>, timeoutMs = 30_000): Pr
     url,
     child,
     output: () => output,
-    async stop(graceMs = 5000) {
-      if (exited) return exited.code ?? exited.signal;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      try {
-        return await exit;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    stop: (graceMs = 5000) => (exited ? Promise.resolve(exited.code ?? exited.signal) : stopProcess(child, exit, graceMs)),
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -66,6 +57,17 @@ export function startServer(env: Record<string, string>, timeoutMs = 30_000): Pr
       reject(new Error(`server exited with ${code} before printing its URL:\n${output}`));
     });
   });
+}
+
+/** SIGTERM, then waits for `exit` (the child's exit event); SIGKILL after `graceMs`. Resolves with the exit code or signal. */
+export async function stopProcess<T>(child: ChildProcess, exit: Promise<T>, graceMs = 5000): Promise<T> {
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  try {
+    return await exit;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Polls `probe` every `everyMs` until it returns true or `withinMs` passes; returns the elapsed ms, or throws with `what`. */
