@@ -85,8 +85,11 @@ export class SearchIndex {
   readonly postingTfFirst: Uint8Array;
   /** Per posting: the word's occurrences in every searched field, at most {@link MAX_POSTING_TF}. */
   readonly postingTf: Uint8Array;
-  /** Per posting: the searched fields holding the word, bit f for field f (0 when there are over 32 fields: unknown). */
-  readonly postingFields: Uint32Array;
+  /**
+   * Per posting: the searched fields holding the word, bit f for field f (0 when there are over 32
+   * fields: unknown); one byte per posting for up to 8 fields, two for up to 16.
+   */
+  readonly postingFields: Uint8Array | Uint16Array | Uint32Array;
   /**
    * Per posting: the word's BM25 share without its idf, `Σ_f weight_f · 2.2·tf / (tf + norm_f)`
    * over the document's fields in order, computed as the ranking computes a term's (see ranking.ts).
@@ -363,7 +366,7 @@ function* fillPostings(
   const postingPlace = yield* zeroed(Uint16Array, total);
   const postingTfFirst = yield* zeroed(Uint8Array, total);
   const postingTf = yield* zeroed(Uint8Array, total);
-  const postingFields = yield* zeroed(Uint32Array, total);
+  const postingFields = yield* zeroed(fieldMasks(F), total);
   const fields = new Uint32Array(W);
   const positions = new Uint8Array(W);
   const starts = new Uint8Array(W);
@@ -453,6 +456,11 @@ function* fillPostings(
     }
   }
   return { postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf, postingFields, postingBm25, firstChars, textChars };
+}
+
+/** The narrowest array type holding a mask of `F` fields' bits (Uint32Array beyond 32 fields, whose masks are then 0: unknown). */
+function fieldMasks(F: number): new (length: number) => Uint8Array | Uint16Array | Uint32Array {
+  return F <= 8 ? Uint8Array : F <= 16 ? Uint16Array : Uint32Array;
 }
 
 /** Calls `each(word, document)` for every token of every document, in order, in steps. */

@@ -49,6 +49,25 @@ async function rankerOf(index: SearchIndex, analyzer: Analyzer, text: string, ru
   return new Ranker(index, match, gather(index, match, strategy, undefined), { rules, customRanking: [{ field: 'popularity', direction: 'desc' }], tieBreak, strategy, sort, stopWords: analyzer.stopWords, priceField: 'price' });
 }
 
+/** Checks that the lazy ranker's first `take` candidates are the eager order's, with the same scores; releases both. */
+function expectEagerOrder(eager: Ranker, lazy: Ranker, take: number): void {
+  try {
+    const expected = Array.from(eager.eagerOrder()).slice(0, take);
+    const ordered = lazy.ordered();
+    const got: number[] = [];
+    for (let k = 0; k < take; k++) {
+      const c = ordered.next();
+      if (c < 0) break;
+      got.push(c);
+    }
+    expect(got).toEqual(expected);
+    for (const c of got) expect(lazy.score(c)).toBe(eager.score(c));
+  } finally {
+    eager.release();
+    lazy.release();
+  }
+}
+
 const BOUNDED = ['exactness', 'subject', 'variant', 'proximity', 'attribute', 'bm25', 'coverage', 'textCoverage'] as const;
 
 describe('lazy ranking against the eager order (property)', () => {
@@ -83,21 +102,7 @@ describe('lazy ranking against the eager order (property)', () => {
         const eager = await rankerOf(index, analyzer, text, rules, strategy, sort);
         const lazy = await rankerOf(index, analyzer, text, rules, strategy, sort);
         if (!eager || !lazy) return;
-        try {
-          const expected = Array.from(eager.eagerOrder()).slice(0, take);
-          const ordered = lazy.ordered();
-          const got: number[] = [];
-          for (let k = 0; k < take; k++) {
-            const c = ordered.next();
-            if (c < 0) break;
-            got.push(c);
-          }
-          expect(got).toEqual(expected);
-          for (const c of got) expect(lazy.score(c)).toBe(eager.score(c));
-        } finally {
-          eager.release();
-          lazy.release();
-        }
+        expectEagerOrder(eager, lazy, take);
       }),
       { numRuns: 300 },
     );
@@ -111,6 +116,27 @@ async function serviceOf(list: readonly Record<string, unknown>[]): Promise<Sear
   await catalog.sync();
   return new SearchService({ catalog, facets: ['brand', 'price'] });
 }
+
+describe('lazy ranking over many searched fields (property)', () => {
+  // Field masks are one byte per posting up to 8 fields, two up to 16, four beyond (0 over 32: unknown).
+  it('bounds stay at least the exact ranks and the order the eager one, with 4 to 36 searched fields', async () => {
+    const analyzer = new Analyzer({ priceWords: ['cheap'] });
+    const extraArb = fc.constantFrom(0, 6, 12, 30, 32);
+    await fc.assert(
+      fc.asyncProperty(extraArb.chain((k) => fc.array(fc.tuple(itemArb, fc.array(text(0, 3), { minLength: k, maxLength: k })), { minLength: 1, maxLength: 30 })), queryArb, async (rows, text) => {
+        const list = rows.map(([item, extra]) => ({ ...item, ...Object.fromEntries(extra.map((t, f) => [`f${f}`, t])) }));
+        const index = await SearchIndex.build(1, items(list), {}, analyzer);
+        const eager = await rankerOf(index, analyzer, text, RANKING_RULES, 'last', []);
+        const lazy = await rankerOf(index, analyzer, text, RANKING_RULES, 'last', []);
+        if (!eager || !lazy) return;
+        const bounds = Array.from(lazy.bm25);
+        expectEagerOrder(eager, lazy, lazy.size);
+        for (let c = 0; c < eager.size; c++) expect(eager.bm25[c]!).toBeLessThanOrEqual(bounds[c]!);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
 
 describe('a threshold keeps its meaning (property)', () => {
   it('totals, facets and pages count exactly the hits scoring at least the threshold', async () => {
