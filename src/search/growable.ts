@@ -56,7 +56,7 @@ export class Growable {
 export const ZEROED_BYTES_PER_STEP = 1 << 21;
 
 /** The typed arrays {@link zeroed} makes. */
-type TypedArrayOf = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+type TypedArrayOf = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 
 /**
  * A new zero-filled typed array of `length` elements, its memory written a slice per step. The

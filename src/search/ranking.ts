@@ -20,7 +20,7 @@ import type { CatalogItem } from '../storage/catalog';
 import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
-import { MAX_POSTING_TF, NAMES_WHAT, SAYS_WHAT, START_POSITIONS, type SearchIndex } from './search-index';
+import { lowestBit, MAX_POSTING_TF, NAMES_WHAT, postingShare, SAYS_WHAT, START_POSITIONS, type SearchIndex } from './search-index';
 import type { SearchWork } from './service';
 import { endsPhrase, namesWhatItIs, saysWhatItIs, startsTail } from './subject';
 import { variantsOf, type Variants } from './variants';
@@ -428,7 +428,7 @@ export class Ranker {
     for (let i = 0; i < n; i++) for (const w of this.#match!.termWords[i]!) total += index.postingStart[w + 1]! - index.postingStart[w]!;
     const entries = new Int32Array(2 * total);
     let used = 0;
-    const { postingStart, postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf, postingBm25 } = index;
+    const { postingStart, postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf } = index;
     const wordList = index.dictionary.words;
     let read = 0;
     try {
@@ -1195,16 +1195,16 @@ const TERM_BM25 = new Float64Array(16);
  * rounding.
  */
 function termShare(index: SearchIndex, entries: Int32Array, e: number): number {
-  const { postingBm25, postingFields } = index;
-  if (entries[e + 1]! < 0) return postingBm25[entries[e]!]!;
+  const { postingFields } = index;
+  if (entries[e + 1]! < 0) return postingShare(index, entries[e]!);
   // The postings by lowest field (insertion sort: a term has few words in one document).
   const list = SHARE_LIST;
   list.length = 0;
   for (let x = e; x >= 0; x = entries[x + 1]!) {
     const k = entries[x]!;
-    const key = lowest(postingFields[k]!);
+    const key = lowestBit(postingFields[k]!);
     let j = list.length;
-    for (; j > 0 && lowest(postingFields[list[j - 1]!]!) > key; j--) list[j] = list[j - 1]!;
+    for (; j > 0 && lowestBit(postingFields[list[j - 1]!]!) > key; j--) list[j] = list[j - 1]!;
     list[j] = k;
   }
   let exact = postingFields[list[0]!]! !== 0;
@@ -1212,19 +1212,15 @@ function termShare(index: SearchIndex, entries: Int32Array, e: number): number {
   let seen = 0;
   for (let j = 0; j < list.length; j++) {
     const fields = postingFields[list[j]!]!;
-    if (fields === 0 || (fields & seen) !== 0 || (j > 0 && (fields & (fields - 1)) !== 0) || (j > 0 && lowest(fields) < 31 - Math.clz32(seen))) exact = false;
+    if (fields === 0 || (fields & seen) !== 0 || (j > 0 && (fields & (fields - 1)) !== 0) || (j > 0 && lowestBit(fields) < 31 - Math.clz32(seen))) exact = false;
     seen |= fields;
-    sum += postingBm25[list[j]!]!;
+    sum += postingShare(index, list[j]!);
   }
   return exact ? sum : sum * (1 + 2 ** -40);
 }
 
 const SHARE_LIST: number[] = [];
 
-/** The lowest bit set of a nonzero mask. */
-function lowest(mask: number): number {
-  return 31 - Math.clz32(mask & -mask);
-}
 
 const candidates = new WeakMap<SearchIndex, Int32Array>();
 /** Document → candidate number (-1: none), per index, left all -1 after each use (queries are synchronous). */

@@ -92,9 +92,11 @@ export class SearchIndex {
   readonly postingFields: Uint8Array | Uint16Array | Uint32Array;
   /**
    * Per posting: the word's BM25 share without its idf, `Σ_f weight_f · 2.2·tf / (tf + norm_f)`
-   * over the document's fields in order, computed as the ranking computes a term's (see ranking.ts).
+   * over the document's fields in order, computed as the ranking computes a term's (see ranking.ts),
+   * rounded up to a float32: a bound. {@link postingShare} gives the exact share when the word is
+   * in one field, or in the first and one other.
    */
-  readonly postingBm25: Float64Array;
+  readonly postingBm25: Float32Array;
   /** Per document: characters of the words of its first searched field. */
   readonly firstChars: Uint32Array;
   /** Per document: characters of the words of every searched field. */
@@ -372,7 +374,7 @@ function* fillPostings(
   const starts = new Uint8Array(W);
   const postingPositions = yield* zeroed(Uint8Array, total);
   const postingStarts = yield* zeroed(Uint8Array, total);
-  const postingBm25 = yield* zeroed(Float64Array, total);
+  const postingBm25 = yield* zeroed(Float32Array, total);
   const firstChars = new Uint32Array(at.items);
   const textChars = new Uint32Array(at.items);
   const filled = postingStart.slice(0, W);
@@ -429,10 +431,10 @@ function* fillPostings(
         }
       }
       // The ranking's BM25 share of one word, the same operations in the same order (see ranking.ts #read).
-      const norm = 1.2 * (0.25 + (0.75 * (hi - lo)) / (averageLength[f] || 1));
+      const norm = bm25Norm(hi - lo, averageLength[f]!);
       for (const w of inField) {
         const n = fieldTf[w]!;
-        bm25[w]! += fieldWeight[f]! * ((n * 2.2) / (n + norm));
+        bm25[w]! += bm25Share(fieldWeight[f]!, n, norm);
         fieldTf[w] = 0;
       }
       done += hi - lo;
@@ -447,7 +449,7 @@ function* fillPostings(
       postingFields[k] = fields[w]!;
       postingPositions[k] = positions[w]!;
       postingStarts[k] = starts[w]!;
-      postingBm25[k] = bm25[w]!;
+      postingBm25[k] = float32Above(bm25[w]!);
     }
     done++;
     if (done >= FILL_CHECKPOINT_TOKENS) {
@@ -456,6 +458,60 @@ function* fillPostings(
     }
   }
   return { postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf, postingFields, postingBm25, firstChars, textChars };
+}
+
+/** BM25's length normalisation of a field of `length` words whose mean length is `average`, as the ranking computes it (see ranking.ts #fieldBm25). */
+function bm25Norm(length: number, average: number): number {
+  return 1.2 * (0.25 + (0.75 * length) / (average || 1));
+}
+
+/** BM25's share (before the idf) of a word found `n` times in a field of weight `weight` and normalisation `norm`, as the ranking computes it. */
+function bm25Share(weight: number, n: number, norm: number): number {
+  return weight * ((n * 2.2) / (n + norm));
+}
+
+const FLOAT32 = new Float32Array(1);
+const FLOAT32_BITS = new Uint32Array(FLOAT32.buffer);
+
+/** The least float32 at least `x` (x ≥ 0, finite): `Math.fround` rounds to the nearest, maybe below. */
+export function float32Above(x: number): number {
+  FLOAT32[0] = x;
+  if (FLOAT32[0]! < x) FLOAT32_BITS[0]!++;
+  return FLOAT32[0]!;
+}
+
+/**
+ * The BM25 share (before the idf) of posting `k`, the same number #read computes for a term
+ * matched by that word alone in the document: exactly when the word is in one searched field, or
+ * in the first and one other (their counts are kept), below {@link MAX_POSTING_TF} times;
+ * otherwise the float32 above it that the index keeps.
+ */
+export function postingShare(index: SearchIndex, k: number): number {
+  const fields = index.postingFields[k]!;
+  const tf = index.postingTf[k]!;
+  if (fields !== 0 && tf < MAX_POSTING_TF) {
+    const f = lowestBit(fields);
+    const rest = fields & (fields - 1);
+    if (rest === 0) return fieldShare(index, index.postingDocs[k]!, f, tf);
+    if (f === 0 && (rest & (rest - 1)) === 0) {
+      const doc = index.postingDocs[k]!;
+      const first = index.postingTfFirst[k]!;
+      return fieldShare(index, doc, 0, first) + fieldShare(index, doc, lowestBit(rest), tf - first);
+    }
+  }
+  return index.postingBm25[k]!;
+}
+
+/** The BM25 share of a word found `n` times in field `f` of document `doc`. */
+function fieldShare(index: SearchIndex, doc: number, f: number, n: number): number {
+  const F = index.searchable.length;
+  const length = index.offsets[doc * F + f + 1]! - index.offsets[doc * F + f]!;
+  return bm25Share(index.fieldWeight[f]!, n, bm25Norm(length, index.averageLength[f]!));
+}
+
+/** The lowest bit set of a nonzero mask. */
+export function lowestBit(mask: number): number {
+  return 31 - Math.clz32(mask & -mask);
 }
 
 /** The narrowest array type holding a mask of `F` fields' bits (Uint32Array beyond 32 fields, whose masks are then 0: unknown). */

@@ -11,7 +11,7 @@ import type { CatalogItem } from '../../src/storage/catalog';
 import { Analyzer } from '../../src/search/analysis';
 import { gather, matchQuery, type MatchingStrategy } from '../../src/search/matching';
 import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule } from '../../src/search/ranking';
-import { SearchIndex } from '../../src/search/search-index';
+import { float32Above, SearchIndex } from '../../src/search/search-index';
 import type { SortCriterion } from '../../src/search/query';
 
 // Few words, so that documents tie often and share the query's words in every place a rule reads.
@@ -134,6 +134,25 @@ describe('lazy ranking over many searched fields (property)', () => {
         for (let c = 0; c < eager.size; c++) expect(eager.bm25[c]!).toBeLessThanOrEqual(bounds[c]!);
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('bm25 shares kept as float32 (property)', () => {
+  it('the index keeps the least float32 at least each share, so a bound never drops below it', () => {
+    const below = (y: number) => {
+      const f = new Float32Array([y]);
+      new Uint32Array(f.buffer)[0]!--;
+      return f[0]!;
+    };
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e6, noNaN: true }), (x) => {
+        const y = float32Above(x);
+        expect(Math.fround(y)).toBe(y);
+        expect(y).toBeGreaterThanOrEqual(x);
+        if (y > 0) expect(below(y)).toBeLessThan(x);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
