@@ -40,8 +40,13 @@ export class Growable {
   }
 
   /** Every number pushed, in one array, copied a chunk per step. Push no more after it. */
-  *concat(): Generator<void, Uint32Array> {
-    const out = new Uint32Array(this.#length);
+  concat(): Generator<void, Uint32Array> {
+    return this.concatInto(Uint32Array);
+  }
+
+  /** Every number pushed, in one array of type `make` (a Uint16Array when every number is below 65,536), copied a chunk per step. Push no more after it. */
+  *concatInto<T extends Uint16Array | Uint32Array>(make: new (length: number) => T): Generator<void, T> {
+    const out = new make(this.#length);
     for (let c = 0; c < this.#chunks.length; c++) {
       const chunk = this.#chunks[c]!;
       out.set(c === this.#chunks.length - 1 ? chunk.subarray(0, this.#used) : chunk, c * CHUNK);

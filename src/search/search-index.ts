@@ -101,8 +101,8 @@ export class SearchIndex {
   readonly firstChars: Uint32Array;
   /** Per document: characters of the words of every searched field. */
   readonly textChars: Uint32Array;
-  /** Word numbers of document d, field f, in order: `tokens[offsets[d·F + f] … offsets[d·F + f + 1]]`. */
-  readonly tokens: Uint32Array;
+  /** Word numbers of document d, field f, in order: `tokens[offsets[d·F + f] … offsets[d·F + f + 1]]` (two bytes each up to 65,536 words). */
+  readonly tokens: Uint16Array | Uint32Array;
   readonly offsets: Uint32Array;
   /** Mean length in words of each searched field. */
   readonly averageLength: Float64Array;
@@ -300,7 +300,7 @@ export class SearchIndex {
       }
     }
     offsets[items.length * F] = tokens.length;
-    const tokenList = yield* tokens.concat();
+    const tokenList: Uint16Array | Uint32Array = wordList.length <= 0x10000 ? yield* tokens.concatInto(Uint16Array) : yield* tokens.concat();
     const averageLength = totalLength.map((t) => (items.length === 0 ? 0 : t / items.length));
 
     // Postings: count, then fill, each document once per word.
@@ -353,7 +353,7 @@ export class SearchIndex {
  * {@link FILL_CHECKPOINT_TOKENS} tokens.
  */
 function* fillPostings(
-  tokens: Uint32Array,
+  tokens: Uint16Array | Uint32Array,
   offsets: Uint32Array,
   postingStart: Uint32Array,
   at: { searchable: readonly string[]; fieldRank: Uint8Array; fieldWeight: Float64Array; averageLength: Float64Array; subjectSpans: Uint16Array; nameHeads: Uint32Array; wordList: readonly string[]; items: number },
@@ -520,7 +520,7 @@ function fieldMasks(F: number): new (length: number) => Uint8Array | Uint16Array
 }
 
 /** Calls `each(word, document)` for every token of every document, in order, in steps. */
-function* eachToken(tokens: Uint32Array, offsets: Uint32Array, F: number, n: number, each: (w: number, d: number) => void): Generator<void, void> {
+function* eachToken(tokens: Uint16Array | Uint32Array, offsets: Uint32Array, F: number, n: number, each: (w: number, d: number) => void): Generator<void, void> {
   let done = 0;
   for (let d = 0; d < n; d++) {
     const end = offsets[(d + 1) * F]!;

@@ -209,3 +209,21 @@ describe('work: a common word reads about a page of documents, not every candida
     expect(service.work.documentsRead).toBeLessThanOrEqual(200);
   });
 });
+
+describe('word numbers two bytes each up to 65,536 words, four beyond', () => {
+  it('each document reads back its words, in either width', async () => {
+    const analyzer = new Analyzer({});
+    for (const [docs, perDoc] of [[50, 4], [7000, 10]] as const) {
+      // Distinct words of letters only ("qab", "qac", …): docs × perDoc of them.
+      const word = (n: number) => 'q' + n.toString(26).replace(/./g, (c) => String.fromCharCode(97 + parseInt(c, 26)));
+      const list = Array.from({ length: docs }, (_, d) => ({ name: Array.from({ length: perDoc }, (_, k) => word(d * perDoc + k)).join(' ') }));
+      const index = await SearchIndex.build(1, items(list), { searchableFields: ['name'] }, analyzer);
+      expect(index.dictionary.words.length).toBe(docs * perDoc);
+      expect(index.tokens).toBeInstanceOf(docs * perDoc <= 0x10000 ? Uint16Array : Uint32Array);
+      for (const d of [0, docs >> 1, docs - 1]) {
+        const got = Array.from(index.tokens.subarray(index.offsets[d]!, index.offsets[d + 1]!), (w) => index.dictionary.words[w]);
+        expect(got.join(' ')).toBe(list[d]!.name);
+      }
+    }
+  });
+});
