@@ -87,7 +87,7 @@ export class MemoryAssignmentStore implements AssignmentStore {
 
   /** The table's hash of an id; the last one is kept, for a decision reads its visitor then writes it. */
   #hash(visitorId: string): number {
-    // The same string (the same object: a pointer comparison) as the last one, or hash it.
+    // The id the decision's read just hashed (usually the very same string, which compares at once), or hash it.
     if (visitorId === this.#lastId) return this.#lastHash;
     this.#lastId = visitorId;
     return (this.#lastHash = this.#rows.hash(visitorId));

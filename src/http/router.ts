@@ -326,10 +326,11 @@ function plainPath(path: string): boolean {
  * (a node request's own target), which spares scanning the origin.
  */
 function requestTarget(href: string, pathAndQuery?: string): Target | undefined {
-  const source = pathAndQuery ?? href;
-  const scheme = pathAndQuery !== undefined ? 0 : href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1;
-  const start = scheme < 0 ? -1 : source.indexOf('/', scheme);
-  if (start >= 0 && (start > 0 || pathAndQuery !== undefined)) {
+  // A node request's own target starts with its path; a URL's path starts after its origin.
+  const known = pathAndQuery !== undefined && pathAndQuery.startsWith('/');
+  const source = known ? pathAndQuery : href;
+  const start = known ? 0 : href.startsWith('http://') ? href.indexOf('/', 7) : href.startsWith('https://') ? href.indexOf('/', 8) : -1;
+  if (start >= 0) {
     let end = source.indexOf('?', start);
     const hash = source.indexOf('#', start);
     if (end < 0 || (hash >= 0 && hash < end)) end = hash < 0 ? source.length : hash;
