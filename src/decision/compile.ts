@@ -7,7 +7,7 @@
  */
 import type { EnvironmentRecord } from '../storage/environments';
 import type { Campaign, Variation, VariationGroup } from './config';
-import { compileTargeting, type CompiledTargeting, type CompiledTargetingGroup } from './targeting';
+import { compileMatcher, compileTargeting, type CompiledTargeting, type CompiledTargetingGroup, type Matcher } from './targeting';
 import { hashPrefix, type HashPrefix } from './bucketing';
 import type { Assigned, AssignmentSource } from './evaluate';
 import { deepFreeze } from '../freeze';
@@ -180,6 +180,8 @@ export interface DecisionPlan {
   readonly ruleStart: Int32Array;
   /** Indexes into {@link CompiledConfig.rules}. */
   readonly rules: Int32Array;
+  /** Per distinct rule (as {@link CompiledConfig.rules}): its test, specialized once. */
+  readonly matchers: readonly Matcher[];
   /** Per variation group: its hash prefix as state, tail, tail length and length. */
   readonly prefixes: Int32Array;
   /** Per variation group: its variations. */
@@ -195,7 +197,7 @@ export interface DecisionPlan {
   readonly sticky: readonly Assigned[];
 }
 
-function buildPlan(campaigns: readonly CompiledCampaign[]): DecisionPlan {
+function buildPlan(campaigns: readonly CompiledCampaign[], rules: readonly CompiledTargeting[]): DecisionPlan {
   const groups = campaigns.flatMap((c) => c.groups);
   const targetingGroups = groups.flatMap((g) => g.ruleGroups);
   const variations = groups.flatMap((g) => g.variations);
@@ -212,6 +214,7 @@ function buildPlan(campaigns: readonly CompiledCampaign[]): DecisionPlan {
     targetingStart: starts(groups, (g) => g.ruleGroups.length),
     ruleStart: starts(targetingGroups, (rules) => rules.length),
     rules: Int32Array.from(targetingGroups.flat()),
+    matchers: rules.map(compileMatcher),
     prefixes,
     variationStart: starts(groups, (g) => g.variations.length),
     thresholds: Float64Array.from(groups.flatMap((g) => g.thresholds)),
@@ -362,7 +365,7 @@ export function compileConfig(record: EnvironmentRecord): CompiledConfig {
     groupById,
     rules: table.rules,
     flagKeys,
-    plan: buildPlan(campaigns),
+    plan: buildPlan(campaigns, table.rules),
     record,
   };
 }

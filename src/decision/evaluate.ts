@@ -7,7 +7,7 @@
 import type { Assignments } from '../storage/assignments';
 import { hashPrefix, KeyHasher, pickVariation } from './bucketing';
 import type { CampaignDecision, CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
-import { firstFailure, matchTargeting, targetedValue, type ContextValue, type VisitorContext } from './targeting';
+import { firstFailure, targetedValue, type ContextValue, type VisitorContext } from './targeting';
 
 /**
  * How a visitor got its variation.
@@ -193,7 +193,7 @@ function evaluatePlan(config: CompiledConfig, input: EvaluationInput, state: Scr
   const { groupStart, ranged, targetingStart, ruleStart, rules, prefixes, variationStart, thresholds, assigned } = config.plan;
   const { context, visitorId, stored } = input;
   const hasStored = state.hasStored;
-  const compiled = config.rules;
+  const matchers = config.plan.matchers;
   const memo = state.memo;
   const hasher = state.hasher;
   const campaigns = groupStart.length - 1;
@@ -213,7 +213,7 @@ function evaluatePlan(config: CompiledConfig, input: EvaluationInput, state: Scr
         for (let i = from; i < to; i++) {
           const r = rules[i]!;
           let m = memo[r]!;
-          if (m === 0) m = memo[r] = matchTargeting(compiled[r]!, context, visitorId) ? 1 : 2;
+          if (m === 0) m = memo[r] = matchers[r]!(context, visitorId) ? 1 : 2;
           if (m === 2) continue targeting;
         }
         matched = true;
@@ -257,7 +257,7 @@ function matchRuleGroups(config: CompiledConfig, groups: readonly (readonly numb
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i]!;
       let m = memo[r]!;
-      if (m === 0) m = memo[r] = matchTargeting(config.rules[r]!, input.context, input.visitorId) ? 1 : 2;
+      if (m === 0) m = memo[r] = config.plan.matchers[r]!(input.context, input.visitorId) ? 1 : 2;
       if (m === 2) continue outer;
     }
     return g;

@@ -246,6 +246,158 @@ export function matchTargeting(t: CompiledTargeting, context: VisitorContext, vi
 }
 
 /**
+ * A compiled rule's test, as {@link compileMatcher} builds it: whether a visitor matches.
+ *
+ * @example
+ * ```ts
+ * const test: Matcher = compileMatcher(compileTargeting({ key: 'plan', operator: 'EQUALS', value: 'Gold' }));
+ * test({ plan: 'gold' }, 'visitor-1'); // true
+ * ```
+ */
+export type Matcher = (context: VisitorContext, visitorId: string) => boolean;
+
+const matchesEveryone: Matcher = () => true;
+
+/**
+ * {@link matchTargeting} for one rule, specialized once per configuration version: the
+ * operator is resolved and the operand's kind known, so a decision does not dispatch on the
+ * operator's name, loop over a single operand or lower-case the visitor's value once per
+ * operand. Each specialized test handles the value kind its operands share; any other value
+ * (another kind, a missing or inherited key, `fs_users`) is answered by {@link matchTargeting}
+ * itself, so both always agree.
+ *
+ * @example
+ * ```ts
+ * const test = compileMatcher(compileTargeting({ key: 'visits', operator: 'GREATER_THAN', value: 3 }));
+ * test({ visits: 7 }, 'visitor-1'); // true
+ * test({ visits: '7' }, 'visitor-1'); // false: no type coercion
+ * ```
+ */
+export function compileMatcher(t: CompiledTargeting): Matcher {
+  if (t.always) return matchesEveryone;
+  const general: Matcher = (context, visitorId) => matchTargeting(t, context, visitorId);
+  const { key, operator, operands } = t;
+  if (key === 'fs_users') return general;
+  if (operator === 'EXISTS' || operator === 'NOT_EXISTS') {
+    const want = t.wantPresent;
+    return (context, visitorId) => {
+      const value = context[key];
+      if (value === undefined) return !want;
+      const kind = typeof value;
+      return kind === 'string' || kind === 'number' || kind === 'boolean' ? want : general(context, visitorId);
+    };
+  }
+  if (operands.length === 0) return general;
+  const onText = operands.every((o) => typeof o === 'string') ? textTest(operator, operands as readonly string[]) : undefined;
+  if (onText) {
+    return (context, visitorId) => {
+      const value = context[key];
+      return typeof value === 'string' ? onText(lower(value)) : general(context, visitorId);
+    };
+  }
+  const onNumber = operands.every((o) => typeof o === 'number') ? numberTest(operator, operands as readonly number[]) : undefined;
+  if (onNumber) {
+    return (context, visitorId) => {
+      const value = context[key];
+      return typeof value === 'number' ? onNumber(value) : general(context, visitorId);
+    };
+  }
+  if (operator.startsWith('SEMVER_')) {
+    const versions = operands as readonly SemVer[];
+    const accept = ORDER[operator.slice('SEMVER_'.length)]!;
+    // SEMVER_NOT_EQUALS must hold for every listed version, the others for one.
+    const all = t.all;
+    return (context, visitorId) => {
+      const value = context[key];
+      if (typeof value !== 'string') return general(context, visitorId);
+      const version = versionOf(value);
+      if (!version) return false;
+      for (let i = 0; i < versions.length; i++) if (accept(compareSemver(version, versions[i]!)) !== all) return !all;
+      return all;
+    };
+  }
+  return general;
+}
+
+/** What a comparison operator (or its SEMVER_ twin, without the prefix) accepts of a comparison's sign. */
+const ORDER: Readonly<Record<string, (cmp: number) => boolean>> = {
+  EQUALS: (cmp) => cmp === 0,
+  NOT_EQUALS: (cmp) => cmp !== 0,
+  LOWER_THAN: (cmp) => cmp < 0,
+  LOWER_THAN_OR_EQUALS: (cmp) => cmp <= 0,
+  GREATER_THAN: (cmp) => cmp > 0,
+  GREATER_THAN_OR_EQUALS: (cmp) => cmp >= 0,
+};
+
+/** A test that passes when `pass` holds for one operand. */
+function anyOperand<T, V>(operands: readonly T[], pass: (value: V, operand: T) => boolean): (value: V) => boolean {
+  if (operands.length === 1) {
+    const one = operands[0]!;
+    return (value) => pass(value, one);
+  }
+  return (value) => {
+    for (let i = 0; i < operands.length; i++) if (pass(value, operands[i]!)) return true;
+    return false;
+  };
+}
+
+/**
+ * The test of a lower-cased text value against text operands. A list means any operand, and
+ * for the negative operators every one (so none of them may be equal or contained).
+ */
+function textTest(operator: TargetingOperator, operands: readonly string[]): ((value: string) => boolean) | undefined {
+  switch (operator) {
+    case 'EQUALS':
+      return anyOperand(operands, (value: string, o) => value === o);
+    case 'NOT_EQUALS': {
+      const equal = anyOperand(operands, (value: string, o) => value === o);
+      return (value) => !equal(value);
+    }
+    case 'CONTAINS':
+      return anyOperand(operands, (value: string, o) => value.includes(o));
+    case 'NOT_CONTAINS': {
+      const contains = anyOperand(operands, (value: string, o) => value.includes(o));
+      return (value) => !contains(value);
+    }
+    case 'STARTS_WITH':
+      return anyOperand(operands, (value: string, o) => value.startsWith(o));
+    case 'ENDS_WITH':
+      return anyOperand(operands, (value: string, o) => value.endsWith(o));
+    case 'LOWER_THAN':
+    case 'LOWER_THAN_OR_EQUALS':
+    case 'GREATER_THAN':
+    case 'GREATER_THAN_OR_EQUALS': {
+      const accept = ORDER[operator]!;
+      return anyOperand(operands, (value: string, o) => accept(value < o ? -1 : value > o ? 1 : 0));
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The test of a number value against number operands (any operand; NOT_EQUALS: none equal). */
+function numberTest(operator: TargetingOperator, operands: readonly number[]): ((value: number) => boolean) | undefined {
+  switch (operator) {
+    case 'EQUALS':
+      return anyOperand(operands, (value: number, o) => value === o);
+    case 'NOT_EQUALS': {
+      const equal = anyOperand(operands, (value: number, o) => value === o);
+      return (value) => !equal(value);
+    }
+    case 'LOWER_THAN':
+      return anyOperand(operands, (value: number, o) => value < o);
+    case 'LOWER_THAN_OR_EQUALS':
+      return anyOperand(operands, (value: number, o) => value <= o);
+    case 'GREATER_THAN':
+      return anyOperand(operands, (value: number, o) => value > o);
+    case 'GREATER_THAN_OR_EQUALS':
+      return anyOperand(operands, (value: number, o) => value >= o);
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Index of the first targeting group whose targetings all match, or -1. A group with no
  * targetings matches nobody, as in the Flagship SDKs: target everyone with `fs_all_users`.
  *

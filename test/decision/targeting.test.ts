@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index';
 import { TARGETING_OPERATORS, parseBucketingConfig, targetingSchema, type TargetingOperator } from '../../src/decision/config';
 import { compareSemver, parseSemver, type SemVer } from '../../src/decision/semver';
-import { compileTargeting, matchGroups, matchTargeting, type ContextValue, type VisitorContext } from '../../src/decision/targeting';
+import { compileMatcher, compileTargeting, matchGroups, matchTargeting, type ContextValue, type VisitorContext } from '../../src/decision/targeting';
 
 type Scalar = string | number | boolean;
 
@@ -66,8 +66,10 @@ describe('targeting fixture (test/fixtures/targeting.json)', () => {
   });
 
   it.each(rows)('$name', ({ targeting, context, visitorId, expected }) => {
-    const parsed = targetingSchema.parse(targeting);
-    expect(matchTargeting(compileTargeting(parsed), context, visitorId ?? 'visitor-1')).toBe(expected);
+    const rule = compileTargeting(targetingSchema.parse(targeting));
+    expect(matchTargeting(rule, context, visitorId ?? 'visitor-1')).toBe(expected);
+    // The specialized test a decision runs gives the same answer.
+    expect(compileMatcher(rule)(context, visitorId ?? 'visitor-1')).toBe(expected);
   });
 });
 
@@ -255,5 +257,39 @@ describe('targeting properties (fast-check)', () => {
         expect(matches(rule('NOT_EQUALS', list), { k: actual })).toBe(every);
       }),
     );
+  });
+});
+
+describe('compileMatcher: the specialized test of a rule', () => {
+  const keys = ['plan', 'age', 'PLAN', 'fs_users', 'fs_all_users', '__proto__', 'constructor', 'toString'];
+  const text = fc.constantFrom('gold', 'GOLD', 'Gold', 'go', 'ld', 'silver', '', 'é', 'É', '10', '9', 'a-b', '2.3.1');
+  const version = fc.constantFrom('1.0.0', '2.3.1', '2.3.1-rc.1', 'v2.4', '10.0.0', '0.0.1');
+  const scalar = fc.oneof(text, fc.integer({ min: -3, max: 12 }), fc.double({ min: -5, max: 15, noNaN: true }), fc.boolean());
+  // Operands of one kind (the specialized tests) and of mixed kinds (the general path).
+  const value = (operator: TargetingOperator): fc.Arbitrary<Scalar | Scalar[]> =>
+    operator.startsWith('SEMVER_')
+      ? fc.oneof(version, fc.array(version, { minLength: 1, maxLength: 3 }))
+      : fc.oneof(scalar, fc.array(text, { minLength: 1, maxLength: 3 }), fc.array(fc.integer({ min: -3, max: 12 }), { minLength: 1, maxLength: 3 }), fc.array(scalar, { minLength: 1, maxLength: 3 }));
+  const rule = fc
+    .tuple(fc.constantFrom(...keys), fc.constantFrom(...TARGETING_OPERATORS))
+    .chain(([key, operator]) => fc.record({ key: fc.constant(key), operator: fc.constant(operator), value: fc.option(value(operator), { nil: undefined }) }))
+    .filter((t) => targetingSchema.safeParse(t).success);
+  const context = fc.dictionary(fc.constantFrom(...keys), fc.oneof(scalar, version), { maxKeys: 4 });
+
+  it('agrees with matchTargeting for any valid rule, context and visitor id', () => {
+    fc.assert(
+      fc.property(rule, context, fc.oneof(text, version), (raw, ctx, visitorId) => {
+        const compiled = compileTargeting(targetingSchema.parse(raw));
+        expect(compileMatcher(compiled)(ctx, visitorId)).toBe(matchTargeting(compiled, ctx, visitorId));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reads an own __proto__ key as a value, and never an inherited member', () => {
+    const own = JSON.parse('{"__proto__": "gold"}') as VisitorContext;
+    expect(compileMatcher(compile({ key: '__proto__', operator: 'EQUALS', value: 'gold' }))(own, 'v1')).toBe(true);
+    expect(compileMatcher(compile({ key: 'constructor', operator: 'EXISTS', value: true }))({}, 'v1')).toBe(false);
+    expect(compileMatcher(compile({ key: 'toString', operator: 'NOT_EXISTS', value: true }))({}, 'v1')).toBe(true);
   });
 });
