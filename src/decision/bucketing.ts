@@ -152,9 +152,11 @@ export function hashPrefix(prefix: string): HashPrefix {
 export class KeyHasher {
   #bytes = new Uint8Array(64);
   #length = 0;
-  // Mixed blocks of the key starting at byte offset 0–3, prepared on first use.
+  // Mixed blocks of the key starting at byte offset 0–3, prepared on first use, and the mixed
+  // 0–3 bytes after them (0 when none: MurmurHash3 then skips that step, and h ^ 0 is h).
   readonly #blocks: Int32Array[] = [new Int32Array(16), new Int32Array(16), new Int32Array(16), new Int32Array(16)];
   readonly #counts = [-1, -1, -1, -1];
+  readonly #rests = [0, 0, 0, 0];
 
   /** Prepares for a new key. */
   reset(key: string): this {
@@ -185,6 +187,9 @@ export class KeyHasher {
     for (let j = 0, i = offset; j < count; j++, i += 4) {
       blocks[j] = mixBlock(bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24));
     }
+    let rest = 0;
+    for (let i = offset + count * 4, shift = 0; i < this.#length; i++, shift += 8) rest |= bytes[i]! << shift;
+    this.#rests[offset] = mixBlock(rest);
     this.#counts[offset] = count;
     return count;
   }
@@ -203,31 +208,31 @@ export class KeyHasher {
     const bytes = this.#bytes;
     const n = this.#length;
     let h = state;
-    // Bytes of the key still to fold in, from `offset`; `k` collects a partial block.
+    // Where the key's whole blocks start: after the bytes that complete the prefix's last block.
     let offset = 0;
-    let k = tail;
-    let pending = t;
     if (t > 0) {
       const need = 4 - t;
-      if (n >= need) {
-        for (let i = 0; i < need; i++) k |= bytes[i]! << (8 * (t + i));
-        h = fold(h, mixBlock(k));
-        offset = need;
-        k = 0;
-        pending = 0;
+      let k = tail;
+      if (n < need) {
+        // A key too short to complete it: all its bytes join the prefix's.
+        for (let i = 0; i < n; i++) k |= bytes[i]! << (8 * (t + i));
+        return finalize(h ^ mixBlock(k), length + n);
       }
+      for (let i = 0; i < need; i++) k |= bytes[i]! << (8 * (t + i));
+      h = fold(h, mixBlock(k));
+      offset = need;
     }
-    if (pending === 0) {
-      let count = this.#counts[offset]!;
-      if (count < 0) count = this.#prepare(offset);
-      const blocks = this.#blocks[offset]!;
-      for (let j = 0; j < count; j++) h = fold(h, blocks[j]!);
-      offset += count * 4;
+    let count = this.#counts[offset]!;
+    if (count < 0) count = this.#prepare(offset);
+    const blocks = this.#blocks[offset]!;
+    for (let j = 0; j < count; j++) {
+      // fold(h, blocks[j]) written out: this runs for every block of every hash, and a call to
+      // an imported function checks the binding on each iteration.
+      h ^= blocks[j]!;
+      h = (h << 13) | (h >>> 19);
+      h = (Math.imul(h, 5) + 0xe6546b64) | 0;
     }
-    // The last 0–3 bytes: what the prefix left (when the key was too short) plus the key's rest.
-    for (let i = offset; i < n; i++) k |= bytes[i]! << (8 * pending++);
-    if (pending > 0) h ^= mixBlock(k);
-    return finalize(h, length + n);
+    return finalize(h ^ this.#rests[offset]!, length + n);
   }
 }
 
