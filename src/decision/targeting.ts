@@ -196,8 +196,7 @@ function matchOne(op: TargetingOperator, actual: ContextValue, expected: Operand
 export function targetedValue(t: CompiledTargeting, context: VisitorContext, visitorId: string): ContextValue | undefined {
   if (t.key === 'fs_users') return visitorId;
   const value: unknown = context[t.key];
-  const kind = typeof value;
-  if (kind === 'string' || kind === 'number' || kind === 'boolean') return value as ContextValue;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   // Not a scalar: absent, or an inherited member such as `constructor`; an own `__proto__`
   // key hides behind the accessor, so read it as an own property.
   const own = Object.getOwnPropertyDescriptor(context, t.key)?.value;
@@ -283,8 +282,7 @@ export function compileMatcher(t: CompiledTargeting): Matcher {
     return (context, visitorId) => {
       const value = context[key];
       if (value === undefined) return !want;
-      const kind = typeof value;
-      return kind === 'string' || kind === 'number' || kind === 'boolean' ? want : general(context, visitorId);
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? want : general(context, visitorId);
     };
   }
   if (operands.length === 0) return general;
