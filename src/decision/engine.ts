@@ -417,10 +417,11 @@ export class DecisionEngine {
     const run = this.#run(config, request, undefined);
     const assigned = Array.isArray(run) ? run : await run;
     const all = request.exposeAllKeys ? true : false;
-    // Nothing was written (no activation, no consent): the evaluation's own new array, which
-    // nothing else holds, becomes the answer's, one array fewer per decision.
+    // Nothing was written, or the write is done (a synchronous run: a store that writes at once
+    // copies what it keeps): the evaluation's own new array, which nothing else holds, becomes
+    // the answer's, one array fewer per decision. A pending write may still read it.
     const campaigns =
-      request.triggerHit === false && request.visitorConsent === false ? (assigned as unknown as CampaignDecision[]) : new Array<CampaignDecision>(assigned.length);
+      run === assigned || (request.triggerHit === false && request.visitorConsent === false) ? (assigned as unknown as CampaignDecision[]) : new Array<CampaignDecision>(assigned.length);
     for (let i = 0; i < assigned.length; i++) {
       const a = assigned[i]!;
       campaigns[i] = all ? a.decisionAllKeys : a.decision;

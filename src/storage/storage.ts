@@ -110,7 +110,9 @@ export interface DecidedWrite {
   readonly anonymousId: string | null;
   /**
    * The campaigns served, in order. The entries are the engine's own objects, which reach a whole
-   * compiled configuration: a store copies their ids rather than keeping them.
+   * compiled configuration: a store copies their ids rather than keeping them. The array too is
+   * the engine's: once {@link Storage.writeDecisionNow} has returned (other than a promise), the
+   * engine reuses it.
    */
   readonly decided: readonly DecidedCampaign[];
   /** Which entries become sticky assignments: all (`true`), none (`false`), or per entry. */

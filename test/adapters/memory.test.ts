@@ -181,6 +181,41 @@ describe('memory storage: bounded decision state', () => {
   });
 });
 
+describe('memory storage: decision writes', () => {
+  it('records a decision of more activations than the log had room for, across its growth', () => {
+    const storage = memoryStorage({ maxActivations: 5_000 });
+    const decided = Array.from({ length: 1_500 }, (_, c) => ({ campaignId: `c${c}`, variationGroupId: `g${c}`, variationId: 'x' }));
+    for (let n = 0; n < 5; n++) storage.writeDecisionNow!({ environmentId: 'env', visitorId: `v${n}`, anonymousId: null, decided, assign: false, activatedAt: n });
+    return storage.activations.list({ environmentId: 'env' }).then((kept) => {
+      const all = [0, 1, 2, 3, 4].flatMap((n) => decided.map((d) => `v${n}/${d.campaignId}`));
+      expect(kept.map((a) => `${a.visitorId}/${a.campaignId}`)).toEqual(all.slice(-5_000));
+    });
+  });
+
+  it('a write that answers with a promise may read the decided campaigns after the decision answered', async () => {
+    // The engine hands the evaluation's array to the answer only when the write returned at once:
+    // a wrapper that queues the write (resolving before it runs) still reads what was decided.
+    const storage = memoryStorage();
+    const seen: string[] = [];
+    const queued = {
+      ...storage,
+      writeDecisionNow: (write: Parameters<NonNullable<typeof storage.writeDecisionNow>>[0]) => {
+        setTimeout(() => {
+          seen.push(...write.decided.map((d) => `${d.campaignId}:${d.variationId}`));
+          storage.writeDecisionNow!(write);
+        }, 0);
+        return Promise.resolve();
+      },
+    };
+    const engine = new DecisionEngine({ storage: queued });
+    await engine.load(config([{ id: 'c1', split: [50, 50] }, { id: 'c2', split: [50, 50] }]));
+    const { campaigns } = await engine.decide({ visitorId: 'v1' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(campaigns).toHaveLength(2);
+    expect(seen).toEqual(campaigns.map((c) => `${c.id}:${c.variation.id}`));
+  });
+});
+
 describe('memory storage: catalog publication', () => {
   const record = (identifier: string) => ({ identifier, catalogKeyHash: identifier.padEnd(64, 'c'), searchKeyHash: identifier.padEnd(64, 's'), createdAt: 1 });
   const item = (id: string, price: number) => ({ id, is_recommendable: true, name: id, absolute_link: null, img_link: null, price, categories_ids: null });
