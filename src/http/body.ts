@@ -276,8 +276,17 @@ export function parseJsonBody(text: string): unknown {
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
     return parseOrRefuse(text);
   }
-  if (nestingExceeds(value, MAX_JSON_DEPTH)) throw tooDeep();
+  if (!bracketsAtMost(text, MAX_JSON_DEPTH) && nestingExceeds(value, MAX_JSON_DEPTH)) throw tooDeep();
   return value;
+}
+
+// A value nests no deeper than its text has opening brackets: the text of most bodies has few,
+// and a search for them costs less than a walk of the value.
+function bracketsAtMost(text: string, max: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) if (++n > max) return false;
+  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) if (++n > max) return false;
+  return true;
 }
 
 function parseOrRefuse(text: string, where = ''): unknown {
