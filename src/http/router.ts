@@ -195,13 +195,16 @@ export function handlerOf(tables: readonly Routes[]): Handler {
     }
   }
 
-  // Route matches by path, for the paths requests keep asking for; cleared when full, so a
-  // client sending endless new paths costs the same as without it and memory stays bounded.
-  const matchesByPath = new Map<string, [Entry, Record<string, string>][]>();
+  // Route matches by path, for the paths requests keep asking for, with their parameters decoded
+  // (frozen: every request for the path shares them; undefined when they do not decode); cleared
+  // when full, so a client sending endless new paths costs the same as without it and memory
+  // stays bounded.
+  const matchesByPath = new Map<string, [Entry, Readonly<Record<string, string>> | undefined][]>();
   const match = (path: string) => {
     let matches = matchesByPath.get(path);
     if (!matches) {
-      matches = router.match('ALL', path)[0] as unknown as [Entry, Record<string, string>][];
+      const found = router.match('ALL', path)[0] as unknown as [Entry, Record<string, string>][];
+      matches = found.map(([entry, raw]) => [entry, decodeParams(raw)]);
       if (matchesByPath.size >= MATCH_CACHE_SIZE) matchesByPath.clear();
       matchesByPath.set(path, matches);
     }
@@ -214,7 +217,7 @@ export function handlerOf(tables: readonly Routes[]): Handler {
     const { path } = target;
     const matches = match(path);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    let found: [Entry, Record<string, string>] | undefined;
+    let found: [Entry, Readonly<Record<string, string>> | undefined] | undefined;
     for (const m of matches) {
       if (m[0].route.spec.method === method) {
         found = m;
@@ -222,12 +225,12 @@ export function handlerOf(tables: readonly Routes[]): Handler {
       }
     }
     if (found) {
-      const params = decodeParams(found[1]);
+      const params = found[1];
       if (!params) return notFound(request, path);
       const response = run(found[0], request, target, params);
       return request.method === 'HEAD' ? response.then(withoutBody) : response;
     }
-    if (matches.length === 0 || !decodeParams(matches[0]![1])) return notFound(request, path);
+    if (matches.length === 0 || !matches[0]![1]) return notFound(request, path);
     const allow = allowed(matches.map((m) => m[0].route.spec.method));
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
     const { table, route } = matches[0]![0];
@@ -311,14 +314,17 @@ class Target {
   }
 }
 
-// The last path found plain: a server is asked for the same path again and again.
+// The last path found plain: a server is asked for the same path again and again. That string
+// stands for the request's own copy, so the lookups keyed by the path (route matches, the
+// server's own routes) find its hash already computed.
 let lastPlainPath = '';
 
-function plainPath(path: string): boolean {
-  if (path === lastPlainPath) return true;
-  if (!PLAIN_PATH.test(path) || path.includes('/.')) return false;
+/** `path` when it is plain (else undefined), as the string last found plain when they are equal. */
+function plainPath(path: string): string | undefined {
+  if (path === lastPlainPath) return lastPlainPath;
+  if (!PLAIN_PATH.test(path) || path.includes('/.')) return undefined;
   lastPlainPath = path;
-  return true;
+  return path;
 }
 
 /**
@@ -334,8 +340,8 @@ function requestTarget(href: string, pathAndQuery?: string): Target | undefined 
     let end = source.indexOf('?', start);
     const hash = source.indexOf('#', start);
     if (end < 0 || (hash >= 0 && hash < end)) end = hash < 0 ? source.length : hash;
-    const path = source.slice(start, end);
-    if (plainPath(path)) {
+    const path = plainPath(source.slice(start, end));
+    if (path !== undefined) {
       return source.charCodeAt(end) === 0x3f ? new Target(href, path, source, end, hash < 0 ? source.length : hash) : new Target(href, path, source, NO_QUERY_TEXT, NO_QUERY_TEXT);
     }
   }
@@ -397,7 +403,7 @@ function allowed(methods: readonly Method[]): string[] {
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
-function decodeParams(raw: Record<string, string>): Record<string, string> | undefined {
+function decodeParams(raw: Record<string, string>): Readonly<Record<string, string>> | undefined {
   const names = Object.keys(raw);
   if (names.length === 0) return NO_PARAMS;
   const out: Record<string, string> = {};
@@ -406,7 +412,7 @@ function decodeParams(raw: Record<string, string>): Record<string, string> | und
   } catch {
     return undefined;
   }
-  return out;
+  return Object.freeze(out);
 }
 
 const MATCHED_ROUTE = Symbol.for('abkit.request.route');
@@ -432,7 +438,7 @@ class Context implements RouteContext {
   readonly body: BodyReader;
   readonly #target: Target;
 
-  constructor(request: Request, target: Target, params: Record<string, string>, limit: number) {
+  constructor(request: Request, target: Target, params: Readonly<Record<string, string>>, limit: number) {
     this.request = request;
     this.params = params;
     this.body = bodyReader(request, limit);
@@ -448,7 +454,7 @@ class Context implements RouteContext {
   }
 }
 
-function run(entry: Entry, request: Request, target: Target, params: Record<string, string>): Promise<Response> {
+function run(entry: Entry, request: Request, target: Target, params: Readonly<Record<string, string>>): Promise<Response> {
   const { route } = entry;
   (request as { [MATCHED_ROUTE]?: string })[MATCHED_ROUTE] = entry.pattern;
   let response: Promise<Response>;
