@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { PayloadTooLargeError } from '../src/errors';
 import { NODE_BODY, type NodeBody, type NodeBodySource } from '../src/http/body';
+import { lowerCaseName } from '../src/http/header-name';
 import { delegateToReal, PATH_AND_QUERY } from '../src/http/lazy';
 
 /**
@@ -63,13 +64,13 @@ class NodeHeaders {
   }
 
   get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
+    const value = this.#raw[lowerCaseName(name)];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
   has(name: string): boolean {
-    return this.#raw[name.toLowerCase()] !== undefined;
+    return this.#raw[lowerCaseName(name)] !== undefined;
   }
 
   getSetCookie(): string[] {
@@ -215,14 +216,15 @@ function readBody(req: NodeRequestLike, limit: number): NodeBody | Promise<NodeB
   if (req.body !== undefined) return { parsed: req.body };
   const tooLarge = () => new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
+  const length = declared === undefined ? -1 : Number(declared);
+  if (length > limit) {
     discard(req);
     throw tooLarge();
   }
   if (req.readableEnded) return { bytes: new Uint8Array(0) };
   // The whole body is in the stream's buffer (a small body comes in the packet of its headers)
   // and nobody reads it yet: take it at once, without events.
-  const whole = req.complete ? req.readableLength <= limit : declared !== undefined && req.readableLength === Number(declared);
+  const whole = req.complete ? req.readableLength <= limit : length >= 0 && req.readableLength === length;
   if (whole && req.readableFlowing === null) {
     const chunk = req.read() as Buffer | string | null;
     if (chunk === null) return { bytes: new Uint8Array(0) };

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { lowerCaseName } from './header-name';
 import { delegateToReal } from './lazy';
 
 // Global-registry symbols: the root and `abkit/node` bundles may each carry a copy of this module.
@@ -25,14 +26,15 @@ class TextResponse {
   readonly [TEXT]: string | null;
   #init: Record<string, string>;
   // Whether #init is this response's own (else it may be a shared constant: copy on write).
-  #own = false;
+  #own: boolean;
   #headers: Headers | undefined;
   #real: Response | undefined;
 
-  constructor(text: string | null, status: number, headers: Record<string, string>) {
+  constructor(text: string | null, status: number, headers: Record<string, string>, own: boolean) {
     this.status = status;
     this[TEXT] = text;
     this.#init = headers;
+    this.#own = own;
   }
 
   /** The header record while no `Headers` object was asked for (then `undefined`). */
@@ -43,7 +45,7 @@ class TextResponse {
   /** Sets a header without building a `Headers` object; the record may be shared: copy on write. */
   [SET_HEADER](name: string, value: string): void {
     if (this.#headers || this.#real) this.headers.set(name, value);
-    else this[OWN_RECORD]()![name.toLowerCase()] = value;
+    else this[OWN_RECORD]()![lowerCaseName(name)] = value;
   }
 
   /** The header record, this response's own (copied once if shared), while no `Headers` object was asked for. */
@@ -85,12 +87,21 @@ delegateToReal(TextResponse, Response, (r) => r.real(), ['status']);
  * ```
  */
 export function respond(text: string | null, status = 200, headers: Record<string, string> = {}): Response {
-  return new TextResponse(text, status, headers) as unknown as Response;
+  return new TextResponse(text, status, headers, false) as unknown as Response;
+}
+
+/**
+ * {@link respond} with a header record made for this response alone (a fresh literal), which
+ * then takes later headers (a request id, the content length) without being copied first.
+ * @internal
+ */
+export function respondOwn(text: string | null, status: number, headers: Record<string, string>): Response {
+  return new TextResponse(text, status, headers, true) as unknown as Response;
 }
 
 /** A JSON response with `Content-Type: application/json`. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return respond(JSON.stringify(body), status, { 'content-type': 'application/json', ...headers });
+  return respondOwn(JSON.stringify(body), status, { 'content-type': 'application/json', ...headers });
 }
 
 /**
