@@ -116,8 +116,12 @@ function writeBody(res: ServerResponse, response: Response, body: string | Uint8
       if (cookies.length > 0) headers['set-cookie'] = cookies;
     }
   }
-  if (body !== null) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  const length = body === null ? -1 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  if (length >= 0) headers['content-length'] = length;
   res.writeHead(response.status, headers);
   if (body === null || head) res.end();
+  // A text whose UTF-8 length is its length is ASCII: written as 'ascii', node sends it as it is
+  // (for UTF-8 or latin1 it first copies the header in front of it, then encodes the whole).
+  else if (typeof body === 'string' && length === body.length) res.end(body, 'ascii');
   else res.end(body);
 }
