@@ -55,22 +55,33 @@ export class LatencyHistogram<L extends string> {
 
   /** Counts one observation (in seconds) for a label set. */
   observe(labels: Readonly<Record<L, string | number>>, value: number): void {
+    this.observeValues(
+      this.#labelNames.map((name) => labels[name]),
+      value,
+    );
+  }
+
+  /**
+   * {@link observe} with the label values given in the order of the label names: the per-request
+   * path reads an array instead of looking each name up in a record.
+   */
+  observeValues(values: readonly (string | number)[], value: number): void {
     if (!Number.isFinite(value)) throw new TypeError(`${this.name}: value is not a finite number: ${value}`);
     // One Map level per label, keyed by the values themselves: no key string is built, and the
     // route patterns and methods are the same string objects each time (their hash is kept).
     let level: Map<unknown, unknown> = this.#tree;
     const names = this.#labelNames;
     for (let i = 0; i < names.length - 1; i++) {
-      const v = key(labels[names[i]!]);
+      const v = key(values[i]!);
       let next = level.get(v) as Map<unknown, unknown> | undefined;
       if (!next) level.set(v, (next = new Map()));
       level = next;
     }
-    const last = key(labels[names[names.length - 1]!]);
+    const last = key(values[names.length - 1]!);
     let series = level.get(last) as Series | undefined;
     if (!series) {
       const own: Record<string, string | number> = {};
-      for (const name of names) own[name] = labels[name];
+      names.forEach((name, i) => (own[name] = values[i]!));
       series = { labels: own, counts: new Float64Array(this.#bounds.length + 1), sum: 0, count: 0 };
       level.set(last, series);
       this.#series.push(series);

@@ -7,6 +7,8 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+// Imported: the global `performance` is an accessor on globalThis, looked up on every read.
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { requestIdOf } from '../src/http/handler';
 import { json, respond, withHeader } from '../src/http/respond';
@@ -118,8 +120,8 @@ export function observe(options: EdgeOptions): Handler {
     }
     const seconds = (performance.now() - started) / 1000;
     const status = response.status;
-    metrics.requestDuration.observe({ method: request.method, route: route ?? 'unmatched', status }, seconds);
-    if (route && SEARCH_ROUTES.has(route)) metrics.searchDuration.observe({ route }, seconds);
+    metrics.requestDuration.observeValues([request.method, route ?? 'unmatched', status], seconds);
+    if (route && SEARCH_ROUTES.has(route)) metrics.searchDuration.observeValues([route], seconds);
     // Never the URL (a token check carries the token in its query), a header or a body.
     if (logger.isLevelEnabled('info')) logger.info({ reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 }, 'request');
     return response;
