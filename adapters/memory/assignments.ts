@@ -1,4 +1,4 @@
-import type { Assignments, AssignmentStore } from '../../src/storage/assignments';
+import { NO_ASSIGNMENTS, type Assignments, type AssignmentStore } from '../../src/storage/assignments';
 import type { DecidedCampaign } from '../../src/storage/storage';
 import { VisitorTable } from './visitor-table';
 
@@ -22,7 +22,6 @@ interface Visitor {
   ringNext: Visitor | null;
 }
 
-const EMPTY: Assignments = Object.freeze({});
 
 function count(assignments: Assignments): number {
   // Faster than for-in on the large dictionary-mode objects a visitor in many campaigns has.
@@ -74,11 +73,11 @@ export class MemoryAssignmentStore implements AssignmentStore {
   }
 
   getNow(environmentId: string, visitorId: string): Assignments {
-    if (this.#total === 0) return EMPTY;
+    if (this.#total === 0) return NO_ASSIGNMENTS;
     // A read starts a decision: its id is a new one, hashed without comparing it to the last.
     this.#lastId = visitorId;
     const visitor = this.#rows.get(environmentId, visitorId, (this.#lastHash = this.#rows.hash(visitorId)));
-    return visitor === undefined ? EMPTY : (visitor.assignments ?? this.#record(visitor));
+    return visitor === undefined ? NO_ASSIGNMENTS : (visitor.assignments ?? this.#record(visitor));
   }
 
   #find(environmentId: string, visitorId: string): Visitor | undefined {

@@ -1,7 +1,7 @@
 import { ConflictError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
 import type { Activation, ActivationQuery, ActivationStore } from '../../src/storage/activations';
-import type { Assignments, AssignmentStore } from '../../src/storage/assignments';
+import { NO_ASSIGNMENTS, type Assignments, type AssignmentStore } from '../../src/storage/assignments';
 import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../../src/storage/environments';
 import type { DecisionWrite } from '../../src/storage/storage';
 import { chunks, logQuery, valuesList, type Row, type SqlDriver } from './driver';
@@ -105,6 +105,7 @@ export class SqlAssignmentStore implements AssignmentStore {
       'SELECT variation_group_id, variation_id FROM assignments WHERE environment_id = ? AND visitor_id = ?',
       [environmentId, visitorId],
     );
+    if (rows.length === 0) return NO_ASSIGNMENTS;
     const out: Record<string, string> = {};
     for (const r of rows) Object.defineProperty(out, r.variation_group_id, { value: r.variation_id, enumerable: true, writable: true, configurable: true });
     return Object.freeze(out);

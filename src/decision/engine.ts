@@ -7,7 +7,7 @@ import type { Activation, ActivationQuery } from '../storage/activations';
 import type { ConversionEvent } from '../storage/events';
 import type { EnvironmentRecord, EnvironmentStore } from '../storage/environments';
 import type { DecidedWrite, DecisionWrite, Storage } from '../storage/storage';
-import type { Assignments } from '../storage/assignments';
+import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
 import { parseBucketingConfig } from './config';
 import { compileConfig, type CampaignDecision, type CompiledCampaign, type CompiledConfig } from './compile';
 import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
@@ -794,10 +794,7 @@ export class DecisionEngine {
     const anonymousId = request.anonymousId ?? undefined;
     let stored = own;
     // The visitor's own assignments win; the anonymous id's fill the gaps.
-    for (const _ in previous) {
-      stored = { ...previous, ...own };
-      break;
-    }
+    if (previous !== undefined && previous !== NO_ASSIGNMENTS) stored = own === NO_ASSIGNMENTS ? previous : { ...previous, ...own };
     const assigned = evaluate(config, { visitorId, context: request.context ?? {}, stored, forced, only }, trace);
     if (assigned.length === 0) return assigned;
     // New hash assignments, and ones inherited from the anonymous id, become the visitor's own.

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Assignments } from '../storage/assignments';
+import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
 import { hashPrefix, KeyHasher, pickVariation } from './bucketing';
 import type { CampaignDecision, CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
 import { firstFailure, targetedValue, type ContextValue, type VisitorContext } from './targeting';
@@ -159,7 +159,7 @@ class Scratch {
   memo = new Uint8Array(64);
   /** `murmur3(visitorId) % 100`, or -1 until a campaign with bucket ranges needs it. */
   rangeBucket = -1;
-  /** Whether the visitor has any stored assignment (else no lookup is made). */
+  /** Whether the visitor may have a stored assignment (else no lookup is made). */
   hasStored = false;
 
   reset(config: CompiledConfig, input: EvaluationInput): this {
@@ -172,11 +172,7 @@ class Scratch {
       for (let i = 0; i < size; i++) memo[i] = 0;
     }
     this.rangeBucket = -1;
-    this.hasStored = false;
-    for (const _ in input.stored) {
-      this.hasStored = true;
-      break;
-    }
+    this.hasStored = input.stored !== NO_ASSIGNMENTS;
     return this;
   }
 }

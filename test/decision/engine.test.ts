@@ -226,6 +226,27 @@ describe('sticky assignments', () => {
     expect((await engine.decide({ visitorId: 'v1', context: { ok: false } })).campaigns).toHaveLength(0);
   });
 
+  it("reads a visitor's stored record by its groups only: never enumerates it (a record of many groups is a dictionary to V8)", async () => {
+    const storage = memoryStorage();
+    const campaigns = Array.from({ length: 40 }, (_, i) => ({ id: `c${i}`, split: [50, 50] }));
+    const engine = await engineWith(config(campaigns), { storage });
+    const first = (await engine.decide({ visitorId: 'v1', triggerHit: false })).campaigns.map((c) => c.variation.id);
+    // The same record, behind a proxy that counts enumerations, and with every variation flipped.
+    const record = { ...(await storage.assignments.get('default', 'v1')) };
+    for (const key of Object.keys(record)) record[key] = record[key]!.endsWith('-v0') ? record[key]!.replace(/-v0$/, '-v1') : record[key]!.replace(/-v1$/, '-v0');
+    let enumerations = 0;
+    const counted = new Proxy(Object.freeze(record), {
+      ownKeys(target) {
+        enumerations++;
+        return Reflect.ownKeys(target);
+      },
+    });
+    storage.assignments.getNow = () => counted;
+    const again = (await engine.decide({ visitorId: 'v1', triggerHit: false, visitorConsent: false })).campaigns.map((c) => c.variation.id);
+    expect(again).toEqual(first.map((id) => (id.endsWith('-v0') ? id.replace(/-v0$/, '-v1') : id.replace(/-v1$/, '-v0'))));
+    expect(enumerations).toBe(0);
+  });
+
   it('visitor_consent false stores nothing about the visitor but still records activations', async () => {
     const storage = memoryStorage();
     const engine = await engineWith(config([{ id: 'c1', split: [100] }]), { storage });
