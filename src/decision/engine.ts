@@ -654,7 +654,9 @@ export class DecisionEngine {
    * otherwise and {@link NotFoundError} for an unknown environment.
    */
   async checkApiKey(environment: string | undefined, apiKey: string | null): Promise<void> {
-    const config = await this.#config(environment);
+    // Every decision request asks this first: the configuration it is about to serve answers
+    // without the LRU, the clock or a second async frame, as in `decide`.
+    const config = this.#fresh(environment) ?? (await this.#config(environment));
     if (config.apiKeyHash === null) return;
     if (apiKey === null || apiKey === '') throw new AuthenticationError('this environment requires an x-api-key header');
     if (!constantTimeEqual(await sha256Hex(apiKey), config.apiKeyHash)) throw new AuthenticationError('invalid x-api-key');
