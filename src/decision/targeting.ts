@@ -339,18 +339,21 @@ function anyOperand<T, V>(operands: readonly T[], pass: (value: V, operand: T) =
   };
 }
 
+/** EQUALS (one operand equal) and NOT_EQUALS (none equal) of a value against operands of its kind. */
+function equalityTest<V>(operator: TargetingOperator, operands: readonly V[]): ((value: V) => boolean) | undefined {
+  if (operator !== 'EQUALS' && operator !== 'NOT_EQUALS') return undefined;
+  const equal = anyOperand(operands, (value: V, o) => value === o);
+  return operator === 'EQUALS' ? equal : (value) => !equal(value);
+}
+
 /**
  * The test of a lower-cased text value against text operands. A list means any operand, and
  * for the negative operators every one (so none of them may be equal or contained).
  */
 function textTest(operator: TargetingOperator, operands: readonly string[]): ((value: string) => boolean) | undefined {
+  const equality = equalityTest(operator, operands);
+  if (equality) return equality;
   switch (operator) {
-    case 'EQUALS':
-      return anyOperand(operands, (value: string, o) => value === o);
-    case 'NOT_EQUALS': {
-      const equal = anyOperand(operands, (value: string, o) => value === o);
-      return (value) => !equal(value);
-    }
     case 'CONTAINS':
       return anyOperand(operands, (value: string, o) => value.includes(o));
     case 'NOT_CONTAINS': {
@@ -361,38 +364,21 @@ function textTest(operator: TargetingOperator, operands: readonly string[]): ((v
       return anyOperand(operands, (value: string, o) => value.startsWith(o));
     case 'ENDS_WITH':
       return anyOperand(operands, (value: string, o) => value.endsWith(o));
-    case 'LOWER_THAN':
-    case 'LOWER_THAN_OR_EQUALS':
-    case 'GREATER_THAN':
-    case 'GREATER_THAN_OR_EQUALS': {
-      const accept = ORDER[operator]!;
-      return anyOperand(operands, (value: string, o) => accept(value < o ? -1 : value > o ? 1 : 0));
+    default: {
+      // The order operators (ORDER holds no SEMVER_ name, nor EXISTS).
+      const accept = ORDER[operator];
+      return accept && anyOperand(operands, (value: string, o) => accept(value < o ? -1 : value > o ? 1 : 0));
     }
-    default:
-      return undefined;
   }
 }
 
 /** The test of a number value against number operands (any operand; NOT_EQUALS: none equal). */
 function numberTest(operator: TargetingOperator, operands: readonly number[]): ((value: number) => boolean) | undefined {
-  switch (operator) {
-    case 'EQUALS':
-      return anyOperand(operands, (value: number, o) => value === o);
-    case 'NOT_EQUALS': {
-      const equal = anyOperand(operands, (value: number, o) => value === o);
-      return (value) => !equal(value);
-    }
-    case 'LOWER_THAN':
-      return anyOperand(operands, (value: number, o) => value < o);
-    case 'LOWER_THAN_OR_EQUALS':
-      return anyOperand(operands, (value: number, o) => value <= o);
-    case 'GREATER_THAN':
-      return anyOperand(operands, (value: number, o) => value > o);
-    case 'GREATER_THAN_OR_EQUALS':
-      return anyOperand(operands, (value: number, o) => value >= o);
-    default:
-      return undefined;
-  }
+  const equality = equalityTest(operator, operands);
+  if (equality) return equality;
+  const accept = ORDER[operator];
+  // Numbers are finite (context values are checked, configuration values validated): the sign of a difference orders them.
+  return accept && anyOperand(operands, (value: number, o) => accept(value - o));
 }
 
 /**

@@ -273,6 +273,11 @@ function jsonString(text: string): string {
   return `"${text}"`;
 }
 
+/** A 200 of JSON text with a header record of its own (fresh: the request id and the length join it without a copy). */
+function jsonText(text: string): Response {
+  return respondOwn(text, 200, { 'content-type': 'application/json' });
+}
+
 /** Answer forms of `/v2/campaigns` (Flagship's `mode`). */
 const MODES = ['normal', 'simple', 'full'] as const;
 
@@ -406,16 +411,15 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
       tail += `,"extras":${JSON.stringify({ accountSettings: { enabledXPC: settings?.enabledXPC ?? false, enabled1V1T: settings?.enabled1V1T ?? false } })}`;
     }
     tail += '}';
-    // Fresh header records (respondOwn): the request id and the length join them without a copy.
-    if (mode === 'simple') return respondOwn(`{${tail}`, 200, { 'content-type': 'application/json' });
+    if (mode === 'simple') return jsonText(`{${tail}`);
     const head = `{"visitor_id":${jsonString(result.visitorId)},"campaigns":[`;
     const n = result.campaigns.length;
-    if (n === 0) return respondOwn(`${head}],${tail}`, 200, { 'content-type': 'application/json' });
+    if (n === 0) return jsonText(`${head}],${tail}`);
     const texts = new Array<string>(n);
     for (let i = 0; i < n; i++) texts[i] = serializeDecision(result.campaigns[i]!);
     texts[0] = head + texts[0]!;
     texts[n - 1] = `${texts[n - 1]!}],${tail}`;
-    return respondOwn(texts.join(','), 200, { 'content-type': 'application/json' });
+    return jsonText(texts.join(','));
   }
 
   async function flags(context: RouteContext): Promise<Response> {
