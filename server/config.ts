@@ -33,6 +33,8 @@ export interface ServeConfig {
   maxConnections: number;
   /** `ABKIT_SHUTDOWN_TIMEOUT_MS`: how long SIGTERM waits for requests in flight (10 s). */
   shutdownTimeoutMs: number;
+  /** `ABKIT_COALESCE_WRITES=on|off` (on): write the responses of one event-loop turn together (see `NodeListenerOptions.coalesceWrites`). */
+  coalesceWrites: boolean;
 }
 
 /** The variables `abkit serve` reads, each also a flag. */
@@ -51,6 +53,7 @@ export const SERVE_VARIABLES = [
   'ABKIT_KEEP_ALIVE_TIMEOUT_MS',
   'ABKIT_MAX_CONNECTIONS',
   'ABKIT_SHUTDOWN_TIMEOUT_MS',
+  'ABKIT_COALESCE_WRITES',
 ] as const;
 
 type Variable = (typeof SERVE_VARIABLES)[number];
@@ -96,10 +99,11 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
     if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
     return Number(raw);
   };
-  const allowOrNot = (name: Variable): boolean => {
+  const eitherOf = (name: Variable, yes: string, no: string, fallback: boolean): boolean => {
     const raw = values[name];
-    if (raw !== undefined && raw !== 'allow' && raw !== 'deny') throw new ConfigError(`${name} must be allow or deny, got ${JSON.stringify(raw)}`);
-    return raw === 'allow';
+    if (raw === undefined) return fallback;
+    if (raw !== yes && raw !== no) throw new ConfigError(`${name} must be ${yes} or ${no}, got ${JSON.stringify(raw)}`);
+    return raw === yes;
   };
   const port = integer('PORT', 8080, 0);
   if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
@@ -119,7 +123,7 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
     host: values.HOST ?? '127.0.0.1',
     storage: values.ABKIT_STORAGE,
     bootstrap: values.ABKIT_BOOTSTRAP,
-    bootstrapAbsolutePaths: allowOrNot('ABKIT_BOOTSTRAP_ABSOLUTE_PATHS'),
+    bootstrapAbsolutePaths: eitherOf('ABKIT_BOOTSTRAP_ABSOLUTE_PATHS', 'allow', 'deny', false),
     pepper,
     corsOrigins,
     logLevel,
@@ -130,5 +134,6 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
     keepAliveTimeoutMs: integer('ABKIT_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
     maxConnections: integer('ABKIT_MAX_CONNECTIONS', 1_000, 1),
     shutdownTimeoutMs: integer('ABKIT_SHUTDOWN_TIMEOUT_MS', 10_000, 1),
+    coalesceWrites: eitherOf('ABKIT_COALESCE_WRITES', 'on', 'off', true),
   };
 }

@@ -117,7 +117,7 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
   // often enough that they hold to about a second.
   const server = createServer(
     { requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, keepAliveTimeout: config.keepAliveTimeoutMs, connectionsCheckingInterval: 1_000 },
-    createNodeListener(edge, { onError }),
+    createNodeListener(edge, { onError, coalesceWrites: config.coalesceWrites }),
   );
   server.maxConnections = config.maxConnections;
   await new Promise<void>((resolveListen, reject) => {

@@ -1,9 +1,11 @@
 /**
  * `npm run bench -- http`: `abkit serve` (the compiled command, in its own process) against a
  * bare node:http server answering the same bytes, under wrk (Debian's; installed with apt-get
- * when missing). Each scenario alternates bare / abkit 3 times (wrk -t1 -c32, 5 s) and reports
- * the medians of requests per second, their ratio, and the median p99 latency, with the load
- * average when each scenario ends. BENCH_SECONDS (5) and BENCH_ROUNDS (3) change the run length
+ * when missing). `abkit serve` writes the responses of one event-loop turn together
+ * (`ABKIT_COALESCE_WRITES`), so a second bare server that does the same is measured too: the
+ * ratio to it shows what abkit costs beyond that technique. Each scenario alternates bare /
+ * coalesced bare / abkit 3 times (wrk -t1 -c32, 5 s) and reports the medians of requests per
+ * second, the ratios, and the median p99 latency, with the load average when each scenario ends. BENCH_SECONDS (5) and BENCH_ROUNDS (3) change the run length
  * and the number of alternated rounds; BENCH_ONLY runs only the scenarios whose name contains it
  * (`BENCH_ONLY='trigger_hit false'`).
  */
@@ -82,16 +84,22 @@ async function startAbkit(storage: string): Promise<{ url: string; child: ChildP
   return { url, child };
 }
 
-/** A bare node:http server: reads the body, answers `bytes` with a Content-Length. */
-async function startBare(bytes: Buffer, contentType: string): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * A bare node:http server: reads the body, answers `bytes` with a Content-Length; with
+ * `coalesce`, writes the answers of one event-loop turn together at its end, as `abkit serve` does.
+ */
+async function startBare(bytes: Buffer, contentType: string, coalesce: boolean): Promise<{ url: string; child: ChildProcess }> {
   const file = join(DIR, 'bare-body');
   writeFileSync(file, bytes);
   const source = `
     const { createServer } = require('node:http');
     const body = require('node:fs').readFileSync(${JSON.stringify(file)});
+    const answer = (res) => { res.writeHead(200, { 'content-type': ${JSON.stringify(contentType)}, 'content-length': body.length }); res.end(body); };
+    let turn = [];
+    const flush = () => { const batch = turn; turn = []; for (const res of batch) answer(res); };
     const server = createServer((req, res) => {
       req.on('data', () => {});
-      req.on('end', () => { res.writeHead(200, { 'content-type': ${JSON.stringify(contentType)}, 'content-length': body.length }); res.end(body); });
+      req.on('end', () => ${coalesce ? '{ if (turn.push(res) === 1) setImmediate(flush); }' : 'answer(res)'});
     });
     server.listen(0, '127.0.0.1', () => console.log('bare on http://127.0.0.1:' + server.address().port));`;
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -141,8 +149,12 @@ interface Scenario {
 export interface HttpRow {
   name: string;
   bareRps: number;
+  /** The bare server that writes one turn's answers together. */
+  coalescedBareRps: number;
   abkitRps: number;
   ratio: number;
+  /** abkit ÷ the coalesced bare server. */
+  coalescedRatio: number;
   bareP99: number;
   abkitP99: number;
 }
@@ -154,31 +166,35 @@ async function run(s: Scenario): Promise<HttpRow | undefined> {
   if (!wanted(s.name)) return undefined;
   const sample = await ask(`${s.abkit}${s.path}`, s.method, s.body);
   if (sample.status !== 200) throw new Error(`${s.name}: abkit answered ${sample.status}: ${sample.bytes.toString()}`);
-  const bare = await startBare(sample.bytes, sample.contentType);
+  const bare = await startBare(sample.bytes, sample.contentType, false);
+  const coalesced = await startBare(sample.bytes, sample.contentType, true);
   try {
     const script = s.method === 'POST' ? luaPost(s.name.replace(/\W+/g, '-'), s.path, s.body!, s.uniqueVisitors ?? false) : undefined;
-    // Warm both (JIT, caches), then alternate.
-    wrk(`${bare.url}${s.path}`, script);
-    wrk(`${s.abkit}${s.path}`, script);
-    const bares: WrkResult[] = [];
-    const abkits: WrkResult[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      bares.push(wrk(`${bare.url}${s.path}`, script));
-      abkits.push(wrk(`${s.abkit}${s.path}`, script));
-    }
-    const row = {
+    const urls = [bare.url, coalesced.url, s.abkit];
+    // Warm all three (JIT, caches), then alternate.
+    for (const url of urls) wrk(`${url}${s.path}`, script);
+    const runs: WrkResult[][] = [[], [], []];
+    for (let i = 0; i < ROUNDS; i++) urls.forEach((url, k) => runs[k]!.push(wrk(`${url}${s.path}`, script)));
+    const [bares, coalescedBares, abkits] = runs as [WrkResult[], WrkResult[], WrkResult[]];
+    const rps = (rs: WrkResult[]) => median(rs.map((r) => r.rps));
+    const row: HttpRow = {
       name: s.name,
-      bareRps: median(bares.map((r) => r.rps)),
-      abkitRps: median(abkits.map((r) => r.rps)),
-      ratio: 0,
+      bareRps: rps(bares),
+      coalescedBareRps: rps(coalescedBares),
+      abkitRps: rps(abkits),
+      ratio: rps(abkits) / rps(bares),
+      coalescedRatio: rps(abkits) / rps(coalescedBares),
       bareP99: median(bares.map((r) => r.p99ms)),
       abkitP99: median(abkits.map((r) => r.p99ms)),
     };
-    row.ratio = row.abkitRps / row.bareRps;
-    console.log(`${s.name.padEnd(62)} load ${loadavg()[0]!.toFixed(1)} | bare ${Math.round(row.bareRps).toString().padStart(7)} req/s p99 ${row.bareP99.toFixed(2).padStart(7)} ms | abkit ${Math.round(row.abkitRps).toString().padStart(7)} req/s p99 ${row.abkitP99.toFixed(2).padStart(7)} ms | ${row.ratio.toFixed(3)} × bare   (runs: bare ${bares.map((r) => Math.round(r.rps)).join('/')}, abkit ${abkits.map((r) => Math.round(r.rps)).join('/')})`);
+    const all = (rs: WrkResult[]) => rs.map((r) => Math.round(r.rps)).join('/');
+    console.log(
+      `${s.name.padEnd(62)} load ${loadavg()[0]!.toFixed(1)} | bare ${Math.round(row.bareRps).toString().padStart(7)} req/s p99 ${row.bareP99.toFixed(2).padStart(7)} ms | coalesced bare ${Math.round(row.coalescedBareRps).toString().padStart(7)} req/s | abkit ${Math.round(row.abkitRps).toString().padStart(7)} req/s p99 ${row.abkitP99.toFixed(2).padStart(7)} ms | ${row.ratio.toFixed(3)} × bare, ${row.coalescedRatio.toFixed(3)} × coalesced bare   (runs: bare ${all(bares)}, coalesced ${all(coalescedBares)}, abkit ${all(abkits)})`,
+    );
     return row;
   } finally {
     bare.child.kill();
+    coalesced.child.kill();
   }
 }
 

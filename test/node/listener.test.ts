@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -161,7 +161,46 @@ describe('createNodeListener', () => {
     expect(seen).toBe('http://shop.example:8080/a');
   });
 
-  it('rejects an origin with a path', () => {
+  it('rejects an origin with a path, and a coalesceWrites that is not a boolean', () => {
     expect(() => createNodeListener(handler, { origin: 'https://x.example/base' })).toThrow(/origin must be a scheme and host/);
+    expect(() => createNodeListener(handler, { coalesceWrites: 'yes' as unknown as boolean })).toThrow(/coalesceWrites must be a boolean, got string/);
+  });
+
+  it('with coalesceWrites, writes the responses ready in one turn together at its end, each whole and to its own request', async () => {
+    const url = await listen(createServer(createNodeListener(handler, { coalesceWrites: true })));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => send(`${url}/v2/campaigns`, 'POST', `{"visitor_id":"v${i}"}`, { 'content-type': 'application/json' })));
+    answers.forEach((res, i) => {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+      expect(JSON.parse(res.text)).toMatchObject({ visitor_id: `v${i}`, campaigns: [{ id: 'c1' }] });
+    });
+    const head = await send(`${url}/health`, 'HEAD', undefined);
+    expect([head.status, head.text]).toEqual([200, '']);
+
+    // A fake response records when it is written: after the handler answered, not before the
+    // turn's check phase; a response that cannot be written is reported without losing the rest.
+    const written: string[] = [];
+    const errors: unknown[] = [];
+    const fake = (name: string, fail = false) =>
+      ({
+        headersSent: false,
+        writeHead() {
+          if (fail) throw new TypeError('invalid header');
+          return this;
+        },
+        end() {
+          written.push(name);
+        },
+        destroy() {
+          written.push(`${name} destroyed`);
+        },
+      }) as unknown as ServerResponse;
+    const listener = createNodeListener(async () => respond('ok', 200, { 'content-type': 'text/plain' }), { coalesceWrites: true, onError: (e) => errors.push(e) });
+    const request = (path: string) => ({ method: 'GET', url: path, headers: { host: 'x' } }) as unknown as IncomingMessage;
+    await Promise.all([listener(request('/a'), fake('a')), listener(request('/b'), fake('b', true)), listener(request('/c'), fake('c'))]);
+    expect(written).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual(['a', 'b destroyed', 'c']);
+    expect(errors).toHaveLength(1);
   });
 });

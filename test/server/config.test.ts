@@ -4,7 +4,7 @@ import { ConfigError, parseServeConfig } from '../../server/config';
 describe('abkit serve configuration', () => {
   it('reads the variables the README lists with their defaults', () => {
     const c = parseServeConfig([], {});
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', storage: undefined, bootstrap: undefined, corsOrigins: [], logLevel: 'info', headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 });
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', storage: undefined, bootstrap: undefined, corsOrigins: [], logLevel: 'info', headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, coalesceWrites: true });
     const e = parseServeConfig([], {
       PORT: '9000',
       HOST: '0.0.0.0',
@@ -14,8 +14,9 @@ describe('abkit serve configuration', () => {
       ABKIT_CORS_ORIGINS: 'https://shop.example, http://localhost:3000',
       ABKIT_LOG_LEVEL: 'warn',
       ABKIT_API_KEY: 'k'.repeat(20),
+      ABKIT_COALESCE_WRITES: 'off',
     });
-    expect(e).toMatchObject({ port: 9000, host: '0.0.0.0', storage: 'memory', bootstrap: 'b.json', pepper: 'p'.repeat(16), corsOrigins: ['https://shop.example', 'http://localhost:3000'], logLevel: 'warn', apiKey: 'k'.repeat(20) });
+    expect(e).toMatchObject({ port: 9000, host: '0.0.0.0', storage: 'memory', bootstrap: 'b.json', pepper: 'p'.repeat(16), corsOrigins: ['https://shop.example', 'http://localhost:3000'], logLevel: 'warn', apiKey: 'k'.repeat(20), coalesceWrites: false });
   });
 
   it('takes the same names as flags, which win over the environment', () => {
@@ -31,6 +32,8 @@ describe('abkit serve configuration', () => {
     fails([], { ABKIT_PEPPER: 'short' }, /ABKIT_PEPPER must be at least 16/);
     fails([], { ABKIT_API_KEY: 'short' }, /ABKIT_API_KEY must be at least 16/);
     fails([], { ABKIT_CORS_ORIGINS: 'shop.example/path' }, /ABKIT_CORS_ORIGINS: "shop.example\/path" is not an origin/);
+    fails([], { ABKIT_COALESCE_WRITES: 'yes' }, /ABKIT_COALESCE_WRITES must be on or off, got "yes"/);
+    fails([], { ABKIT_BOOTSTRAP_ABSOLUTE_PATHS: 'on' }, /ABKIT_BOOTSTRAP_ABSOLUTE_PATHS must be allow or deny/);
     fails(['--colour', 'red'], {}, /unknown flag --colour/);
     fails(['--port'], {}, /flag --port needs a value/);
     fails(['serve'], {}, /unexpected argument "serve"/);
