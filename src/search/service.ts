@@ -495,7 +495,9 @@ export class SearchService {
     let allowed: Uint8Array | undefined;
     for (const [field, filter] of Object.entries(filters)) {
       const mask = new Uint8Array(index.items.length);
-      for (const doc of matching(index.paths.get(field)!, filter)) if (!allowed || allowed[doc] === 1) mask[doc] = 1;
+      for (const docs of matching(index.paths.get(field)!, filter)) {
+        for (let i = 0; i < docs.length; i++) if (!allowed || allowed[docs[i]!] === 1) mask[docs[i]!] = 1;
+      }
       allowed = mask;
     }
     return allowed;
@@ -559,9 +561,14 @@ function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string
   }
 }
 
-function matching(path: PathIndex, filter: Filter): Set<number> {
-  const out = new Set<number>();
+/**
+ * The windows of the path's posting list holding the documents that pass `filter` (a document
+ * may be in several: a list filter's values are ORed). Windows, not a set: a range over most of
+ * the catalog is then a subarray, and the caller marks its mask from it without hashing.
+ */
+function matching(path: PathIndex, filter: Filter): Uint32Array[] {
   if (filter.kind === 'list') {
+    const out: Uint32Array[] = [];
     for (const raw of filter.values) {
       let key: string | number | boolean;
       if (path.info.kind === 'number') {
@@ -572,7 +579,7 @@ function matching(path: PathIndex, filter: Filter): Set<number> {
         if (raw !== 'true' && raw !== 'false') continue;
         key = raw === 'true';
       } else key = raw;
-      for (const doc of docsWith(path, key)) out.add(doc);
+      out.push(docsWith(path, key));
     }
     return out;
   }
@@ -587,15 +594,13 @@ function matching(path: PathIndex, filter: Filter): Set<number> {
     else if (operator === '<') hi = Math.min(hi, lowerBound(values, value, false));
     else if (operator === '<=') hi = Math.min(hi, lowerBound(values, value, true));
     else {
-      if (equal !== undefined && equal !== value) return out;
+      if (equal !== undefined && equal !== value) return [];
       equal = value;
       lo = Math.max(lo, lowerBound(values, value, false));
       hi = Math.min(hi, lowerBound(values, value, true));
     }
   }
-  const docs = path.postingDocs;
-  for (let i = lo; i < hi; i++) out.add(docs[i]!);
-  return out;
+  return lo < hi ? [path.postingDocs.subarray(lo, hi)] : [];
 }
 
 function unit(v: readonly number[]): Float32Array {
