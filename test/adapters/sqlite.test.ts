@@ -32,3 +32,58 @@ describe('visible items of a large catalog', () => {
     }
   });
 });
+
+describe('SQLite transactions (group commit)', () => {
+  async function driverOverMemory() {
+    const Database = (await import('better-sqlite3')).default;
+    const { SqliteDriver } = await import('../../adapters/sql/sqlite-driver');
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER)');
+    const statements: string[] = [];
+    const exec = db.exec.bind(db);
+    db.exec = (sql: string) => (statements.push(sql), exec(sql));
+    return { driver: new SqliteDriver(db), statements, db };
+  }
+  const put = (k: string, v: number) => async (tx: import('../../adapters/sql/driver').SqlDriver) => (await tx.exec('INSERT INTO t (k, v) VALUES (?, ?)', [k, v]), v);
+
+  it('share one commit when asked for in one turn; each answers with its own value after it', async () => {
+    const { driver, statements, db } = await driverOverMemory();
+    const values = await Promise.all([driver.transaction(put('a', 1)), driver.transaction(put('b', 2)), driver.transaction(put('c', 3))]);
+    expect(values).toEqual([1, 2, 3]);
+    expect(statements.filter((s) => s === 'COMMIT')).toHaveLength(1);
+    await driver.transaction(put('d', 4));
+    expect(statements.filter((s) => s === 'COMMIT')).toHaveLength(2);
+    expect(db.prepare('SELECT k FROM t ORDER BY k').all()).toEqual(['a', 'b', 'c', 'd'].map((k) => ({ k })));
+  });
+
+  it('roll back and reject only the one that fails; the others are committed', async () => {
+    const { driver, db } = await driverOverMemory();
+    const [first, second, third, fourth] = await Promise.allSettled([
+      driver.transaction(put('a', 1)),
+      driver.transaction(async (tx) => {
+        await tx.exec('INSERT INTO t (k, v) VALUES (?, ?)', ['x', 9]);
+        throw new Error('refused');
+      }),
+      driver.transaction(put('a', 5)),
+      driver.transaction(put('b', 2)),
+    ]);
+    expect(first).toEqual({ status: 'fulfilled', value: 1 });
+    expect(second).toMatchObject({ status: 'rejected', reason: { message: 'refused' } });
+    expect(third.status).toBe('rejected');
+    expect(driver.isUniqueViolation((third as PromiseRejectedResult).reason)).toBe(true);
+    expect(fourth).toEqual({ status: 'fulfilled', value: 2 });
+    expect(db.prepare('SELECT k, v FROM t ORDER BY k').all()).toEqual([{ k: 'a', v: 1 }, { k: 'b', v: 2 }]);
+  });
+
+  it('keep the order in which statements were asked for: a read after a write sees it, a write after a read does not join the group before it', async () => {
+    const { driver, statements } = await driverOverMemory();
+    const write = driver.transaction(put('a', 1));
+    const read = driver.query<{ n: number }>('SELECT count(*) AS n FROM t');
+    const later = driver.transaction(put('b', 2));
+    const readAfter = driver.query<{ n: number }>('SELECT count(*) AS n FROM t');
+    await Promise.all([write, later]);
+    expect((await read)[0]!.n).toBe(1);
+    expect((await readAfter)[0]!.n).toBe(2);
+    expect(statements.filter((s) => s === 'COMMIT')).toHaveLength(2);
+  });
+});
