@@ -56,12 +56,50 @@ export interface PgPool {
 
 type Queryable = Pick<PgPoolClient, 'query'>;
 
-function driverOn(target: Queryable, pool: PostgresDriver): SqlDriver {
+/**
+ * Names for the statements worth preparing: a text gets one the second time it is run, up to
+ * {@link MAX_PREPARED} texts, never one reading `*` (a migration adding a column would change
+ * its rows, and PostgreSQL refuses to run a prepared plan whose row type changed).
+ */
+class StatementNames {
+  readonly #names = new Map<string, string>();
+  readonly #seen = new Set<string>();
+
+  nameOf(text: string): string | undefined {
+    const name = this.#names.get(text);
+    if (name !== undefined) return name;
+    if (this.#names.size >= MAX_PREPARED || text.length > MAX_PREPARED_TEXT || text.includes('*')) return undefined;
+    // Seen once: remembered without a name; a name is given on the second run.
+    if (!this.#seen.delete(text)) {
+      if (this.#seen.size >= MAX_PREPARED) this.#seen.clear();
+      this.#seen.add(text);
+      return undefined;
+    }
+    const named = `abkit_${this.#names.size}`;
+    this.#names.set(text, named);
+    return named;
+  }
+}
+
+const MAX_PREPARED = 256;
+const MAX_PREPARED_TEXT = 16_384;
+
+/** Runs one statement on `target`, prepared when `names` gives it a name. */
+function run(target: Queryable, names: StatementNames | undefined, sql: string, params: readonly unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> {
+  const text = numbered(sql);
+  const name = names?.nameOf(text);
+  // pg's query takes a config object too; PgPool declares only the text form, which user pools
+  // (never prepared) are held to.
+  if (name === undefined) return target.query(text, params as unknown[]);
+  return (target.query as unknown as (config: { name: string; text: string; values: unknown[] }) => ReturnType<Queryable['query']>)({ name, text, values: params as unknown[] });
+}
+
+function driverOn(target: Queryable, pool: PostgresDriver, names: StatementNames | undefined): SqlDriver {
   const tx: SqlDriver = {
     dialect: 'postgres',
     maxParams: pool.maxParams,
-    query: <T extends Row>(sql: string, params: readonly unknown[] = []) => guard(async () => (await target.query(numbered(sql), params as unknown[])).rows as T[]),
-    exec: (sql, params = []) => guard(async () => (await target.query(numbered(sql), params as unknown[])).rowCount ?? 0),
+    query: <T extends Row>(sql: string, params: readonly unknown[] = []) => guard(async () => (await run(target, names, sql, params)).rows as T[]),
+    exec: (sql, params = []) => guard(async () => (await run(target, names, sql, params)).rowCount ?? 0),
     transaction: (fn) => fn(tx),
     isUniqueViolation: (e) => pool.isUniqueViolation(e),
     close: async () => {},
@@ -75,10 +113,13 @@ export class PostgresDriver implements SqlDriver {
   readonly maxParams = 65_000;
   readonly #pool: PgPool;
   readonly #ownsPool: boolean;
+  readonly #names: StatementNames | undefined;
 
-  constructor(pool: PgPool, ownsPool: boolean) {
+  /** `prepare`: give repeated statements names, so each connection prepares them once. */
+  constructor(pool: PgPool, ownsPool: boolean, prepare = false) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
+    this.#names = prepare ? new StatementNames() : undefined;
     // An idle pooled connection that dies (server restart, pg_terminate_backend) is reported as
     // an 'error' event on the pool; unhandled, it would end the process. The pool has already
     // dropped that client and the next query opens a new one, so there is nothing else to do.
@@ -86,11 +127,11 @@ export class PostgresDriver implements SqlDriver {
   }
 
   query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return guard(async () => (await this.#pool.query(numbered(sql), params as unknown[])).rows as T[]);
+    return guard(async () => (await run(this.#pool, this.#names, sql, params)).rows as T[]);
   }
 
   exec(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return guard(async () => (await this.#pool.query(numbered(sql), params as unknown[])).rowCount ?? 0);
+    return guard(async () => (await run(this.#pool, this.#names, sql, params)).rowCount ?? 0);
   }
 
   async transaction<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T> {
@@ -115,7 +156,7 @@ export class PostgresDriver implements SqlDriver {
     client.on('error', onError);
     try {
       await client.query('BEGIN');
-      const result = await fn(driverOn(client, this));
+      const result = await fn(driverOn(client, this, this.#names));
       await client.query('COMMIT');
       return result;
     } catch (error) {
