@@ -1,6 +1,7 @@
 /**
  * `ABKIT_STORAGE` → a Storage: `memory`, `sqlite:<file>`, or a `postgres://…` URL (an optional
- * `schema` query parameter names the schema).
+ * `schema` query parameter names the schema; `prepared=off` turns prepared statements off, for a
+ * pooler that does not support them).
  *
  * @module
  */
@@ -42,8 +43,11 @@ export async function openStorage(spec: string = DEFAULT_STORAGE): Promise<Stora
     const { postgresStorage } = await import('../adapters/sql/postgres');
     const url = new URL(spec);
     const schema = url.searchParams.get('schema') ?? undefined;
+    const prepared = url.searchParams.get('prepared') ?? 'on';
+    if (prepared !== 'on' && prepared !== 'off') throw new TypeError(`ABKIT_STORAGE: prepared must be on or off, got ${JSON.stringify(prepared)}`);
     url.searchParams.delete('schema');
-    return postgresStorage({ connectionString: url.toString(), schema });
+    url.searchParams.delete('prepared');
+    return postgresStorage({ connectionString: url.toString(), schema, preparedStatements: prepared === 'on' });
   }
   throw new TypeError(`ABKIT_STORAGE must be memory, sqlite:<file> or a postgres:// URL, got ${JSON.stringify(redactStorage(spec))}`);
 }
