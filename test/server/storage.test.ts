@@ -15,7 +15,7 @@ describe('ABKIT_STORAGE', () => {
     try {
       await storage.assignments.save('prod', 'v1', { g1: 'a' });
       for (let i = 0; i < 3; i++) expect(await storage.assignments.get('prod', 'v1')).toEqual({ g1: 'a' });
-      expect(await (storage as { driver: { query: (sql: string) => Promise<unknown[]> } }).driver.query('SELECT name FROM pg_prepared_statements')).toEqual([]);
+      expect(await (storage as unknown as { driver: { query: (sql: string) => Promise<unknown[]> } }).driver.query('SELECT name FROM pg_prepared_statements')).toEqual([]);
     } finally {
       await storage.close();
       await dropSchema(schema);
