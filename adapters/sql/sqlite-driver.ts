@@ -10,9 +10,9 @@ import { guardStorage, isSqliteUnavailable } from './unavailable';
  * Transactions asked for one after another, with no other statement asked for in between, share
  * one commit (group commit): each runs in its own savepoint, so a failing one is rolled back
  * alone and rejects alone, and every caller learns its outcome after the shared COMMIT. A commit
- * writes every page the transaction touched to the WAL; decisions of different visitors touch
- * mostly the same index pages, so sharing the commit writes each page once per group instead of
- * once per decision.
+ * writes every page the transaction touched to the WAL. Decisions all append to the same last
+ * pages (the activation log and its time index), so a shared commit writes those pages once per
+ * group instead of once per decision, and the fixed cost of a commit is paid once.
  */
 export class SqliteDriver implements SqlDriver {
   readonly dialect = 'sqlite' as const;
