@@ -6,10 +6,10 @@
 import type { CatalogRegistry } from '../catalog/registry';
 import { AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError, type ErrorPath } from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
-import { SearchService, type SearchServiceOptions } from '../search/service';
+import { SearchService, searchResponseText, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from './body';
-import { json } from './respond';
+import { json, respondOwn } from './respond';
 import { handlerOf, matchedRoute, reportToConsole, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 /**
@@ -158,7 +158,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const query = { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } as SearchQueryInput;
     const result = await (await service(identifier)).search(query);
     tell(request, 'search', identifier, result.totalHits);
-    return json(result);
+    return respondOwn(searchResponseText(result), 200, { 'content-type': 'application/json' });
   }
 
   async function autocomplete({ request, url }: RouteContext): Promise<Response> {

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CatalogRegistry, memoryStorage, SearchService, ValidationError, type Catalog, type SearchQueryInput, type SearchResponse, type SearchServiceOptions } from '../../src/index';
 import { formatPath } from '../../src/errors';
-import { type Embedder, type Facet } from '../../src/search/service';
+import { searchResponseText, type Embedder, type Facet } from '../../src/search/service';
 
 type Item = Record<string, unknown> & { id: string };
 
@@ -837,5 +837,38 @@ describe('SearchService options', () => {
     const byName = new SearchService({ catalog, searchableFields: ['name'] });
     expect((await byName.search({ text: 'leather' })).totalHits).toBe(0);
     expect(ids(await new SearchService({ catalog }).search({ text: 'leather' }))).toEqual(['t1']);
+  });
+});
+
+describe('the HTTP answer text', () => {
+  it('is JSON.stringify of the answer, with details, on any page, with an item field named _rankingScore, after a sync', async () => {
+    const items = [
+      ...TYPED,
+      item('s1', 'Alpha Score', { _rankingScore: 'own', color: 'red' }),
+      item('s2', 'Alpha Details', { _rankingScoreDetails: 'mine' }),
+      item('s3', 'Alpha "quoted" \u2028 name \ud800', { notes: ['a', 'b'] }),
+    ];
+    const catalog = await catalogOf(items);
+    const service = new SearchService({ catalog });
+    const queries: SearchQueryInput[] = [
+      { text: 'alpha' },
+      { text: 'alpha', showRankingScoreDetails: true },
+      { text: 'phone', hitsPerPage: 1, page: 1 },
+      { text: '' },
+      { text: 'nothing-matches-this' },
+      { text: 'alpha', filters: { color: ['red'] }, sort: ['price:desc'] },
+    ];
+    const check = async () => {
+      for (const query of queries) {
+        const result = await service.search(query);
+        // Twice: the second answer reads the items' texts kept from the first.
+        expect(searchResponseText(result), JSON.stringify(query)).toBe(JSON.stringify(result));
+        expect(searchResponseText(await service.search(query))).toBe(JSON.stringify(result));
+      }
+    };
+    await check();
+    await catalog.batch([{ operation: 'create-replace', product: item('s1', 'Alpha Score renamed', { color: 'red' }) }]);
+    await catalog.sync();
+    await check();
   });
 });
