@@ -316,6 +316,8 @@ export function parseQueryString(search: string): Record<string, unknown> {
     } catch {
       throw new ValidationError('the query string is not valid percent-encoding', [{ path: [], message: 'bad encoding' }]);
     }
+    // Only a key holding the name can have it as a segment: the others skip splitting.
+    if (!key.includes('__proto__')) continue;
     const segments = [key.split('[')[0], ...[...key.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1])];
     if (segments.includes('__proto__')) {
       throw new ValidationError(`${key}: the name __proto__ is not supported in query parameters`, [{ path: segments.filter((s) => s !== undefined), message: '__proto__ is not supported' }]);

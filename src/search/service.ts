@@ -498,7 +498,9 @@ export class SearchService {
     for (const [field, filter] of Object.entries(filters)) {
       const mask = new Uint8Array(index.items.length);
       for (const docs of matching(index.paths.get(field)!, filter)) {
-        for (let i = 0; i < docs.length; i++) if (!allowed || allowed[docs[i]!] === 1) mask[docs[i]!] = 1;
+        // Two loops, not one testing `allowed` per document: a range window may hold most of the catalog.
+        if (!allowed) for (let i = 0; i < docs.length; i++) mask[docs[i]!] = 1;
+        else for (let i = 0; i < docs.length; i++) if (allowed[docs[i]!] === 1) mask[docs[i]!] = 1;
       }
       allowed = mask;
     }
@@ -507,17 +509,21 @@ export class SearchService {
 
   #facets(index: SearchIndex, docs: readonly number[]): Record<string, Facet> {
     const out: Record<string, Facet> = {};
-    // defineProperty: a field named `__proto__` becomes a key, not the object's prototype.
-    const set = (path: string, facet: Facet) => Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
+    // A field named `__proto__` becomes a key, not the object's prototype.
+    const set = (path: string, facet: Facet) => {
+      if (path === '__proto__') Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
+      else out[path] = facet;
+    };
     for (const path of this.#facetPaths(index)) {
       const p = index.paths.get(path)!;
       if (p.min && p.max) {
+        const { min: least, max: most } = p;
         let min = Infinity;
         let max = -Infinity;
         for (const doc of docs) {
           // NaN (no value) fails both comparisons.
-          if (p.min[doc]! < min) min = p.min[doc]!;
-          if (p.max[doc]! > max) max = p.max[doc]!;
+          if (least[doc]! < min) min = least[doc]!;
+          if (most[doc]! > max) max = most[doc]!;
         }
         if (min <= max) set(path, { type: 'range', values: { min, max } });
         continue;
@@ -526,9 +532,7 @@ export class SearchService {
       const counts = new Uint32Array(values.length);
       for (const doc of docs) for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
       const hit: number[] = [];
-      counts.forEach((n, id) => {
-        if (n > 0) hit.push(id);
-      });
+      for (let id = 0; id < counts.length; id++) if (counts[id]! > 0) hit.push(id);
       // Count, then value case-insensitively, then as is; the lowercased texts are computed once per index.
       const lower = p.lower!;
       hit.sort((a, b) => counts[b]! - counts[a]! || (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) || (String(values[a]) < String(values[b]) ? -1 : 1));
@@ -537,7 +541,15 @@ export class SearchService {
     return out;
   }
 
-  #facetPaths(index: SearchIndex): string[] {
+  /** The paths faceted on an index: the same for every query, so found once per index. */
+  #facetPaths(index: SearchIndex): readonly string[] {
+    if (this.#facetsOf?.index !== index) this.#facetsOf = { index, paths: this.#findFacetPaths(index) };
+    return this.#facetsOf.paths;
+  }
+
+  #facetsOf: { readonly index: SearchIndex; readonly paths: readonly string[] } | undefined;
+
+  #findFacetPaths(index: SearchIndex): string[] {
     if (this.#options.facets) return this.#options.facets.filter((p) => index.paths.has(p));
     const defaults: string[] = [];
     for (const [path, p] of index.paths) {
