@@ -274,14 +274,15 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     if (strategy === 'all' ? matched === counted.length : matched > 0) out.push(doc);
   }
   // A typed array sorts numbers without calling a comparator.
-  const docs = Int32Array.from(out).sort();
+  const docs = new Int32Array(out).sort();
   const outCodes = new Uint8Array(docs.length * n);
   for (let c = 0; c < docs.length; c++) for (let i = 0; i < n; i++) outCodes[c * n + i] = codes[docs[c]! * STRIDE + i]!;
   // Clear what this query wrote.
   for (let k = 0; k < touched; k++) {
     const doc = seen[k]!;
     flags[doc] = 0;
-    codes.fill(0, doc * STRIDE, doc * STRIDE + n);
+    // A loop: fill() is a call per document for at most ten bytes.
+    for (let i = doc * STRIDE, end = i + n; i < end; i++) codes[i] = 0;
   }
   return { docs, codes: outCodes, df, postingsRead };
 }

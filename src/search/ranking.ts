@@ -295,16 +295,21 @@ export class Ranker {
       attribute: (m * (index.fieldRanks - 1) + 1) * (m * MAX_POSITION + 1),
       exactness: m + 3,
     };
-    this.words = new Int32Array(size);
-    this.typo = new Int32Array(size);
-    this.subject = new Int32Array(size);
-    this.variant = new Int32Array(size);
-    this.proximity = new Int32Array(size);
-    this.attribute = new Int32Array(size);
-    this.exactness = new Int32Array(size);
-    this.bm25 = new Float64Array(size);
-    this.coverage = new Float64Array(size);
-    this.textCoverage = new Float64Array(size);
+    // Views of one array per type: each typed array of more than 64 bytes costs an allocation
+    // outside the heap, a dozen of them per query.
+    const ints = new Int32Array(7 * size);
+    const part = <T extends Int32Array | Float64Array>(all: T, k: number): T => all.subarray(k * size, (k + 1) * size) as T;
+    this.words = part(ints, 0);
+    this.typo = part(ints, 1);
+    this.subject = part(ints, 2);
+    this.variant = part(ints, 3);
+    this.proximity = part(ints, 4);
+    this.attribute = part(ints, 5);
+    this.exactness = part(ints, 6);
+    const floats = new Float64Array(3 * size);
+    this.bm25 = part(floats, 0);
+    this.coverage = part(floats, 1);
+    this.textCoverage = part(floats, 2);
     this.#done = new Uint8Array(size);
     const totalWeight = this.#counted.reduce((s, t) => s + this.#weights[t]!, 0);
     for (let c = 0; c < size; c++) {
@@ -414,14 +419,17 @@ export class Ranker {
     const m = counted.length;
     const at = candidateScratch(index);
     for (let c = 0; c < size; c++) at[docs[c]!] = c;
-    const flagsLow = new Uint8Array(size * n);
-    const flagsAll = new Uint8Array(size * n);
+    // Views of one array per type (see the constructor).
+    const bytes = new Uint8Array(2 * size * n + 2 * size);
+    const flagsLow = bytes.subarray(0, size * n);
+    const flagsAll = bytes.subarray(size * n, 2 * size * n);
     const place = new Uint16Array(size * n).fill(0xffff);
     // Per candidate: bit p when term p's word as typed is at position p of a field; the lengths of the fields the first one starts.
-    const start = new Uint8Array(size);
-    const lengths = new Uint8Array(size);
-    const covered = new Float64Array(size);
-    const textCovered = new Float64Array(size);
+    const start = bytes.subarray(2 * size * n, 2 * size * n + size);
+    const lengths = bytes.subarray(2 * size * n + size);
+    const sums = new Float64Array(2 * size);
+    const covered = sums.subarray(0, size);
+    const textCovered = sums.subarray(size);
     // Per candidate and term: its words' postings here, as a list (next entry, -1 at the end).
     const first = new Int32Array(size * n).fill(-1);
     let total = 0;

@@ -414,7 +414,7 @@ export class SearchService {
     if (analyzed.terms.length === 0) {
       const docs: number[] = [];
       for (let d = 0; d < index.items.length; d++) if (!allowed || allowed[d] === 1) docs.push(d);
-      const cands: Candidates = { docs: Int32Array.from(docs), codes: new Uint8Array(0), df: new Float64Array(0), postingsRead: 0 };
+      const cands: Candidates = { docs: new Int32Array(docs), codes: new Uint8Array(0), df: new Float64Array(0), postingsRead: 0 };
       return new Ranker(index, undefined, cands, options);
     }
     const match = matchQuery(index, this.#analyzer, analyzed);
@@ -492,11 +492,16 @@ export class SearchService {
     if (details.length > 0) throw new ValidationError(`${details.map((d) => d.message).join('; ')}`, details);
   }
 
-  /** Documents passing every filter (1 in the mask), or undefined without filters. */
+  /**
+   * Documents passing every filter (1 in the mask), or undefined without filters. The mask is
+   * scratch of the index, valid until the next call: the caller reads it before any await.
+   */
   #filter(index: SearchIndex, filters: Readonly<Record<string, Filter>>): Uint8Array | undefined {
     let allowed: Uint8Array | undefined;
+    let k = 0;
     for (const [field, filter] of Object.entries(filters)) {
-      const mask = new Uint8Array(index.items.length);
+      // Two masks in turn, each filter's from the one before: allocating one per filter cost as much as marking it.
+      const mask = maskScratch(index, k++ % 2).fill(0);
       for (const docs of matching(index.paths.get(field)!, filter)) {
         // Two loops, not one testing `allowed` per document: a range window may hold most of the catalog.
         if (!allowed) for (let i = 0; i < docs.length; i++) mask[docs[i]!] = 1;
@@ -559,6 +564,16 @@ export class SearchService {
     }
     return defaults;
   }
+}
+
+const masks = new WeakMap<SearchIndex, [Uint8Array, Uint8Array]>();
+function maskScratch(index: SearchIndex, k: number): Uint8Array {
+  let pair = masks.get(index);
+  if (!pair) {
+    pair = [new Uint8Array(index.items.length), new Uint8Array(index.items.length)];
+    masks.set(index, pair);
+  }
+  return pair[k]!;
 }
 
 /** The item each hit of a {@link SearchService.search} answer copies (see {@link searchResponseText}). */
