@@ -6,7 +6,7 @@
 import type { CatalogRegistry } from '../catalog/registry';
 import { AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError, type ErrorPath } from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
-import { SearchService, searchResponseText, type SearchServiceOptions } from '../search/service';
+import { SearchService, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from './body';
 import { json, respondOwn } from './respond';
@@ -156,9 +156,9 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } = params;
     // Raw query values: the service validates them with searchQuerySchema, naming each parameter.
     const query = { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } as SearchQueryInput;
-    const result = await (await service(identifier)).search(query);
-    tell(request, 'search', identifier, result.totalHits);
-    return respondOwn(searchResponseText(result), 200, { 'content-type': 'application/json' });
+    const answer = await (await service(identifier)).searchText(query);
+    tell(request, 'search', identifier, answer.totalHits);
+    return respondOwn(answer.text, 200, { 'content-type': 'application/json' });
   }
 
   async function autocomplete({ request, url }: RouteContext): Promise<Response> {

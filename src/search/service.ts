@@ -320,6 +320,33 @@ export class SearchService {
 
   /** Runs a search (interfaces.md, Search); {@link ValidationError} names the offending parameter. */
   async search(input: SearchQueryInput): Promise<SearchResponse> {
+    const { items, shown, facets, totalPages, totalHits, hitsPerPage, page } = await this.#answer(input);
+    // Scores are returned unrounded (JSON keeps every double), so a returned score works as a threshold.
+    const hits = shown.map(({ doc, score, details }) => hitOf(items[doc]!, score, details));
+    return { hits, facets, totalPages, totalHits, hitsPerPage, page };
+  }
+
+  /**
+   * `JSON.stringify` of {@link SearchService.search}'s answer, the same text, and its total: each
+   * hit's item is serialized once while it stays in the index (items are deep-frozen copies, see
+   * frozenCopy), then only its score per answer, and no hit object is made. Serializing the
+   * hits was a tenth of the time of `GET /search` through `abkit serve`.
+   * @internal
+   */
+  async searchText(input: SearchQueryInput): Promise<{ text: string; totalHits: number }> {
+    const { items, shown, facets, totalPages, totalHits, hitsPerPage, page } = await this.#answer(input);
+    let text = '{"hits":[';
+    for (let k = 0; k < shown.length; k++) {
+      const { doc, score, details } = shown[k]!;
+      text += (k === 0 ? '' : ',') + hitText(items[doc]!, score, details);
+    }
+    // The keys in the order of search()'s answer.
+    text += `],${JSON.stringify({ facets, totalPages, totalHits, hitsPerPage, page }).slice(1)}`;
+    return { text, totalHits };
+  }
+
+  /** A search's page of documents, its facets and totals (see {@link SearchService.search}). */
+  async #answer(input: SearchQueryInput): Promise<{ items: readonly CatalogItem[]; shown: readonly { doc: number; score: number; details?: RankingScoreDetails }[]; facets: Record<string, Facet>; totalPages: number; totalHits: number; hitsPerPage: number; page: number }> {
     const query = parseWith(searchQuerySchema, input, 'search query');
     const index = await this.#index();
     this.#validate(index, query);
@@ -361,15 +388,7 @@ export class SearchService {
       this.#done(ranker);
     }
     const facets = this.#facets(index, docs);
-    // Scores are returned unrounded (JSON keeps every double), so a returned score works as a threshold.
-    const hits = shown.map(({ doc, score, details }): Hit => {
-      const item = index.items[doc]!;
-      const hit: Record<string, unknown> = { ...item, _rankingScore: score };
-      if (details) hit._rankingScoreDetails = details;
-      SOURCES.set(hit, item);
-      return hit as Hit;
-    });
-    return { hits, facets, totalPages: Math.ceil(docs.length / hitsPerPage), totalHits: docs.length, hitsPerPage, page };
+    return { items: index.items, shown, facets, totalPages: Math.ceil(docs.length / hitsPerPage), totalHits: docs.length, hitsPerPage, page };
   }
 
   /**
@@ -576,38 +595,26 @@ function maskScratch(index: SearchIndex, k: number): Uint8Array {
   return pair[k]!;
 }
 
-/** The item each hit of a {@link SearchService.search} answer copies (see {@link searchResponseText}). */
-const SOURCES = new WeakMap<object, CatalogItem>();
+function hitOf(item: CatalogItem, score: number, details: RankingScoreDetails | undefined): Hit {
+  const hit: Record<string, unknown> = { ...item, _rankingScore: score };
+  if (details) hit._rankingScoreDetails = details;
+  return hit as Hit;
+}
+
 /** The JSON text of a frozen item without its closing brace, and a comma unless it has no key. */
 const ITEM_HEADS = new WeakMap<CatalogItem, string>();
 
-/**
- * `JSON.stringify(response)` for an answer of {@link SearchService.search}, the same text: each
- * hit's item is serialized once while it stays in the index (items are deep-frozen copies, see
- * frozenCopy), and only its score is written per answer. Serializing the hits was a tenth of the
- * time of `GET /search` through `abkit serve`.
- * @internal
- */
-export function searchResponseText(response: SearchResponse): string {
-  const { hits, facets, totalPages, totalHits, hitsPerPage, page } = response;
-  let text = '{"hits":[';
-  for (let k = 0; k < hits.length; k++) text += (k === 0 ? '' : ',') + hitText(hits[k]!);
-  // The answer's keys in the order search() writes them.
-  return `${text}],${JSON.stringify({ facets, totalPages, totalHits, hitsPerPage, page }).slice(1)}`;
-}
-
-function hitText(hit: Hit): string {
-  const item = SOURCES.get(hit);
+/** `JSON.stringify(hitOf(item, score, details))`. */
+function hitText(item: CatalogItem, score: number, details: RankingScoreDetails | undefined): string {
   // A field of the item named as a hit's own key keeps the item's place for it: serialized whole.
-  if (item === undefined || !Object.isFrozen(item) || Object.hasOwn(item, '_rankingScore') || Object.hasOwn(item, '_rankingScoreDetails')) return JSON.stringify(hit);
+  if (!Object.isFrozen(item) || Object.hasOwn(item, '_rankingScore') || Object.hasOwn(item, '_rankingScoreDetails')) return JSON.stringify(hitOf(item, score, details));
   let head = ITEM_HEADS.get(item);
   if (head === undefined) {
     const whole = JSON.stringify(item);
     head = whole === '{}' ? '{' : `${whole.slice(0, -1)},`;
     ITEM_HEADS.set(item, head);
   }
-  const details = Object.hasOwn(hit, '_rankingScoreDetails') ? `,"_rankingScoreDetails":${JSON.stringify(hit._rankingScoreDetails)}` : '';
-  return `${head}"_rankingScore":${JSON.stringify(hit._rankingScore)}${details}}`;
+  return `${head}"_rankingScore":${JSON.stringify(score)}${details ? `,"_rankingScoreDetails":${JSON.stringify(details)}` : ''}}`;
 }
 
 function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string) => never): void {
