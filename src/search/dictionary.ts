@@ -116,10 +116,12 @@ export class Dictionary {
     const n = term.length;
     const width = n + 1;
     const depthLimit = Math.min(this.#maxDepth, prefix ? Infinity : n + maxTypos);
-    const rows = new Int32Array((depthLimit + 1) * width);
-    const pathChar = new Uint16Array(depthLimit + 1);
+    // Scratch of every lookup (they are synchronous): each row is written before it is read, by
+    // the path's node at its depth. Typed arrays over 64 bytes were an allocation outside the heap per term.
+    const rows = scratch((depthLimit + 1) * width);
+    const pathChar = PATH_CHARS.length > depthLimit ? PATH_CHARS : (PATH_CHARS = new Uint16Array(2 * (depthLimit + 1)));
     // Fewest typos of a prefix of the path so far (prefix mode).
-    const best = new Int32Array(depthLimit + 1);
+    const best = BEST.length > depthLimit ? BEST : (BEST = new Int32Array(2 * (depthLimit + 1)));
     for (let j = 0; j <= n; j++) rows[j] = j;
     best[0] = n;
     const stackNode: number[] = [];
@@ -176,4 +178,13 @@ export class Dictionary {
       work.words += emitted;
     }
   }
+}
+
+let ROWS = new Int32Array(1024);
+let PATH_CHARS = new Uint16Array(64);
+let BEST = new Int32Array(64);
+
+function scratch(length: number): Int32Array {
+  if (ROWS.length < length) ROWS = new Int32Array(2 * length);
+  return ROWS;
 }

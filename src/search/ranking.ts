@@ -295,9 +295,9 @@ export class Ranker {
       attribute: (m * (index.fieldRanks - 1) + 1) * (m * MAX_POSITION + 1),
       exactness: m + 3,
     };
-    // Views of one array per type: each typed array of more than 64 bytes costs an allocation
-    // outside the heap, a dozen of them per query.
-    const ints = new Int32Array(7 * size);
+    // Views of one array per type, those of the last released ranker when large enough: each
+    // typed array of more than 64 bytes costs an allocation outside the heap.
+    const { ints, floats } = (this.#ranks = ranksFor(size));
     const part = <T extends Int32Array | Float64Array>(all: T, k: number): T => all.subarray(k * size, (k + 1) * size) as T;
     this.words = part(ints, 0);
     this.typo = part(ints, 1);
@@ -306,7 +306,6 @@ export class Ranker {
     this.proximity = part(ints, 4);
     this.attribute = part(ints, 5);
     this.exactness = part(ints, 6);
-    const floats = new Float64Array(3 * size);
     this.bm25 = part(floats, 0);
     this.coverage = part(floats, 1);
     this.textCoverage = part(floats, 2);
@@ -358,6 +357,8 @@ export class Ranker {
   }
 
   #slots: number[] = [];
+  /** The arrays the rank arrays view, given back on release. */
+  #ranks: Ranks | undefined;
   /** Whether the rules read documents' words: candidates then hold bounds until read (see {@link Ranker.ordered}). */
   readonly #lazy: boolean;
   /** Posting entries read for the bounds. */
@@ -419,22 +420,23 @@ export class Ranker {
     const m = counted.length;
     const at = candidateScratch(index);
     for (let c = 0; c < size; c++) at[docs[c]!] = c;
-    // Views of one array per type (see the constructor).
-    const bytes = new Uint8Array(2 * size * n + 2 * size);
+    // Views of one scratch array per type (see the constructor).
+    const bytes = BOUND_BYTES.take(2 * size * n + 2 * size).fill(0);
     const flagsLow = bytes.subarray(0, size * n);
     const flagsAll = bytes.subarray(size * n, 2 * size * n);
-    const place = new Uint16Array(size * n).fill(0xffff);
+    const place = BOUND_PLACES.take(size * n).fill(0xffff);
     // Per candidate: bit p when term p's word as typed is at position p of a field; the lengths of the fields the first one starts.
     const start = bytes.subarray(2 * size * n, 2 * size * n + size);
     const lengths = bytes.subarray(2 * size * n + size);
-    const sums = new Float64Array(2 * size);
+    const sums = BOUND_SUMS.take(2 * size).fill(0);
     const covered = sums.subarray(0, size);
     const textCovered = sums.subarray(size);
     // Per candidate and term: its words' postings here, as a list (next entry, -1 at the end).
-    const first = new Int32Array(size * n).fill(-1);
+    const first = BOUND_FIRST.take(size * n).fill(-1);
     let total = 0;
     for (let i = 0; i < n; i++) for (const w of this.#match!.termWords[i]!) total += index.postingStart[w + 1]! - index.postingStart[w]!;
-    const entries = new Int32Array(2 * total);
+    // Each entry is written before it is read.
+    const entries = BOUND_ENTRIES.take(2 * total);
     let used = 0;
     const { postingStart, postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf } = index;
     const wordList = index.dictionary.words;
@@ -548,10 +550,12 @@ export class Ranker {
     return this.#cands.docs[c]!;
   }
 
-  /** Releases the shared word scratch; call once done with this ranker. */
+  /** Releases the shared word scratch and the rank arrays (the next ranker reuses them); call once done with this ranker. */
   release(): void {
     for (const w of this.#slots) this.#slot[w] = -1;
     this.#slots = [];
+    if (this.#ranks) releaseRanks(this.#ranks);
+    this.#ranks = undefined;
   }
 
   /**
@@ -1185,6 +1189,61 @@ function modelRuns(index: SearchIndex, match: QueryMatch, variants: Variants, pl
     if (x >= 0 && w >= 0 && variants.isVariant(x, w)) out[i] = i - 1;
   }
   return out;
+}
+
+/** Most elements of a scratch array kept from one query to the next (larger ones: the query's work dwarfs their allocation). */
+const SCRATCH_LIMIT = 1 << 16;
+
+/** A typed array reused by every query (queries run synchronously), grown up to SCRATCH_LIMIT elements; the caller fills it. */
+class Scratch<T extends Uint8Array | Uint16Array | Int32Array | Float64Array> {
+  readonly #make: new (length: number) => T;
+  #array: T;
+
+  constructor(make: new (length: number) => T) {
+    this.#make = make;
+    this.#array = new make(0);
+  }
+
+  /** An array of `length` elements holding anything. */
+  take(length: number): T {
+    if (length > SCRATCH_LIMIT) return new this.#make(length);
+    if (this.#array.length < length) this.#array = new this.#make(Math.min(SCRATCH_LIMIT, Math.max(length, 2 * this.#array.length)));
+    return this.#array.subarray(0, length) as T;
+  }
+}
+
+const BOUND_BYTES = new Scratch(Uint8Array);
+const BOUND_PLACES = new Scratch(Uint16Array);
+const BOUND_SUMS = new Scratch(Float64Array);
+const BOUND_FIRST = new Scratch(Int32Array);
+const BOUND_ENTRIES = new Scratch(Int32Array);
+
+/** The arrays a ranker's rank arrays view: seven of integers, three of reals, per candidate. */
+interface Ranks {
+  readonly ints: Int32Array;
+  readonly floats: Float64Array;
+}
+
+/**
+ * The rank arrays of the last released ranker, for the next one. A pool rather than scratch:
+ * a hybrid search keeps its ranker across an await, while another query makes its own.
+ */
+let spareRanks: Ranks | undefined;
+
+/** Zeroed arrays for `size` candidates: the spare ones when large enough, else new ones. */
+function ranksFor(size: number): Ranks {
+  const spare = spareRanks;
+  if (spare && spare.ints.length >= 7 * size && spare.floats.length >= 3 * size) {
+    spareRanks = undefined;
+    spare.ints.fill(0, 0, 7 * size);
+    spare.floats.fill(0, 0, 3 * size);
+    return spare;
+  }
+  return { ints: new Int32Array(7 * size), floats: new Float64Array(3 * size) };
+}
+
+function releaseRanks(ranks: Ranks): void {
+  if (ranks.ints.length <= 7 * SCRATCH_LIMIT && (!spareRanks || spareRanks.ints.length < ranks.ints.length)) spareRanks = ranks;
 }
 
 /** Compares candidates by each of `ranks` in turn, the higher first. */
