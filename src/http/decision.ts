@@ -13,7 +13,7 @@ import { simpleView } from '../decision/flags';
 import { sha256Hex } from '../crypto';
 import type { EnvironmentRecord } from '../storage/environments';
 import { DEFAULT_MAX_BODY_BYTES, jsonNow, maxBodyBytesOption } from './body';
-import { json, respond, respondOwn } from './respond';
+import { json, jsonText, respond } from './respond';
 import { handlerOf, requestHasQuery, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 const contextValue = z.union([z.string(), z.number(), z.boolean()], {
@@ -271,11 +271,6 @@ function jsonString(text: string): string {
     if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return JSON.stringify(text);
   }
   return `"${text}"`;
-}
-
-/** A 200 of JSON text with a header record of its own (fresh: the request id and the length join it without a copy). */
-function jsonText(text: string): Response {
-  return respondOwn(text, 200, { 'content-type': 'application/json' });
 }
 
 /** Answer forms of `/v2/campaigns` (Flagship's `mode`). */

@@ -99,6 +99,15 @@ export function respondOwn(text: string | null, status: number, headers: Record<
   return new TextResponse(text, status, headers, true) as unknown as Response;
 }
 
+/**
+ * A 200 of JSON text already written (`Content-Type: application/json`), with a header record of
+ * its own (see {@link respondOwn}).
+ * @internal
+ */
+export function jsonText(text: string): Response {
+  return respondOwn(text, 200, { 'content-type': 'application/json' });
+}
+
 /** A JSON response with `Content-Type: application/json`. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return respondOwn(JSON.stringify(body), status, { 'content-type': 'application/json', ...headers });

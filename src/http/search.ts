@@ -9,7 +9,7 @@ import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } 
 import { SearchService, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from './body';
-import { json, respondOwn } from './respond';
+import { json, jsonText } from './respond';
 import { handlerOf, matchedRoute, reportToConsole, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
 /**
@@ -158,7 +158,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const query = { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } as SearchQueryInput;
     const answer = await (await service(identifier)).searchText(query);
     tell(request, 'search', identifier, answer.totalHits);
-    return respondOwn(answer.text, 200, { 'content-type': 'application/json' });
+    return jsonText(answer.text);
   }
 
   async function autocomplete({ request, url }: RouteContext): Promise<Response> {

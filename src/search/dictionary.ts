@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { Scratch } from './scratch';
 
 /** Work done by lookups, for tests and benchmarks that count it. */
 export interface LookupWork {
@@ -118,10 +119,10 @@ export class Dictionary {
     const depthLimit = Math.min(this.#maxDepth, prefix ? Infinity : n + maxTypos);
     // Scratch of every lookup (they are synchronous): each row is written before it is read, by
     // the path's node at its depth. Typed arrays over 64 bytes were an allocation outside the heap per term.
-    const rows = scratch((depthLimit + 1) * width);
-    const pathChar = PATH_CHARS.length > depthLimit ? PATH_CHARS : (PATH_CHARS = new Uint16Array(2 * (depthLimit + 1)));
+    const rows = ROWS.take((depthLimit + 1) * width);
+    const pathChar = PATH_CHARS.take(depthLimit + 1);
     // Fewest typos of a prefix of the path so far (prefix mode).
-    const best = BEST.length > depthLimit ? BEST : (BEST = new Int32Array(2 * (depthLimit + 1)));
+    const best = BEST.take(depthLimit + 1);
     for (let j = 0; j <= n; j++) rows[j] = j;
     best[0] = n;
     const stackNode: number[] = [];
@@ -180,11 +181,6 @@ export class Dictionary {
   }
 }
 
-let ROWS = new Int32Array(1024);
-let PATH_CHARS = new Uint16Array(64);
-let BEST = new Int32Array(64);
-
-function scratch(length: number): Int32Array {
-  if (ROWS.length < length) ROWS = new Int32Array(2 * length);
-  return ROWS;
-}
+const ROWS = new Scratch(Int32Array);
+const PATH_CHARS = new Scratch(Uint16Array);
+const BEST = new Scratch(Int32Array);

@@ -20,6 +20,7 @@ import type { CatalogItem } from '../storage/catalog';
 import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
+import { Scratch, SCRATCH_LIMIT } from './scratch';
 import { lowestBit, MAX_POSTING_TF, NAMES_WHAT, postingShare, SAYS_WHAT, START_POSITIONS, type SearchIndex } from './search-index';
 import type { SearchWork } from './service';
 import { endsPhrase, namesWhatItIs, saysWhatItIs, startsTail } from './subject';
@@ -1189,27 +1190,6 @@ function modelRuns(index: SearchIndex, match: QueryMatch, variants: Variants, pl
     if (x >= 0 && w >= 0 && variants.isVariant(x, w)) out[i] = i - 1;
   }
   return out;
-}
-
-/** Most elements of a scratch array kept from one query to the next (larger ones: the query's work dwarfs their allocation). */
-const SCRATCH_LIMIT = 1 << 16;
-
-/** A typed array reused by every query (queries run synchronously), grown up to SCRATCH_LIMIT elements; the caller fills it. */
-class Scratch<T extends Uint8Array | Uint16Array | Int32Array | Float64Array> {
-  readonly #make: new (length: number) => T;
-  #array: T;
-
-  constructor(make: new (length: number) => T) {
-    this.#make = make;
-    this.#array = new make(0);
-  }
-
-  /** An array of `length` elements holding anything. */
-  take(length: number): T {
-    if (length > SCRATCH_LIMIT) return new this.#make(length);
-    if (this.#array.length < length) this.#array = new this.#make(Math.min(SCRATCH_LIMIT, Math.max(length, 2 * this.#array.length)));
-    return this.#array.subarray(0, length) as T;
-  }
 }
 
 const BOUND_BYTES = new Scratch(Uint8Array);

@@ -1,0 +1,28 @@
+/**
+ * Typed arrays reused from one query to the next. Queries run synchronously, so one array per
+ * use serves them all; each typed array of more than 64 bytes costs an allocation outside the
+ * heap, which on small catalogs cost as much as the work done in it.
+ *
+ * @module
+ */
+
+/** Most elements of a scratch array kept from one query to the next (larger ones: the query's work dwarfs their allocation). */
+export const SCRATCH_LIMIT = 1 << 16;
+
+/** A typed array reused by every query (queries run synchronously), grown up to SCRATCH_LIMIT elements; the caller fills it. */
+export class Scratch<T extends Uint8Array | Uint16Array | Int32Array | Float64Array> {
+  readonly #make: new (length: number) => T;
+  #array: T;
+
+  constructor(make: new (length: number) => T) {
+    this.#make = make;
+    this.#array = new make(0);
+  }
+
+  /** An array of `length` elements holding anything. */
+  take(length: number): T {
+    if (length > SCRATCH_LIMIT) return new this.#make(length);
+    if (this.#array.length < length) this.#array = new this.#make(Math.min(SCRATCH_LIMIT, Math.max(length, 2 * this.#array.length)));
+    return this.#array.subarray(0, length) as T;
+  }
+}
