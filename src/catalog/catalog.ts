@@ -27,6 +27,22 @@ export const MAX_BATCH_OPERATIONS = 10_000;
  */
 export const MAX_BATCH_BYTES = 50 * 1024 * 1024;
 /**
+ * Most custom fields a catalog's schema holds: 1,000 (interfaces.md, Limits). Search indexes
+ * every field over every item, searches the text of every string field and facets every
+ * string, list and boolean field: a few items with thousands of fields made each search of
+ * their catalog answer a megabyte of facets and slowed every other catalog's. Real catalogs have
+ * tens of fields (the sample catalogs of the tests at most 12); Meilisearch's hard limit,
+ * 65,536 per document, is a storage format's, not a shop's. A field no longer used is deleted
+ * with {@link Catalog.deleteSchemaField}.
+ *
+ * @example
+ * ```ts
+ * const { fields } = await catalog.schema();
+ * const room = MAX_SCHEMA_FIELDS - fields.filter((f) => !f.standard).length; // new fields a batch may still create
+ * ```
+ */
+export const MAX_SCHEMA_FIELDS = 1_000;
+/**
  * Default interval of the synchronization scheduler: once a day (interfaces.md, Catalog synchronization).
  *
  * @example
@@ -242,22 +258,28 @@ function* keyIndexSteps(version: number, items: readonly CatalogItem[]): Generat
  * Validates a batch against a schema without writing anything: the operations as the store
  * applies them, and the field claims they make. Typing takes into account fields created by
  * earlier operations of the same batch. Throws {@link CatalogValidationError} listing every
- * failing operation.
+ * failing operation. `schemaFields`: how many custom fields the schema holds, for
+ * {@link MAX_SCHEMA_FIELDS}.
  *
  * @example
  * ```ts
  * const { prepared, claims } = prepareBatch([{ operation: 'create-replace', product: item }], () => undefined);
  * ```
  */
-export function prepareBatch(operations: readonly BatchOperation[], schema: SchemaLookup): { claims: FieldClaim[]; prepared: CatalogOperation[] } {
-  return runAtOnce(prepareSteps(operations, schema));
+export function prepareBatch(operations: readonly BatchOperation[], schema: SchemaLookup, schemaFields = 0): { claims: FieldClaim[]; prepared: CatalogOperation[] } {
+  return runAtOnce(prepareSteps(operations, schema, schemaFields));
 }
 
-/** {@link prepareBatch} as sliced work: it yields every {@link SLICE_OPERATIONS} operations. */
-function* prepareSteps(operations: readonly BatchOperation[], schema: SchemaLookup): Generator<void, { claims: FieldClaim[]; prepared: CatalogOperation[] }> {
+/**
+ * {@link prepareBatch} as sliced work: it yields every {@link SLICE_OPERATIONS} operations.
+ * `schemaFields`: custom fields the schema holds already, for {@link MAX_SCHEMA_FIELDS}.
+ */
+function* prepareSteps(operations: readonly BatchOperation[], schema: SchemaLookup, schemaFields: number): Generator<void, { claims: FieldClaim[]; prepared: CatalogOperation[] }> {
   // Fields as this batch leaves them: earlier operations may create or type a field.
   const local = new Map<string, FieldType | null>();
   const lookup = (name: string) => (local.has(name) ? local.get(name) : schema(name));
+  // Custom fields once the operations prepared so far are applied.
+  let fieldCount = schemaFields;
   const problems: BatchProblem[] = [];
   const prepared: CatalogOperation[] = [];
   const prepareOne = (op: BatchOperation, index: number): void => {
@@ -285,6 +307,20 @@ function* prepareSteps(operations: readonly BatchOperation[], schema: SchemaLook
       for (const p of check.problems) problems.push({ index, ...p });
       return;
     }
+    let created = 0;
+    let first: string | undefined;
+    for (const name of check.fields.keys()) {
+      if (lookup(name) === undefined) {
+        created++;
+        first ??= name;
+      }
+    }
+    if (fieldCount + created > MAX_SCHEMA_FIELDS) {
+      const id = (product as { id: string }).id;
+      problems.push({ index, id, field: first, reason: `item ${JSON.stringify(id)} would create ${created} field${created === 1 ? '' : 's'} (${first}…) where the schema holds ${fieldCount} custom fields; the limit is ${MAX_SCHEMA_FIELDS} (delete unused fields with DELETE /indexes/catalog/schema/{fieldID})` });
+      return;
+    }
+    fieldCount += created;
     for (const [name, type] of check.fields) {
       const current = lookup(name);
       if (current === undefined || (current === null && type !== null)) local.set(name, type);
@@ -397,7 +433,9 @@ export class Catalog {
   async #prepare(operations: readonly BatchOperation[]): Promise<{ claims: FieldClaim[]; prepared: CatalogOperation[] }> {
     const schema = new Map((await this.#storage.catalogs.schema(this.identifier)).map((f) => [f.name, f.type]));
     // A 10,000-operation batch takes long enough to delay every other request: yield in slices.
-    return runInSlices(prepareSteps(operations, (name) => schema.get(name)));
+    // The field ceiling is checked against the schema as read here: a batch adds at most the room
+    // it saw, so writers racing may together pass the ceiling by that much each, and no further.
+    return runInSlices(prepareSteps(operations, (name) => schema.get(name), schema.size));
   }
 
 

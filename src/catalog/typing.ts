@@ -2,7 +2,10 @@
  * Catalog typing (interfaces.md, Catalog items): pure functions that type a value, check an item against the
  * schema, and say which fields an item creates.
  *
- * - Any field name is accepted; each distinct name sent joins the schema.
+ * - Any field name is accepted (but `""`, `.`, `..`, and a dotted name search would confuse with an
+ *   object field's key: see pathCollision); each distinct name sent joins the schema.
+ * - An item has at most MAX_ITEM_FIELDS fields (object keys included) and MAX_ITEM_SIZE
+ *   characters of JSON.
  * - A custom field's type is fixed by its first non-empty value: `string`, `number`, `boolean`,
  *   `string[]`, or an object whose values are all strings, all numbers or all booleans.
  * - Empty values (`null`, `""`, `[]`, `{}`) are always accepted and never fix a type.
@@ -61,6 +64,33 @@ export interface StandardField {
  * ```
  */
 export const MAX_ITEM_ID_LENGTH = 40;
+
+/**
+ * Most fields one item may have, counting each key of an object field as a field of its own (it
+ * is a path, `field.key`, that search filters on): 500 (interfaces.md, Limits). Real product
+ * records have tens (the four sample catalogs of the tests at most 12) and the richest spec
+ * sheets a few hundred; each field costs search an index over every item of the catalog.
+ *
+ * @example
+ * ```ts
+ * const fields = (item: Record<string, unknown>) => Object.values(item).reduce<number>((n, v) => n + 1 + (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).length : 0), 0);
+ * if (fields(item) > MAX_ITEM_FIELDS) throw new Error('split the attributes over fewer fields');
+ * ```
+ */
+export const MAX_ITEM_FIELDS = 500;
+
+/**
+ * Largest size of an item: 100,000 characters of its JSON text, escapes counted as one
+ * (interfaces.md, Limits). Algolia's largest record is 100 KB; the sample catalogs' items are
+ * under 1 KB. It bounds what one hit adds to a search answer (at most 1,000 hits a page): without
+ * it, a string field of 50 MB would be stored and sent with every search that finds it.
+ *
+ * @example
+ * ```ts
+ * if (JSON.stringify(item).length > MAX_ITEM_SIZE) item.description = item.description.slice(0, 50_000);
+ * ```
+ */
+export const MAX_ITEM_SIZE = 100_000;
 
 /**
  * The standard fields of interfaces.md, Catalog items. `item_purchase_key` and `item_pageview_key` are optional:
@@ -241,6 +271,78 @@ export function checkItemId(id: unknown): ItemProblem | undefined {
   return undefined;
 }
 
+/** JSON characters of a scalar (escapes counted as one); 1 for what typing refuses anyway. */
+function scalarSize(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'number') return String(value).length;
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  return value === null ? 4 : 1;
+}
+
+/**
+ * An item's fields (each key of an object value counting as one) and size (see MAX_ITEM_SIZE),
+ * walked without recursion: values nested deeper than typing allows count 1 each (they are
+ * refused anyway). Stops counting once both limits are known to be broken.
+ */
+function itemShape(record: Record<string, unknown>): { fields: number; size: number } {
+  let fields = 0;
+  // Braces; a comma before every entry but the first.
+  let size = 1;
+  for (const name in record) {
+    if (!Object.hasOwn(record, name)) continue;
+    fields++;
+    size += name.length + 4;
+    const value = record[name];
+    if (value !== null && typeof value === 'object') {
+      const array = Array.isArray(value);
+      // Brackets, a comma before every element but the first (an empty one has no element).
+      size += 1;
+      let empty = 1;
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        if (!array) {
+          fields++;
+          size += key.length + 3;
+        }
+        size += scalarSize((value as Record<string, unknown>)[key]) + 1;
+        empty = 0;
+        if (size > MAX_ITEM_SIZE && fields > MAX_ITEM_FIELDS) return { fields, size };
+      }
+      size += empty;
+    } else size += scalarSize(value);
+    if (size > MAX_ITEM_SIZE && fields > MAX_ITEM_FIELDS) return { fields, size };
+  }
+  return { fields, size };
+}
+
+const OBJECT_TYPES: ReadonlySet<FieldType | ValueKind | null | undefined> = new Set(['object<string>', 'object<number>', 'object<boolean>']);
+
+/**
+ * Why a field would make a path search cannot tell from another, or undefined. Filters and
+ * facets address an object field's key as `field.key`, so `a.b` cannot be created when `a` is an
+ * object field, and an object field `a` cannot hold a key `b` (nor `b.c` when `a.b` is an object
+ * field) when `a.b` is a field of its own. `typeIn` gives a field's type as this item or the
+ * schema has it (null: present, untyped; undefined: absent); `isNew`: the schema lacks `name`.
+ */
+function pathCollision(name: string, value: unknown, kind: ValueKind, isNew: boolean, typeIn: (field: string) => FieldType | null | undefined): string | undefined {
+  if (isNew) {
+    for (let dot = name.indexOf('.'); dot > 0; dot = name.indexOf('.', dot + 1)) {
+      const owner = name.slice(0, dot);
+      if (OBJECT_TYPES.has(typeIn(owner))) return `field ${name} cannot be created: ${owner} is an object field, and ${name} names its key ${JSON.stringify(name.slice(dot + 1))} in filters and facets`;
+    }
+  }
+  if (!OBJECT_TYPES.has(kind)) return undefined;
+  for (const key of Object.keys(value as object)) {
+    const path = `${name}.${key}`;
+    if (typeIn(path) !== undefined) return `field ${name}: its key ${JSON.stringify(key)} would be addressed as ${path} in filters and facets, which is a field of its own`;
+    for (let dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+      const owner = `${name}.${key.slice(0, dot)}`;
+      if (OBJECT_TYPES.has(typeIn(owner))) return `field ${name}: its key ${JSON.stringify(key)} would be addressed as ${path} in filters and facets, as is the key ${JSON.stringify(key.slice(dot + 1))} of the object field ${owner}`;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Checks an item against the standard fields and the schema (`lookup`). Fields absent from the
  * schema are reported in `fields` with the type this item gives them.
@@ -262,6 +364,20 @@ export function checkItem(item: unknown, lookup: SchemaLookup): ItemCheck {
   const id = typeof record.id === 'string' && record.id !== '' ? record.id : undefined;
   if (idProblem) problems.push(idProblem);
   const label = id === undefined ? 'the item' : `item ${JSON.stringify(id)}`;
+  // Limits first: an item over them is not typed field by field (3,000 fields, 3,000 problems).
+  const shape = itemShape(record);
+  if (shape.fields > MAX_ITEM_FIELDS) {
+    problems.push({ id, reason: `${label} has ${shape.fields} fields or more (each key of an object field counts as one); the limit is ${MAX_ITEM_FIELDS}` });
+  }
+  if (shape.size > MAX_ITEM_SIZE) {
+    problems.push({ id, reason: `${label} is ${shape.size} characters or more as JSON; the limit is ${MAX_ITEM_SIZE}` });
+  }
+  if (shape.fields > MAX_ITEM_FIELDS || shape.size > MAX_ITEM_SIZE) return { problems, fields };
+  const typeIn = (field: string): FieldType | null | undefined => {
+    if (!Object.hasOwn(record, field)) return lookup(field);
+    const kind = typeOf(record[field]);
+    return kind === 'empty' || kind === 'unsupported' ? null : kind;
+  };
   for (const [name, spec] of Object.entries(STANDARD_FIELDS)) {
     if (name === 'id') continue;
     const present = Object.prototype.hasOwnProperty.call(record, name);
@@ -306,6 +422,11 @@ export function checkItem(item: unknown, lookup: SchemaLookup): ItemCheck {
     const existing = lookup(name);
     if (type !== null && existing !== undefined && existing !== null && existing !== type) {
       problems.push({ id, field: name, expected: existing, actual: type, reason: `${label}: field ${name} is of type ${existing}, got ${type}` });
+      continue;
+    }
+    const collision = name.includes('.') || OBJECT_TYPES.has(kind) ? pathCollision(name, value, kind, existing === undefined, typeIn) : undefined;
+    if (collision !== undefined) {
+      problems.push({ id, field: name, reason: `${label}: ${collision}` });
       continue;
     }
     fields.set(name, type);

@@ -436,10 +436,12 @@ describe('batch size limit (interfaces.md, Limits)', () => {
     expect(stats.pulled).toBeLessThanOrEqual(1);
   });
 
-  it('413 for a single-item PUT over maxItemBytes (1 MiB by default)', async () => {
+  it('413 for a single-item PUT over maxItemBytes (1 MiB by default); under it, 400 for an item over 100,000 characters', async () => {
     const { call, catalog } = await setup();
     await errorBody(await call('PUT', '/indexes/catalog/a', item('a', { description: 'd'.repeat(MB + 1) })), 413);
-    expect((await call('PUT', '/indexes/catalog/a', item('a', { description: 'd'.repeat(MB - 1000) }))).status).toBe(200);
+    const big = await errorBody(await call('PUT', '/indexes/catalog/a', item('a', { description: 'd'.repeat(MB - 1000) })), 400);
+    expect(big.details?.[0]?.reason).toMatch(/characters or more as JSON; the limit is 100000/);
+    expect((await call('PUT', '/indexes/catalog/a', item('a', { description: 'd'.repeat(99_000) }))).status).toBe(200);
     expect(await catalog.count()).toBe(1);
   });
 
@@ -449,6 +451,30 @@ describe('batch size limit (interfaces.md, Limits)', () => {
     const res = await post(handler, stream);
     expect(res.status).toBe(200);
     expect(stats.pulled).toBe(3);
+  });
+});
+
+describe('item and schema limits (interfaces.md, Limits)', () => {
+  const many = (n: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 'v']));
+
+  it("400 naming the operation and the limit for the issue's batch of items with 3,000 fields; nothing is stored", async () => {
+    const { call, catalog } = await setup();
+    const ops = [0, 1, 2, 3].map((i) => ({ operation: 'create-replace', product: item(`p${i}`, i === 3 ? many(3000, 'x') : {}) }));
+    const body = await errorBody(await call('POST', '/indexes/catalog/batch', ops), 400);
+    expect(body.details).toEqual([{ index: 3, id: 'p3', reason: expect.stringMatching(/^item "p3" has \d+ fields or more .*; the limit is 500$/) as unknown as string }]);
+    expect(await catalog.count()).toBe(0);
+    expect((await catalog.schema()).fields.filter((f) => !f.standard)).toEqual([]);
+  });
+
+  it('400 naming the field for a PUT that would pass the schema ceiling, or a dotted name beside an object field', async () => {
+    const { call, catalog } = await setup();
+    for (let i = 0; i < 3; i++) expect((await call('PUT', `/indexes/catalog/a${i}`, item(`a${i}`, many(i === 2 ? 200 : 400, `f${i}_`)))).status).toBe(200);
+    const over = await errorBody(await call('PUT', '/indexes/catalog/b', item('b', { extra: 1 })), 400);
+    expect(over.details).toEqual([{ id: 'b', field: 'extra', reason: expect.stringContaining('the limit is 1000') as unknown as string }]);
+    await catalog.deleteSchemaField('f0_0');
+    expect((await call('PUT', '/indexes/catalog/b', item('b', { dims: { w: 7 } }))).status).toBe(200);
+    const dotted = await errorBody(await call('PUT', '/indexes/catalog/c', item('c', { 'dims.w': 7 })), 400);
+    expect(dotted.details).toEqual([{ id: 'c', field: 'dims.w', reason: 'item "c": field dims.w cannot be created: dims is an object field, and dims.w names its key "w" in filters and facets' }]);
   });
 });
 
