@@ -13,6 +13,12 @@ import type { CatalogItem } from '../storage/catalog';
 import { Growable } from './growable';
 import { valueAt, type PathKind } from './fields';
 
+/**
+ * A path with fewer postings than the documents over this share keeps no per-document arrays
+ * ({@link PathIndex.first}, {@link PathIndex.offsets}…): one in 16.
+ */
+export const RARE_PATH_SHARE = 16;
+
 /** A path that can be filtered, faceted or sorted on. */
 export interface SearchPath {
   readonly path: string;
@@ -64,7 +70,10 @@ export interface PathIndex {
   readonly postingDocs: Uint32Array;
   /** Number paths: the value of each posting, so `postingDocs` read as documents by value, then by number. */
   readonly sortedValues?: Float64Array;
-  /** Number paths, per document: first, least and greatest value (NaN when none), for sort and range facets. */
+  /**
+   * Number paths, per document: first, least and greatest value (NaN when none), for sort and
+   * range facets; absent on a path with values in under one document in {@link RARE_PATH_SHARE}.
+   */
   readonly first?: Float64Array;
   readonly min?: Float64Array;
   readonly max?: Float64Array;
@@ -72,7 +81,10 @@ export interface PathIndex {
   readonly values?: readonly (string | boolean)[];
   /** `values` lowercased (facet order). */
   readonly lower?: readonly string[];
-  /** Other paths, per document d: its distinct value numbers `ids[offsets[d] … offsets[d + 1]]`. */
+  /**
+   * Other paths, per document d: its distinct value numbers `ids[offsets[d] … offsets[d + 1]]`;
+   * absent on a path with values in under one document in {@link RARE_PATH_SHARE}.
+   */
   readonly offsets?: Uint32Array;
   readonly ids?: Uint32Array;
 }
@@ -192,10 +204,14 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
     if (doc % checkpoint === checkpoint - 1) yield;
     for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) postingDocs[fill[docIds[k]!]!++] = doc;
   }
+  // A path few documents have keeps no per-document array (facets and sorts read its postings or
+  // the items): a catalog's rare fields and object keys then cost what they hold, not one array
+  // of the catalog's size each.
+  const rare = postingDocs.length * RARE_PATH_SHARE < n;
   if (number) {
     const sortedValues = new Float64Array(postingDocs.length);
     for (let v = 0; v < distinct; v++) sortedValues.fill(sortedNumbers![v]!, postingStart[v]!, postingStart[v + 1]!);
-    return { info, valueIds, stale, postingStart, postingDocs, sortedValues, first, min, max };
+    return rare ? { info, valueIds, stale, postingStart, postingDocs, sortedValues } : { info, valueIds, stale, postingStart, postingDocs, sortedValues, first, min, max };
   }
   // toLowerCase returns the string itself when it has no capital: most values cost no new string.
   const lower: string[] = [];
@@ -204,7 +220,8 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
     lower.push(String(valueList[v]).toLowerCase());
   }
   const values = base ? base.values!.concat(valueList as (string | boolean)[]) : (valueList as (string | boolean)[]);
-  return { info, valueIds, stale, postingStart, postingDocs, values, lower: base ? base.lower!.concat(lower) : lower, offsets, ids: docIds };
+  const listed = { info, valueIds, stale, postingStart, postingDocs, values, lower: base ? base.lower!.concat(lower) : lower };
+  return rare ? listed : { ...listed, offsets, ids: docIds };
 }
 
 /** First index of `values` (ascending) holding `x` or more (more than `x` when `strict`). */

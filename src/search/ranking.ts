@@ -147,8 +147,16 @@ function keyOf(item: CatalogItem, criterion: SortCriterion, index: SearchIndex):
  * other fields from the item.
  */
 function keyReader(index: SearchIndex, criterion: SortCriterion): (doc: number) => unknown {
-  const first = criterion.field === 'id' ? undefined : index.paths.get(criterion.field)?.first;
+  const path = criterion.field === 'id' ? undefined : index.paths.get(criterion.field);
+  const first = path?.first;
   if (first) return (doc) => (Number.isNaN(first[doc]!) ? undefined : first[doc]);
+  // A rare number path keeps no first values: read the item, as the array would have it.
+  if (path?.info.kind === 'number') {
+    return (doc) => {
+      const key = keyOf(index.items[doc]!, criterion, index);
+      return typeof key === 'number' ? key : undefined;
+    };
+  }
   return (doc) => keyOf(index.items[doc]!, criterion, index);
 }
 

@@ -55,6 +55,8 @@ export class SearchIndex {
   readonly version: number;
   readonly items: readonly CatalogItem[];
   readonly paths: ReadonlyMap<string, PathIndex>;
+  /** Object keys not indexed, beyond {@link MAX_OBJECT_KEY_PATHS}. */
+  readonly skippedKeys: number;
   /** Searched fields, in the order given. */
   readonly searchable: readonly string[];
   /** Per searched field: its rank (0 = best) by boost, then order. */
@@ -125,6 +127,7 @@ export class SearchIndex {
     this.version = parts.version;
     this.items = parts.items;
     this.paths = parts.paths;
+    this.skippedKeys = parts.skippedKeys;
     this.searchable = parts.searchable;
     this.fieldRank = parts.fieldRank;
     this.fieldRanks = parts.fieldRanks;
@@ -323,11 +326,13 @@ export class SearchIndex {
     }
     const dictionary = yield* Dictionary.steps(wordList);
     const paths = new Map<string, PathIndex>();
-    for (const info of yield* searchPaths(items, types)) paths.set(info.path, yield* pathIndexSteps(items, info, BUILD_CHECKPOINT_ITEMS, previous?.paths.get(info.path)));
+    const { infos, skippedKeys } = yield* searchPaths(items, types);
+    for (const info of infos) paths.set(info.path, yield* pathIndexSteps(items, info, BUILD_CHECKPOINT_ITEMS, previous?.paths.get(info.path)));
     return new SearchIndex({
       version,
       items,
       paths,
+      skippedKeys,
       searchable,
       fieldRank,
       fieldRanks,
@@ -562,9 +567,22 @@ export function* visibleTypes(items: readonly CatalogItem[]): Generator<void, Ma
   return types;
 }
 
-/** The filterable paths of the fields: scalars by name, object fields by `field.key` for every key the items use. */
-function* searchPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>): Generator<void, SearchPath[]> {
+/**
+ * Most object keys (`field.key` paths) one index filters, facets and sorts on: 1,000, those the
+ * most items hold (then by path). Each path is indexed over every item at each sync; the
+ * catalog's own fields are bounded at write time (1,000 custom fields per catalog), but object
+ * keys are only bounded per item (500), so a catalog could hold millions across its items.
+ */
+export const MAX_OBJECT_KEY_PATHS = 1_000;
+
+/**
+ * The filterable paths of the fields: scalars by name, object fields by `field.key` for the keys
+ * the items use (at most {@link MAX_OBJECT_KEY_PATHS}; `skippedKeys` counts the others). A
+ * field of its own named like an object field's key (writes refuse that now) keeps the path.
+ */
+function* searchPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>): Generator<void, { infos: SearchPath[]; skippedKeys: number }> {
   const infos: SearchPath[] = [];
+  const members: { info: SearchPath; holders: number }[] = [];
   for (const [name, type] of types) {
     const kind = scalarKind(type);
     if (kind) {
@@ -573,13 +591,22 @@ function* searchPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, 
     }
     const member = memberKind(type);
     if (!member) continue;
-    const keys = new Set<string>();
+    const holders = new Map<string, number>();
     for (let d = 0; d < items.length; d++) {
       if (d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) yield;
       const obj = items[d]![name];
-      if (obj && typeof obj === 'object' && !Array.isArray(obj)) for (const k of Object.keys(obj)) keys.add(k);
+      if (obj && typeof obj === 'object' && !Array.isArray(obj)) for (const k of Object.keys(obj)) holders.set(k, (holders.get(k) ?? 0) + 1);
     }
-    for (const k of keys) infos.push({ path: `${name}.${k}`, kind: member, objectField: name });
+    for (const [k, n] of holders) members.push({ info: { path: `${name}.${k}`, kind: member, objectField: name }, holders: n });
   }
-  return infos;
+  const own = new Set(infos.map((i) => i.path));
+  const kept = members.filter((m) => !own.has(m.info.path));
+  kept.sort((a, b) => b.holders - a.holders || (a.info.path < b.info.path ? -1 : a.info.path > b.info.path ? 1 : 0));
+  // Two object fields' keys naming one path (`a` with key `b.c`, `a.b` with key `c`): the first kept.
+  for (const m of kept.slice(0, MAX_OBJECT_KEY_PATHS)) {
+    if (own.has(m.info.path)) continue;
+    own.add(m.info.path);
+    infos.push(m.info);
+  }
+  return { infos, skippedKeys: Math.max(0, kept.length - MAX_OBJECT_KEY_PATHS) };
 }

@@ -8,7 +8,7 @@ import { gather, matchQuery, type Candidates, type MatchingStrategy } from './ma
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
 import { docsWith, lowerBound, type PathIndex } from './path-index';
-import { SearchIndex, searchableText } from './search-index';
+import { MAX_OBJECT_KEY_PATHS, SearchIndex, searchableText } from './search-index';
 
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
@@ -495,7 +495,7 @@ export class SearchService {
     const details = [];
     for (const [field, filter] of Object.entries(query.filters)) {
       const path = index.paths.get(field);
-      if (!path) details.push({ path: ['filters', field], message: `filters[${field}]: unknown field ${field}` });
+      if (!path) details.push({ path: ['filters', field], message: `filters[${field}]: unknown field ${field}${this.#skipped(index)}` });
       else if (filter.kind === 'range' && path.info.kind !== 'number') {
         details.push({ path: ['filters', field], message: `filters[${field}]: a range filter needs a number field; ${field} is ${path.info.kind}` });
       } else if (filter.kind === 'list') {
@@ -506,9 +506,14 @@ export class SearchService {
       }
     }
     for (const { field } of query.sort) {
-      if (!index.paths.has(field) && field !== 'id') details.push({ path: ['sort'], message: `sort: unknown field ${field}` });
+      if (!index.paths.has(field) && field !== 'id') details.push({ path: ['sort'], message: `sort: unknown field ${field}${this.#skipped(index)}` });
     }
     if (details.length > 0) throw new ValidationError(`${details.map((d) => d.message).join('; ')}`, details);
+  }
+
+  /** What an unknown path may be when the index left object keys out. */
+  #skipped(index: SearchIndex): string {
+    return index.skippedKeys === 0 ? '' : ` (the catalog's object fields hold ${index.skippedKeys + MAX_OBJECT_KEY_PATHS} keys; search indexes the ${MAX_OBJECT_KEY_PATHS} the most items hold)`;
   }
 
   /**
@@ -531,6 +536,12 @@ export class SearchService {
     return allowed;
   }
 
+  /**
+   * The facets of the matching documents: a field none of them has a value of has none (its
+   * facet would say nothing, and a catalog of many sparse fields answered a megabyte of them).
+   * Each path is counted from whichever is shorter, the matching documents or its postings,
+   * so a path few items have costs what it holds, not the catalog's size.
+   */
   #facets(index: SearchIndex, docs: readonly number[]): Record<string, Facet> {
     const out: Record<string, Facet> = {};
     // A field named `__proto__` becomes a key, not the object's prototype.
@@ -538,25 +549,44 @@ export class SearchService {
       if (path === '__proto__') Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
       else out[path] = facet;
     };
+    let matched: Uint8Array | undefined;
+    const mask = (): Uint8Array => {
+      if (!matched) {
+        matched = maskScratch(index, 2).fill(0);
+        for (const doc of docs) matched[doc] = 1;
+      }
+      return matched;
+    };
     for (const path of this.#facetPaths(index)) {
       const p = index.paths.get(path)!;
-      if (p.min && p.max) {
-        const { min: least, max: most } = p;
-        let min = Infinity;
-        let max = -Infinity;
-        for (const doc of docs) {
-          // NaN (no value) fails both comparisons.
-          if (least[doc]! < min) min = least[doc]!;
-          if (most[doc]! > max) max = most[doc]!;
-        }
-        if (min <= max) set(path, { type: 'range', values: { min, max } });
+      const { postingDocs } = p;
+      if (postingDocs.length === 0 || docs.length === 0) continue;
+      const byPostings = postingDocs.length < docs.length;
+      if (p.info.kind === 'number') {
+        const range = p.min && p.max && !byPostings ? rangeOfDocs(p, docs) : rangeOfPostings(p, mask());
+        if (range) set(path, { type: 'range', values: range });
         continue;
       }
-      const { offsets, ids, values } = p as Required<PathIndex>;
+      const values = p.values!;
       const counts = new Uint32Array(values.length);
-      for (const doc of docs) for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
       const hit: number[] = [];
-      for (let id = 0; id < counts.length; id++) if (counts[id]! > 0) hit.push(id);
+      if (p.offsets && p.ids && !byPostings) {
+        const { offsets, ids } = p;
+        for (const doc of docs) for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
+        for (let id = 0; id < counts.length; id++) if (counts[id]! > 0) hit.push(id);
+      } else {
+        const m = mask();
+        const { postingStart } = p;
+        for (let id = 0; id < values.length; id++) {
+          let count = 0;
+          for (let k = postingStart[id]!; k < postingStart[id + 1]!; k++) count += m[postingDocs[k]!]!;
+          if (count > 0) {
+            counts[id] = count;
+            hit.push(id);
+          }
+        }
+      }
+      if (hit.length === 0) continue;
       // Count, then value case-insensitively, then as is; the lowercased texts are computed once per index.
       const lower = p.lower!;
       hit.sort((a, b) => counts[b]! - counts[a]! || (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) || (String(values[a]) < String(values[b]) ? -1 : 1));
@@ -585,14 +615,40 @@ export class SearchService {
   }
 }
 
-const masks = new WeakMap<SearchIndex, [Uint8Array, Uint8Array]>();
+// Per index: the filters' two masks in turn (0, 1), and the facets' mask of the matching documents (2).
+const masks = new WeakMap<SearchIndex, (Uint8Array | undefined)[]>();
 function maskScratch(index: SearchIndex, k: number): Uint8Array {
-  let pair = masks.get(index);
-  if (!pair) {
-    pair = [new Uint8Array(index.items.length), new Uint8Array(index.items.length)];
-    masks.set(index, pair);
+  let list = masks.get(index);
+  if (!list) {
+    list = [];
+    masks.set(index, list);
   }
-  return pair[k]!;
+  return (list[k] ??= new Uint8Array(index.items.length));
+}
+
+/** The least and greatest value of a number path over documents, from its per-document arrays. */
+function rangeOfDocs(p: PathIndex, docs: readonly number[]): { min: number; max: number } | undefined {
+  const { min: least, max: most } = p as Required<PathIndex>;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const doc of docs) {
+    // NaN (no value) fails both comparisons.
+    if (least[doc]! < min) min = least[doc]!;
+    if (most[doc]! > max) max = most[doc]!;
+  }
+  return min <= max ? { min, max } : undefined;
+}
+
+/** The same from the postings, which are in value order: the first and last one a matching document has. */
+function rangeOfPostings(p: PathIndex, matched: Uint8Array): { min: number; max: number } | undefined {
+  const { postingDocs } = p;
+  const values = p.sortedValues!;
+  let lo = 0;
+  while (lo < postingDocs.length && matched[postingDocs[lo]!] !== 1) lo++;
+  if (lo === postingDocs.length) return undefined;
+  let hi = postingDocs.length - 1;
+  while (matched[postingDocs[hi]!] !== 1) hi--;
+  return { min: values[lo]!, max: values[hi]! };
 }
 
 function hitOf(item: CatalogItem, score: number, details: RankingScoreDetails | undefined): Hit {

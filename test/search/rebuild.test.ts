@@ -108,11 +108,12 @@ function pathContents(index: SearchIndex) {
   const out: Record<string, unknown> = {};
   for (const [path, p] of index.paths) {
     if (p.sortedValues) {
-      out[path] = { docs: Array.from(p.postingDocs), values: Array.from(p.sortedValues), first: Array.from(p.first!), min: Array.from(p.min!), max: Array.from(p.max!) };
+      // A rare path has no per-document arrays (either build leaves them out alike).
+      out[path] = { docs: Array.from(p.postingDocs), values: Array.from(p.sortedValues), first: p.first && Array.from(p.first), min: p.min && Array.from(p.min), max: p.max && Array.from(p.max) };
       continue;
     }
     const byValue = p.values!.map((v) => [String(v), Array.from(docsWith(p, v))] as const).filter(([, docs]) => docs.length > 0);
-    const perDoc = index.items.map((_, d) => Array.from(p.ids!.subarray(p.offsets![d], p.offsets![d + 1]), (k) => String(p.values![k])).sort());
+    const perDoc = p.offsets && index.items.map((_, d) => Array.from(p.ids!.subarray(p.offsets![d], p.offsets![d + 1]), (k) => String(p.values![k])).sort());
     out[path] = { byValue: byValue.sort(([a], [b]) => (a < b ? -1 : 1)), perDoc };
   }
   return out;
