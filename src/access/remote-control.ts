@@ -5,13 +5,14 @@ import type { Activation, ActivationQuery } from '../storage/activations';
 import type { EnvironmentRecord } from '../storage/environments';
 import type { ExperimentResults, ResultsQuery } from '../results/results';
 import { parseWith } from '../validation';
+import { OneAtATime } from './one-at-a-time';
 
 /**
  * Options of {@link RemoteControl}.
  *
  * @example
  * ```ts
- * const options: RemoteControlOptions = { engine, maxAttempts: 10 };
+ * const options: RemoteControlOptions = { engine, maxAttempts: 30 };
  * const remote = new RemoteControl(options);
  * ```
  */
@@ -19,12 +20,20 @@ export interface RemoteControlOptions {
   /** The engine whose configurations are managed; its storage is written and its cache refreshed. */
   engine: DecisionEngine;
   /**
-   * Attempts of a read-modify-write (one campaign, panic) when a concurrent writer changed the
-   * configuration in between.
-   * @defaultValue `5`
+   * Attempts of a write that did not ask for a version (one campaign, panic, a configuration
+   * without `expectedVersion`) when another process changed the configuration between its read
+   * and its write. Writes through this process never collide: they run one at a time per
+   * environment. Each failed attempt means another writer succeeded.
+   * @defaultValue `20`
    */
   maxAttempts?: number;
 }
+
+/**
+ * The queues of the writes in flight, per environment store: every RemoteControl over one
+ * storage in this process (a handler builds its own) shares them.
+ */
+const writeQueues = new WeakMap<object, OneAtATime>();
 
 /**
  * One line of {@link RemoteControl.listCampaigns}. `status` is `active`, or `panic` while the
@@ -65,7 +74,7 @@ export class RemoteControl {
   /** Creates the service; a bad option throws a `TypeError` prefixed `RemoteControl:`. */
   constructor(options: RemoteControlOptions) {
     if (!options?.engine || typeof options.engine.invalidate !== 'function') throw new TypeError('RemoteControl: engine must be a DecisionEngine');
-    const { maxAttempts = 5 } = options;
+    const { maxAttempts = 20 } = options;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
     this.engine = options.engine;
     this.#attempts = maxAttempts;
@@ -80,11 +89,13 @@ export class RemoteControl {
 
   /**
    * Replaces the whole configuration (validated). With `expectedVersion`, refuses with
-   * {@link ConflictError} when the stored version differs.
+   * {@link ConflictError} when the stored version differs; without, it succeeds whatever other
+   * writers did meanwhile (the last write wins).
    */
   async replaceConfiguration(account: string, environment: string, config: unknown, options: { expectedVersion?: number } = {}): Promise<EnvironmentRecord> {
-    const current = await this.getConfiguration(account, environment);
-    return this.#write(current, config, options.expectedVersion ?? current.version);
+    const { expectedVersion } = options;
+    if (expectedVersion === undefined) return this.#update(account, environment, () => config);
+    return this.#serially(environment, async () => this.#write(await this.getConfiguration(account, environment), config, expectedVersion));
   }
 
   /** The environment's campaigns in configuration order: id, slug, name, type and status. */
@@ -149,16 +160,30 @@ export class RemoteControl {
     return this.engine.results({ ...query, environment });
   }
 
-  async #update(account: string, environment: string, change: (config: BucketingConfig) => BucketingConfig): Promise<EnvironmentRecord> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.getConfiguration(account, environment);
-      const next = change(structuredClone(current.config) as BucketingConfig);
-      try {
-        return await this.#write(current, next, current.version);
-      } catch (error) {
-        if (!(error instanceof ConflictError) || attempt >= this.#attempts) throw error;
+  /**
+   * A read-modify-write that must not fail because another writer was faster: this process's
+   * writes to the environment run one at a time, and a write another process made in between
+   * (the version check fails) makes it read and change the new configuration again.
+   */
+  #update(account: string, environment: string, change: (config: BucketingConfig) => unknown): Promise<EnvironmentRecord> {
+    return this.#serially(environment, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const current = await this.getConfiguration(account, environment);
+        const next = change(structuredClone(current.config) as BucketingConfig);
+        try {
+          return await this.#write(current, next, current.version);
+        } catch (error) {
+          if (!(error instanceof ConflictError) || attempt >= this.#attempts) throw error;
+        }
       }
-    }
+    });
+  }
+
+  #serially<T>(environment: string, task: () => Promise<T>): Promise<T> {
+    const store = this.engine.storage.environments;
+    let queue = writeQueues.get(store);
+    if (!queue) writeQueues.set(store, (queue = new OneAtATime()));
+    return queue.run(environment, task);
   }
 
   // The engine's own load: the same validation, write and cache refresh as any other load.

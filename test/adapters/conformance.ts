@@ -4,13 +4,14 @@
  * empty storage each time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, type CatalogItem, type Storage } from '../../src/index';
+import { ConflictError, DecisionEngine, RemoteControl, type CatalogItem, type Storage } from '../../src/index';
 import { parseBucketingConfig } from '../../src/decision/config';
 import { type AccessRecord } from '../../src/storage/accesses';
 import { type Activation } from '../../src/storage/activations';
 import { type CatalogRecord } from '../../src/storage/catalog';
 import { type ConversionEvent, type VariationAggregate } from '../../src/storage/events';
 import { type TokenRecord } from '../../src/storage/tokens';
+import { campaign } from '../helpers/configs';
 
 const config = parseBucketingConfig({
   campaigns: [
@@ -182,6 +183,28 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
           // frozen records throw in strict mode: that is fine too
         }
         expect((await storage.environments.get('prod'))?.config.campaigns[0]?.id).toBe('c1');
+      });
+    });
+
+    describe('remote-control writes without a version (issue #23)', () => {
+      it('concurrent campaign and panic writes all succeed and lose no change; a stale expected version still conflicts', async () => {
+        const engine = new DecisionEngine({ storage });
+        await engine.load({ campaigns: [] }, { environment: 'prod', account: 'acme' });
+        const remote = new RemoteControl({ engine });
+        const ids = Array.from({ length: 30 }, (_, i) => `c${i}`);
+        const puts = await Promise.allSettled(ids.map((id) => remote.putCampaign('acme', 'prod', id, campaign({ id, split: [100] }))));
+        expect(puts.filter((r) => r.status === 'rejected')).toEqual([]);
+        const panics = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => remote.setPanic('acme', 'prod', i % 2 === 1)));
+        expect(panics.filter((r) => r.status === 'rejected')).toEqual([]);
+        const stored = await remote.getConfiguration('acme', 'prod');
+        expect(stored.config.campaigns.map((c) => c.id).sort()).toEqual([...ids].sort());
+        expect(stored.version).toBe(1 + 30 + 20);
+        // The writes ran in the order asked for: the last panic write asked for `true`.
+        expect(stored.config.panic).toBe(true);
+        const replaced = await Promise.allSettled(ids.slice(0, 10).map(() => remote.replaceConfiguration('acme', 'prod', { campaigns: [] })));
+        expect(replaced.filter((r) => r.status === 'rejected')).toEqual([]);
+        await expect(remote.replaceConfiguration('acme', 'prod', { campaigns: [] }, { expectedVersion: stored.version })).rejects.toBeInstanceOf(ConflictError);
+        expect((await remote.getConfiguration('acme', 'prod')).version).toBe(stored.version + 10);
       });
     });
 

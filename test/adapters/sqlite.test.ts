@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
+import { DecisionEngine } from '../../src/index';
 import { SLICE_OPERATIONS } from '../../src/slices';
+import { runScript } from '../helpers/child-script';
 import { countTurns } from '../helpers/turns';
 import { runConformance } from './conformance';
 
@@ -85,5 +87,29 @@ describe('SQLite transactions (group commit)', () => {
     expect((await read)[0]!.n).toBe(1);
     expect((await readAfter)[0]!.n).toBe(2);
     expect(statements.filter((s) => s === 'COMMIT')).toHaveLength(2);
+  });
+});
+
+describe('remote-control writes from two processes on one file (issue #23)', () => {
+  it('all succeed and lose no change: each process writes one at a time, and retries after the other wrote', async () => {
+    const file = join(dir, `two-writers-${n++}.db`);
+    const storage = await sqliteStorage({ filename: file });
+    await new DecisionEngine({ storage }).load({ campaigns: [] }, { environment: 'prod', account: 'acme' });
+    const children = ['a', 'b'].map((prefix) => runScript('test/adapters/remote-writer-child.ts', [file, prefix, '15']));
+    try {
+      await Promise.all(children.map((c) => c.waitFor(/^READY$/)));
+      for (const c of children) c.send('GO');
+      const done = await Promise.all(children.map((c) => c.waitFor(/^DONE (\d+) (\d+) (.*)$/)));
+      expect(done.map((m) => [m[1], m[2], m[3]])).toEqual([
+        ['15', '0', '-'],
+        ['15', '0', '-'],
+      ]);
+      const stored = await storage.environments.get('prod');
+      expect(stored?.config.campaigns).toHaveLength(30);
+      expect(stored?.version).toBe(31);
+    } finally {
+      await Promise.all(children.map((c) => c.exited));
+      await storage.close();
+    }
   });
 });

@@ -92,6 +92,21 @@ describe('GET/PUT configuration', () => {
     expect(((await now.json()) as { configuration: { campaigns: unknown[] } }).configuration.campaigns).toEqual([]);
   });
 
+  it('writes without If-Match never fail because another writer was faster; concurrent ones with the same If-Match: one 200, the rest 412 (issue #23)', async () => {
+    const { call, token } = await setup();
+    const ids = Array.from({ length: 30 }, (_, i) => `n${i}`);
+    const puts = await Promise.all(ids.map((id) => call('PUT', `${PROD}/campaigns/${id}`, { token, body: campaign({ id, split: [100] }) })));
+    expect(puts.map((r) => r.status)).toEqual(ids.map(() => 200));
+    const panics = await Promise.all(Array.from({ length: 20 }, (_, i) => call('PUT', `${PROD}/panic`, { token, body: { panic: i % 2 === 0 } })));
+    expect(panics.map((r) => r.status)).toEqual(panics.map(() => 200));
+    const read = await call('GET', `${PROD}/configuration`, { token });
+    expect(read.headers.get('etag')).toBe('"51"');
+    const body = (await read.json()) as { configuration: { campaigns: { id: string }[] } };
+    expect(body.configuration.campaigns.map((c) => c.id)).toEqual(['c1', 'c2', ...ids]);
+    const racing = await Promise.all([1, 2, 3].map(() => call('PUT', `${PROD}/configuration`, { token, body: config([]), headers: { 'if-match': '"51"' } })));
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 412, 412]);
+  });
+
   it('accepts a weak ETag in If-Match and refuses a malformed one with 400', async () => {
     const { call, token } = await setup();
     expect((await call('PUT', `${PROD}/configuration`, { token, body: config([]), headers: { 'if-match': 'W/"1"' } })).status).toBe(200);
