@@ -114,8 +114,8 @@ export function observe(options: EdgeOptions): Handler {
       route = matchedRoute(request);
     }
     response = withHeader(response, 'x-request-id', id);
-    if (corsAllowed && route !== 'preflight') {
-      const headers = cors.headers(origin);
+    if (route !== 'preflight') {
+      const headers = cors.answerHeaders(path, origin);
       for (const name in headers) response = withHeader(response, name, headers[name]!);
     }
     const seconds = (performance.now() - started) / 1000;
