@@ -80,7 +80,9 @@ async function readFields(request: Request, reader: BodyReader): Promise<TokenRe
   for (const name of FIELDS) {
     const value = (body as Record<string, unknown>)[name];
     if (value === undefined || value === null) continue;
-    if (name === 'expires_in' && typeof value === 'number') out.expires_in = String(value);
+    // A JSON number: an integer of any size is a lifetime to clamp (1e30 too); a fraction or a
+    // negative keeps its text and is refused with it.
+    if (name === 'expires_in' && typeof value === 'number') out.expires_in = Number.isInteger(value) && value >= 0 ? String(Math.min(value, Number.MAX_SAFE_INTEGER)) : String(value);
     else if (typeof value !== 'string') invalidRequest(`${name} must be a string`);
     else out[name] = value;
   }
@@ -108,10 +110,21 @@ function basicCredentials(request: Request): { id: string; secret: string } | un
   }
 }
 
+/**
+ * `expires_in` as a number of seconds. Any run of digits is a lifetime, however long: the token
+ * service clamps it to its maximum, as documented. Past 15 significant digits (where a double
+ * stops being exact) the value is far beyond any maximum, so it is read as
+ * `Number.MAX_SAFE_INTEGER` rather than converted: the work is one scan of the text, whose length
+ * the body or URL limit bounds.
+ */
 function parseExpiresIn(raw: string | null | undefined): number | undefined {
   if (raw === null || raw === undefined || raw === '') return undefined;
-  if (!/^\d{1,10}$/.test(raw)) invalidRequest(`expires_in must be a non-negative integer number of seconds, got ${JSON.stringify(raw)}`);
-  return Number(raw);
+  if (!/^\d+$/.test(raw)) {
+    const shown = raw.length > 24 ? `${JSON.stringify(raw.slice(0, 24))}… (${raw.length} characters)` : JSON.stringify(raw);
+    invalidRequest(`expires_in must be a non-negative integer number of seconds, got ${shown}`);
+  }
+  const digits = raw.replace(/^0+/, '');
+  return digits.length > 15 ? Number.MAX_SAFE_INTEGER : Number(digits);
 }
 
 /**

@@ -149,6 +149,27 @@ describe('POST /{account_id}/token', () => {
       expect(description).toMatch(/expires_in/);
     });
 
+    it('clamps a lifetime of any number of digits, as documented (issue #23); still refuses what is not one, without echoing it whole', async () => {
+      const { issue, post, valid } = await setup();
+      for (const digits of ['99999999999', '12345678901234567890', '9'.repeat(400), `000${'7'.repeat(30)}`]) {
+        expect((await issue({}, `?expires_in=${digits}`)).expires_in).toBe(86_400);
+        expect((await issue({ expires_in: digits })).expires_in).toBe(86_400);
+      }
+      // Leading zeros do not make a small value large, nor zero anything but the default.
+      expect((await issue({}, `?expires_in=${'0'.repeat(40)}120`)).expires_in).toBe(120);
+      expect((await issue({}, `?expires_in=${'0'.repeat(40)}`)).expires_in).toBe(3600);
+      // JSON numbers: any non-negative integer is clamped (1e30 is one), as the text form.
+      for (const n of [1e30, 12345678901234567890, Number.MAX_VALUE]) expect((await issue({ expires_in: n })).expires_in).toBe(86_400);
+      // A form-encoded body at the 64 KiB body limit: one scan, clamped.
+      const form = new URLSearchParams({ ...valid, expires_in: '8'.repeat(60_000) }).toString();
+      const res = await post('acme', form, { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { expires_in: number }).expires_in).toBe(86_400);
+      const bad = await oauthError(await post('acme', { ...valid, expires_in: `${'9'.repeat(50_000)}x` }), 400, 'invalid_request');
+      expect(bad.length).toBeLessThan(200);
+      expect(bad).toMatch(/expires_in .*\(50001 characters\)/);
+    });
+
     it.each([-1, 1.5])('body expires_in %s is 400 invalid_request', async (expires_in) => {
       const { post, valid } = await setup();
       await oauthError(await post('acme', { ...valid, expires_in }), 400, 'invalid_request');
