@@ -13,7 +13,6 @@ import { AccessManager } from '../src/access/access-manager';
 import { TokenService } from '../src/access/token-service';
 import { applyBootstrap, type CatalogSearchSettings } from '../src/bootstrap';
 import { CatalogRegistry } from '../src/catalog/registry';
-import { sha256Hex } from '../src/crypto';
 import { DecisionEngine } from '../src/decision/engine';
 import { createHandler } from '../src/http/handler';
 import type { Storage } from '../src/storage/storage';
@@ -92,7 +91,7 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
       if (error instanceof StartError) throw error;
       throw new StartError(`ABKIT_BOOTSTRAP: cannot read ${bootstrapPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     });
-    const setup = new DecisionEngine({ storage });
+    const setup = new DecisionEngine({ storage, pepper: config.pepper });
     const readRelative = (p: string) => readJson(resolve(dirname(bootstrapPath), p));
     // Paths inside the file stay in its folder unless the operator allows absolute ones.
     const applied = await applyBootstrap(bootstrap, { engine: setup, accesses, catalogs, readJsonFile: readRelative, allowAbsolutePaths: config.bootstrapAbsolutePaths });
@@ -101,7 +100,7 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
     for (const c of applied.catalogs) schedules.push((await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs }));
     for (const c of applied.catalogs) searchSettings.set(c.identifier, c.search ?? {});
   }
-  const engine = new DecisionEngine({ storage, defaultEnvironment });
+  const engine = new DecisionEngine({ storage, defaultEnvironment, pepper: config.pepper });
   if (config.apiKey !== undefined) await requireApiKey(engine, storage, config.apiKey, defaultEnvironment);
   instrumentEngine(engine, metrics);
   const tokens = new TokenService({ storage, accesses });
@@ -217,6 +216,7 @@ async function requireApiKey(engine: DecisionEngine, storage: Storage, apiKey: s
   const id = environment ?? engine.defaultEnvironment;
   const record = await storage.environments.get(id);
   if (!record) throw new StartError(`ABKIT_API_KEY: the default environment "${id}" does not exist (bootstrap one with "default": true)`);
-  if (record.apiKeyHash === (await sha256Hex(apiKey))) return;
+  // Checked as a request's key is: hashed with the pepper (one stored before it is re-hashed).
+  if (record.apiKeyHash !== null && (await engine.checkApiKey(id, apiKey).then(() => true, () => false))) return;
   await engine.load(record.config, { environment: id, account: record.accountId, apiKey, expectedVersion: record.version });
 }

@@ -6,12 +6,12 @@
  * @module
  */
 import { z } from 'zod';
-import { sha256Hex } from './crypto';
 import type { AccessManager } from './access/access-manager';
 import { MAX_BATCH_OPERATIONS, prepareBatch } from './catalog/catalog';
 import type { CatalogRegistry } from './catalog/registry';
 import { MIN_API_KEY_LENGTH, type DecisionEngine } from './decision/engine';
-import { ConflictError, formatPath, ValidationError, type ErrorPath } from './errors';
+import { AuthenticationError, ConflictError, formatPath, ValidationError, type ErrorPath } from './errors';
+import type { EnvironmentRecord } from './storage/environments';
 import { parseBucketingConfig } from './decision/config';
 import { parseWith } from './validation';
 
@@ -234,7 +234,6 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     for (const [e, env] of account.environments.entries()) {
       let config = env.bucketing;
       if (env.bucketingFile !== undefined) config = await readNamedFile(options, ['accounts', a, 'environments', e, 'bucketingFile'], env.bucketingFile);
-      const keyHash = env.apiKey ? await sha256Hex(env.apiKey) : null;
       const source = env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`;
       let parsed;
       try {
@@ -255,7 +254,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
         continue;
       }
       const stored = await engine.getEnvironment(env.id);
-      const same = stored !== undefined && stored.accountId === account.id && stored.apiKeyHash === keyHash && JSON.stringify(stored.config) === JSON.stringify(parsed);
+      const same = stored !== undefined && stored.accountId === account.id && (await sameApiKey(engine, stored, env.apiKey)) && JSON.stringify(stored.config) === JSON.stringify(parsed);
       if (same) report.unchanged.push(env.id);
       else report.warnings.push(`environment ${env.id} differs from the bootstrap file; the stored one is kept`);
     }
@@ -338,6 +337,22 @@ function rethrow(error: unknown, where: (path: ErrorPath) => ErrorPath): never {
   const details = error.details.map((d) => ({ path: where(d.path), message: d.message }));
   const shown = details.slice(0, 5).map((d) => `${formatPath(d.path)}: ${d.message}`);
   throw new ValidationError(`invalid bootstrap file: ${shown.join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}`, details);
+}
+
+/**
+ * Whether the stored environment requires exactly the file's API key (or, like the file, none).
+ * The engine checks it, as it checks a request's key: hashed with its pepper, or unpeppered when
+ * stored before the pepper was set (then stored keyed from now on).
+ */
+async function sameApiKey(engine: DecisionEngine, stored: EnvironmentRecord, apiKey: string | null | undefined): Promise<boolean> {
+  if (!apiKey || stored.apiKeyHash === null) return !apiKey && stored.apiKeyHash === null;
+  return engine.checkApiKey(stored.id, apiKey).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof AuthenticationError) return false;
+      throw error;
+    },
+  );
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

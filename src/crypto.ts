@@ -79,6 +79,16 @@ export async function credentialHash(secret: string, pepper?: string): Promise<s
   return hmacHexWeb(secret, pepper);
 }
 
+/**
+ * Whether `storedHash` is the plain SHA-256 of `secret` although a pepper is configured: a hash
+ * stored before the pepper was (environment API keys, whose stores predate their pepper). Such
+ * a hash still verifies, and its owner stores the keyed one in its place. Without a pepper there
+ * is nothing older to recognize: {@link credentialHash} is then plain SHA-256 itself.
+ */
+export async function isUnpepperedHash(secret: string, storedHash: string, pepper: string | undefined): Promise<boolean> {
+  return !!pepper && constantTimeEqual(await sha256Hex(secret), storedHash);
+}
+
 /** HMAC-SHA-256 through Web Crypto only (the path of non-Node runtimes). */
 export async function hmacHexWeb(secret: string, pepper: string): Promise<string> {
   let key = hmacKeys.get(pepper);

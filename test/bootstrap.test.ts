@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyBootstrap, DecisionEngine, ValidationError, memoryStorage } from '../src/index';
+import { credentialHash, sha256Hex } from '../src/crypto';
 import { config } from './helpers/configs';
 
 const file = {
@@ -52,6 +53,35 @@ describe('applyBootstrap', () => {
     const both = structuredClone(file) as any;
     both.accounts[0].environments[1].bucketing = { campaigns: [] };
     await expect(applyBootstrap(both, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile })).rejects.toThrow(/exactly one of bucketing and bucketingFile/);
+  });
+});
+
+describe('applyBootstrap: environment API keys under a pepper (issue #23)', () => {
+  const PEPPER = 'pepper-of-sixteen-chars';
+
+  it('stores the key keyed with the engine pepper, and a second run finds it unchanged', async () => {
+    const engine = new DecisionEngine({ storage: memoryStorage(), pepper: PEPPER });
+    await applyBootstrap(file, { engine, readJsonFile });
+    expect((await engine.storage.environments.get('prod'))?.apiKeyHash).toBe(await credentialHash('k-0123456789abcdef', PEPPER));
+    const again = await applyBootstrap(file, { engine, readJsonFile });
+    expect(again).toMatchObject({ written: [], unchanged: ['prod', 'staging'], warnings: [] });
+    expect(await engine.storage.environments.version('prod')).toBe(1);
+  });
+
+  it('finds a key stored as plain SHA-256 before the pepper was set unchanged, and stores it keyed; another key is a warning', async () => {
+    const storage = memoryStorage();
+    await applyBootstrap(file, { engine: new DecisionEngine({ storage }), readJsonFile });
+    expect((await storage.environments.get('prod'))?.apiKeyHash).toBe(await sha256Hex('k-0123456789abcdef'));
+    const engine = new DecisionEngine({ storage, pepper: PEPPER });
+    const report = await applyBootstrap(file, { engine, readJsonFile });
+    expect(report).toMatchObject({ written: [], unchanged: ['prod', 'staging'], warnings: [] });
+    expect((await storage.environments.get('prod'))?.apiKeyHash).toBe(await credentialHash('k-0123456789abcdef', PEPPER));
+    const otherKey = structuredClone(file);
+    otherKey.accounts[0]!.environments[0]!.apiKey = 'k-another-key-0123456';
+    expect((await applyBootstrap(otherKey, { engine, readJsonFile })).warnings).toEqual(['environment prod differs from the bootstrap file; the stored one is kept']);
+    const noKey = structuredClone(file) as { accounts: { environments: { apiKey?: string }[] }[] };
+    delete noKey.accounts[0]!.environments[0]!.apiKey;
+    expect((await applyBootstrap(noKey, { engine, readJsonFile })).warnings).toHaveLength(1);
   });
 });
 

@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import { sha256Hex, constantTimeEqual } from '../crypto';
+import { constantTimeEqual, credentialHash, isUnpepperedHash } from '../crypto';
 import { AuthenticationError, formatPath, NotFoundError, ValidationError, type ErrorDetail, type ErrorPath } from '../errors';
 import { analyzeCampaign, resultsQueryProblems, type ExperimentResults, type ResultsQuery } from '../results/results';
 import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from '../results/track';
 import type { Activation, ActivationQuery } from '../storage/activations';
 import type { ConversionEvent } from '../storage/events';
-import type { EnvironmentRecord, EnvironmentStore } from '../storage/environments';
+import { rehashApiKey, type EnvironmentRecord, type EnvironmentStore } from '../storage/environments';
 import type { DecidedWrite, DecisionWrite, Storage } from '../storage/storage';
 import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
 import { parseBucketingConfig } from './config';
@@ -67,6 +67,13 @@ export interface DecisionEngineOptions {
    * @defaultValue `Date.now`
    */
   clock?: () => number;
+  /**
+   * Server-side key mixed into the stored hash of environment API keys (HMAC-SHA-256), the
+   * `pepper` of the AccessManager and CatalogRegistry (`ABKIT_PEPPER`). A key stored as plain
+   * SHA-256 before the pepper was set still verifies, and is stored keyed at its first use.
+   * Changing the pepper invalidates every stored key. @defaultValue none (plain SHA-256)
+   */
+  pepper?: string;
 }
 
 /**
@@ -188,7 +195,7 @@ export interface LoadOptions {
   account?: string;
   /**
    * API key the decision interface then requires in `x-api-key`, at least 16 characters
-   * (a shorter key is guessable); stored as its SHA-256. `null` removes it.
+   * (a shorter key is guessable); stored as its hash (see `pepper`). `null` removes it.
    */
   apiKey?: string | null;
   /**
@@ -307,6 +314,7 @@ export class DecisionEngine {
   readonly #noForced: boolean;
   readonly #refreshMs: number;
   readonly #clock: () => number;
+  readonly #pepper: string | undefined;
   readonly #cache: LRUCache<string, CacheEntry>;
   // The last configuration served: while fresh, a decision reads it without touching the LRU.
   #last: { id: string; entry: CacheEntry } | undefined;
@@ -324,6 +332,7 @@ export class DecisionEngine {
       refreshIntervalMs = 1000,
       maxEnvironments = 1000,
       clock = Date.now,
+      pepper,
     } = options;
     checkOption(typeof storage?.environments?.get === 'function', 'storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
     checkOption(typeof defaultEnvironment === 'string' && defaultEnvironment !== '', 'defaultEnvironment must be a non-empty string');
@@ -331,6 +340,7 @@ export class DecisionEngine {
     checkOption(Number.isFinite(refreshIntervalMs) && refreshIntervalMs >= 0, `refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
     checkOption(Number.isInteger(maxEnvironments) && maxEnvironments >= 1, `maxEnvironments must be an integer >= 1, got ${maxEnvironments}`);
     checkOption(typeof clock === 'function', 'clock must be a function returning epoch milliseconds');
+    checkOption(pepper === undefined || (typeof pepper === 'string' && pepper.length >= 16), 'pepper must be a string of at least 16 characters');
     checkOption(
       typeof forcedVariations === 'object' && forcedVariations !== null && Object.values(forcedVariations).every((v) => typeof v === 'string'),
       'forcedVariations must map campaign ids to variation id strings',
@@ -342,6 +352,7 @@ export class DecisionEngine {
     this.#noForced = Object.keys(this.#forced).length === 0;
     this.#refreshMs = refreshIntervalMs;
     this.#clock = clock;
+    this.#pepper = pepper;
     this.#cache = new LRUCache({ max: maxEnvironments, ttl: 3_600_000, updateAgeOnGet: true });
   }
 
@@ -361,7 +372,7 @@ export class DecisionEngine {
     }
     const parsed = parseBucketingConfig(config);
     const id = options.environment ?? this.defaultEnvironment;
-    const apiKeyHash = options.apiKey === undefined ? undefined : options.apiKey === null ? null : await sha256Hex(options.apiKey);
+    const apiKeyHash = options.apiKey === undefined ? undefined : options.apiKey === null ? null : await credentialHash(options.apiKey, this.#pepper);
     const record = await this.storage.environments.put(
       { id, accountId: options.account ?? this.#defaultAccount, config: parsed, apiKeyHash },
       { now: this.#clock(), expectedVersion: options.expectedVersion },
@@ -659,7 +670,11 @@ export class DecisionEngine {
     const config = this.#fresh(environment) ?? (await this.#config(environment));
     if (config.apiKeyHash === null) return;
     if (apiKey === null || apiKey === '') throw new AuthenticationError('this environment requires an x-api-key header');
-    if (!constantTimeEqual(await sha256Hex(apiKey), config.apiKeyHash)) throw new AuthenticationError('invalid x-api-key');
+    const presented = await credentialHash(apiKey, this.#pepper);
+    if (constantTimeEqual(presented, config.apiKeyHash)) return;
+    if (!(await isUnpepperedHash(apiKey, config.apiKeyHash, this.#pepper))) throw new AuthenticationError('invalid x-api-key');
+    // Stored before the pepper was set: it verifies, and is stored keyed from now on.
+    if (await rehashApiKey(this.storage.environments, config.environmentId, config.apiKeyHash, presented)) this.invalidate(config.environmentId);
   }
 
   #campaign(config: CompiledConfig, key: string): CompiledCampaign {

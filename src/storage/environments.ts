@@ -1,4 +1,5 @@
 import type { BucketingConfig } from '../decision/config';
+import { ConflictError } from '../errors';
 
 /**
  * An environment as stored: its account, its campaign configuration and a version counter.
@@ -14,7 +15,11 @@ export interface EnvironmentRecord {
   readonly id: string;
   /** Account that owns the environment. */
   readonly accountId: string;
-  /** SHA-256 (hex) of the environment's API key, or null when the environment needs none. */
+  /**
+   * Hash (hex) of the environment's API key, or null when the environment needs none:
+   * HMAC-SHA-256 keyed with the engine's `pepper`, else SHA-256 (which a key stored before the
+   * pepper was set still is, until its first use).
+   */
   readonly apiKeyHash: string | null;
   /** The validated campaign configuration. */
   readonly config: BucketingConfig;
@@ -76,4 +81,23 @@ export interface EnvironmentStore {
    * back (a database) leaves it out, and engines then check versions every `refreshIntervalMs`.
    */
   changes?(): number;
+}
+
+/**
+ * Replaces an environment's API key hash `from` by `to` (a key stored before the pepper was set,
+ * stored anew keyed with it), unless the environment changed since: its key, or its version
+ * between the read and the write. True when it was replaced. A write like any other: the
+ * version grows by one.
+ */
+export async function rehashApiKey(store: EnvironmentStore, id: string, from: string, to: string): Promise<boolean> {
+  const record = await store.get(id);
+  if (record?.apiKeyHash !== from) return false;
+  try {
+    await store.put({ id, accountId: record.accountId, config: record.config, apiKeyHash: to }, { expectedVersion: record.version });
+    return true;
+  } catch (error) {
+    // Another writer was first: the key is re-hashed at its next use.
+    if (error instanceof ConflictError) return false;
+    throw error;
+  }
 }
