@@ -157,6 +157,10 @@ describe('README code blocks', () => {
     const work = mkdtempSync(join(tmpdir(), 'abkit-readme-'));
     process.chdir(work); // `sqliteStorage({ filename: 'abkit.db' })` and the like write here
     const closable = new Set<{ close(done: () => void): unknown; server?: unknown }>();
+    // Per server a block started, the name it was exported under and the catalog registry its
+    // handler serves (the latest `catalogs` declared when it started).
+    const started = new Map<unknown, { name: string; catalogs: unknown }>();
+    let latestCatalogs: unknown;
     // Schedules a block starts (catalog synchronization, polling): stopped at the end.
     const stoppable = new Set<{ stop(): void }>();
     try {
@@ -192,9 +196,13 @@ describe('README code blocks', () => {
             checkedClaims++;
           });
         }
-        for (const value of Object.values(exported)) {
+        if (exported.catalogs !== undefined) latestCatalogs = exported.catalogs;
+        for (const [name, value] of Object.entries(exported)) {
           const server = value instanceof Server ? value : (value as { server?: unknown } | null)?.server;
-          if (server instanceof Server && typeof (value as { close?: unknown }).close === 'function') closable.add(value as never);
+          if (server instanceof Server && typeof (value as { close?: unknown }).close === 'function') {
+            closable.add(value as never);
+            started.set(value, { name, catalogs: latestCatalogs });
+          }
           if (typeof (value as { stop?: unknown } | null)?.stop === 'function') stoppable.add(value as { stop(): void });
         }
       }
@@ -209,6 +217,7 @@ describe('README code blocks', () => {
         const response = await fetch(`http://127.0.0.1:${port}/health`);
         expect(response.status, `the server on port ${port} answers /health`).toBe(200);
         await response.arrayBuffer();
+        await documentedRequests(`http://127.0.0.1:${port}`, started.get(value)!);
       }
     } finally {
       for (const value of stoppable) value.stop();
@@ -223,3 +232,30 @@ describe('README code blocks', () => {
     }
   });
 });
+
+/**
+ * What a framework's own body parsing could refuse reaches abkit through the server a Bindings
+ * block started (issue #23): a 3 MB catalog batch (batches are taken up to 50 MB) is accepted,
+ * invalid JSON gets abkit's JSON 400, a form-encoded token request is read (an unknown client:
+ * abkit's 401 `invalid_client`, not a 415).
+ */
+async function documentedRequests(url: string, { name, catalogs }: { name: string; catalogs: unknown }): Promise<void> {
+  const registry = catalogs as { create(input: { identifier: string }): Promise<{ catalogApiKey: string }> };
+  expect(typeof registry?.create, `the catalogs served by ${name}`).toBe('function');
+  const { catalogApiKey } = await registry.create({ identifier: `readme-${name}`.toLowerCase() });
+  const description = 'A sturdy widget for everyday use, with a long description that makes each operation about 1.5 KB. '.repeat(14);
+  const batch = Array.from({ length: 2_000 }, (_, i) => ({
+    operation: 'create-replace',
+    product: { id: `w${i}`, is_recommendable: true, name: `Widget ${i}`, absolute_link: null, img_link: null, price: i, categories_ids: null, description },
+  }));
+  const body = JSON.stringify(batch);
+  expect(body.length).toBeGreaterThan(3_000_000);
+  const batchRes = await fetch(`${url}/indexes/catalog/batch`, { method: 'POST', headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' }, body });
+  expect(`${batchRes.status} ${(await batchRes.text()).slice(0, 200)}`, `${name}: a 3 MB catalog batch`).toBe('200 {"accepted":2000,"upserted":2000,"deleted":0}');
+  const invalid = await fetch(`${url}/v2/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"visitor_id": "v1",' });
+  expect(`${invalid.status} ${invalid.headers.get('content-type')}`, `${name}: invalid JSON`).toBe('400 application/json');
+  expect(await invalid.json(), `${name}: invalid JSON`).toEqual({ message: expect.any(String) });
+  const form = new URLSearchParams({ grant_type: 'client_credentials', scope: '*', client_id: 'nobody', client_secret: 'nothing' });
+  const token = await fetch(`${url}/acme/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  expect(`${token.status} ${(await token.text()).slice(0, 200)}`, `${name}: a form-encoded token request`).toMatch(/^401 \{"error":"invalid_client"/);
+}

@@ -38,7 +38,7 @@ const BINDINGS: [string, (handler: Handler) => Promise<Running>][] = [
   [
     'Fastify 5',
     async (handler) => {
-      const app = fastifyApp(handler);
+      const app = await fastifyApp(handler);
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       return { url, close: () => app.close() };
     },
@@ -56,7 +56,7 @@ const product = (id: string, name: string, brand: string, price: number) => ({
   brand,
 });
 
-describe.each(BINDINGS)('%s binding over real HTTP', (_name, start) => {
+describe.each(BINDINGS)('%s binding over real HTTP', (name, start) => {
   let running: Running;
   let clientId: string;
   let clientSecret: string;
@@ -107,6 +107,37 @@ describe.each(BINDINGS)('%s binding over real HTTP', (_name, start) => {
     const before = await fetch(`${running.url}/search?text=galaxy`);
     expect(((await before.json()) as { totalHits: number }).totalHits).toBe(0);
     await (await catalogs.get('shop')).sync();
+  });
+
+  it('a 3 MB catalog batch (the interface takes up to 50 MB) reaches abkit and is accepted (issue #23)', async () => {
+    const description = 'A sturdy widget for everyday use, with a long description that makes each operation about 1.5 KB. '.repeat(14);
+    const batch = Array.from({ length: 2_000 }, (_, i) => ({ operation: 'create-replace', product: { ...product(`big-${i}`, `Widget ${i}`, 'Acme', 10 + i), description } }));
+    const body = JSON.stringify(batch);
+    expect(body.length).toBeGreaterThan(3_000_000);
+    const res = await fetch(`${running.url}/indexes/catalog/batch`, { method: 'POST', headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' }, body });
+    expect(res.headers.get('content-type'), await res.clone().text().then((t) => t.slice(0, 300))).toBe('application/json');
+    expect(await res.json()).toEqual({ accepted: 2_000, upserted: 2_000, deleted: 0 });
+    expect(res.status).toBe(200);
+  });
+
+  it("invalid JSON gets abkit's JSON error, not the framework's (issue #23)", async () => {
+    for (const [path, headers] of [
+      ['/v2/campaigns', {}],
+      ['/indexes/catalog/batch', { authorization: `Bearer ${catalogApiKey}` }],
+    ] as const) {
+      const res = await fetch(`${running.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"visitor_id": "v1",' });
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('content-type'), path).toBe('application/json');
+      const text = await res.text();
+      expect(text).not.toMatch(/<html|<pre|at .*\.js:\d+/i);
+      expect(JSON.parse(text)).toMatchObject({ message: expect.any(String) });
+    }
+  });
+
+  it("the host app's own JSON route keeps its parser (Express, Fastify)", async () => {
+    const res = await fetch(`${running.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":7}' });
+    if (name === 'Express 5' || name === 'Fastify 5') expect(await res.json()).toEqual({ received: { order: 7 } });
+    else expect(res.status).toBe(404);
   });
 
   it('search sees the synchronized catalog, with bracket filters (raw and qs.stringify)', async () => {
