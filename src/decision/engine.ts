@@ -14,6 +14,7 @@ import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
 import { flagsOf, type FlagsResult } from './flags';
 import { loadFrom, type BucketingSource, type BucketingSourceOptions } from './poll';
 import type { VisitorContext } from './targeting';
+import { contextProblems, contextWithinLimits, DECISION_LIMITS, idLengthProblem } from './limits';
 
 /**
  * Options of {@link DecisionEngine}.
@@ -86,11 +87,14 @@ export interface DecisionEngineOptions {
  * ```
  */
 export interface DecisionRequest {
-  /** The visitor id; a non-empty string. */
+  /** The visitor id; a non-empty string of at most 256 characters. */
   visitorId: string;
-  /** The visitor's anonymous id, for experience continuity. `null` means none. */
+  /** The visitor's anonymous id, for experience continuity, at most 256 characters. `null` means none. */
   anonymousId?: string | null;
-  /** Targeting context: keys to boolean, number or string values. */
+  /**
+   * Targeting context: keys to boolean, number or string values; at most 200 keys of at most
+   * 256 characters, string values of at most 8,192 (`DECISION_LIMITS`).
+   */
   context?: VisitorContext;
   /**
    * Record an activation for each returned campaign.
@@ -225,16 +229,11 @@ function requireId(value: unknown, path: ErrorPath, details: ErrorDetail[]): voi
 /** Whether a request's ids and context are valid as they are (what `#validate` checks first). */
 function plainRequest(request: DecisionRequest): boolean {
   const { visitorId, anonymousId, context } = request;
-  if (typeof visitorId !== 'string' || visitorId === '') return false;
-  if (anonymousId != null && typeof anonymousId !== 'string') return false;
+  if (typeof visitorId !== 'string' || visitorId === '' || visitorId.length > DECISION_LIMITS.idLength) return false;
+  if (anonymousId != null && (typeof anonymousId !== 'string' || anonymousId.length > DECISION_LIMITS.idLength)) return false;
   if (context === undefined) return true;
   if (typeof context !== 'object' || context === null || Array.isArray(context)) return false;
-  for (const key in context) {
-    const value = context[key];
-    // Each `typeof value === …` written out: a kind kept in a variable is computed by a call.
-    if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) return false;
-  }
-  return true;
+  return contextWithinLimits(context);
 }
 
 /**
@@ -370,11 +369,19 @@ export class DecisionEngine {
     if (apiKey !== undefined && apiKey !== null && (typeof apiKey !== 'string' || apiKey.length < MIN_API_KEY_LENGTH)) {
       throw new ValidationError(`apiKey must be a string of at least ${MIN_API_KEY_LENGTH} characters`, [{ path: ['apiKey'], message: `shorter than ${MIN_API_KEY_LENGTH} characters` }]);
     }
-    const parsed = parseBucketingConfig(config);
     const id = options.environment ?? this.defaultEnvironment;
+    const account = options.account ?? this.#defaultAccount;
+    // Both are stored with the configuration, and the environment id with every activation.
+    const names: ErrorDetail[] = [];
+    requireId(id, ['environment'], names);
+    requireId(account, ['account'], names);
+    idLengthProblem(id, ['environment'], names);
+    idLengthProblem(account, ['account'], names);
+    if (names.length > 0) fail(names);
+    const parsed = parseBucketingConfig(config);
     const apiKeyHash = options.apiKey === undefined ? undefined : options.apiKey === null ? null : await credentialHash(options.apiKey, this.#pepper);
     const record = await this.storage.environments.put(
-      { id, accountId: options.account ?? this.#defaultAccount, config: parsed, apiKeyHash },
+      { id, accountId: account, config: parsed, apiKeyHash },
       { now: this.#clock(), expectedVersion: options.expectedVersion },
     );
     this.invalidate(id);
@@ -535,6 +542,7 @@ export class DecisionEngine {
   /**
    * Records activations (all or none). Each names a known environment, one of its variation
    * groups, and a variation of that group; otherwise {@link ValidationError} names the field.
+   * At most 1,000 activations per call, ids of at most 256 characters (`DECISION_LIMITS`).
    *
    * @example
    * ```ts
@@ -543,6 +551,7 @@ export class DecisionEngine {
    */
   async activate(input: ActivationInput | readonly ActivationInput[]): Promise<void> {
     const list: readonly ActivationInput[] = Array.isArray(input) ? input : [input as ActivationInput];
+    if (list.length > DECISION_LIMITS.activationsPerCall) fail([{ path: [], message: `holds ${list.length} activations; at most ${DECISION_LIMITS.activationsPerCall} per call` }]);
     const details: ErrorDetail[] = [];
     const rows: Activation[] = [];
     const now = this.#clock();
@@ -555,6 +564,9 @@ export class DecisionEngine {
       requireId(a.variationGroupId, at('variationGroupId'), details);
       requireId(a.variationId, at('variationId'), details);
       if (a.anonymousId != null && typeof a.anonymousId !== 'string') details.push({ path: at('anonymousId'), message: 'must be a string' });
+      // The other ids must name what the configuration holds (ids of at most as many characters);
+      // checked here too, so an error never echoes a longer one.
+      for (const field of ['environmentId', 'visitorId', 'variationGroupId', 'variationId', 'anonymousId'] as const) idLengthProblem(a[field], at(field), details);
       if (details.length > before) continue;
       const config = await this.#find(a.environmentId);
       if (!config) {
@@ -735,18 +747,15 @@ export class DecisionEngine {
     if (this.#noForced && request.forcedVariations === undefined && plainRequest(request)) return undefined;
     const details: ErrorDetail[] = [];
     requireId(request.visitorId, ['visitorId'], details);
+    idLengthProblem(request.visitorId, ['visitorId'], details);
     if (request.anonymousId != null && typeof request.anonymousId !== 'string') details.push({ path: ['anonymousId'], message: 'must be a string or null' });
+    idLengthProblem(request.anonymousId, ['anonymousId'], details);
     const context = request.context;
     if (context !== undefined) {
       if (typeof context !== 'object' || context === null || Array.isArray(context)) {
         details.push({ path: ['context'], message: 'must be an object' });
       } else {
-        for (const key in context) {
-          const t = typeof context[key];
-          if (t !== 'string' && t !== 'boolean' && !(t === 'number' && Number.isFinite(context[key]))) {
-            details.push({ path: ['context', key], message: 'must be a boolean, a number or a string' });
-          }
-        }
+        contextProblems(context, ['context'], details);
       }
     }
     // The engine's forced variations apply where they resolve (it serves many environments);

@@ -10,16 +10,32 @@ import { parseWith } from '../validation';
 import { serializeDecision } from '../decision/compile';
 import { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
 import { simpleView } from '../decision/flags';
+import { contextProblems, contextWithinLimits, DECISION_LIMITS, idTooLong } from '../decision/limits';
 import { sha256Hex } from '../crypto';
 import type { EnvironmentRecord } from '../storage/environments';
 import { DEFAULT_MAX_BODY_BYTES, jsonNow, maxBodyBytesOption } from './body';
 import { json, jsonText, respond } from './respond';
 import { handlerOf, requestHasQuery, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 
-const contextValue = z.union([z.string(), z.number(), z.boolean()], {
+// The string's length is checked with the context's other limits (contextSchema); the meta documents it.
+const contextValue = z.union([z.string().meta({ maxLength: DECISION_LIMITS.contextValueLength }), z.number(), z.boolean()], {
   error: 'must be a boolean, a number or a string',
 });
-const optionalId = z.string().nullable().optional();
+// The message names the limit; `idTooLong` is the library's own, so both read alike.
+const idMax = { error: (issue: { input?: unknown }) => idTooLong((issue.input as string).length) };
+const optionalId = z.string().max(DECISION_LIMITS.idLength, idMax).nullable().optional();
+/**
+ * The context object. Its count and key lengths are checked once its values passed, with the
+ * library's own check (a key too long is named by its start only: an error never echoes it whole).
+ */
+const contextSchema = z
+  .record(z.string(), contextValue)
+  .superRefine((context, ctx) => {
+    const details: ErrorDetail[] = [];
+    contextProblems(context, [], details);
+    for (const { path, message } of details) ctx.addIssue({ code: 'custom', path: [...path], message });
+  })
+  .meta({ maxProperties: DECISION_LIMITS.contextKeys, propertyNames: { maxLength: DECISION_LIMITS.contextKeyLength } });
 
 /**
  * Body of `POST /v2/campaigns` and `POST /v2/campaigns/{id}` (interfaces.md, Decision request body). `visitorId` and
@@ -37,7 +53,7 @@ export const campaignsRequestSchema = z
     visitorId: optionalId,
     anonymous_id: optionalId,
     anonymousId: optionalId,
-    context: z.record(z.string(), contextValue).nullable().optional(),
+    context: contextSchema.nullable().optional(),
     trigger_hit: z.boolean({ error: 'must be a boolean' }).optional(),
     visitor_consent: z.boolean({ error: 'must be a boolean' }).optional(),
   }, { error: 'the body must be a JSON object' })
@@ -52,7 +68,7 @@ export const campaignsRequestSchema = z
 
 type CampaignsRequest = z.infer<typeof campaignsRequestSchema>;
 
-const isOptionalId = (value: unknown) => value == null || typeof value === 'string';
+const isOptionalId = (value: unknown) => value == null || (typeof value === 'string' && value.length <= DECISION_LIMITS.idLength);
 
 /**
  * The body as {@link campaignsRequestSchema} would return it, when it plainly passes (the shape
@@ -66,29 +82,28 @@ const isOptionalId = (value: unknown) => value == null || typeof value === 'stri
 export function plainCampaignsRequest(body: unknown): CampaignsRequest | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const b = body as Record<string, unknown>;
-  if (typeof b.visitor_id !== 'string' || b.visitor_id === '' || (b.visitorId != null && b.visitorId !== b.visitor_id)) return undefined;
+  if (typeof b.visitor_id !== 'string' || b.visitor_id === '' || b.visitor_id.length > DECISION_LIMITS.idLength || (b.visitorId != null && b.visitorId !== b.visitor_id)) return undefined;
   if (!isOptionalId(b.anonymous_id) || !isOptionalId(b.anonymousId) || !isOptionalId(b.visitorId)) return undefined;
   if (b.trigger_hit !== undefined && typeof b.trigger_hit !== 'boolean') return undefined;
   if (b.visitor_consent !== undefined && typeof b.visitor_consent !== 'boolean') return undefined;
   const context = b.context;
   if (context != null) {
     if (typeof context !== 'object' || Array.isArray(context) || Object.getPrototypeOf(context) !== Object.prototype) return undefined;
-    for (const key in context) {
-      const value = (context as Record<string, unknown>)[key];
-      if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) return undefined;
-    }
+    if (!contextWithinLimits(context as Record<string, unknown>)) return undefined;
   }
   return b as CampaignsRequest;
 }
 
+/** A required id: a non-empty string within the id limit. */
+const requiredId = () => z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty').max(DECISION_LIMITS.idLength, idMax);
 const activationFields = {
-  vid: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
-  vaid: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
-  caid: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
-  aid: z.string({ error: 'must be a string' }).nullable().optional(),
+  vid: requiredId(),
+  vaid: requiredId(),
+  caid: requiredId(),
+  aid: z.string({ error: 'must be a string' }).max(DECISION_LIMITS.idLength, idMax).nullable().optional(),
 };
 const activationItemSchema = z.looseObject(activationFields);
-const cid = z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty');
+const cid = requiredId();
 
 /**
  * Body of `POST /v2/activate` (interfaces.md, Activation).
@@ -112,11 +127,14 @@ export const activationSchema = z.looseObject({ cid, ...activationFields }, { er
  */
 export const activationBatchSchema = z.looseObject({
   cid,
-  batch: z.array(activationItemSchema, { error: 'must be an array' }).min(1, 'must hold at least one activation'),
+  batch: z
+    .array(activationItemSchema, { error: 'must be an array' })
+    .min(1, 'must hold at least one activation')
+    .max(DECISION_LIMITS.activationsPerCall, `must hold at most ${DECISION_LIMITS.activationsPerCall} activations`),
 });
 
 const eventFields = {
-  visitor_id: z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty'),
+  visitor_id: requiredId(),
   event: z
     .string({ error: 'is required and must be a string' })
     .min(1, 'must not be empty')

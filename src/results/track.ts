@@ -5,6 +5,7 @@
  * @module
  */
 import type { ErrorDetail, ErrorPath } from '../errors';
+import { idLengthProblem } from '../decision/limits';
 
 /**
  * Longest event (metric) name, in characters.
@@ -38,7 +39,7 @@ export const MAX_EVENTS_PER_CALL = 1000;
  * ```
  */
 export interface TrackInput {
-  /** The visitor who converted; the id its activations carry. */
+  /** The visitor who converted; the id its activations carry (at most 256 characters). */
   visitorId: string;
   /** Environment. @defaultValue the engine's `defaultEnvironment` */
   environment?: string;
@@ -58,6 +59,7 @@ export function trackProblems(input: TrackInput, prefix: ErrorPath, details: Err
     return;
   }
   if (typeof input.visitorId !== 'string' || input.visitorId === '') details.push({ path: at('visitorId'), message: 'must be a non-empty string' });
+  else idLengthProblem(input.visitorId, at('visitorId'), details);
   if (typeof input.event !== 'string' || input.event === '') details.push({ path: at('event'), message: 'must be a non-empty string' });
   else if (input.event.length > MAX_EVENT_NAME_LENGTH) details.push({ path: at('event'), message: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
   if (input.environment !== undefined && (typeof input.environment !== 'string' || input.environment === '')) {
