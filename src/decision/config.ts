@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from 'zod';
+import { PayloadTooLargeError } from '../errors';
 import { nestingExceeds, parseWith } from '../validation';
 import { parseSemver } from './semver';
 
@@ -50,6 +51,51 @@ export const TARGETING_OPERATORS = [
  */
 export type TargetingOperator = (typeof TARGETING_OPERATORS)[number];
 
+/**
+ * Limits of a configuration, so that what one write stores can always be copied, served and
+ * deleted, and one decision's cost is bounded by a configuration a shop could really have:
+ *
+ * - `depth`: arrays and objects nested (a campaign written alone counts as two levels down);
+ *   `valueDepth` and `valueBytes`: levels and bytes of JSON of each modification value.
+ * - `idLength`: campaign, variation group and variation ids, slugs and targeting keys, as the
+ *   ids a request may name (`DECISION_LIMITS.idLength`): Flagship's ids are 20 characters.
+ * - `campaigns`, `variationGroups`: per environment. Every campaign may be decided (and
+ *   activated) on each request, so these bound one decision's work and answer. Shops run tens of
+ *   experiments at once, the largest programmes a few hundred; a thousand live campaigns in one
+ *   environment is past any of them (2,600 campaigns made one decision answer 425 KB).
+ *   Personalization campaigns hold a group per segment, hence twice as many groups.
+ * - `variationsPerGroup`: A/B/n tests have a handful of variations; 100 is past any.
+ * - `targetingValues`: values of one targeting list (a list of beta testers' ids, of SKUs);
+ *   `targetingBytes`: characters of JSON of every targeting value of the configuration. Lists
+ *   are matched through structures built once per configuration (a set, an automaton), so
+ *   these bound the memory of a compiled configuration and the size of its bucketing file,
+ *   not a decision's time. GrowthBook moves larger id lists to saved groups for the same reason.
+ * - `configBytes`: bytes of JSON of the whole configuration, what `bucketing.json` serves to
+ *   every polling client; 4 MiB is under the remote-control body limit (5 MiB), so the write
+ *   is refused by this limit, naming it. A breach is a 413.
+ *
+ * @example
+ * ```ts
+ * const deep = { modifications: { type: 'JSON', value: { a: [[[[['...']]]]] } } };
+ * console.log(CONFIG_LIMITS.valueDepth); // 32: a value nested deeper is a 400 naming the limit
+ * ```
+ */
+export const CONFIG_LIMITS = Object.freeze({
+  depth: 48,
+  valueDepth: 32,
+  valueBytes: 65_536,
+  idLength: 256,
+  campaigns: 1000,
+  variationGroups: 2000,
+  variationsPerGroup: 100,
+  targetingValues: 10_000,
+  targetingBytes: 1_048_576,
+  configBytes: 4 * 1_048_576,
+});
+
+/** A non-empty id of at most `CONFIG_LIMITS.idLength` characters. */
+const id = () => z.string().min(1).max(CONFIG_LIMITS.idLength, `must be at most ${CONFIG_LIMITS.idLength} characters`);
+
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 const STRING_OPERATORS = new Set<TargetingOperator>(['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH']);
@@ -71,7 +117,7 @@ const ORDER_OPERATORS = new Set<TargetingOperator>([
  */
 export const targetingSchema = z
   .looseObject({
-    key: z.string().min(1),
+    key: id(),
     operator: z.enum(TARGETING_OPERATORS),
     value: z.union([scalar, z.array(scalar).min(1)]).optional(),
   })
@@ -84,6 +130,7 @@ export const targetingSchema = z
       return;
     }
     if (t.value === undefined) return problem(`${t.operator} needs a value`);
+    if (values.length > CONFIG_LIMITS.targetingValues) return problem(`must hold at most ${CONFIG_LIMITS.targetingValues} values`);
     for (const v of values) {
       if (STRING_OPERATORS.has(t.operator) && typeof v !== 'string') return problem(`${t.operator} needs string values`);
       if (ORDER_OPERATORS.has(t.operator) && typeof v === 'boolean') {
@@ -95,19 +142,6 @@ export const targetingSchema = z
     }
   });
 
-/**
- * Limits of a configuration, so that what one write stores can always be copied, served and
- * deleted: the configuration nests at most `depth` levels of arrays and objects (a campaign
- * written alone counts as two levels down), and each modification value at most `valueDepth`
- * levels and `valueBytes` bytes of JSON.
- *
- * @example
- * ```ts
- * const deep = { modifications: { type: 'JSON', value: { a: [[[[['...']]]]] } } };
- * console.log(CONFIG_LIMITS.valueDepth); // 32: a value nested deeper is a 400 naming the limit
- * ```
- */
-export const CONFIG_LIMITS = Object.freeze({ depth: 48, valueDepth: 32, valueBytes: 65_536 });
 
 /**
  * Schema of a variation and its modifications.
@@ -119,7 +153,7 @@ export const CONFIG_LIMITS = Object.freeze({ depth: 48, valueDepth: 32, valueByt
  * ```
  */
 export const variationSchema = z.looseObject({
-  id: z.string().min(1),
+  id: id(),
   reference: z.boolean().optional(),
   allocation: z.number().min(0).max(100).optional(),
   modifications: z.looseObject({
@@ -146,13 +180,14 @@ export const variationSchema = z.looseObject({
  * ```
  */
 export const variationGroupSchema = z.looseObject({
-  id: z.string().min(1),
+  id: id(),
   targeting: z.looseObject({
     targetingGroups: z.array(z.looseObject({ targetings: z.array(targetingSchema) })),
   }),
   variations: z
     .array(variationSchema)
     .min(1)
+    .max(CONFIG_LIMITS.variationsPerGroup, `must hold at most ${CONFIG_LIMITS.variationsPerGroup} variations`)
     .superRefine((variations, ctx) => {
       const total = variations.reduce((sum, v) => sum + (v.allocation ?? 0), 0);
       if (total > 100 + 1e-9) ctx.addIssue({ code: 'custom', message: `allocations sum to ${total}, more than 100` });
@@ -170,9 +205,9 @@ export const variationGroupSchema = z.looseObject({
  * ```
  */
 export const campaignSchema = z.looseObject({
-  id: z.string().min(1),
+  id: id(),
   type: z.string().min(1),
-  slug: z.string().min(1).nullable().optional(),
+  slug: id().nullable().optional(),
   name: z.string().optional(),
   bucketRanges: z
     .array(
@@ -200,7 +235,7 @@ export const campaignSchema = z.looseObject({
 export const bucketingConfigSchema = z
   .looseObject({
     panic: z.boolean().optional(),
-    campaigns: z.array(campaignSchema),
+    campaigns: z.array(campaignSchema).max(CONFIG_LIMITS.campaigns, `must hold at most ${CONFIG_LIMITS.campaigns} campaigns per environment`),
     accountSettings: z
       .looseObject({ enabledXPC: z.boolean().optional(), enabled1V1T: z.boolean().optional() })
       .nullable()
@@ -221,6 +256,13 @@ export const bucketingConfigSchema = z
         return Array.isArray(g) ? g.map((y) => field(y, 'id')) : [];
       });
       duplicates(strings(groups), 'variation group id', ['campaigns'], ctx);
+      if (groups.length > CONFIG_LIMITS.variationGroups) {
+        ctx.addIssue({ code: 'custom', path: ['campaigns'], message: `hold ${groups.length} variation groups; the limit is ${CONFIG_LIMITS.variationGroups} per environment` });
+      }
+      const targetingBytes = targetingSize(campaigns);
+      if (targetingBytes > CONFIG_LIMITS.targetingBytes) {
+        ctx.addIssue({ code: 'custom', path: ['campaigns'], message: `hold ${targetingBytes} characters of targeting values; the limit is ${CONFIG_LIMITS.targetingBytes} per environment` });
+      }
       // Campaigns bound themselves; the other (kept) members are bounded here.
       if (c !== null && typeof c === 'object' && nestingExceeds({ ...c, campaigns: [] }, CONFIG_LIMITS.depth)) {
         ctx.addIssue({ code: 'custom', path: [], message: `nests deeper than the configuration limit of ${CONFIG_LIMITS.depth} levels` });
@@ -281,6 +323,41 @@ export type Variation = z.infer<typeof variationSchema>;
  */
 export type Targeting = z.infer<typeof targetingSchema>;
 
+/** Characters of JSON of every targeting value (guarded: runs on input that may be invalid). */
+function targetingSize(campaigns: readonly unknown[]): number {
+  const list = (x: unknown, name: string): unknown[] => {
+    const v = x && typeof x === 'object' ? (x as Record<string, unknown>)[name] : undefined;
+    return Array.isArray(v) ? v : [];
+  };
+  let total = 0;
+  for (const c of campaigns) {
+    for (const g of list(c, 'variationGroups')) {
+      const targeting = g && typeof g === 'object' ? (g as Record<string, unknown>).targeting : undefined;
+      for (const tg of list(targeting, 'targetingGroups')) {
+        for (const t of list(tg, 'targetings')) {
+          const value = t && typeof t === 'object' ? (t as Record<string, unknown>).value : undefined;
+          // Values are scalars or lists of scalars once valid; anything else counts by its JSON.
+          total += valueSize(value);
+        }
+      }
+    }
+  }
+  return total;
+}
+
+function valueSize(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value).length;
+  // One level: a valid list holds scalars; anything deeper is refused by the schema anyway.
+  if (Array.isArray(value)) {
+    let n = 2;
+    for (const v of value) n += (Array.isArray(v) || (v !== null && typeof v === 'object') ? 2 : valueSize(v)) + 1;
+    return n;
+  }
+  return 2;
+}
+
 function duplicates(ids: string[], what: string, path: (string | number)[], ctx: { addIssue: (issue: { code: 'custom'; path: (string | number)[]; message: string }) => void }): void {
   const seen = new Set<string>();
   for (const id of ids) {
@@ -291,7 +368,8 @@ function duplicates(ids: string[], what: string, path: (string | number)[], ctx:
 
 /**
  * Validates a bucketing configuration, throwing a {@link abkit!ValidationError} whose details give
- * the JSON path of each problem.
+ * the JSON path of each problem, or a {@link abkit!PayloadTooLargeError} when its JSON is over
+ * `CONFIG_LIMITS.configBytes`.
  *
  * @example
  * ```ts
@@ -300,5 +378,22 @@ function duplicates(ids: string[], what: string, path: (string | number)[], ctx:
  * ```
  */
 export function parseBucketingConfig(input: unknown): BucketingConfig {
-  return parseWith(bucketingConfigSchema, input, 'bucketing configuration');
+  const config = parseWith(bucketingConfigSchema, input, 'bucketing configuration');
+  // Measured once valid: validation refuses cycles, so the text exists.
+  const bytes = utf8Length(JSON.stringify(config));
+  if (bytes > CONFIG_LIMITS.configBytes) {
+    throw new PayloadTooLargeError(`the bucketing configuration is ${bytes} bytes of JSON; the limit is ${CONFIG_LIMITS.configBytes} bytes per environment`, 'configuration_too_large');
+  }
+  return config;
+}
+
+/** UTF-8 length of a text, without encoding it. */
+function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Two bytes for U+0080–U+07FF, three above; a surrogate pair (4 bytes) counts 2 + 2.
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return n;
 }
