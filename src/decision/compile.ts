@@ -6,7 +6,7 @@
  * @module
  */
 import type { EnvironmentRecord } from '../storage/environments';
-import type { Campaign, Variation, VariationGroup } from './config';
+import type { Campaign, Targeting, Variation, VariationGroup } from './config';
 import { compileMatcher, compileTargeting, type CompiledTargeting, type CompiledTargetingGroup, type Matcher } from './targeting';
 import { hashPrefix, type HashPrefix } from './bucketing';
 import type { Assigned, AssignmentSource } from './evaluate';
@@ -271,17 +271,20 @@ function compileVariation(campaign: Campaign, group: VariationGroup, variation: 
   };
 }
 
-/** Distinct targeting rules, each compiled once, by what they test. */
+/**
+ * Distinct targeting rules, each compiled once, by what they test: a list repeated by many
+ * campaigns builds its set or automaton once.
+ */
 class RuleTable {
   readonly rules: CompiledTargeting[] = [];
   readonly #index = new Map<string, number>();
 
-  add(rule: CompiledTargeting): number {
-    const { key, operator, value } = rule.source;
+  add(rule: Targeting): number {
+    const { key, operator, value } = rule;
     const id = `${key}\u0000${operator}\u0000${JSON.stringify(value)}`;
     let index = this.#index.get(id);
     if (index === undefined) {
-      index = this.rules.push(rule) - 1;
+      index = this.rules.push(compileTargeting(rule)) - 1;
       this.#index.set(id, index);
     }
     return index;
@@ -297,11 +300,11 @@ function compileGroup(campaign: Campaign, group: VariationGroup, table: RuleTabl
     total += v.allocation;
     return total;
   });
-  const targetingGroups = group.targeting.targetingGroups.map((g) => g.targetings.map(compileTargeting));
+  const ruleGroups = group.targeting.targetingGroups.map((g) => g.targetings.map((t) => table.add(t)));
   return {
     id: group.id,
-    targetingGroups,
-    ruleGroups: targetingGroups.map((g) => g.map((rule) => table.add(rule))),
+    targetingGroups: ruleGroups.map((g) => g.map((index) => table.rules[index]!)),
+    ruleGroups,
     prefix: hashPrefix(group.id),
     variations,
     thresholds,

@@ -12,6 +12,8 @@
  */
 import type { Targeting, TargetingOperator } from './config';
 import { compareSemver, parseSemver, type SemVer } from './semver';
+import { lower, versionOf } from './visitor-values';
+import { listTest, SHORT_LIST, type ListTest } from './list-match';
 
 /**
  * A context value: what the decision interface accepts for each context key.
@@ -64,6 +66,11 @@ export interface CompiledTargeting {
   readonly operands: readonly Operand[];
   /** Whether every operand must match (negative operators) rather than any. */
   readonly all: boolean;
+  /**
+   * For a list of more than a few operands: its test of a visitor's value through a structure
+   * built here once (a set, an automaton…), answering what the operands one by one would.
+   */
+  readonly list?: (actual: ContextValue) => boolean;
   /** For EXISTS / NOT_EXISTS: whether the rule wants the key present. */
   readonly wantPresent: boolean;
   /** The rule as written, for explanations. */
@@ -102,28 +109,20 @@ export function compileTargeting(t: Targeting): CompiledTargeting {
   });
   const existence = t.operator === 'EXISTS' || t.operator === 'NOT_EXISTS';
   const flag = t.value === false ? false : true;
+  const always = t.key === 'fs_all_users';
+  const list: ListTest | undefined = !always && operands.length > SHORT_LIST ? listTest(t.operator, operands) : undefined;
   return {
     key: t.key,
     operator: t.operator,
-    always: t.key === 'fs_all_users',
+    always,
     operands,
     all: NEGATIVE.has(t.operator),
     wantPresent: existence ? (t.operator === 'EXISTS') === flag : true,
+    ...(list ? { list } : {}),
     source: t,
   };
 }
 
-/**
- * Lower-cases without allocating when the text has no upper-case letter, which is the common
- * case for context values.
- */
-function lower(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c >= 65 && c <= 90) || c >= 128) return text.toLowerCase();
-  }
-  return text;
-}
 
 function compareOrdered(actual: string | number, expected: Operand): number | undefined {
   if (typeof actual === 'number') return typeof expected === 'number' ? actual - expected : undefined;
@@ -203,24 +202,6 @@ export function targetedValue(t: CompiledTargeting, context: VisitorContext, vis
   return typeof own === 'string' || typeof own === 'number' || typeof own === 'boolean' ? own : undefined;
 }
 
-// Visitors' versions have few distinct values: parse each once. Bounded in entries (cleared
-// when full) and in key length, so at most 4096 x 256 characters are kept whatever visitors
-// send: a value over 256 characters is not a version (npm's semver draws the same line).
-const versions = new Map<string, SemVer | null>();
-const MAX_VERSIONS = 4096;
-const MAX_VERSION_LENGTH = 256;
-
-function versionOf(text: string): SemVer | undefined {
-  if (text.length > MAX_VERSION_LENGTH) return undefined;
-  let v = versions.get(text);
-  if (v === undefined) {
-    if (versions.size >= MAX_VERSIONS) versions.clear();
-    v = parseSemver(text) ?? null;
-    versions.set(text, v);
-  }
-  return v ?? undefined;
-}
-
 /**
  * Evaluates one compiled targeting against a visitor.
  *
@@ -235,6 +216,16 @@ export function matchTargeting(t: CompiledTargeting, context: VisitorContext, vi
   const actual = targetedValue(t, context, visitorId);
   if (t.operator === 'EXISTS' || t.operator === 'NOT_EXISTS') return (actual !== undefined) === t.wantPresent;
   if (actual === undefined) return false;
+  return t.list ? t.list(actual) : matchEach(t, actual);
+}
+
+/**
+ * A targeting's operands tested one by one against a present value: any must match, every one
+ * for the negative operators. What a short list takes, and what a long list's structure answers.
+ *
+ * @internal
+ */
+export function matchEach(t: CompiledTargeting, actual: ContextValue): boolean {
   const { operands, operator } = t;
   if (t.all) {
     for (let i = 0; i < operands.length; i++) if (!matchOne(operator, actual, operands[i]!)) return false;
@@ -286,6 +277,13 @@ export function compileMatcher(t: CompiledTargeting): Matcher {
     };
   }
   if (operands.length === 0) return general;
+  const list = t.list;
+  if (list) {
+    return (context, visitorId) => {
+      const value = context[key];
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? list(value) : general(context, visitorId);
+    };
+  }
   const onText = operands.every((o) => typeof o === 'string') ? textTest(operator, operands as readonly string[]) : undefined;
   if (onText) {
     return (context, visitorId) => {

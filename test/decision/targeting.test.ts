@@ -10,7 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index';
 import { TARGETING_OPERATORS, parseBucketingConfig, targetingSchema, type TargetingOperator } from '../../src/decision/config';
 import { compareSemver, parseSemver, type SemVer } from '../../src/decision/semver';
-import { compileMatcher, compileTargeting, matchGroups, matchTargeting, type ContextValue, type VisitorContext } from '../../src/decision/targeting';
+import { compileMatcher, compileTargeting, matchEach, matchGroups, matchTargeting, type ContextValue, type VisitorContext } from '../../src/decision/targeting';
+import { SHORT_LIST } from '../../src/decision/list-match';
+import { automatonWork } from '../../src/decision/automaton';
+import { compileConfig } from '../../src/decision/compile';
+import { campaign } from '../helpers/configs';
 
 type Scalar = string | number | boolean;
 
@@ -291,5 +295,62 @@ describe('compileMatcher: the specialized test of a rule', () => {
     expect(compileMatcher(compile({ key: '__proto__', operator: 'EQUALS', value: 'gold' }))(own, 'v1')).toBe(true);
     expect(compileMatcher(compile({ key: 'constructor', operator: 'EXISTS', value: true }))({}, 'v1')).toBe(false);
     expect(compileMatcher(compile({ key: 'toString', operator: 'NOT_EXISTS', value: true }))({}, 'v1')).toBe(true);
+  });
+});
+
+describe('long targeting lists: matched through a structure built once, with the same answers', () => {
+  const text = fc.oneof(
+    fc.constantFrom('gold', 'GOLD', 'Gold', 'go', 'ld', 'old', 'silver', '', 'é', 'É', 'İ', '10', '9', 'a-b', '2.3.1'),
+    fc.string({ unit: fc.constantFrom('a', 'B', 'b', 'é', 'É', '-'), maxLength: 6 }),
+  );
+  const version = fc.constantFrom('1.0.0', '2.3.1', '2.3.1-rc.1', '2.3.1-rc.01', 'v2.4', '2.4.0', '10.0.0', '0.0.1', '1.0.0+build', '1.0.0-alpha', '1.0.0-alpha.beta');
+  const scalar = fc.oneof(text, fc.integer({ min: -3, max: 12 }), fc.double({ min: -5, max: 15, noNaN: true }), fc.boolean(), fc.constant(-0));
+  const long = <T>(a: fc.Arbitrary<T>) => fc.array(a, { minLength: SHORT_LIST + 1, maxLength: 30 });
+  const rule = fc
+    .constantFrom(...TARGETING_OPERATORS.filter((op) => op !== 'EXISTS' && op !== 'NOT_EXISTS'))
+    .chain((operator) =>
+      fc.record({
+        key: fc.constant('k'),
+        operator: fc.constant(operator),
+        value: operator.startsWith('SEMVER_') ? long(version) : fc.oneof(long(text), long(fc.integer({ min: -3, max: 12 })), long(scalar)),
+      }),
+    )
+    .filter((t) => targetingSchema.safeParse(t).success);
+
+  it('answers as the operands tested one by one, for every operator and any value (compiled test and matcher alike)', () => {
+    fc.assert(
+      fc.property(rule, fc.oneof(scalar, version), (raw, actual) => {
+        const compiled = compileTargeting(targetingSchema.parse(raw));
+        expect(compiled.list).toBeDefined();
+        const expected = matchEach(compiled, actual);
+        expect(compiled.list!(actual)).toBe(expected);
+        expect(matchTargeting(compiled, { k: actual }, 'v')).toBe(expected);
+        expect(compileMatcher(compiled)({ k: actual }, 'v')).toBe(expected);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('a list repeated by many campaigns is compiled once', () => {
+    const value = Array.from({ length: 50 }, (_, i) => `sku-${i}`);
+    const campaigns = Array.from({ length: 20 }, (_, i) => campaign({ id: `c${i}`, split: [100], targeting: [[{ key: 'sku', operator: 'CONTAINS', value }]] }));
+    const compiled = compileConfig({ id: 'e', accountId: 'a', version: 1, updatedAt: 0, apiKeyHash: null, config: parseBucketingConfig({ campaigns }) });
+    expect(compiled.rules.length).toBe(1);
+    expect(new Set(compiled.campaigns.map((c) => c.groups[0]!.targetingGroups[0]![0])).size).toBe(1);
+  });
+
+  it('a 100 KB value against a 74,000-value CONTAINS list costs one pass over the value, as against 10 values', () => {
+    const value = `${'x'.repeat(60_000)}${'sku-0073999'.repeat(4_000)}`;
+    const work = (count: number) => {
+      const rule = compileTargeting({ key: 'k', operator: 'CONTAINS', value: Array.from({ length: count }, (_, i) => `SKU-${String(i).padStart(7, '0')}!`) });
+      const test = compileMatcher(rule);
+      const before = automatonWork.steps;
+      expect(test({ k: value }, 'v')).toBe(false);
+      expect(matchTargeting(rule, { k: value }, 'v')).toBe(false);
+      return (automatonWork.steps - before) / 2;
+    };
+    const many = work(74_000);
+    expect(many).toBeLessThanOrEqual(2 * value.length);
+    expect(many).toBeLessThan(work(10) * 1.5);
   });
 });
