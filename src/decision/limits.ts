@@ -28,8 +28,8 @@ import type { ErrorDetail, ErrorPath } from '../errors';
  *
  * @example
  * ```ts
- * const visitorId = externalId.slice(0, DECISION_LIMITS.idLength); // longer ids are refused with a 400
- * await engine.decide({ visitorId, context: { plan: 'gold' } });
+ * const visitorId = crypto.randomUUID(); // 36 characters; over DECISION_LIMITS.idLength (256) is a 400
+ * if (visitorId.length <= DECISION_LIMITS.idLength) await engine.decide({ visitorId, context: { plan: 'gold' } });
  * ```
  */
 export const DECISION_LIMITS = Object.freeze({

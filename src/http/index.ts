@@ -9,6 +9,8 @@
 export { bucketingConfigSchema, campaignSchema, variationGroupSchema, variationSchema, targetingSchema, parseBucketingConfig, TARGETING_OPERATORS } from '../decision/config';
 export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from '../decision/poll';
 export { MIN_API_KEY_LENGTH } from '../decision/engine';
+export { DECISION_LIMITS } from '../decision/limits';
+export { CONFIG_LIMITS } from '../decision/config';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
 export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './decision';
 export { handlerOf } from './router';
