@@ -9,6 +9,7 @@ import type { TokenService } from '../src/access/token-service';
 import type { Catalog } from '../src/catalog/catalog';
 import type { CatalogRegistry } from '../src/catalog/registry';
 import type { DecisionEngine } from '../src/decision/engine';
+import type { ExperimentService } from '../src/results/experiments';
 import type { SearchEvent } from '../src/http/search';
 import { LatencyHistogram } from './histogram';
 
@@ -99,7 +100,19 @@ export function instrumentEngine(engine: DecisionEngine, metrics: ServerMetrics)
     metrics.decisions.inc();
     if (result) metrics.campaignsMatched.inc();
   });
-  around(engine, 'activate', (_result, [input]) => metrics.activations.inc(Array.isArray(input) ? input.length : 1));
+}
+
+/**
+ * Counts the activations recorded through `/v2/activate` (decisions count theirs in
+ * {@link instrumentEngine}'s decisions).
+ *
+ * @example
+ * ```ts
+ * instrumentExperiments(experiments, metrics);
+ * ```
+ */
+export function instrumentExperiments(experiments: ExperimentService, metrics: ServerMetrics): void {
+  around(experiments, 'activate', (_result, [input]) => metrics.activations.inc(Array.isArray(input) ? input.length : 1));
 }
 
 /**

@@ -14,13 +14,14 @@ import { TokenService } from '../src/access/token-service';
 import { applyBootstrap, type CatalogSearchSettings } from '../src/bootstrap';
 import { CatalogRegistry } from '../src/catalog/registry';
 import { DecisionEngine } from '../src/decision/engine';
+import { ExperimentService } from '../src/results/experiments';
 import { createHandler } from '../src/http/handler';
 import type { Storage } from '../src/storage/storage';
 import { createNodeListener } from '../node/listener';
 import { bannerLines } from './banner';
 import type { ServeConfig } from './config';
 import { corsPolicy } from './cors';
-import { countZeroResults, createMetrics, instrumentCatalogs, instrumentEngine, instrumentTokens } from './metrics';
+import { countZeroResults, createMetrics, instrumentCatalogs, instrumentEngine, instrumentExperiments, instrumentTokens } from './metrics';
 import { observe } from './observe';
 import { defaultStorageSpec, openStorage, redactStorage } from './storage';
 
@@ -103,12 +104,14 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
   const engine = new DecisionEngine({ storage, defaultEnvironment, pepper: config.pepper });
   if (config.apiKey !== undefined) await requireApiKey(engine, storage, config.apiKey, defaultEnvironment);
   instrumentEngine(engine, metrics);
+  const experiments = new ExperimentService({ engine });
+  instrumentExperiments(experiments, metrics);
   const tokens = new TokenService({ storage, accesses });
   instrumentTokens(tokens, metrics);
 
   const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
   const search = { registry: catalogs, options: (identifier: string) => searchSettings.get(identifier) ?? {}, onSearch: countZeroResults(metrics) };
-  const handler = createHandler({ decision: engine, access: tokens, catalog: catalogs, search, requestIdHeader: false, onError });
+  const handler = createHandler({ decision: engine, experiments, access: tokens, catalog: catalogs, search, requestIdHeader: false, onError });
   let draining = false;
   const edge = observe({ handler, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });
 

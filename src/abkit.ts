@@ -10,6 +10,7 @@ import { RemoteControl, type RemoteControlOptions } from './access/remote-contro
 import { TokenService, type TokenServiceOptions } from './access/token-service';
 import { CatalogRegistry, type CatalogRegistryOptions } from './catalog/registry';
 import { DecisionEngine, type DecisionEngineOptions } from './decision/engine';
+import { ExperimentService, type ExperimentServiceOptions } from './results/experiments';
 import { createHandler, type HandlerOptions } from './http/handler';
 import type { Handler } from './http/router';
 import type { SearchServiceOptions } from './search/service';
@@ -40,6 +41,8 @@ export interface AbkitOptions {
   clock?: () => number;
   /** Options of the {@link DecisionEngine}. */
   decision?: Omit<DecisionEngineOptions, 'storage'>;
+  /** Options of the {@link ExperimentService}. */
+  experiments?: Omit<ExperimentServiceOptions, 'engine'>;
   /** Options of the {@link AccessManager}. */
   accesses?: Omit<AccessManagerOptions, 'storage'>;
   /** Options of the {@link TokenService}. */
@@ -60,7 +63,7 @@ export interface AbkitOptions {
  * const handler = abkit.handler(options);
  * ```
  */
-export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'access' | 'catalog' | 'search'> {
+export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'experiments' | 'access' | 'catalog' | 'search'> {
   /** Search options and which catalogs require their search key. */
   search?: { options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
 }
@@ -80,6 +83,8 @@ export interface Abkit {
   readonly storage: Storage;
   /** Campaign decisions (the `/v2` interface). */
   readonly engine: DecisionEngine;
+  /** Activations, conversion events and experiment results over {@link Abkit.engine}'s configurations. */
+  readonly experiments: ExperimentService;
   /** Remote-control credentials. */
   readonly accesses: AccessManager;
   /** Access tokens issued for {@link Abkit.accesses}. */
@@ -99,20 +104,22 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
   const { storage, clock } = options;
   const withClock = <T extends { clock?: () => number }>(own: T | undefined): T => ({ ...(clock ? { clock } : {}), ...own }) as T;
   const engine = new DecisionEngine({ ...withClock(options.decision), storage });
+  const experiments = new ExperimentService({ ...withClock(options.experiments), engine });
   const accesses = new AccessManager({ ...withClock(options.accesses), storage });
   const tokens = new TokenService({ ...withClock(options.tokens), storage, accesses });
-  const remote = new RemoteControl({ ...options.remote, engine });
+  const remote = new RemoteControl({ ...options.remote, engine, experiments });
   const catalogs = new CatalogRegistry({ ...withClock(options.catalogs), storage });
   return {
     storage,
     engine,
+    experiments,
     accesses,
     tokens,
     remote,
     catalogs,
     handler(handlerOptions = {}) {
       const { search, ...rest } = handlerOptions;
-      return createHandler({ ...rest, decision: engine, access: tokens, catalog: catalogs, search: { registry: catalogs, ...search } });
+      return createHandler({ ...rest, decision: engine, experiments, access: tokens, catalog: catalogs, search: { registry: catalogs, ...search } });
     },
     close: () => storage.close(),
   };

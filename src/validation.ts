@@ -14,6 +14,15 @@ export function zodDetails(error: z.ZodError, prefix: ErrorPath = []): ErrorDeta
   }));
 }
 
+/**
+ * Throws a {@link ValidationError} whose message names every problem by its path
+ * (`[0].visitorId must be a non-empty string; …`), after `what` when given.
+ */
+export function failWith(details: readonly ErrorDetail[], what = ''): never {
+  const summary = details.map((d) => `${formatPath(d.path)} ${d.message}`).join('; ');
+  throw new ValidationError(what === '' ? summary : `${what}: ${summary}`, details);
+}
+
 /** Throws a {@link ValidationError} naming every problem, or returns the parsed value. */
 export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: string): z.infer<T> {
   const result = schema.safeParse(input);

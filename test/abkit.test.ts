@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AccessManager, CatalogRegistry, createAbkit, DecisionEngine, memoryStorage, TokenService, type Storage } from '../src/index';
+import { AccessManager, CatalogRegistry, createAbkit, DecisionEngine, ExperimentService, memoryStorage, TokenService, type Storage } from '../src/index';
 import { T0 } from './helpers/accounts';
 import { config } from './helpers/configs';
 
@@ -68,16 +68,17 @@ describe('the services take their storage', () => {
     }
   });
 
-  it('the engine reads environments and activations through its own API', async () => {
+  it('the engine reads environments, and its experiment service records activations at its clock', async () => {
     const engine = new DecisionEngine({ storage: memoryStorage(), clock: () => T0 });
+    const experiments = new ExperimentService({ engine });
     expect(await engine.getEnvironment('prod')).toBeUndefined();
     await engine.load(config([{ id: 'c1', split: [100, 0] }]), { environment: 'prod', account: 'acme' });
     expect(await engine.getEnvironment('prod')).toMatchObject({ id: 'prod', accountId: 'acme', version: 1 });
-    await engine.activate({ environmentId: 'prod', visitorId: 'v1', variationGroupId: 'c1-vg', variationId: 'c1-v0' });
-    expect(await engine.listActivations({ environmentId: 'prod' })).toEqual([
+    await experiments.activate({ environmentId: 'prod', visitorId: 'v1', variationGroupId: 'c1-vg', variationId: 'c1-v0' });
+    expect(await engine.storage.activations.list({ environmentId: 'prod' })).toEqual([
       { environmentId: 'prod', visitorId: 'v1', anonymousId: null, campaignId: 'c1', variationGroupId: 'c1-vg', variationId: 'c1-v0', timestamp: T0 },
     ]);
-    expect(await engine.listActivations({ environmentId: 'staging' })).toEqual([]);
+    expect(await engine.storage.activations.list({ environmentId: 'staging' })).toEqual([]);
   });
 
   it('AccessManager finds an access by client id, revoked or not', async () => {

@@ -3,6 +3,7 @@ import type { DecisionEngine } from '../decision/engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Activation, ActivationQuery } from '../storage/activations';
 import type { EnvironmentRecord } from '../storage/environments';
+import { ExperimentService } from '../results/experiments';
 import type { ExperimentResults, ResultsQuery } from '../results/results';
 import { parseWith } from '../validation';
 import { OneAtATime } from './one-at-a-time';
@@ -19,6 +20,11 @@ import { OneAtATime } from './one-at-a-time';
 export interface RemoteControlOptions {
   /** The engine whose configurations are managed; its storage is written and its cache refreshed. */
   engine: DecisionEngine;
+  /**
+   * Where activations and results are read.
+   * @defaultValue an `ExperimentService` over `engine`
+   */
+  experiments?: ExperimentService;
   /**
    * Attempts of a write that did not ask for a version (one campaign, panic, a configuration
    * without `expectedVersion`) when another process changed the configuration between its read
@@ -69,6 +75,8 @@ export interface CampaignSummary {
 export class RemoteControl {
   /** The engine whose configurations this manages. */
   readonly engine: DecisionEngine;
+  /** Where activations and results are read. */
+  readonly experiments: ExperimentService;
   readonly #attempts: number;
 
   /** Creates the service; a bad option throws a `TypeError` prefixed `RemoteControl:`. */
@@ -77,6 +85,7 @@ export class RemoteControl {
     const { maxAttempts = 20 } = options;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
     this.engine = options.engine;
+    this.experiments = options.experiments ?? new ExperimentService({ engine: options.engine });
     this.#attempts = maxAttempts;
   }
 
@@ -151,13 +160,13 @@ export class RemoteControl {
   /** The environment's activations, oldest first. */
   async listActivations(account: string, environment: string, query: Omit<ActivationQuery, 'environmentId'> = {}): Promise<Activation[]> {
     await this.getConfiguration(account, environment);
-    return this.engine.listActivations({ ...query, environmentId: environment });
+    return this.experiments.listActivations({ ...query, environmentId: environment });
   }
 
   /** An experiment's results in the environment (see `DecisionEngine.results`). */
   async results(account: string, environment: string, query: Omit<ResultsQuery, 'environment'>): Promise<ExperimentResults> {
     await this.getConfiguration(account, environment);
-    return this.engine.results({ ...query, environment });
+    return this.experiments.results({ ...query, environment });
   }
 
   /**

@@ -1,10 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { constantTimeEqual, credentialHash, isUnpepperedHash } from '../crypto';
-import { AuthenticationError, formatPath, NotFoundError, ValidationError, type ErrorDetail, type ErrorPath } from '../errors';
-import { analyzeCampaign, resultsQueryProblems, type ExperimentResults, type ResultsQuery } from '../results/results';
-import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from '../results/track';
-import type { Activation, ActivationQuery } from '../storage/activations';
-import type { ConversionEvent } from '../storage/events';
+import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import type { Activation } from '../storage/activations';
 import { rehashApiKey, type EnvironmentRecord, type EnvironmentStore } from '../storage/environments';
 import type { DecidedWrite, DecisionWrite, Storage } from '../storage/storage';
 import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
@@ -14,7 +11,8 @@ import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
 import { flagsOf, type FlagsResult } from './flags';
 import { loadFrom, type BucketingSource, type BucketingSourceOptions } from './poll';
 import type { VisitorContext } from './targeting';
-import { contextProblems, contextWithinLimits, DECISION_LIMITS, idLengthProblem } from './limits';
+import { contextProblems, contextWithinLimits, DECISION_LIMITS, idLengthProblem, requireId } from './limits';
+import { failWith } from '../validation';
 
 /**
  * Options of {@link DecisionEngine}.
@@ -150,28 +148,6 @@ export interface Explanation {
 }
 
 /**
- * One activation to record (interfaces.md, Activation in library form).
- *
- * @example
- * ```ts
- * const input: ActivationInput = { environmentId: 'prod', visitorId: 'v1', variationGroupId: 'vg1', variationId: 'var2' };
- * await engine.activate(input);
- * ```
- */
-export interface ActivationInput {
-  /** Environment (`cid`). */
-  environmentId: string;
-  /** Visitor (`vid`). */
-  visitorId: string;
-  /** Variation group (`caid`); must belong to the environment. */
-  variationGroupId: string;
-  /** Variation (`vaid`); must belong to the variation group. */
-  variationId: string;
-  /** Anonymous id (`aid`). */
-  anonymousId?: string | null;
-}
-
-/**
  * Shortest environment API key {@link DecisionEngine.load} accepts: a shorter one could be
  * guessed by trying.
  *
@@ -220,10 +196,6 @@ const NO_FORCED: Readonly<Record<string, string>> = Object.freeze({});
 
 function checkOption(condition: boolean, message: string): void {
   if (!condition) throw new TypeError(`DecisionEngine: ${message}`);
-}
-
-function requireId(value: unknown, path: ErrorPath, details: ErrorDetail[]): void {
-  if (typeof value !== 'string' || value === '') details.push({ path, message: 'must be a non-empty string' });
 }
 
 /** Whether a request's ids and context are valid as they are (what `#validate` checks first). */
@@ -284,10 +256,6 @@ function decisionWrite(write: DecidedWrite): DecisionWrite {
   return { environmentId: write.environmentId, visitorId: write.visitorId, assignments: assignments && Object.freeze(assignments), activations };
 }
 
-function fail(details: ErrorDetail[]): never {
-  throw new ValidationError(`${details.map((d) => `${formatPath(d.path)} ${d.message}`).join('; ')}`, details);
-}
-
 /**
  * The campaign decision engine: which variation of which campaign a visitor gets.
  *
@@ -313,6 +281,8 @@ export class DecisionEngine {
   readonly #noForced: boolean;
   readonly #refreshMs: number;
   readonly #clock: () => number;
+  /** The engine's `clock` option: what it stamps decisions' activations with. */
+  readonly clock: () => number;
   readonly #pepper: string | undefined;
   readonly #cache: LRUCache<string, CacheEntry>;
   // The last configuration served: while fresh, a decision reads it without touching the LRU.
@@ -351,6 +321,7 @@ export class DecisionEngine {
     this.#noForced = Object.keys(this.#forced).length === 0;
     this.#refreshMs = refreshIntervalMs;
     this.#clock = clock;
+    this.clock = clock;
     this.#pepper = pepper;
     this.#cache = new LRUCache({ max: maxEnvironments, ttl: 3_600_000, updateAgeOnGet: true });
   }
@@ -377,7 +348,7 @@ export class DecisionEngine {
     requireId(account, ['account'], names);
     idLengthProblem(id, ['environment'], names);
     idLengthProblem(account, ['account'], names);
-    if (names.length > 0) fail(names);
+    if (names.length > 0) failWith(names);
     const parsed = parseBucketingConfig(config);
     const apiKeyHash = options.apiKey === undefined ? undefined : options.apiKey === null ? null : await credentialHash(options.apiKey, this.#pepper);
     const record = await this.storage.environments.put(
@@ -400,18 +371,6 @@ export class DecisionEngine {
    */
   async getEnvironment(environment: string): Promise<EnvironmentRecord | undefined> {
     return this.storage.environments.get(environment);
-  }
-
-  /**
-   * Activations recorded by {@link DecisionEngine.activate}, oldest first.
-   *
-   * @example
-   * ```ts
-   * const lastHour = await engine.listActivations({ environmentId: 'prod', since: Date.now() - 3_600_000 });
-   * ```
-   */
-  async listActivations(query: ActivationQuery): Promise<Activation[]> {
-    return this.storage.activations.list(query);
   }
 
   /** Drops compiled configurations (one environment, or all) so the next request re-reads the store. */
@@ -540,129 +499,10 @@ export class DecisionEngine {
   }
 
   /**
-   * Records activations (all or none). Each names a known environment, one of its variation
-   * groups, and a variation of that group; otherwise {@link ValidationError} names the field.
-   * At most 1,000 activations per call, ids of at most 256 characters (`DECISION_LIMITS`).
-   *
-   * @example
-   * ```ts
-   * await engine.activate({ environmentId: 'prod', visitorId: 'v1', variationGroupId: 'vg1', variationId: 'var2' });
-   * ```
+   * The environment's compiled configuration, or undefined when it does not exist (what the
+   * experiment service checks activations and events against). @internal
    */
-  async activate(input: ActivationInput | readonly ActivationInput[]): Promise<void> {
-    const list: readonly ActivationInput[] = Array.isArray(input) ? input : [input as ActivationInput];
-    if (list.length > DECISION_LIMITS.activationsPerCall) fail([{ path: [], message: `holds ${list.length} activations; at most ${DECISION_LIMITS.activationsPerCall} per call` }]);
-    const details: ErrorDetail[] = [];
-    const rows: Activation[] = [];
-    const now = this.#clock();
-    for (let i = 0; i < list.length; i++) {
-      const a = list[i]!;
-      const at = (field: string): ErrorPath => (Array.isArray(input) ? [i, field] : [field]);
-      const before = details.length;
-      requireId(a.environmentId, at('environmentId'), details);
-      requireId(a.visitorId, at('visitorId'), details);
-      requireId(a.variationGroupId, at('variationGroupId'), details);
-      requireId(a.variationId, at('variationId'), details);
-      if (a.anonymousId != null && typeof a.anonymousId !== 'string') details.push({ path: at('anonymousId'), message: 'must be a string' });
-      // The other ids must name what the configuration holds (ids of at most as many characters);
-      // checked here too, so an error never echoes a longer one.
-      for (const field of ['environmentId', 'visitorId', 'variationGroupId', 'variationId', 'anonymousId'] as const) idLengthProblem(a[field], at(field), details);
-      if (details.length > before) continue;
-      const config = await this.#find(a.environmentId);
-      if (!config) {
-        details.push({ path: at('environmentId'), message: `"${a.environmentId}" is not a known environment` });
-        continue;
-      }
-      const found = config.groupById.get(a.variationGroupId);
-      if (!found) {
-        details.push({ path: at('variationGroupId'), message: `"${a.variationGroupId}" is not a variation group of environment "${a.environmentId}"` });
-        continue;
-      }
-      if (!found.group.variationById.has(a.variationId)) {
-        details.push({ path: at('variationId'), message: `"${a.variationId}" is not a variation of variation group "${a.variationGroupId}"` });
-        continue;
-      }
-      rows.push({
-        environmentId: a.environmentId,
-        visitorId: a.visitorId,
-        anonymousId: a.anonymousId ?? null,
-        campaignId: found.campaign.id,
-        variationGroupId: a.variationGroupId,
-        variationId: a.variationId,
-        timestamp: now,
-      });
-    }
-    if (details.length > 0) fail(details);
-    await this.storage.activations.record(rows);
-  }
-
-  /**
-   * Records conversion events (all or none), e.g. a purchase and its revenue, for
-   * `results()`. Each names a known environment (default: the engine's), a
-   * visitor and an event name; otherwise {@link ValidationError} names the field (`[i].field` for
-   * a list). At most {@link MAX_EVENTS_PER_CALL} events per call.
-   *
-   * @example
-   * ```ts
-   * await engine.track({ visitorId: 'v1', environment: 'prod', event: 'purchase', value: 42.5 });
-   * await engine.track([{ visitorId: 'v2', event: 'signup' }, { visitorId: 'v3', event: 'signup' }]);
-   * ```
-   */
-  async track(input: TrackInput | readonly TrackInput[]): Promise<void> {
-    const batch = Array.isArray(input);
-    const list: readonly TrackInput[] = batch ? input : [input as TrackInput];
-    if (list.length > MAX_EVENTS_PER_CALL) fail([{ path: [], message: `holds ${list.length} events; at most ${MAX_EVENTS_PER_CALL} per call` }]);
-    const details: ErrorDetail[] = [];
-    const rows: ConversionEvent[] = [];
-    const now = this.#clock();
-    const known = new Map<string, CompiledConfig | undefined>();
-    for (let i = 0; i < list.length; i++) {
-      const e = list[i]!;
-      const prefix: ErrorPath = batch ? [i] : [];
-      const before = details.length;
-      trackProblems(e, prefix, details);
-      if (details.length > before) continue;
-      const environmentId = e.environment ?? this.defaultEnvironment;
-      if (!known.has(environmentId)) known.set(environmentId, await this.#find(environmentId));
-      if (!known.get(environmentId)) {
-        details.push({ path: [...prefix, 'environment'], message: `"${environmentId}" is not a known environment` });
-        continue;
-      }
-      rows.push({ environmentId, visitorId: e.visitorId, event: e.event, value: e.value ?? null, timestamp: e.timestamp ?? now });
-    }
-    if (details.length > 0) fail(details);
-    await this.storage.events.record(rows);
-  }
-
-  /**
-   * An experiment's results for one metric, per variation of the campaign's variation groups:
-   * exposed and converted visitors, conversion rate, mean value per exposed visitor, and against
-   * the group's reference: uplift with a 95% interval, p-value (two-proportion z-test for rates,
-   * Welch's t-test for values), chance to beat, plus a sample-ratio-mismatch check per group.
-   * The store aggregates (one SQL statement); no event is loaded into memory. Throws
-   * {@link ValidationError} for a bad query and {@link NotFoundError} for an unknown environment
-   * or campaign.
-   *
-   * @example
-   * ```ts
-   * const results = await engine.results({ environment: 'prod', campaignId: 'new-checkout', metric: 'purchase' });
-   * for (const v of results.groups[0]!.variations) console.log(v.variationId, v.conversionRate, v.comparison?.conversionRate.pValue);
-   * ```
-   */
-  async results(query: ResultsQuery): Promise<ExperimentResults> {
-    const details: ErrorDetail[] = [];
-    resultsQueryProblems(query, details);
-    if (details.length > 0) fail(details);
-    const config = await this.#config(query.environment);
-    const campaign = config.campaignByKey.get(query.campaignId);
-    if (!campaign) throw new NotFoundError(`campaign "${query.campaignId}" does not exist in environment "${config.environmentId}"`);
-    const window = { environmentId: config.environmentId, metric: query.metric, since: query.since, until: query.until };
-    const rows = await this.storage.events.aggregate({ ...window, campaignId: campaign.id, event: query.metric });
-    return analyzeCampaign(campaign, rows, window);
-  }
-
-  /** The environment's configuration, or undefined when it does not exist. */
-  async #find(environmentId: string): Promise<CompiledConfig | undefined> {
+  async find(environmentId: string): Promise<CompiledConfig | undefined> {
     try {
       return await this.#config(environmentId);
     } catch (e) {
@@ -778,7 +618,7 @@ export class DecisionEngine {
         details.push({ path: ['forcedVariations', campaignId], message: `variation "${variationId}" is not in campaign "${campaignId}"` });
       } else (forced ??= {})[campaignId] = variationId;
     }
-    if (details.length > 0) fail(details);
+    if (details.length > 0) failWith(details);
     return forced;
   }
 

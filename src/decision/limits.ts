@@ -40,6 +40,11 @@ export const DECISION_LIMITS = Object.freeze({
   activationsPerCall: 1000,
 });
 
+/** Records a problem unless `value` is a non-empty string. */
+export function requireId(value: unknown, path: ErrorPath, details: ErrorDetail[]): void {
+  if (typeof value !== 'string' || value === '') details.push({ path, message: 'must be a non-empty string' });
+}
+
 /** Pushes a detail when a present id is longer than the limit; `path` names it as the caller knows it. */
 export function idLengthProblem(value: unknown, path: ErrorPath, details: ErrorDetail[]): void {
   if (typeof value === 'string' && value.length > DECISION_LIMITS.idLength) details.push({ path, message: idTooLong(value.length) });

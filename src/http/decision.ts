@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { DecisionEngine, DecisionRequest } from '../decision/engine';
+import { ExperimentService } from '../results/experiments';
 import { formatPath, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
 import { serializeDecision } from '../decision/compile';
@@ -200,6 +201,11 @@ export interface DecisionHandlerOptions extends ErrorReporting {
   /** The engine that answers. */
   engine: DecisionEngine;
   /**
+   * Records `/v2/activate` and `/v2/events`.
+   * @defaultValue an `ExperimentService` over `engine`
+   */
+  experiments?: ExperimentService;
+  /**
    * Path prefix the routes are mounted under.
    * @defaultValue `''` (routes start at `/v2`)
    * @example `'/decision'` serves `/decision/v2/campaigns`
@@ -362,6 +368,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   const { engine, onError } = options;
   if (!engine || typeof engine.decide !== 'function') throw new TypeError('createDecisionHandler: engine must be a DecisionEngine');
   const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createDecisionHandler');
+  const experiments = options.experiments ?? new ExperimentService({ engine });
 
   /** The checks every decision route makes before reading the body: query flags, API key. */
   function authorize(context: RouteContext, query: URLSearchParams): Promise<void> {
@@ -397,7 +404,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   async function events({ request, body }: RouteContext): Promise<Response> {
     const parsed = parseEvents(await body.json());
     await checkCid(request, parsed.cid);
-    await engine.track(parsed.items.map((e) => ({ environment: parsed.cid, visitorId: e.visitor_id, event: e.event, value: e.value ?? null })));
+    await experiments.track(parsed.items.map((e) => ({ environment: parsed.cid, visitorId: e.visitor_id, event: e.event, value: e.value ?? null })));
     return respond(null, 204);
   }
 
@@ -464,7 +471,7 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
       anonymousId: a.aid ?? null,
     }));
     try {
-      await engine.activate(batch ? inputs : inputs[0]!);
+      await experiments.activate(batch ? inputs : inputs[0]!);
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       const details = inBodyTerms(e.details, batch);

@@ -7,6 +7,7 @@ import type { TokenService } from '../access/token-service';
 import { RemoteControl } from '../access/remote-control';
 import type { CatalogRegistry } from '../catalog/registry';
 import type { DecisionEngine } from '../decision/engine';
+import { ExperimentService } from '../results/experiments';
 import type { SearchServiceOptions } from '../search/service';
 import { catalogRoutes } from './catalog';
 import { decisionRoutes } from './decision';
@@ -31,6 +32,8 @@ import { tokenRoutes } from './token';
 export interface HandlerOptions extends ErrorReporting {
   /** Serves the decision interface (`/v2/…`). */
   decision?: DecisionEngine;
+  /** Records activations and events and reads results, with `decision`. @defaultValue an `ExperimentService` over `decision` */
+  experiments?: ExperimentService;
   /** Serves token issue and check; with `decision`, also the remote control API. */
   access?: TokenService;
   /** Serves the catalog interface (`/indexes/catalog/…`). */
@@ -99,9 +102,10 @@ export function createHandler(options: HandlerOptions): Handler {
     throw new TypeError(`createHandler: requestIdHeader must be a header name or false, got ${JSON.stringify(requestIdHeader)}`);
   }
   const tables: Routes[] = [];
-  if (decision) tables.push(decisionRoutes({ engine: decision, prefix, maxBodyBytes, onError }));
+  const experiments = decision && (options.experiments ?? new ExperimentService({ engine: decision }));
+  if (decision) tables.push(decisionRoutes({ engine: decision, experiments, prefix, maxBodyBytes, onError }));
   if (access) tables.push(tokenRoutes({ tokens: access, prefix, maxBodyBytes, onError }));
-  if (access && decision) tables.push(remoteControlRoutes({ remote: new RemoteControl({ engine: decision }), tokens: access, prefix, maxBodyBytes, onError }));
+  if (access && decision) tables.push(remoteControlRoutes({ remote: new RemoteControl({ engine: decision, experiments }), tokens: access, prefix, maxBodyBytes, onError }));
   if (catalog) tables.push(catalogRoutes({ registry: catalog, prefix, maxBodyBytes, onError }));
   if (options.search) {
     const s = 'registry' in options.search ? options.search : { registry: options.search };

@@ -21,6 +21,7 @@ import {
   type TrackingEventDetails,
 } from '@openfeature/server-sdk';
 import type { DecisionEngine } from '../decision/engine';
+import { ExperimentService } from '../results/experiments';
 import type { ResolvedFlag } from '../decision/flags';
 import type { VisitorContext } from '../decision/targeting';
 
@@ -37,6 +38,11 @@ import type { VisitorContext } from '../decision/targeting';
 export interface AbkitProviderOptions {
   /** The engine that decides. */
   engine: DecisionEngine;
+  /**
+   * Records exposures and `track()` events (`abkit.experiments` when composed by `createAbkit`).
+   * @defaultValue an `ExperimentService` over `engine`
+   */
+  experiments?: ExperimentService;
   /** Environment flags are read from. @defaultValue the engine's `defaultEnvironment` */
   environment?: string;
   /**
@@ -85,7 +91,7 @@ function metadataOf(flag: ResolvedFlag): OpenFeatureFlagMetadata {
  * key), `TYPE_MISMATCH`, `TARGETING_KEY_MISSING`, `INVALID_CONTEXT` or `GENERAL`. Flag metadata
  * carries the campaign and variation (ids, names when set, type, slug, reference); the variant
  * is the variation id. `track(event, context, { value })` records a conversion event
- * (`engine.track`).
+ * (`experiments.track`).
  *
  * @example
  * ```ts
@@ -105,6 +111,8 @@ export class AbkitProvider implements Provider {
   readonly runsOn = 'server' as const;
   /** The engine that decides. */
   readonly engine: DecisionEngine;
+  /** Records exposures and events. */
+  readonly experiments: ExperimentService;
   readonly #environment: string | undefined;
   readonly #recordExposures: boolean;
   readonly #onError: (error: unknown) => void;
@@ -116,6 +124,7 @@ export class AbkitProvider implements Provider {
       throw new TypeError('AbkitProvider: environment must be a non-empty string');
     }
     this.engine = options.engine;
+    this.experiments = options.experiments ?? new ExperimentService({ engine: options.engine });
     this.#environment = options.environment;
     this.#recordExposures = options.recordExposures ?? true;
     this.#onError = options.onError ?? ((e) => console.error(e));
@@ -151,7 +160,7 @@ export class AbkitProvider implements Provider {
       return;
     }
     const value = trackingEventDetails?.value;
-    this.engine.track({ visitorId, environment: this.#environment, event: trackingEventName, value: typeof value === 'number' ? value : null }).catch(this.#onError);
+    this.experiments.track({ visitorId, environment: this.#environment, event: trackingEventName, value: typeof value === 'number' ? value : null }).catch(this.#onError);
   }
 
   async #resolve<T>(flagKey: string, defaultValue: T, context: EvaluationContext, kind: Kind): Promise<ResolutionDetails<T>> {
@@ -168,7 +177,7 @@ export class AbkitProvider implements Provider {
     const actual = kindOf(flag.value);
     if (actual !== kind) throw new TypeMismatchError(`flag "${flagKey}" is a ${actual}, not a ${kind}`);
     if (this.#recordExposures) {
-      await this.engine.activate({ environmentId: result.environmentId, visitorId: visitor.visitorId, variationGroupId: flag.metadata.variationGroupId, variationId: flag.metadata.variationId }).catch(general);
+      await this.experiments.activate({ environmentId: result.environmentId, visitorId: visitor.visitorId, variationGroupId: flag.metadata.variationGroupId, variationId: flag.metadata.variationId }).catch(general);
     }
     const reason = flag.source === 'forced' ? StandardResolutionReasons.STATIC : flag.split ? StandardResolutionReasons.SPLIT : StandardResolutionReasons.TARGETING_MATCH;
     return { value: flag.value as T, variant: flag.metadata.variationId, reason, flagMetadata: metadataOf(flag) };

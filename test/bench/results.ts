@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- results`: `engine.results()` for a campaign with 200,000 exposed visitors
+ * `npm run bench -- results`: `experiments.results()` for a campaign with 200,000 exposed visitors
  * and 1,000,000 conversion events (half of them the metric), on SQLite (file, WAL) and
  * PostgreSQL, next to the raw SQL in the same run: the store's own aggregate statement run
  * directly through the driver (the floor `results()` can reach), and a naive hand-written join
@@ -17,7 +17,7 @@ import { postgresStorage } from '../../adapters/sql/postgres';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
 import type { SqlStorage } from '../../adapters/sql/storage';
 import { prng } from '../../examples/demo/generate-products';
-import { DecisionEngine } from '../../src/index';
+import { DecisionEngine, ExperimentService } from '../../src/index';
 import { type Activation } from '../../src/storage/activations';
 import { type ConversionEvent } from '../../src/storage/events';
 import { config } from '../helpers/configs';
@@ -99,6 +99,7 @@ export async function benchResults(): Promise<void> {
     for (const [name, open] of adapters) {
       const storage = await open();
       const engine = new DecisionEngine({ storage });
+      const experiments = new ExperimentService({ engine });
       await engine.load(config([{ id: 'exp', split: [50, 50] }]), { environment: ENV });
       const loadMs = await load(storage);
       console.log(`${name}: data loaded in ${(loadMs / 1000).toFixed(1)} s`);
@@ -106,7 +107,7 @@ export async function benchResults(): Promise<void> {
       const query = { environment: ENV, campaignId: 'exp', metric: 'purchase' };
       const statement = aggregateSql({ environmentId: ENV, campaignId: 'exp', event: 'purchase' });
       const runs: Record<string, () => Promise<unknown>> = {
-        'engine.results()': () => engine.results(query),
+        'experiments.results()': () => experiments.results(query),
         'raw SQL: the store statement': () => storage.driver.query(statement.sql, statement.params),
         'raw SQL: naive join': () => storage.driver.query(NAIVE_SQL, ['purchase', ENV, 'exp']),
       };
@@ -121,7 +122,7 @@ export async function benchResults(): Promise<void> {
       }
       // For scale: what loading the metric's events into the process would hold.
       const loadedMb = await heapOf(() => storage.events.list({ environmentId: ENV, event: 'purchase' }));
-      const results = await engine.results(query);
+      const results = await experiments.results(query);
       const exposed = results.groups[0]!.variations.reduce((s, v) => s + v.exposed, 0);
       const baseline = median(measures['raw SQL: the store statement']!.ms);
       lines.push(`\n${name}: loaded ${EXPOSED.toLocaleString('en-US')} exposures and ${EVENTS.toLocaleString('en-US')} events in ${(loadMs / 1000).toFixed(1)} s; results() counted ${exposed.toLocaleString('en-US')} exposed visitors`);

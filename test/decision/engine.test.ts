@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbkitError, DecisionEngine, memoryStorage, NotFoundError, ValidationError } from '../../src/index';
+import { AbkitError, DecisionEngine, memoryStorage, NotFoundError, ValidationError, ExperimentService } from '../../src/index';
 import { variationBucket } from '../../src/decision/bucketing';
 import { campaign, config } from '../helpers/configs';
 
@@ -189,14 +189,15 @@ describe('activations on decide', () => {
   it('activate validates environment, variation group and variation, naming the field, and applies all or none', async () => {
     const storage = memoryStorage();
     const engine = await engineWith(config([{ id: 'c1', split: [50, 50] }]), { storage });
+    const experiments = new ExperimentService({ engine });
     const good = { environmentId: 'default', visitorId: 'v', variationGroupId: 'c1-vg', variationId: 'c1-v1' };
-    await expect(engine.activate({ ...good, environmentId: 'nope' })).rejects.toThrow(/environmentId "nope" is not a known environment/);
-    await expect(engine.activate({ ...good, variationGroupId: 'x' })).rejects.toThrow(/variationGroupId "x" is not a variation group/);
-    await expect(engine.activate({ ...good, variationId: 'x' })).rejects.toThrow(/variationId "x" is not a variation of variation group "c1-vg"/);
-    await expect(engine.activate({ ...good, visitorId: '' })).rejects.toThrow(/visitorId must be a non-empty string/);
-    await expect(engine.activate([good, { ...good, variationId: 'x' }])).rejects.toThrow(/\[1\]\.variationId/);
+    await expect(experiments.activate({ ...good, environmentId: 'nope' })).rejects.toThrow(/environmentId "nope" is not a known environment/);
+    await expect(experiments.activate({ ...good, variationGroupId: 'x' })).rejects.toThrow(/variationGroupId "x" is not a variation group/);
+    await expect(experiments.activate({ ...good, variationId: 'x' })).rejects.toThrow(/variationId "x" is not a variation of variation group "c1-vg"/);
+    await expect(experiments.activate({ ...good, visitorId: '' })).rejects.toThrow(/visitorId must be a non-empty string/);
+    await expect(experiments.activate([good, { ...good, variationId: 'x' }])).rejects.toThrow(/\[1\]\.variationId/);
     expect(await storage.activations.list({ environmentId: 'default' })).toEqual([]);
-    await engine.activate([good, { ...good, visitorId: 'w' }]);
+    await experiments.activate([good, { ...good, visitorId: 'w' }]);
     expect((await storage.activations.list({ environmentId: 'default' })).map((a) => [a.visitorId, a.campaignId])).toEqual([
       ['v', 'c1'],
       ['w', 'c1'],

@@ -94,7 +94,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const activations = () => engine.listActivations({ environmentId: ENV });
+const activations = () => engine.storage.activations.list({ environmentId: ENV });
 
 // The hit-cache path runs first: after a DECISION-API start in the same process, the SDK (a
 // process-wide singleton) no longer hands edge-mode activate hits to the new hit cache.

@@ -1,6 +1,6 @@
 /** Simulated experiments through the real engine: bucketing, activations and conversion events. */
 import { prng } from '../../examples/demo/generate-products';
-import type { DecisionEngine } from '../../src/index';
+import { ExperimentService, type DecisionEngine } from '../../src/index';
 import type { TrackInput } from '../../src/results/track';
 
 export interface Simulation {
@@ -18,6 +18,7 @@ export interface Simulation {
 
 /** Decides for every visitor (recording activations), then tracks its conversion with the variation's probability. */
 export async function simulate(engine: DecisionEngine, s: Simulation): Promise<void> {
+  const experiments = new ExperimentService({ engine });
   const random = prng(s.seed);
   let pending: TrackInput[] = [];
   for (let i = 0; i < s.visitors; i++) {
@@ -30,9 +31,9 @@ export async function simulate(engine: DecisionEngine, s: Simulation): Promise<v
     const mean = s.orderValue?.[variationId];
     pending.push({ visitorId, environment: s.environment, event: s.event ?? 'purchase', value: mean === undefined ? null : -mean * Math.log(1 - random()) });
     if (pending.length >= 500) {
-      await engine.track(pending);
+      await experiments.track(pending);
       pending = [];
     }
   }
-  if (pending.length > 0) await engine.track(pending);
+  if (pending.length > 0) await experiments.track(pending);
 }

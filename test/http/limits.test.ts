@@ -7,6 +7,7 @@ import { CONFIG_LIMITS } from '../../src/decision/config';
 import { DECISION_LIMITS } from '../../src/decision/limits';
 import { formatPath, PayloadTooLargeError, ValidationError } from '../../src/errors';
 import { MAX_JSON_DEPTH, parseJsonBody } from '../../src/http/body';
+import { ExperimentService } from '../../src/results/experiments';
 import { campaign, config } from '../helpers/configs';
 import { CATALOG_KEY, ENV, item, nestedArrays, nestedObjects, stack } from '../helpers/stack';
 
@@ -141,7 +142,7 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
   const atLimit = 'i'.repeat(DECISION_LIMITS.idLength);
   const over = `${atLimit}x`;
   const stored = async (s: Awaited<ReturnType<typeof stack>>) => ({
-    activations: (await s.engine.listActivations({ environmentId: 'prod' })).length,
+    activations: (await s.engine.storage.activations.list({ environmentId: 'prod' })).length,
     assignments: (await s.storage.assignments.get('prod', 'v-ok')) as unknown,
   });
 
@@ -176,7 +177,7 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     const ok = await s.call('POST', '/v2/campaigns', { body: { visitor_id: atLimit, anonymous_id: atLimit } });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { visitor_id: string }).visitor_id).toBe(atLimit);
-    expect((await s.engine.listActivations({ environmentId: 'prod', visitorId: atLimit })).length).toBe(2);
+    expect((await s.engine.storage.activations.list({ environmentId: 'prod', visitorId: atLimit })).length).toBe(2);
     expect((await s.call('POST', '/v2/campaigns', { body: { visitor_id: over } })).status).toBe(400);
     expect((await s.call('POST', '/v2/activate', { body: { cid: 'prod', vid: atLimit, aid: atLimit, caid: 'c1-vg', vaid: 'c1-v0' } })).status).toBe(204);
   });
@@ -207,13 +208,14 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     const res = await call('POST', '/v2/activate', { body: { cid: 'prod', batch: Array.from({ length: 19_000 }, () => item) } });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(new RegExp(`batch: must hold at most ${DECISION_LIMITS.activationsPerCall} activations`));
-    expect((await engine.listActivations({ environmentId: 'prod' })).length).toBe(0);
+    expect((await engine.storage.activations.list({ environmentId: 'prod' })).length).toBe(0);
     const full = await call('POST', '/v2/activate', { body: { cid: 'prod', batch: Array.from({ length: DECISION_LIMITS.activationsPerCall }, () => item) } });
     expect(full.status).toBe(204);
   });
 
   it('the library refuses the same at its own entry points (decide, decideFlags, explain, activate, track, load), naming the field', async () => {
     const { engine, storage } = await stack();
+    const experiments = new ExperimentService({ engine });
     const name = (field: string) => new RegExp(`${field}.*the limit is ${DECISION_LIMITS.idLength}`);
     await expect(engine.decide({ visitorId: MB })).rejects.toThrow(name('visitorId'));
     await expect(engine.decideFlags({ visitorId: 'v', anonymousId: MB })).rejects.toThrow(name('anonymousId'));
@@ -221,18 +223,19 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     await expect(engine.decideCampaign('c1', { visitorId: MB })).rejects.toThrow(name('visitorId'));
     await expect(engine.decide({ visitorId: 'v', context: { ['k'.repeat(300)]: 1 } })).rejects.toThrow(ValidationError);
     await expect(engine.decide({ visitorId: 'v', context: { u: 'u'.repeat(DECISION_LIMITS.contextValueLength + 1) } })).rejects.toThrow(/context\.u is 8193 characters long; the limit is 8192/);
-    await expect(engine.activate({ environmentId: 'prod', visitorId: MB, variationGroupId: 'c1-vg', variationId: 'c1-v0' })).rejects.toThrow(name('visitorId'));
+    await expect(experiments.activate({ environmentId: 'prod', visitorId: MB, variationGroupId: 'c1-vg', variationId: 'c1-v0' })).rejects.toThrow(name('visitorId'));
     const many = Array.from({ length: DECISION_LIMITS.activationsPerCall + 1 }, () => ({ environmentId: 'prod', visitorId: 'v', variationGroupId: 'c1-vg', variationId: 'c1-v0' }));
-    await expect(engine.activate(many)).rejects.toThrow(/at most 1000 per call/);
-    await expect(engine.track({ visitorId: MB, event: 'purchase' })).rejects.toThrow(name('visitorId'));
+    await expect(experiments.activate(many)).rejects.toThrow(/at most 1000 per call/);
+    await expect(experiments.track({ visitorId: MB, event: 'purchase' })).rejects.toThrow(name('visitorId'));
     await expect(engine.load(config([]), { environment: MB })).rejects.toThrow(name('environment'));
-    expect(await engine.listActivations({ environmentId: 'prod' })).toEqual([]);
+    expect(await engine.storage.activations.list({ environmentId: 'prod' })).toEqual([]);
     expect(await storage.events.list({ environmentId: 'prod' })).toEqual([]);
   });
 
   it('the largest activations answer (ids at the limit, each character escaped) stays far under the longest string V8 makes', async () => {
     // Every stored field is bounded: ids by DECISION_LIMITS / CONFIG_LIMITS, the environment id by load.
     const { engine, call, token, accesses, tokens } = await stack();
+    const experiments = new ExperimentService({ engine });
     const worst = (c: string) => c.repeat(DECISION_LIMITS.idLength); // U+0001 is written \u0001: six characters each
     const env = 'e'.repeat(DECISION_LIMITS.idLength);
     const c = campaign({ id: worst('\u0001'), split: [100], groupId: worst('\u0002') });
@@ -242,7 +245,7 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     const reader = (await tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret, expiresIn: 3600 })).accessToken;
     expect(token).not.toBe(reader);
     const n = DECISION_LIMITS.activationsPerCall;
-    await engine.activate(Array.from({ length: n }, (_, i) => ({ environmentId: env, visitorId: worst('\u0004').slice(4) + String(i).padStart(4, '0'), anonymousId: worst('\u0005'), variationGroupId: worst('\u0002'), variationId: worst('\u0003') })));
+    await experiments.activate(Array.from({ length: n }, (_, i) => ({ environmentId: env, visitorId: worst('\u0004').slice(4) + String(i).padStart(4, '0'), anonymousId: worst('\u0005'), variationGroupId: worst('\u0002'), variationId: worst('\u0003') })));
     const res = await call('GET', `/v1/accounts/acme/environments/${env}/activations?limit=${n}`, { token: reader });
     expect(res.status).toBe(200);
     const length = (await res.text()).length;

@@ -170,12 +170,12 @@ describe('hooks, exposures and track()', () => {
   });
 
   it('an evaluation records one exposure, for the campaign serving the flag only; none for DEFAULT or errors', async () => {
-    const before = (await engine.listActivations({ environmentId: 'prod', visitorId: 'exposed-1' })).length;
+    const before = (await engine.storage.activations.list({ environmentId: 'prod', visitorId: 'exposed-1' })).length;
     expect(before).toBe(0);
     await client().getBooleanValue('vip', false, { targetingKey: 'exposed-1', plan: 'gold' });
     await client().getNumberValue('color', 0, { targetingKey: 'exposed-1', plan: 'gold' }); // type mismatch
     await client().getBooleanValue('vip', false, { targetingKey: 'exposed-2', plan: 'free' }); // default
-    const recorded = await engine.listActivations({ environmentId: 'prod' });
+    const recorded = await engine.storage.activations.list({ environmentId: 'prod' });
     expect(recorded.filter((a) => a.visitorId.startsWith('exposed-')).map((a) => [a.visitorId, a.campaignId, a.variationId])).toEqual([['exposed-1', 'c-vip', 'vip-on']]);
   });
 

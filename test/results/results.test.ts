@@ -1,27 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
-import { DecisionEngine, memoryStorage, NotFoundError, ValidationError, type Storage } from '../../src/index';
+import { DecisionEngine, memoryStorage, NotFoundError, ValidationError, type Storage, ExperimentService } from '../../src/index';
 import { config } from '../helpers/configs';
 import { simulate } from '../helpers/experiment';
 
 async function engineWith(split: number[], storage: Storage = memoryStorage(), clock?: () => number) {
   const engine = new DecisionEngine({ storage, clock });
   await engine.load(config([{ id: 'exp', slug: 'checkout', split }]));
-  return engine;
+  return { engine, experiments: new ExperimentService({ engine }) };
 }
 
-describe('DecisionEngine.results', () => {
+describe('ExperimentService.results', () => {
   it('counts exposed and converted visitors per variation, with the ids explain gives', async () => {
     let now = 1000;
-    const engine = await engineWith([50, 50], memoryStorage(), () => now);
+    const { engine, experiments } = await engineWith([50, 50], memoryStorage(), () => now);
     const ids = ['ann', 'bob', 'cid', 'dan', 'eve', 'fay'];
     for (const visitorId of ids) await engine.decide({ visitorId });
     const explained = await Promise.all(ids.map((visitorId) => engine.explain({ visitorId })));
     now = 2000;
-    await engine.track([{ visitorId: 'ann', event: 'purchase', value: 30 }, { visitorId: 'ann', event: 'purchase', value: 12 }, { visitorId: 'bob', event: 'purchase', value: 5 }]);
-    await engine.track({ visitorId: 'cid', event: 'purchase', timestamp: 500 }); // before its exposure
-    const results = await engine.results({ campaignId: 'checkout', metric: 'purchase' });
+    await experiments.track([{ visitorId: 'ann', event: 'purchase', value: 30 }, { visitorId: 'ann', event: 'purchase', value: 12 }, { visitorId: 'bob', event: 'purchase', value: 5 }]);
+    await experiments.track({ visitorId: 'cid', event: 'purchase', timestamp: 500 }); // before its exposure
+    const results = await experiments.results({ campaignId: 'checkout', metric: 'purchase' });
     expect(results).toMatchObject({ environmentId: 'default', campaignId: 'exp', metric: 'purchase', valueMetric: true, multipleExposures: 0, since: null, until: null });
     const [group] = results.groups;
     expect(group!.variationGroupId).toBe(explained[0]!.campaigns[0]!.variationGroupId);
@@ -38,10 +38,10 @@ describe('DecisionEngine.results', () => {
   });
 
   it('lists configured variations nobody saw, and a metric without values has no value comparison', async () => {
-    const engine = await engineWith([0, 100]);
+    const { engine, experiments } = await engineWith([0, 100]);
     await engine.decide({ visitorId: 'v1' });
-    await engine.track({ visitorId: 'v1', event: 'signup' });
-    const { groups, valueMetric } = await engine.results({ campaignId: 'exp', metric: 'signup' });
+    await experiments.track({ visitorId: 'v1', event: 'signup' });
+    const { groups, valueMetric } = await experiments.results({ campaignId: 'exp', metric: 'signup' });
     expect(valueMetric).toBe(false);
     expect(groups[0]!.variations.map((v) => [v.variationId, v.exposed, v.converted])).toEqual([
       ['exp-v0', 0, 0],
@@ -53,16 +53,16 @@ describe('DecisionEngine.results', () => {
 
   it('restricts to the window and reports visitors exposed to two variations apart', async () => {
     let now = 1000;
-    const engine = await engineWith([50, 50], memoryStorage(), () => now);
+    const { engine, experiments } = await engineWith([50, 50], memoryStorage(), () => now);
     await engine.decide({ visitorId: 'early' });
     now = 5000;
     await engine.decide({ visitorId: 'late' });
     await engine.decide({ visitorId: 'switcher', forcedVariations: { exp: 'exp-v0' } });
     await engine.decide({ visitorId: 'switcher', forcedVariations: { exp: 'exp-v1' } });
-    const all = await engine.results({ campaignId: 'exp', metric: 'm' });
+    const all = await experiments.results({ campaignId: 'exp', metric: 'm' });
     expect(all.multipleExposures).toBe(1);
     expect(all.groups[0]!.variations.reduce((s, v) => s + v.exposed, 0)).toBe(2);
-    const late = await engine.results({ campaignId: 'exp', metric: 'm', since: 2000, until: 10_000 });
+    const late = await experiments.results({ campaignId: 'exp', metric: 'm', since: 2000, until: 10_000 });
     expect(late).toMatchObject({ since: 2000, until: 10_000 });
     expect(late.groups[0]!.variations.reduce((s, v) => s + v.exposed, 0)).toBe(1);
   });
@@ -75,16 +75,16 @@ describe('DecisionEngine.results', () => {
     [{ campaignId: 'exp', metric: 'm', until: 1.5 }, 'until'],
     [{ campaignId: 'exp', metric: 'm', since: 10, until: 10 }, 'until'],
   ])('refuses %o naming %s', async (query, path) => {
-    const engine = await engineWith([50, 50]);
-    const error = await engine.results(query).catch((e: unknown) => e);
+    const { engine, experiments } = await engineWith([50, 50]);
+    const error = await experiments.results(query).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).details.map((d) => d.path)).toEqual([[path]]);
   });
 
   it('answers NotFoundError for an unknown campaign or environment', async () => {
-    const engine = await engineWith([50, 50]);
-    await expect(engine.results({ campaignId: 'nope', metric: 'm' })).rejects.toThrow(NotFoundError);
-    await expect(engine.results({ campaignId: 'exp', metric: 'm', environment: 'nowhere' })).rejects.toThrow(NotFoundError);
+    const { engine, experiments } = await engineWith([50, 50]);
+    await expect(experiments.results({ campaignId: 'nope', metric: 'm' })).rejects.toThrow(NotFoundError);
+    await expect(experiments.results({ campaignId: 'exp', metric: 'm', environment: 'nowhere' })).rejects.toThrow(NotFoundError);
   });
 });
 
@@ -100,9 +100,9 @@ describe('simulated experiments through the real engine', () => {
   ])('20,000 visitors with a known uplift: the intervals hold it (%s)', async (_, open) => {
     const storage = await open();
     try {
-      const engine = await engineWith([50, 50], storage);
+      const { engine, experiments } = await engineWith([50, 50], storage);
       await simulate(engine, { visitors: 20_000, rates: { 'exp-v0': 0.1, 'exp-v1': 0.12 }, orderValue: { 'exp-v0': 50, 'exp-v1': 55 }, seed: 7 });
-      const { groups } = await engine.results({ campaignId: 'exp', metric: 'purchase' });
+      const { groups } = await experiments.results({ campaignId: 'exp', metric: 'purchase' });
       const [control, treatment] = groups[0]!.variations;
       expect(control!.exposed + treatment!.exposed).toBe(20_000);
       expect(groups[0]!.sampleRatio!.mismatch).toBe(false);
@@ -126,9 +126,9 @@ describe('simulated experiments through the real engine', () => {
     const pValues: number[] = [];
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), async (seed) => {
-        const engine = await engineWith([50, 50]);
+        const { engine, experiments } = await engineWith([50, 50]);
         await simulate(engine, { visitors: 2_000, rates: { 'exp-v0': 0.1, 'exp-v1': 0.1 }, seed });
-        const { groups } = await engine.results({ campaignId: 'exp', metric: 'purchase' });
+        const { groups } = await experiments.results({ campaignId: 'exp', metric: 'purchase' });
         expect(groups[0]!.sampleRatio!.mismatch).toBe(false);
         const p = groups[0]!.variations[1]!.comparison!.conversionRate.pValue!;
         expect(p).toBeGreaterThanOrEqual(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecisionEngine, memoryStorage, ValidationError, type ErrorDetail } from '../../src/index';
+import { DecisionEngine, memoryStorage, ValidationError, type ErrorDetail, ExperimentService } from '../../src/index';
 import { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../../src/results/track';
 import { config } from '../helpers/configs';
 
@@ -8,7 +8,7 @@ async function engineAt(now: number) {
   const engine = new DecisionEngine({ storage, clock: () => now });
   await engine.load(config([{ id: 'c1', split: [50, 50] }]));
   await engine.load(config([{ id: 'c2', split: [100] }]), { environment: 'prod' });
-  return { engine, storage };
+  return { engine, storage, experiments: new ExperimentService({ engine }) };
 }
 
 async function problems(run: () => Promise<unknown>): Promise<ErrorDetail[]> {
@@ -17,19 +17,19 @@ async function problems(run: () => Promise<unknown>): Promise<ErrorDetail[]> {
   return [...(error as ValidationError).details];
 }
 
-describe('DecisionEngine.track', () => {
+describe('ExperimentService.track', () => {
   it('records an event in the default environment at the engine clock, value null when absent', async () => {
-    const { engine, storage } = await engineAt(5000);
-    await engine.track({ visitorId: 'v1', event: 'signup' });
-    await engine.track({ visitorId: 'v1', event: 'purchase', value: 12.5, environment: 'prod', timestamp: 4000 });
+    const { experiments, storage } = await engineAt(5000);
+    await experiments.track({ visitorId: 'v1', event: 'signup' });
+    await experiments.track({ visitorId: 'v1', event: 'purchase', value: 12.5, environment: 'prod', timestamp: 4000 });
     expect(await storage.events.list({ environmentId: 'default' })).toEqual([{ environmentId: 'default', visitorId: 'v1', event: 'signup', value: null, timestamp: 5000 }]);
     expect(await storage.events.list({ environmentId: 'prod' })).toEqual([{ environmentId: 'prod', visitorId: 'v1', event: 'purchase', value: 12.5, timestamp: 4000 }]);
   });
 
   it('records a list all or nothing, naming each bad element by index', async () => {
-    const { engine, storage } = await engineAt(5000);
+    const { experiments, storage } = await engineAt(5000);
     const details = await problems(() =>
-      engine.track([
+      experiments.track([
         { visitorId: 'v1', event: 'purchase', value: 3 },
         { visitorId: '', event: 'purchase' },
         { visitorId: 'v3', event: 'purchase', value: Number.NaN },
@@ -42,7 +42,7 @@ describe('DecisionEngine.track', () => {
       { path: [3, 'environment'], message: '"nowhere" is not a known environment' },
     ]);
     expect(await storage.events.list({ environmentId: 'default' })).toEqual([]);
-    await engine.track([{ visitorId: 'v1', event: 'a' }, { visitorId: 'v2', event: 'b', environment: 'prod' }]);
+    await experiments.track([{ visitorId: 'v1', event: 'a' }, { visitorId: 'v2', event: 'b', environment: 'prod' }]);
     expect((await storage.events.list({ environmentId: 'default' })).map((e) => e.event)).toEqual(['a']);
   });
 
@@ -56,17 +56,17 @@ describe('DecisionEngine.track', () => {
     ['an empty environment', { visitorId: 'v', event: 'e', environment: '' }, 'environment'],
     ['a missing visitor', { event: 'e' }, 'visitorId'],
   ])('refuses %s, naming the field', async (_, input, path) => {
-    const { engine } = await engineAt(0);
-    const details = await problems(() => engine.track(input as never));
+    const { experiments } = await engineAt(0);
+    const details = await problems(() => experiments.track(input as never));
     expect(details.map((d) => d.path)).toEqual([[path]]);
   });
 
   it('refuses a non-object and a list over the per-call limit', async () => {
-    const { engine, storage } = await engineAt(0);
-    expect((await problems(() => engine.track([null as never])))[0]!.path).toEqual([0]);
+    const { experiments, storage } = await engineAt(0);
+    expect((await problems(() => experiments.track([null as never])))[0]!.path).toEqual([0]);
     const many = Array.from({ length: MAX_EVENTS_PER_CALL + 1 }, (_, i) => ({ visitorId: `v${i}`, event: 'e' }));
-    expect((await problems(() => engine.track(many)))[0]!.message).toMatch(/at most 1000/);
-    await engine.track(many.slice(1));
+    expect((await problems(() => experiments.track(many)))[0]!.message).toMatch(/at most 1000/);
+    await experiments.track(many.slice(1));
     expect(await storage.events.list({ environmentId: 'default' })).toHaveLength(MAX_EVENTS_PER_CALL);
   });
 });
