@@ -163,7 +163,7 @@ export class RemoteControl {
     return this.experiments.listActivations({ ...query, environmentId: environment });
   }
 
-  /** An experiment's results in the environment (see `DecisionEngine.results`). */
+  /** An experiment's results in the environment (see `ExperimentService.results`). */
   async results(account: string, environment: string, query: Omit<ResultsQuery, 'environment'>): Promise<ExperimentResults> {
     await this.getConfiguration(account, environment);
     return this.experiments.results({ ...query, environment });

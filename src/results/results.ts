@@ -1,6 +1,6 @@
 /**
  * An experiment's results from the store's per-variation aggregates and the campaign's
- * configuration: a pure function (`analyzeCampaign`) under `DecisionEngine.results`.
+ * configuration: a pure function (`analyzeCampaign`) under `ExperimentService.results`.
  *
  * @module
  */
@@ -24,7 +24,7 @@ import {
 import { MAX_EVENT_NAME_LENGTH } from './track';
 
 /**
- * What {@link abkit!DecisionEngine.results} reads.
+ * What {@link abkit!ExperimentService.results} reads.
  *
  * @example
  * ```ts
@@ -142,7 +142,7 @@ export interface GroupResult {
 }
 
 /**
- * The result of {@link abkit!DecisionEngine.results}.
+ * The result of {@link abkit!ExperimentService.results}.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
  * Conversion events as the library takes them, and their checks: pure, shared by
- * `DecisionEngine.track` and `POST /v2/events`.
+ * `ExperimentService.track` and `POST /v2/events`.
  *
  * @module
  */
