@@ -16,7 +16,8 @@ export type { AssignmentSource, CampaignExplanation, Outcome, TargetingFailure, 
 export type { TrackInput } from './results/track';
 export type { ResultsQuery, ExperimentResults, GroupResult, VariationResult, RateComparison, ValueComparison } from './results/results';
 export type { Estimate, SampleRatioCheck, TestResult } from './results/statistics';
-export type { Explanation, LoadOptions } from './decision/engine';
+export type { LoadOptions } from './decision/engine';
+export type { Explanation } from './decision/request';
 export type { ActivationInput } from './results/experiments';
 export type { ErrorPath } from './errors';
 export type { DecidedCampaign, DecidedWrite, DecisionWrite } from './storage/storage';

@@ -1,17 +1,17 @@
-import { LRUCache } from 'lru-cache';
 import { constantTimeEqual, credentialHash, isUnpepperedHash } from '../crypto';
 import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
-import type { Activation } from '../storage/activations';
-import { rehashApiKey, type EnvironmentRecord, type EnvironmentStore } from '../storage/environments';
-import type { DecidedWrite, DecisionWrite, Storage } from '../storage/storage';
+import { rehashApiKey, type EnvironmentRecord } from '../storage/environments';
+import type { DecidedWrite, Storage } from '../storage/storage';
 import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
 import { parseBucketingConfig } from './config';
-import { compileConfig, type CampaignDecision, type CompiledCampaign, type CompiledConfig } from './compile';
+import { CompiledConfigs } from './compiled-configs';
+import { type CampaignDecision, type CompiledCampaign, type CompiledConfig } from './compile';
 import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
 import { flagsOf, type FlagsResult } from './flags';
 import { loadFrom, type BucketingSource, type BucketingSourceOptions } from './poll';
-import type { VisitorContext } from './targeting';
-import { contextProblems, contextWithinLimits, DECISION_LIMITS, idLengthProblem, requireId } from './limits';
+import { plainRequest, type DecisionRequest, type DecisionResult, type Explanation } from './request';
+import { assignedAnew, decisionWrite } from './writes';
+import { contextProblems, idLengthProblem, requireId } from './limits';
 import { failWith } from '../validation';
 
 /**
@@ -76,78 +76,6 @@ export interface DecisionEngineOptions {
 }
 
 /**
- * A decision request: the library form of interfaces.md, Decision request body.
- *
- * @example
- * ```ts
- * const request: DecisionRequest = { visitorId: 'v1', anonymousId: 'anon-7', context: { plan: 'gold', age: 31 }, environment: 'prod' };
- * const result = await engine.decide(request);
- * ```
- */
-export interface DecisionRequest {
-  /** The visitor id; a non-empty string of at most 256 characters. */
-  visitorId: string;
-  /** The visitor's anonymous id, for experience continuity, at most 256 characters. `null` means none. */
-  anonymousId?: string | null;
-  /**
-   * Targeting context: keys to boolean, number or string values; at most 200 keys of at most
-   * 256 characters, string values of at most 8,192 (`DECISION_LIMITS`).
-   */
-  context?: VisitorContext;
-  /**
-   * Record an activation for each returned campaign.
-   * @defaultValue `true`
-   */
-  triggerHit?: boolean;
-  /**
-   * `false`: store nothing about the visitor (no sticky assignment). Activations are still recorded.
-   * @defaultValue `true`
-   */
-  visitorConsent?: boolean;
-  /** Environment to decide in. @defaultValue the engine's `defaultEnvironment` */
-  environment?: string;
-  /** Campaign id → variation id forced for this request (over the engine's). */
-  forcedVariations?: Readonly<Record<string, string>>;
-  /** Also return sibling variations' keys with value null. @defaultValue `false` */
-  exposeAllKeys?: boolean;
-}
-
-/**
- * The result of {@link DecisionEngine.decide}: interfaces.md, Campaigns list in library form.
- *
- * @example
- * ```ts
- * const result: DecisionResult = await engine.decide({ visitorId: 'v1' });
- * if (!result.panic) for (const c of result.campaigns) console.log(c.id, c.variation.id);
- * ```
- */
-export interface DecisionResult {
-  readonly visitorId: string;
-  /** The campaigns the visitor is in, in configuration order. */
-  readonly campaigns: readonly CampaignDecision[];
-  /** Whether the environment is in panic mode (then `campaigns` is empty). */
-  readonly panic: boolean;
-}
-
-/**
- * The result of {@link DecisionEngine.explain}.
- *
- * @example
- * ```ts
- * const why: Explanation = await engine.explain({ visitorId: 'v1', environment: 'prod' });
- * console.log(`config v${why.configVersion}`, why.campaigns.map((c) => c.outcome));
- * ```
- */
-export interface Explanation {
-  readonly environmentId: string;
-  readonly configVersion: number;
-  readonly visitorId: string;
-  readonly panic: boolean;
-  /** One entry per campaign of the configuration, in order. */
-  readonly campaigns: readonly CampaignExplanation[];
-}
-
-/**
  * Shortest environment API key {@link DecisionEngine.load} accepts: a shorter one could be
  * guessed by trying.
  *
@@ -185,75 +113,10 @@ export interface LoadOptions {
   expectedVersion?: number;
 }
 
-interface CacheEntry {
-  config: CompiledConfig;
-  checkedAt: number;
-  /** The store's count of writes read before that check (`EnvironmentStore.changes`), if it keeps one. */
-  changes: number | undefined;
-}
-
 const NO_FORCED: Readonly<Record<string, string>> = Object.freeze({});
 
 function checkOption(condition: boolean, message: string): void {
   if (!condition) throw new TypeError(`DecisionEngine: ${message}`);
-}
-
-/** Whether a request's ids and context are valid as they are (what `#validate` checks first). */
-function plainRequest(request: DecisionRequest): boolean {
-  const { visitorId, anonymousId, context } = request;
-  if (typeof visitorId !== 'string' || visitorId === '' || visitorId.length > DECISION_LIMITS.idLength) return false;
-  if (anonymousId != null && (typeof anonymousId !== 'string' || anonymousId.length > DECISION_LIMITS.idLength)) return false;
-  if (context === undefined) return true;
-  if (typeof context !== 'object' || context === null || Array.isArray(context)) return false;
-  return contextWithinLimits(context);
-}
-
-/**
- * Which decided campaigns become the visitor's own assignments: every one not forced whose
- * variation differs from what the visitor has stored. `true` or `false` when it is the same for
- * all, else one flag per campaign. When the decision read the visitor's own assignments only
- * (`inherited` false), that is every one the hash gave: a stored one that still exists was kept
- * (sticky), so no lookup per campaign is needed.
- */
-function assignedAnew(assigned: readonly Assigned[], own: Assignments, inherited: boolean): boolean | boolean[] {
-  let first = false;
-  let flags: boolean[] | undefined;
-  for (let i = 0; i < assigned.length; i++) {
-    const a = assigned[i]!;
-    const keep = inherited ? a.source !== 'forced' && own[a.variationGroupId] !== a.variationId : a.source === 'hash';
-    if (flags) flags[i] = keep;
-    else if (i === 0) first = keep;
-    else if (keep !== first) {
-      flags = new Array<boolean>(assigned.length).fill(first, 0, i);
-      flags[i] = keep;
-    }
-  }
-  return flags ?? first;
-}
-
-/** The record form of a decision's writes, for storages without `writeDecisionNow`. */
-function decisionWrite(write: DecidedWrite): DecisionWrite {
-  const { decided, assign, activatedAt } = write;
-  let assignments: Record<string, string> | undefined;
-  if (assign !== false) {
-    for (let i = 0; i < decided.length; i++) {
-      const d = decided[i]!;
-      if (assign === true || assign[i]) (assignments ??= {})[d.variationGroupId] = d.variationId;
-    }
-  }
-  let activations: Activation[] | undefined;
-  if (activatedAt !== null) {
-    activations = decided.map((d) => ({
-      environmentId: write.environmentId,
-      visitorId: write.visitorId,
-      anonymousId: write.anonymousId,
-      campaignId: d.campaignId,
-      variationGroupId: d.variationGroupId,
-      variationId: d.variationId,
-      timestamp: activatedAt,
-    }));
-  }
-  return { environmentId: write.environmentId, visitorId: write.visitorId, assignments: assignments && Object.freeze(assignments), activations };
 }
 
 /**
@@ -279,14 +142,11 @@ export class DecisionEngine {
   readonly #defaultAccount: string;
   readonly #forced: Readonly<Record<string, string>>;
   readonly #noForced: boolean;
-  readonly #refreshMs: number;
   readonly #clock: () => number;
   /** The engine's `clock` option: what it stamps decisions' activations with. */
   readonly clock: () => number;
   readonly #pepper: string | undefined;
-  readonly #cache: LRUCache<string, CacheEntry>;
-  // The last configuration served: while fresh, a decision reads it without touching the LRU.
-  #last: { id: string; entry: CacheEntry } | undefined;
+  readonly #configs: CompiledConfigs;
 
   /**
    * Creates an engine; options are checked here and a bad one throws a `TypeError` prefixed
@@ -319,11 +179,10 @@ export class DecisionEngine {
     this.#defaultAccount = defaultAccount;
     this.#forced = { ...forcedVariations };
     this.#noForced = Object.keys(this.#forced).length === 0;
-    this.#refreshMs = refreshIntervalMs;
     this.#clock = clock;
     this.clock = clock;
     this.#pepper = pepper;
-    this.#cache = new LRUCache({ max: maxEnvironments, ttl: 3_600_000, updateAgeOnGet: true });
+    this.#configs = new CompiledConfigs(storage, { defaultEnvironment, refreshIntervalMs, maxEnvironments, clock });
   }
 
   /**
@@ -375,9 +234,7 @@ export class DecisionEngine {
 
   /** Drops compiled configurations (one environment, or all) so the next request re-reads the store. */
   invalidate(environmentId?: string): void {
-    if (environmentId === undefined || this.#last?.id === environmentId) this.#last = undefined;
-    if (environmentId === undefined) this.#cache.clear();
-    else this.#cache.delete(environmentId);
+    this.#configs.invalidate(environmentId);
   }
 
   /**
@@ -390,7 +247,7 @@ export class DecisionEngine {
    * ```
    */
   async decide(request: DecisionRequest): Promise<DecisionResult> {
-    const config = this.#fresh(request.environment) ?? (await this.#config(request.environment));
+    const config = this.#configs.fresh(request.environment) ?? (await this.#configs.get(request.environment));
     const run = this.#run(config, request, undefined);
     const assigned = Array.isArray(run) ? run : await run;
     const all = request.exposeAllKeys ? true : false;
@@ -419,7 +276,7 @@ export class DecisionEngine {
    * ```
    */
   async decideFlags(request: DecisionRequest): Promise<FlagsResult> {
-    const config = this.#fresh(request.environment) ?? (await this.#config(request.environment));
+    const config = this.#configs.fresh(request.environment) ?? (await this.#configs.get(request.environment));
     const assigned = await this.#run(config, request, undefined);
     return { environmentId: config.environmentId, visitorId: request.visitorId, panic: config.panic, flags: flagsOf(assigned, request.exposeAllKeys === true), keys: config.flagKeys };
   }
@@ -435,7 +292,7 @@ export class DecisionEngine {
    * ```
    */
   async configuration(environment?: string): Promise<EnvironmentRecord> {
-    return (await this.#config(environment)).record;
+    return (await this.#configs.get(environment)).record;
   }
 
   /**
@@ -467,7 +324,7 @@ export class DecisionEngine {
    * ```
    */
   async decideCampaign(campaign: string, request: DecisionRequest): Promise<CampaignDecision | null> {
-    const config = await this.#config(request.environment);
+    const config = await this.#configs.get(request.environment);
     const only = this.#campaign(config, campaign);
     const [assigned] = await this.#run(config, request, only);
     if (!assigned) return null;
@@ -486,7 +343,7 @@ export class DecisionEngine {
    * ```
    */
   async explain(request: DecisionRequest): Promise<Explanation> {
-    const config = await this.#config(request.environment);
+    const config = await this.#configs.get(request.environment);
     const trace: CampaignExplanation[] = [];
     await this.#run(config, { ...request, triggerHit: false, visitorConsent: false }, undefined, trace);
     return {
@@ -504,7 +361,7 @@ export class DecisionEngine {
    */
   async find(environmentId: string): Promise<CompiledConfig | undefined> {
     try {
-      return await this.#config(environmentId);
+      return await this.#configs.get(environmentId);
     } catch (e) {
       if (e instanceof NotFoundError) return undefined;
       throw e;
@@ -519,7 +376,7 @@ export class DecisionEngine {
   async checkApiKey(environment: string | undefined, apiKey: string | null): Promise<void> {
     // Every decision request asks this first: the configuration it is about to serve answers
     // without the LRU, the clock or a second async frame, as in `decide`.
-    const config = this.#fresh(environment) ?? (await this.#config(environment));
+    const config = this.#configs.fresh(environment) ?? (await this.#configs.get(environment));
     if (config.apiKeyHash === null) return;
     if (apiKey === null || apiKey === '') throw new AuthenticationError('this environment requires an x-api-key header');
     const presented = await credentialHash(apiKey, this.#pepper);
@@ -533,49 +390,6 @@ export class DecisionEngine {
     const campaign = config.campaignByKey.get(key);
     if (!campaign) throw new ValidationError(`campaign ${key} is paused or doesn't exist`, [{ path: ['id'], message: 'unknown campaign' }], 'unknown_campaign');
     return campaign;
-  }
-
-  /**
-   * The last configuration served, when it is the one asked for and needs no version check yet:
-   * the store was not written since its last check (then the clock is not read), or that check
-   * is more recent than `refreshIntervalMs`.
-   */
-  #fresh(environment: string | undefined): CompiledConfig | undefined {
-    const last = this.#last;
-    if (last === undefined || last.id !== (environment ?? this.defaultEnvironment)) return undefined;
-    const entry = last.entry;
-    if (entry.changes !== undefined && entry.changes === changeCount(this.storage.environments)) return entry.config;
-    return this.#clock() - entry.checkedAt < this.#refreshMs ? entry.config : undefined;
-  }
-
-  async #config(environment: string | undefined): Promise<CompiledConfig> {
-    const id = environment ?? this.defaultEnvironment;
-    const now = this.#clock();
-    let entry = this.#cache.get(id);
-    if (entry && now - entry.checkedAt < this.#refreshMs) {
-      this.#last = { id, entry };
-      return entry.config;
-    }
-    const store = this.storage.environments;
-    // Read before the version: a write after this read changes the count.
-    const changes = changeCount(store);
-    const version = await store.version(id);
-    if (version === undefined) {
-      this.#cache.delete(id);
-      if (this.#last?.id === id) this.#last = undefined;
-      throw new NotFoundError(`environment "${id}" does not exist`);
-    }
-    if (entry && entry.config.version === version) {
-      entry.checkedAt = now;
-      entry.changes = changes;
-    } else {
-      const record = await store.get(id);
-      if (!record) throw new NotFoundError(`environment "${id}" does not exist`);
-      entry = { config: compileConfig(record), checkedAt: now, changes };
-      this.#cache.set(id, entry);
-    }
-    this.#last = { id, entry };
-    return entry.config;
   }
 
   /**
@@ -683,21 +497,3 @@ export class DecisionEngine {
   }
 }
 
-/**
- * The store's write count, or undefined when it keeps none. Wrapped stores (a proxy adding
- * metrics or an outage switch to every method) can answer `changes()` with a promise or throw:
- * such an answer counts as none, so the engine checks versions by the clock, and a rejected
- * promise is handled here rather than left to crash the process as an unhandled rejection.
- */
-function changeCount(store: EnvironmentStore): number | undefined {
-  if (store.changes === undefined) return undefined;
-  let count: unknown;
-  try {
-    count = store.changes();
-  } catch {
-    return undefined;
-  }
-  if (typeof count === 'number') return count;
-  if (count instanceof Promise) count.catch(() => undefined);
-  return undefined;
-}

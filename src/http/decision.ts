@@ -4,7 +4,8 @@
  * @module
  */
 import { z } from 'zod';
-import type { DecisionEngine, DecisionRequest } from '../decision/engine';
+import type { DecisionEngine } from '../decision/engine';
+import type { DecisionRequest } from '../decision/request';
 import { ExperimentService } from '../results/experiments';
 import { formatPath, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
