@@ -4,7 +4,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { parseBucketingConfig } from '../src/decision/config';
+import { parseBucketingConfig } from '../src/model/bucketing-config';
 import { AbkitError, formatPath } from '../src/errors';
 
 /** One problem of a file: where (`campaigns[0].variationGroups[1].id`, or `(file)`) and what. */

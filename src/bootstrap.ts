@@ -12,7 +12,7 @@ import type { CatalogRegistry } from './catalog/registry';
 import { MIN_API_KEY_LENGTH, type DecisionEngine } from './decision/engine';
 import { AuthenticationError, ConflictError, formatPath, ValidationError, type ErrorPath } from './errors';
 import type { EnvironmentRecord } from './storage/environments';
-import { parseBucketingConfig } from './decision/config';
+import { parseBucketingConfig } from './model/bucketing-config';
 import { parseWith } from './validation';
 
 const environmentSchema = z

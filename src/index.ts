@@ -46,7 +46,7 @@ export type { ErrorDetail } from './errors';
 export type { DecisionEngineOptions } from './decision/engine';
 export type { DecisionRequest, DecisionResult } from './decision/request';
 export type { ExperimentServiceOptions } from './results/experiments';
-export type { BucketingConfig } from './decision/config';
+export type { BucketingConfig } from './model/bucketing-config';
 export type { AccessManagerOptions, CreateAccessInput, CreatedAccess } from './access/access-manager';
 export type { TokenServiceOptions, IssueTokenInput, IssuedToken } from './access/token-service';
 export type { RemoteControlOptions } from './access/remote-control';

@@ -6,13 +6,13 @@
  * @packageDocumentation
  * @module abkit/types
  */
-export type { Campaign, VariationGroup, Variation, Targeting, TargetingOperator } from './decision/config';
+export type { Campaign, VariationGroup, Variation, Targeting, TargetingOperator } from './model/bucketing-config';
 export type { CompiledTargeting, CompiledTargetingGroup, ContextValue, VisitorContext, Operand } from './decision/targeting';
-export type { SemVer } from './decision/semver';
-export type { CampaignDecision, DecidedVariation, Modifications, FlagMetadata } from './decision/compile';
+export type { SemVer } from './model/semver';
+export type { AssignmentSource, CampaignDecision, DecidedVariation, Modifications, FlagMetadata } from './decision/compile';
 export type { FlagsResult, ResolvedFlag } from './decision/flags';
 export type { BucketingSource, BucketingSourceOptions } from './decision/poll';
-export type { AssignmentSource, CampaignExplanation, Outcome, TargetingFailure, AllocationStep } from './decision/evaluate';
+export type { CampaignExplanation, Outcome, TargetingFailure, AllocationStep } from './decision/evaluate';
 export type { TrackInput } from './results/track';
 export type { ResultsQuery, ExperimentResults, GroupResult, VariationResult, RateComparison, ValueComparison } from './results/results';
 export type { Estimate, SampleRatioCheck, TestResult } from './results/statistics';
@@ -35,7 +35,8 @@ export type { TokenStore, TokenRecord } from './storage/tokens';
 export type { RandomSource } from './crypto';
 export type { CatalogOptions, BatchProblem, SchemaFieldView, SyncResult, SyncSchedule, AnalyticsEvent } from './catalog/catalog';
 export type { CreateCatalogInput, CreatedCatalog, KeyGrant } from './catalog/registry';
-export type { FieldType, StandardField, ValueKind, ItemProblem, ItemCheck, SchemaLookup } from './catalog/typing';
+export type { StandardField, ValueKind, ItemProblem, ItemCheck, SchemaLookup } from './catalog/typing';
+export type { FieldType } from './model/field-types';
 export type { CatalogStore, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
 export type { Embedder, Facet, Hit, SearchWork } from './search/service';
 export type { Synonyms, Stemmer } from './search/analysis';

@@ -1,4 +1,4 @@
-import type { FieldType } from '../../src/catalog/typing';
+import type { FieldType } from '../../src/model/field-types';
 import { ConflictError, NotFoundError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
 import { nextTurn, SLICE_OPERATIONS } from '../../src/slices';

@@ -1,4 +1,4 @@
-import { campaignSchema, type BucketingConfig, type Campaign } from '../decision/config';
+import { campaignSchema, type BucketingConfig, type Campaign } from '../model/bucketing-config';
 import type { DecisionEngine } from '../decision/engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Activation, ActivationQuery } from '../storage/activations';

@@ -3,7 +3,8 @@ import type { CatalogItem, CatalogOperation, FieldClaim, VisibleCatalog } from '
 import type { Storage } from '../storage/storage';
 import { frozenCopy } from '../freeze';
 import { runAtOnce, runInSlices, SLICE_OPERATIONS } from '../slices';
-import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type FieldType, type ItemProblem, type SchemaLookup } from './typing';
+import { checkItem, checkItemId, isStandardField, STANDARD_FIELDS, type ItemProblem, type SchemaLookup } from './typing';
+import type { FieldType } from '../model/field-types';
 
 /**
  * Most operations one batch may hold (interfaces.md, Limits).

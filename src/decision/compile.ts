@@ -6,10 +6,9 @@
  * @module
  */
 import type { EnvironmentRecord } from '../storage/environments';
-import type { Campaign, Targeting, Variation, VariationGroup } from './config';
+import type { Campaign, Targeting, Variation, VariationGroup } from '../model/bucketing-config';
 import { compileMatcher, compileTargeting, type CompiledTargeting, type CompiledTargetingGroup, type Matcher } from './targeting';
 import { hashPrefix, type HashPrefix } from './bucketing';
-import type { Assigned, AssignmentSource } from './evaluate';
 import { deepFreeze } from '../freeze';
 
 /**
@@ -66,6 +65,33 @@ export interface CampaignDecision {
  * HTTP layer writes a response by concatenation instead of serializing the same objects again.
  */
 export const SERIALIZED: unique symbol = Symbol('abkit.serialized');
+
+/**
+ * How a visitor got its variation.
+ *
+ * @example
+ * ```ts
+ * const { campaigns } = await engine.explain({ visitorId: 'v1' });
+ * const source: AssignmentSource | undefined = campaigns[0]?.source; // 'hash', 'sticky' or 'forced'
+ * ```
+ */
+export type AssignmentSource = 'hash' | 'sticky' | 'forced';
+
+/** One campaign the visitor is in. */
+export interface Assigned {
+  readonly campaign: CompiledCampaign;
+  readonly group: CompiledGroup;
+  readonly variation: CompiledVariation;
+  readonly source: AssignmentSource;
+  // Copies of what a decision reads for every campaign it serves, on this object itself: at a
+  // thousand campaigns, following `variation` and `group` for them cost more than the rest.
+  readonly campaignId: string;
+  readonly variationGroupId: string;
+  readonly variationId: string;
+  /** The campaign value served, and the one with the sibling variations' keys (`exposeAllKeys`). */
+  readonly decision: CampaignDecision;
+  readonly decisionAllKeys: CampaignDecision;
+}
 
 /** The JSON text of a campaign value: the prebuilt one when available. */
 export function serializeDecision(value: CampaignDecision): string {

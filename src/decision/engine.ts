@@ -3,10 +3,10 @@ import { AuthenticationError, NotFoundError, ValidationError, type ErrorDetail }
 import { rehashApiKey, type EnvironmentRecord } from '../storage/environments';
 import type { DecidedWrite, Storage } from '../storage/storage';
 import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
-import { parseBucketingConfig } from './config';
+import { parseBucketingConfig } from '../model/bucketing-config';
 import { CompiledConfigs } from './compiled-configs';
-import { type CampaignDecision, type CompiledCampaign, type CompiledConfig } from './compile';
-import { evaluate, type Assigned, type CampaignExplanation } from './evaluate';
+import type { Assigned, CampaignDecision, CompiledCampaign, CompiledConfig } from './compile';
+import { evaluate, type CampaignExplanation } from './evaluate';
 import { flagsOf, type FlagsResult } from './flags';
 import { loadFrom, type BucketingSource, type BucketingSourceOptions } from './poll';
 import { plainRequest, type DecisionRequest, type DecisionResult, type Explanation } from './request';
@@ -310,7 +310,7 @@ export class DecisionEngine {
    * ```
    */
   loadFrom(url: string, options?: BucketingSourceOptions): Promise<BucketingSource> {
-    return loadFrom(this, url, options);
+    return loadFrom((config, environment) => this.load(config, { environment }), url, options);
   }
 
   /**

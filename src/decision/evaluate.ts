@@ -6,35 +6,9 @@
  */
 import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
 import { hashPrefix, KeyHasher, pickVariation } from './bucketing';
-import type { CampaignDecision, CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
+import type { Assigned, AssignmentSource, CampaignDecision, CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
 import { firstFailure, targetedValue, type ContextValue, type VisitorContext } from './targeting';
 
-/**
- * How a visitor got its variation.
- *
- * @example
- * ```ts
- * const { campaigns } = await engine.explain({ visitorId: 'v1' });
- * const source: AssignmentSource | undefined = campaigns[0]?.source; // 'hash', 'sticky' or 'forced'
- * ```
- */
-export type AssignmentSource = 'hash' | 'sticky' | 'forced';
-
-/** One campaign the visitor is in. */
-export interface Assigned {
-  readonly campaign: CompiledCampaign;
-  readonly group: CompiledGroup;
-  readonly variation: CompiledVariation;
-  readonly source: AssignmentSource;
-  // Copies of what a decision reads for every campaign it serves, on this object itself: at a
-  // thousand campaigns, following `variation` and `group` for them cost more than the rest.
-  readonly campaignId: string;
-  readonly variationGroupId: string;
-  readonly variationId: string;
-  /** The campaign value served, and the one with the sibling variations' keys (`exposeAllKeys`). */
-  readonly decision: CampaignDecision;
-  readonly decisionAllKeys: CampaignDecision;
-}
 
 /**
  * Why a campaign was or was not served.

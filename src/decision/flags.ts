@@ -6,7 +6,7 @@
  * @module
  */
 import type { CampaignDecision, FlagMetadata } from './compile';
-import type { Assigned, AssignmentSource } from './evaluate';
+import type { Assigned, AssignmentSource } from './compile';
 
 /**
  * One flag as the engine resolved it for a visitor.

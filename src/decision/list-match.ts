@@ -8,9 +8,9 @@
  *
  * @module
  */
-import type { TargetingOperator } from './config';
+import type { TargetingOperator } from '../model/bucketing-config';
 import { Needles, reversed } from './automaton';
-import { compareSemver, type SemVer } from './semver';
+import { compareSemver, type SemVer } from '../model/semver';
 import type { ContextValue, Operand } from './targeting';
 import { lower, versionOf } from './visitor-values';
 

@@ -7,10 +7,9 @@
  */
 import { PayloadTooLargeError } from '../errors';
 import { bodyReader, parseJsonBody } from '../http/body';
-import type { DecisionEngine } from './engine';
 
 /**
- * Options of {@link DecisionEngine.loadFrom}.
+ * Options of {@link abkit!DecisionEngine.loadFrom}.
  *
  * @example
  * ```ts
@@ -38,7 +37,7 @@ export interface BucketingSourceOptions {
 }
 
 /**
- * A configuration kept fresh from a URL (see {@link DecisionEngine.loadFrom}).
+ * A configuration kept fresh from a URL (see {@link abkit!DecisionEngine.loadFrom}).
  *
  * @example
  * ```ts
@@ -59,7 +58,7 @@ export interface BucketingSource {
 }
 
 /**
- * Shortest polling interval {@link DecisionEngine.loadFrom} accepts, in milliseconds.
+ * Shortest polling interval {@link abkit!DecisionEngine.loadFrom} accepts, in milliseconds.
  *
  * @example
  * ```ts
@@ -69,7 +68,7 @@ export interface BucketingSource {
 export const MIN_POLL_INTERVAL_MS = 1_000;
 
 /**
- * Longest polling interval {@link DecisionEngine.loadFrom} accepts, in milliseconds (one hour).
+ * Longest polling interval {@link abkit!DecisionEngine.loadFrom} accepts, in milliseconds (one hour).
  *
  * @example
  * ```ts
@@ -83,7 +82,7 @@ function option(condition: boolean, message: string): void {
 }
 
 /** Loads once (rejecting when that fails), then polls. */
-export async function loadFrom(engine: DecisionEngine, url: string, options: BucketingSourceOptions = {}): Promise<BucketingSource> {
+export async function loadFrom(load: (config: unknown, environment: string | undefined) => Promise<unknown>, url: string, options: BucketingSourceOptions = {}): Promise<BucketingSource> {
   const { environment, intervalMs = 60_000, headers = {}, maxBytes = 16 * 1024 * 1024, onError = (e: unknown) => console.error(e) } = options;
   const fetcher = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
   option(typeof url === 'string' && /^https?:\/\//i.test(url), `url must be an http(s) URL, got ${JSON.stringify(url)}`);
@@ -116,7 +115,7 @@ export async function loadFrom(engine: DecisionEngine, url: string, options: Buc
       throw error;
     }
     // Validates before storing: a bad file throws here and the previous configuration stays.
-    await engine.load(config, { environment });
+    await load(config, environment);
     etag = response.headers.get('etag');
     checkedAt = Date.now();
     return true;

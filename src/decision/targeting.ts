@@ -10,8 +10,8 @@
  *
  * @module
  */
-import type { Targeting, TargetingOperator } from './config';
-import { compareSemver, parseSemver, type SemVer } from './semver';
+import type { Targeting, TargetingOperator } from '../model/bucketing-config';
+import { compareSemver, parseSemver, type SemVer } from '../model/semver';
 import { lower, versionOf } from './visitor-values';
 import { listTest, SHORT_LIST, type ListTest } from './list-match';
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { parseSemver, type SemVer } from './semver';
+import { parseSemver, type SemVer } from '../model/semver';
 
 /**
  * Lower-cases without allocating when the text has no upper-case letter, which is the common

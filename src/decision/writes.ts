@@ -7,7 +7,7 @@
 import type { Activation } from '../storage/activations';
 import type { Assignments } from '../storage/assignments';
 import type { DecidedWrite, DecisionWrite } from '../storage/storage';
-import type { Assigned } from './evaluate';
+import type { Assigned } from './compile';
 
 /**
  * Which decided campaigns become the visitor's own assignments: every one not forced whose

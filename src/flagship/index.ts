@@ -17,7 +17,7 @@
  *
  * @module abkit/flagship
  */
-import type { BucketingConfig, Targeting } from '../decision/config';
+import type { BucketingConfig, Targeting } from '../model/bucketing-config';
 
 /**
  * Options of {@link createExposureForwarder}.
@@ -236,4 +236,4 @@ export function flagshipSdkBucketing(config: BucketingConfig): Omit<BucketingCon
   };
 }
 
-export type { BucketingConfig } from '../decision/config';
+export type { BucketingConfig } from '../model/bucketing-config';

@@ -6,11 +6,11 @@
  * @packageDocumentation
  * @module abkit/http
  */
-export { bucketingConfigSchema, campaignSchema, variationGroupSchema, variationSchema, targetingSchema, parseBucketingConfig, TARGETING_OPERATORS } from '../decision/config';
+export { bucketingConfigSchema, campaignSchema, variationGroupSchema, variationSchema, targetingSchema, parseBucketingConfig, TARGETING_OPERATORS } from '../model/bucketing-config';
 export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from '../decision/poll';
 export { MIN_API_KEY_LENGTH } from '../decision/engine';
 export { DECISION_LIMITS } from '../decision/limits';
-export { CONFIG_LIMITS } from '../decision/config';
+export { CONFIG_LIMITS } from '../model/bucketing-config';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
 export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './decision';
 export { handlerOf } from './router';
@@ -22,7 +22,8 @@ export { createTokenHandler, tokenRoutes } from './token';
 export { createRemoteControlHandler, remoteControlRoutes } from './remote';
 export { MAX_BATCH_OPERATIONS, MAX_BATCH_BYTES, DEFAULT_SYNC_INTERVAL_MS } from '../catalog/catalog';
 export { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';
-export { STANDARD_FIELDS, FIELD_TYPES, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
+export { STANDARD_FIELDS, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
+export { FIELD_TYPES } from '../model/field-types';
 export { createCatalogHandler, catalogRoutes } from './catalog';
 export { MAX_QUERY_TERMS } from '../search/service';
 export { searchQuerySchema, autocompleteQuerySchema, parseQueryString, RANGE_OPERATORS, MAX_HITS_PER_PAGE, MAX_TEXT_LENGTH, DEFAULT_HITS_PER_PAGE, MAX_SUGGESTIONS, DEFAULT_SUGGESTIONS } from '../search/query';

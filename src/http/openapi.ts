@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { ACCESS_ACTIONS } from '../access/actions';
 import type { ExperimentResults } from '../results/results';
-import { bucketingConfigSchema, campaignSchema } from '../decision/config';
-import { FIELD_TYPES, MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, type StandardField } from '../catalog/typing';
+import { bucketingConfigSchema, campaignSchema } from '../model/bucketing-config';
+import { MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, type StandardField } from '../catalog/typing';
+import { FIELD_TYPES } from '../model/field-types';
 import { autocompleteQuerySchema, searchQuerySchema, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, RANGE_OPERATORS } from '../search/query';
 import { CATALOG_ROUTES } from './catalog';
 import { activationBatchSchema, activationSchema, campaignsRequestSchema, DECISION_ROUTES, eventBatchSchema, eventSchema } from './decision';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FieldType } from '../catalog/typing';
+import type { FieldType } from '../model/field-types';
 import type { CatalogItem } from '../storage/catalog';
 
 /** The kind of values a searchable path holds. */

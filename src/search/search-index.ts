@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { STANDARD_FIELDS, typeOf, type FieldType } from '../catalog/typing';
+import { STANDARD_FIELDS, typeOf } from '../catalog/typing';
+import type { FieldType } from '../model/field-types';
 import type { CatalogItem } from '../storage/catalog';
 import type { Analyzer } from './analysis';
 import { Dictionary } from './dictionary';

@@ -1,4 +1,4 @@
-import type { FieldType } from '../catalog/typing';
+import type { FieldType } from '../model/field-types';
 
 /**
  * A catalog item: a JSON object with the standard fields of interfaces.md, Catalog items and custom fields.

@@ -1,4 +1,4 @@
-import type { BucketingConfig } from '../decision/config';
+import type { BucketingConfig } from '../model/bucketing-config';
 import { ConflictError } from '../errors';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, DecisionEngine, RemoteControl, type CatalogItem, type Storage } from '../../src/index';
-import { parseBucketingConfig } from '../../src/decision/config';
+import { parseBucketingConfig } from '../../src/model/bucketing-config';
 import { type AccessRecord } from '../../src/storage/accesses';
 import { type Activation } from '../../src/storage/activations';
 import { type CatalogRecord } from '../../src/storage/catalog';

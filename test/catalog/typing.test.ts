@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkItem, checkItemId, describeValue, FIELD_TYPES, isStandardField, MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, typeOf, type FieldType, type SchemaLookup } from '../../src/catalog/typing';
+import { checkItem, checkItemId, describeValue, isStandardField, MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, typeOf, type SchemaLookup } from '../../src/catalog/typing';
+import { FIELD_TYPES, type FieldType } from '../../src/model/field-types';
 
 /** A valid item with every required standard field. */
 function base(extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateProducts } from '../../examples/demo/generate-products';
 import { CatalogRegistry, memoryStorage } from '../../src/index';
-import { FIELD_TYPES } from '../../src/catalog/typing';
+import { FIELD_TYPES } from '../../src/model/field-types';
 
 describe('demo catalog', () => {
   it('products.json is exactly what the seeded generator produces', () => {
@@ -21,7 +21,7 @@ describe('demo catalog', () => {
 
 describe('demo bootstrap', () => {
   it('is valid and its campaigns use every targeting operator', async () => {
-    const { parseBucketingConfig, TARGETING_OPERATORS } = await import('../../src/decision/config');
+    const { parseBucketingConfig, TARGETING_OPERATORS } = await import('../../src/model/bucketing-config');
     const bootstrap = JSON.parse(readFileSync(new URL('../../examples/demo/bootstrap.json', import.meta.url), 'utf8'));
     const config = parseBucketingConfig(bootstrap.accounts[0].environments[0].bucketing);
     const used = new Set(config.campaigns.flatMap((c) => c.variationGroups.flatMap((g) => g.targeting.targetingGroups.flatMap((t) => t.targetings.map((x) => x.operator)))));

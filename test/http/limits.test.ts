@@ -3,7 +3,7 @@
  * a 400 naming the limit, never a 500, and never leaves state that breaks later requests.
  */
 import { describe, expect, it } from 'vitest';
-import { CONFIG_LIMITS } from '../../src/decision/config';
+import { CONFIG_LIMITS } from '../../src/model/bucketing-config';
 import { DECISION_LIMITS } from '../../src/decision/limits';
 import { formatPath, PayloadTooLargeError, ValidationError } from '../../src/errors';
 import { MAX_JSON_DEPTH, parseJsonBody } from '../../src/http/body';

@@ -10,7 +10,7 @@ import { compileConfig } from '../../src/decision/compile';
 import { analyzeCampaign } from '../../src/results/results';
 import { chiSquareTail, incompleteBeta, normalCdf, normalQuantile, studentTQuantile, studentTTail } from '../../src/results/distributions';
 import { chanceToBeatBeta, chanceToBeatNormal, sampleRatioMismatch, twoProportionZTest, welchTTest } from '../../src/results/statistics';
-import { parseBucketingConfig } from '../../src/decision/config';
+import { parseBucketingConfig } from '../../src/model/bucketing-config';
 import { type VariationAggregate } from '../../src/storage/events';
 
 interface Interval {

@@ -16,7 +16,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { automatonWork } from '../../src/decision/automaton';
-import { CONFIG_LIMITS } from '../../src/decision/config';
+import { CONFIG_LIMITS } from '../../src/model/bucketing-config';
 import { DECISION_LIMITS } from '../../src/decision/limits';
 import { compileMatcher, compileTargeting } from '../../src/decision/targeting';
 import { campaign } from '../helpers/configs';
