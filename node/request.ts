@@ -190,17 +190,17 @@ delegateToReal(NodeRequest, Request, (r) => r.real(), ['method', 'url']);
 export function nodeRequest(req: NodeRequestLike, origin?: string): Request {
   let path = req.url ?? '/';
   if (!path.startsWith('/')) {
-    // absolute-form (a proxy's): keep its path only; anything else is a request for '/'.
-    try {
-      const u = new URL(path);
-      path = u.pathname + u.search;
-    } catch {
-      path = '/';
-    }
+    // absolute-form (a proxy's): keep its path as sent (the URL parser would resolve its dot
+    // segments, which routing refuses); anything else is a request for '/'.
+    const rest = ABSOLUTE_FORM.exec(path)?.[1];
+    path = rest === undefined || !URL.canParse(path) ? '/' : rest.startsWith('/') ? rest : `/${rest}`;
   }
   origin ??= originOf(req.headers.host, (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true);
   return new NodeRequest(req, origin, path) as unknown as Request;
 }
+
+// scheme://authority, then the path and query as sent.
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\]*(.*)$/s;
 
 // Once the undici Request exists it owns the socket's stream: read through it.
 async function readWeb(request: Request, limit: number): Promise<NodeBody> {

@@ -215,6 +215,7 @@ export function handlerOf(tables: readonly Routes[]): Handler {
     const target = targetOf(request);
     if (!target) return json({ message: 'invalid request URL' }, 400);
     const { path } = target;
+    if (target.dotSegment) return notFound(request, path);
     const matches = match(path);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     let found: [Entry, Readonly<Record<string, string>> | undefined] | undefined;
@@ -268,6 +269,11 @@ const PLAIN_PATH = /^\/[A-Za-z0-9\-_~.\/]*$/;
 
 const NO_QUERY_TEXT = -1;
 
+// A `.` or `..` segment, percent-encoded or not, as the URL parser reads one in an http(s) path:
+// `\` separates segments too, and tabs and line breaks are dropped first.
+const DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\]|$)/i;
+const TAB_OR_NEWLINE = /[\t\n\r]/g;
+
 /** The path of a request URL, and its URL object and query, parsed only when something asks for them. */
 class Target {
   readonly path: string;
@@ -280,7 +286,11 @@ class Target {
   #url: URL | undefined;
   #query: URLSearchParams | undefined;
 
-  constructor(href: string, path: string, source: string, queryStart: number, queryEnd: number, url?: URL) {
+  /** Whether the path, as received, has a dot segment (then no route serves it). */
+  readonly dotSegment: boolean;
+
+  constructor(href: string, path: string, source: string, queryStart: number, queryEnd: number, url?: URL, dotSegment = false) {
+    this.dotSegment = dotSegment;
     this.#href = href;
     this.path = path;
     this.#source = source;
@@ -340,10 +350,16 @@ function requestTarget(href: string, pathAndQuery?: string): Target | undefined 
     let end = source.indexOf('?', start);
     const hash = source.indexOf('#', start);
     if (end < 0 || (hash >= 0 && hash < end)) end = hash < 0 ? source.length : hash;
-    const path = plainPath(source.slice(start, end));
+    const raw = source.slice(start, end);
+    const path = plainPath(raw);
     if (path !== undefined) {
       return source.charCodeAt(end) === 0x3f ? new Target(href, path, source, end, hash < 0 ? source.length : hash) : new Target(href, path, source, NO_QUERY_TEXT, NO_QUERY_TEXT);
     }
+    // A node request's target is as the client sent it (a Request's URL has none left), where the
+    // URL parser would resolve a dot segment into another route (`/v2/../metrics` is `/metrics`,
+    // past a proxy rule that allows by path prefix): such a path is kept as it came, and no
+    // route serves it.
+    if (DOT_SEGMENT.test(raw.replace(TAB_OR_NEWLINE, ''))) return new Target(href, raw, source, NO_QUERY_TEXT, NO_QUERY_TEXT, undefined, true);
   }
   let url: URL;
   try {
@@ -353,6 +369,8 @@ function requestTarget(href: string, pathAndQuery?: string): Target | undefined 
   }
   return new Target(href, url.pathname, href, NO_QUERY_TEXT, NO_QUERY_TEXT, url);
 }
+
+
 
 const TARGET = Symbol.for('abkit.request.target');
 

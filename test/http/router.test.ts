@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { AbkitError, AuthenticationError, ValidationError } from '../../src/errors';
@@ -5,6 +7,7 @@ import { bearerToken, MalformedAuthorizationError, optionalBearerToken } from '.
 import { bodyReader } from '../../src/http/body';
 import { json } from '../../src/http/respond';
 import { handlerOf, normalizePrefix, requestPath, routeTable, type RouteContext, type RouteSpec } from '../../src/http/router';
+import { nodeRequest } from '../../node/request';
 
 const TABLE = [
   { method: 'GET', path: '/things', name: 'list' },
@@ -242,6 +245,32 @@ describe('paths routed without parsing the URL', () => {
     expect(await (await call(handler, 'GET', '/a/%C3%A9?z=1')).json()).toEqual({ x: 'é' });
     await call(handler, 'GET', '/b?k=v');
     expect(urls).toEqual(['?k=v']);
+  });
+});
+
+describe('dot segments', () => {
+  // A node request's target, as the client sent it (fetch and the URL parser would resolve it).
+  const asSent = (url: string) => nodeRequest(Object.assign(Readable.from([]), { url, method: 'GET', headers: { host: 'x' } }) as unknown as IncomingMessage);
+
+  it('a target with a . or .. segment, percent-encoded or not, is a 404: never the route it resolves to', async () => {
+    const { handler, seen } = setup();
+    const targets = ['/things/../things/7', '/x/../things', '/things/%2e%2e/things/special', '/things/%2E%2e/things', '/things/.%2e/things', '/things/%2e./things', '/things/./7', '/things/%2e/7', '/things/7/.', '/things/7/..?q=1', '/things\\..\\things', '/things/.\t./things', 'http://x/y/../things/7', 'http://x/y/%2e%2e/things'];
+    for (const target of targets) {
+      const res = await handler(asSent(target));
+      expect(res.status, target).toBe(404);
+      expect(await res.json(), target).toEqual({ message: expect.stringMatching(/^no route for GET /) });
+    }
+    expect(seen).toEqual([]);
+    // Names with dots that are not dot segments are served, and as sent: a proxy sees them so too.
+    for (const id of ['..x', 'x..', '...', '.x', '%2e%2e%2e', '%2e%2ex']) {
+      expect(await (await handler(asSent(`/things/${id}`))).json(), id).toEqual({ name: 'one', params: { id: decodeURIComponent(id) } });
+    }
+    expect(requestPath(asSent('/a/%2e%2e/things'))).toBe('/a/%2e%2e/things');
+  });
+
+  it('a Request has none left (its URL is resolved when built): it is routed as resolved', async () => {
+    const { handler } = setup();
+    expect(await (await call(handler, 'GET', '/x/../things/7')).json()).toEqual({ name: 'one', params: { id: '7' } });
   });
 });
 
