@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { PayloadTooLargeError } from '../src/errors';
-import { NODE_BODY, type NodeBody, type NodeBodySource } from '../src/http/body';
+import { NODE_BODY, readWebBody, RequestAbortedError, type NodeBody, type NodeBodySource } from '../src/http/body';
 import { lowerCaseName } from '../src/http/header-name';
 import { delegateToReal, PATH_AND_QUERY } from '../src/http/lazy';
 
@@ -206,7 +206,7 @@ const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\]*(.*)$/s;
 async function readWeb(request: Request, limit: number): Promise<NodeBody> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
-  const bytes = new Uint8Array(await request.arrayBuffer());
+  const bytes = new Uint8Array(await readWebBody(request, () => request.arrayBuffer()));
   if (bytes.byteLength > limit) throw new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
   return { bytes };
 }
@@ -222,6 +222,9 @@ function readBody(req: NodeRequestLike, limit: number): NodeBody | Promise<NodeB
     throw tooLarge();
   }
   if (req.readableEnded) return { bytes: new Uint8Array(0) };
+  // The connection closed before the body was complete (and before anyone read it): no event
+  // will come any more.
+  if (req.destroyed) throw new RequestAbortedError();
   // The whole body is in the stream's buffer (a small body comes in the packet of its headers)
   // and nobody reads it yet: take it at once, without events.
   const whole = req.complete ? req.readableLength <= limit : length >= 0 && req.readableLength === length;
@@ -247,17 +250,22 @@ function readBody(req: NodeRequestLike, limit: number): NodeBody | Promise<NodeB
       cleanup();
       resolve({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
     };
-    const onError = (error: Error) => {
+    // The client's connection closed first ('error' with ECONNRESET "aborted", or only 'close'
+    // when nobody listened for errors yet): the client's doing, not a server error.
+    const onError = (error?: Error) => {
       cleanup();
-      reject(error);
+      reject(new RequestAbortedError(error));
     };
+    const onClose = () => onError();
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
+      req.off('close', onClose);
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
+    req.on('close', onClose);
   });
 }

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 // Imported: the global `performance` is an accessor on globalThis, looked up on every read.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
+import { CLIENT_CLOSED_REQUEST } from '../src/http/body';
 import { requestIdOf } from '../src/http/handler';
 import { json, respond, withHeader } from '../src/http/respond';
 import { handlerOf, matchedRoute, requestPath, routeTable, type Handler } from '../src/http/router';
@@ -122,8 +123,9 @@ export function observe(options: EdgeOptions): Handler {
     const status = response.status;
     metrics.requestDuration.observeValues([request.method, route ?? 'unmatched', status], seconds);
     if (route && SEARCH_ROUTES.has(route)) metrics.searchDuration.observeValues([route], seconds);
-    // Never the URL (a token check carries the token in its query), a header or a body.
-    if (logger.isLevelEnabled('info')) logger.info({ reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 }, 'request');
+    // Never the URL (a token check carries the token in its query), a header or a body. A client
+    // that went away before its body was complete (499) is an info line of its own, no error.
+    if (logger.isLevelEnabled('info')) logger.info({ reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 }, status === CLIENT_CLOSED_REQUEST ? 'request aborted' : 'request');
     return response;
   };
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { PayloadTooLargeError, ValidationError } from '../errors';
+import { AbkitError, PayloadTooLargeError, ValidationError } from '../errors';
 import { SLICE_CHARACTERS, SLICE_OPERATIONS } from '../slices';
 import { nestingExceeds } from '../validation';
 
@@ -24,6 +24,28 @@ export interface BodyReader {
   /** The body parsed as JSON; an empty (or blank) body is `undefined`, invalid JSON a 400. */
   json(): Promise<unknown>;
 }
+
+/**
+ * The client went away before its request body was complete: it closed the connection, or the
+ * server closed it because the body came too slowly (`requestTimeout`). Answered with status 499
+ * (nginx's "client closed request"), which nobody reads: it is there so that logs and metrics
+ * count the request as the client's doing, never as a server error.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof RequestAbortedError) logger.info('request aborted');
+ * ```
+ */
+export class RequestAbortedError extends AbkitError {
+  /** Creates the error; `cause` is the stream's own error, when there is one. */
+  constructor(cause?: unknown) {
+    super('the request body did not complete: the connection closed first', 'client_closed_request', CLIENT_CLOSED_REQUEST);
+    if (cause !== undefined) this.cause = cause;
+  }
+}
+
+/** The status of a request whose client went away before its body was complete (nginx's 499). */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /** The default `maxBodyBytes` of the HTTP interfaces: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -167,7 +189,26 @@ function tooDeep(): ValidationError {
   return new ValidationError(`request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`, [{ path: [], message: `nesting deeper than ${MAX_JSON_DEPTH}` }], 'too_deep');
 }
 
-async function readBytes(request: Request | Response, limit: number): Promise<Uint8Array> {
+/**
+ * Reads a Web body (`read`), a failure of its stream being the client's: a body stream fails
+ * when the connection under it closed before the body was complete.
+ * @internal
+ */
+export async function readWebBody<T>(body: Request | Response, read: () => Promise<T>): Promise<T> {
+  // A body already read is the caller's mistake, not the client's: its TypeError stays.
+  if (body.bodyUsed) return read();
+  try {
+    return await read();
+  } catch (error) {
+    throw error instanceof AbkitError ? error : new RequestAbortedError(error);
+  }
+}
+
+function readBytes(request: Request | Response, limit: number): Promise<Uint8Array> {
+  return readWebBody(request, () => readBytesOnce(request, limit));
+}
+
+async function readBytesOnce(request: Request | Response, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
   if (!request.body) return new Uint8Array(0);
   const declared = request.headers.get('content-length');

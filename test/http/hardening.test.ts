@@ -48,6 +48,21 @@ describe('hardening', () => {
     expect(Object.getPrototypeOf(facets)).toBe(Object.prototype);
   });
 
+  it('a Web body whose stream fails (its connection closed) is the client\'s doing: a 499, not a 500 or a reported error', async () => {
+    const errors: unknown[] = [];
+    const tokens = new TokenService({ storage: memoryStorage(), accesses: new AccessManager({ storage: memoryStorage() }) });
+    const handler = createHandler({ access: tokens, onError: (e) => errors.push(e) });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"grant_type":'));
+        controller.error(new Error('other side closed'));
+      },
+    });
+    const res = await handler(new Request('http://x/acme/token', { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit));
+    expect(res.status).toBe(499);
+    expect(errors).toEqual([]);
+  });
+
   it('a malformed Host header still gives a Request', () => {
     const req = Object.assign(Readable.from([]), { url: '/health', method: 'GET', headers: { host: 'a b' } }) as unknown as IncomingMessage;
     expect(new URL(nodeRequest(req).url).href).toBe('http://localhost/health');

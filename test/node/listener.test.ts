@@ -1,10 +1,10 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../node/index';
 import { createHandler, DecisionEngine, memoryStorage, type Handler } from '../../src/index';
-import { bodyReader } from '../../src/http/body';
+import { bodyReader, RequestAbortedError } from '../../src/http/body';
 import { respond } from '../../src/http/respond';
 import { config } from '../helpers/configs';
 
@@ -127,6 +127,33 @@ describe('createNodeListener', () => {
       setTimeout(() => req.end(pieces[2]), 50);
     });
     expect(text).toBe(body);
+  });
+
+  it('a body the client never completes is a RequestAbortedError (status 499), whether the handler reads it before or after the client went away', async () => {
+    for (const readAfterClose of [false, true]) {
+      let gone!: () => void;
+      const clientGone = new Promise<void>((r) => (gone = r));
+      let outcome!: (value: unknown) => void;
+      const read = new Promise<unknown>((r) => (outcome = r));
+      const errors: unknown[] = [];
+      const reading: Handler = async (request) => {
+        if (readAfterClose) await clientGone;
+        await bodyReader(request, 1000).text().then(outcome, outcome);
+        return respond(null, 204);
+      };
+      const server = createServer(createNodeListener(reading, { onError: (e) => errors.push(e) }));
+      server.on('connection', (socket) => socket.on('close', () => setTimeout(gone, 20)));
+      const { port } = new URL(await listen(server));
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write('POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":');
+      setTimeout(() => socket.destroy(), 50);
+      // Bounded: a read that waits forever for a body that will never come is the failure.
+      const error = await Promise.race([read, new Promise((r) => setTimeout(() => r('still waiting after 3 s'), 3_000))]);
+      expect(error, `read ${readAfterClose ? 'after' : 'before'} the close`).toBeInstanceOf(RequestAbortedError);
+      expect((error as RequestAbortedError).status).toBe(499);
+      expect(errors).toEqual([]);
+    }
   });
 
   it('uses a body Express already parsed, with the same depth limit as text', async () => {
