@@ -20,6 +20,7 @@ const INTEGRATION = [
   'test/server/serve.test.ts',
   'test/server/package.test.ts',
   'test/server/docker.test.ts',
+  'test/server/edge.test.ts',
   'test/node/**/*.test.ts',
   'test/http/flagship-sdk.test.ts',
   'test/flagship/**/*.test.ts',

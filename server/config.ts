@@ -31,6 +31,12 @@ export interface ServeConfig {
   keepAliveTimeoutMs: number;
   /** `ABKIT_MAX_CONNECTIONS`: open connections at once (1,000). */
   maxConnections: number;
+  /**
+   * `ABKIT_MAX_CONNECTIONS_PER_IP`: open connections at once from one client address, an IPv6
+   * one counted by its /64 (256; no effect at or above `ABKIT_MAX_CONNECTIONS`). Behind a proxy
+   * or load balancer, whose address every connection then has, set it to `ABKIT_MAX_CONNECTIONS`.
+   */
+  maxConnectionsPerIp: number;
   /** `ABKIT_SHUTDOWN_TIMEOUT_MS`: how long SIGTERM waits for requests in flight (10 s). */
   shutdownTimeoutMs: number;
   /** `ABKIT_COALESCE_WRITES=on|off` (on): write the responses of one event-loop turn together (see `NodeListenerOptions.coalesceWrites`). */
@@ -52,6 +58,7 @@ export const SERVE_VARIABLES = [
   'ABKIT_REQUEST_TIMEOUT_MS',
   'ABKIT_KEEP_ALIVE_TIMEOUT_MS',
   'ABKIT_MAX_CONNECTIONS',
+  'ABKIT_MAX_CONNECTIONS_PER_IP',
   'ABKIT_SHUTDOWN_TIMEOUT_MS',
   'ABKIT_COALESCE_WRITES',
 ] as const;
@@ -133,6 +140,10 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
     headersTimeoutMs: Math.min(integer('ABKIT_HEADERS_TIMEOUT_MS', 10_000, 1), requestTimeoutMs),
     keepAliveTimeoutMs: integer('ABKIT_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
     maxConnections: integer('ABKIT_MAX_CONNECTIONS', 1_000, 1),
+    // A browser opens at most 6 connections to a host and an office behind one address a few
+    // dozen; 256 is about a quarter of the default cap, which leaves the rest to everyone else,
+    // and more than one instance serves at once to one proxy in front of it.
+    maxConnectionsPerIp: integer('ABKIT_MAX_CONNECTIONS_PER_IP', 256, 1),
     shutdownTimeoutMs: integer('ABKIT_SHUTDOWN_TIMEOUT_MS', 10_000, 1),
     coalesceWrites: eitherOf('ABKIT_COALESCE_WRITES', 'on', 'off', true),
   };

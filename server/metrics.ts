@@ -25,6 +25,8 @@ export interface ServerMetrics {
   readonly syncs: Counter<'result'>;
   readonly searchDuration: LatencyHistogram<'route'>;
   readonly zeroResultSearches: Counter<'route'>;
+  /** Connections closed at once because their address held `ABKIT_MAX_CONNECTIONS_PER_IP` already. */
+  readonly connectionsRefused: Counter;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -53,6 +55,7 @@ export function createMetrics(): ServerMetrics {
     syncs: new Counter({ name: 'abkit_catalog_syncs_total', help: 'Catalog synchronizations by result', labelNames: ['result'], registers }),
     searchDuration: new LatencyHistogram({ name: 'abkit_search_duration_seconds', help: 'Search and autocomplete latency', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers }),
     zeroResultSearches: new Counter({ name: 'abkit_search_zero_results_total', help: 'Searches that found nothing', labelNames: ['route'], registers }),
+    connectionsRefused: new Counter({ name: 'abkit_connections_refused_total', help: 'Connections refused because their client address held its limit of open connections', registers }),
   };
 }
 

@@ -19,6 +19,7 @@ import { createHandler } from '../src/http/handler';
 import type { Storage } from '../src/storage/storage';
 import { createNodeListener } from '../node/listener';
 import { bannerLines } from './banner';
+import { limitConnectionsPerAddress } from './connections';
 import type { ServeConfig } from './config';
 import { corsPolicy } from './cors';
 import { countZeroResults, createMetrics, instrumentCatalogs, instrumentEngine, instrumentExperiments, instrumentTokens } from './metrics';
@@ -122,6 +123,7 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
     createNodeListener(edge, { onError, coalesceWrites: config.coalesceWrites }),
   );
   server.maxConnections = config.maxConnections;
+  limitConnectionsPerAddress(server, config.maxConnectionsPerIp, () => metrics.connectionsRefused.inc());
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') reject(new StartError(`port ${config.port} on ${config.host} is already in use (set PORT or --port)`));

@@ -4,7 +4,7 @@ import { ConfigError, parseServeConfig } from '../../server/config';
 describe('abkit serve configuration', () => {
   it('reads the variables the README lists with their defaults', () => {
     const c = parseServeConfig([], {});
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', storage: undefined, bootstrap: undefined, corsOrigins: [], logLevel: 'info', headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, coalesceWrites: true });
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', storage: undefined, bootstrap: undefined, corsOrigins: [], logLevel: 'info', headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, maxConnectionsPerIp: 256, coalesceWrites: true });
     const e = parseServeConfig([], {
       PORT: '9000',
       HOST: '0.0.0.0',
@@ -22,6 +22,7 @@ describe('abkit serve configuration', () => {
   it('takes the same names as flags, which win over the environment', () => {
     const c = parseServeConfig(['--port', '0', '--storage=sqlite:x.db', '--cors-origins', '*', '--ABKIT_LOG_LEVEL=debug', '--api-key', 'a'.repeat(16)], { PORT: '1234', ABKIT_STORAGE: 'memory' });
     expect(c).toMatchObject({ port: 0, storage: 'sqlite:x.db', corsOrigins: ['*'], logLevel: 'debug', apiKey: 'a'.repeat(16) });
+    expect(parseServeConfig(['--max-connections-per-ip', '10'], { ABKIT_MAX_CONNECTIONS_PER_IP: '20' }).maxConnectionsPerIp).toBe(10);
   });
 
   it('refuses bad values and unknown flags, naming the variable', () => {
@@ -34,6 +35,7 @@ describe('abkit serve configuration', () => {
     fails([], { ABKIT_CORS_ORIGINS: 'shop.example/path' }, /ABKIT_CORS_ORIGINS: "shop.example\/path" is not an origin/);
     fails([], { ABKIT_COALESCE_WRITES: 'yes' }, /ABKIT_COALESCE_WRITES must be on or off, got "yes"/);
     fails([], { ABKIT_BOOTSTRAP_ABSOLUTE_PATHS: 'on' }, /ABKIT_BOOTSTRAP_ABSOLUTE_PATHS must be allow or deny/);
+    fails([], { ABKIT_MAX_CONNECTIONS_PER_IP: '0' }, /^ABKIT_MAX_CONNECTIONS_PER_IP must be an integer of at least 1, got "0"$/);
     fails(['--colour', 'red'], {}, /unknown flag --colour/);
     fails(['--port'], {}, /flag --port needs a value/);
     fails(['serve'], {}, /unexpected argument "serve"/);
