@@ -21,6 +21,7 @@ const INTEGRATION = [
   'test/server/package.test.ts',
   'test/server/docker.test.ts',
   'test/server/edge.test.ts',
+  'test/server/log-output.test.ts',
   'test/node/**/*.test.ts',
   'test/http/flagship-sdk.test.ts',
   'test/flagship/**/*.test.ts',

@@ -27,6 +27,8 @@ export interface ServerMetrics {
   readonly zeroResultSearches: Counter<'route'>;
   /** Connections closed at once because their address held `ABKIT_MAX_CONNECTIONS_PER_IP` already. */
   readonly connectionsRefused: Counter;
+  /** Log lines dropped because stdout did not take them (full, or closed by its reader). */
+  readonly logLinesDropped: Counter;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -56,6 +58,7 @@ export function createMetrics(): ServerMetrics {
     searchDuration: new LatencyHistogram({ name: 'abkit_search_duration_seconds', help: 'Search and autocomplete latency', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers }),
     zeroResultSearches: new Counter({ name: 'abkit_search_zero_results_total', help: 'Searches that found nothing', labelNames: ['route'], registers }),
     connectionsRefused: new Counter({ name: 'abkit_connections_refused_total', help: 'Connections refused because their client address held its limit of open connections', registers }),
+    logLinesDropped: new Counter({ name: 'abkit_log_lines_dropped_total', help: 'Log lines dropped because stdout did not take them (full, or closed by its reader)', registers }),
   };
 }
 

@@ -20,6 +20,7 @@ import type { Storage } from '../src/storage/storage';
 import { createNodeListener } from '../node/listener';
 import { bannerLines } from './banner';
 import { limitConnectionsPerAddress } from './connections';
+import { logOutput, type LogOutput } from './log-output';
 import type { ServeConfig } from './config';
 import { corsPolicy } from './cors';
 import { countZeroResults, createMetrics, instrumentCatalogs, instrumentEngine, instrumentExperiments, instrumentTokens } from './metrics';
@@ -60,11 +61,11 @@ const readJson = async (path: string): Promise<unknown> => {
  * ```
  */
 export async function serve(config: ServeConfig, options: { logger?: Logger; banner?: (line: string) => void } = {}): Promise<RunningServer> {
-  // Asynchronous writes: a request never waits on stdout (lines written while one write is in
-  // flight go out together); close() ends the destination.
-  const destination = options.logger ? undefined : logDestination();
-  const logger = options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } }, destination!.stream);
-  const banner = options.banner ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Never waited on: neither a request nor the exit waits for stdout (see logOutput); close()
+  // ends it.
+  const destination = options.logger ? undefined : logOutput(process.stdout);
+  const logger = options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } }, destination);
+  const banner = options.banner ?? stderrBanner();
   const spec = config.storage ?? defaultStorageSpec();
   if (config.storage === undefined && spec === 'memory') logger.warn('better-sqlite3 is not installed: storage is memory (set ABKIT_STORAGE, or npm install better-sqlite3 to keep data)');
   const storage = await openStorage(spec);
@@ -76,8 +77,9 @@ export async function serve(config: ServeConfig, options: { logger?: Logger; ban
   }
 }
 
-async function start(config: ServeConfig, storage: Storage, logger: Logger, banner: (line: string) => void, storageName: string, destination: LogDestination | undefined): Promise<RunningServer> {
+async function start(config: ServeConfig, storage: Storage, logger: Logger, banner: (line: string) => void, storageName: string, destination: LogOutput | undefined): Promise<RunningServer> {
   const metrics = createMetrics();
+  destination?.onDropped((lines) => metrics.logLinesDropped.inc(lines));
   const accesses = new AccessManager({ storage, pepper: config.pepper });
   const catalogs = new CatalogRegistry({ storage, pepper: config.pepper, onSyncError: (error) => logger.error({ err: error }, 'catalog sync failed') });
   instrumentCatalogs(catalogs, metrics);
@@ -168,6 +170,12 @@ function connections(server: Server): Promise<number> {
   return new Promise((r) => server.getConnections((_e, n) => r(n ?? 0)));
 }
 
+/** The banner on stderr, which may be closed too: a failed write must not end the server. */
+function stderrBanner(): (line: string) => void {
+  process.stderr.on('error', () => undefined);
+  return (line) => process.stderr.write(`${line}\n`);
+}
+
 /** How long each shutdown step after the drain may take (closing the storage, writing the last log lines). */
 const CLOSE_STEP_MS = 1_000;
 
@@ -176,43 +184,6 @@ function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<T>((r) => (timer = setTimeout(() => r(fallback), ms)));
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-interface LogDestination {
-  readonly stream: ReturnType<typeof pino.destination>;
-  /** Writes what is buffered and closes, within `ms`; never rejects. */
-  end(ms: number): Promise<void>;
-}
-
-/**
- * Asynchronous stdout for the logs, with an end that cannot hang the exit. pino flushes its
- * destination synchronously on process exit, and sonic-boom's synchronous flush retries a
- * failing write forever (100 ms apart): with stdout's reader gone (EPIPE) or not reading
- * (EAGAIN) while a line was still in flight, process.exit() never returned, the server had
- * closed its port but stayed alive. end() waits for the last write, then destroys the stream
- * so that the exit flush has nothing left to write.
- */
-function logDestination(): LogDestination {
-  const stream = pino.destination({ dest: 1, sync: false });
-  let failed = false;
-  let closed = false;
-  // pino stops writing after EPIPE; any other write error must not crash the server either.
-  stream.on('error', () => (failed = true));
-  stream.on('close', () => (closed = true));
-  return {
-    stream,
-    async end(ms) {
-      if (!failed && !closed) {
-        const ended = new Promise<void>((r) => {
-          stream.once('close', r);
-          stream.once('error', r);
-        });
-        stream.end();
-        await within(ended, ms, undefined);
-      }
-      if (!closed) stream.destroy();
-    },
-  };
 }
 
 // The default environment then requires the key; stored only when it changed, so a restart
