@@ -8,7 +8,7 @@ import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { logOutput, type LogStream } from '../../server/log-output';
 import { compileScript } from '../helpers/compile-script';
 import { stopProcess } from '../helpers/server-process';
@@ -76,6 +76,12 @@ const EXIT_BOUND_MS = SHUTDOWN_TIMEOUT_MS + 2_000;
 const dir = mkdtempSync(join(tmpdir(), 'abkit-log-output-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let fifos = 0;
+// Every server started, stopped even when a test fails half-way.
+const stops = new Set<() => Promise<number>>();
+afterEach(async () => {
+  await Promise.all([...stops].map((stop) => stop()));
+  stops.clear();
+});
 
 async function startWithPipe(): Promise<{ url: string; reader: Socket; stop: () => Promise<number> }> {
   const fifo = join(dir, `stdout-${fifos++}`);
@@ -93,24 +99,26 @@ async function startWithPipe(): Promise<{ url: string; reader: Socket; stop: () 
   const exit = new Promise<null>((resolve) => child.on('exit', () => resolve(null)));
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  // SIGTERM, and how long the exit took (SIGKILL past twice the bound, so a wedge fails the
+  // test instead of hanging it).
+  const stop = async () => {
+    stops.delete(stop);
+    const t0 = Date.now();
+    if (child.exitCode === null && child.signalCode === null) await stopProcess(child, exit, 2 * EXIT_BOUND_MS);
+    reader.destroy();
+    return Date.now() - t0;
+  };
+  stops.add(stop);
   const started = Date.now();
   let url: string | undefined;
   while (!(url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1])) {
-    if (Date.now() - started > 20_000 || child.exitCode !== null) throw new Error(`server did not start:\n${stderr}`);
+    if (Date.now() - started > 20_000 || child.exitCode !== null) {
+      await stop();
+      throw new Error(`server did not start:\n${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return {
-    url,
-    reader,
-    // SIGTERM, and how long the exit took (SIGKILL past twice the bound, so a wedge fails the
-    // test instead of hanging it).
-    stop: async () => {
-      const t0 = Date.now();
-      await stopProcess(child, exit, 2 * EXIT_BOUND_MS);
-      reader.destroy();
-      return Date.now() - t0;
-    },
-  };
+  return { url, reader, stop };
 }
 
 const dropped = async (url: string) => Number(/^abkit_log_lines_dropped_total (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
