@@ -44,9 +44,9 @@ const REFUSED_BODY = (limit: number) => JSON.stringify({ message: `too many conn
 
 /**
  * Holds every address of `server` to `limit` open connections. A connection past it gets a
- * `429` naming the limit and is closed at once (it holds no slot of the global cap while it
- * lingers, as it does not linger); connections of other addresses are served as before.
- * Must be called before the server accepts its first connection.
+ * `429` naming the limit and is closed at once, so that refused connections never hold slots of
+ * the global cap either; connections of other addresses are served as before. Must be called
+ * before the server accepts its first connection.
  *
  * @example
  * ```ts
