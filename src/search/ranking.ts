@@ -17,6 +17,7 @@
  * @module
  */
 import type { CatalogItem } from '../storage/catalog';
+import { bm25Idf, bm25Norm, bm25Share } from './bm25';
 import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
@@ -259,8 +260,7 @@ export class Ranker {
     const m = this.#counted.length;
     const N = index.items.length;
     this.#idf = Float64Array.from({ length: n }, (_, i) => {
-      const df = Math.max(cands.df[i] ?? 0, 1);
-      return Math.log(1 + (N - df + 0.5) / (df + 0.5));
+      return bm25Idf(N, Math.max(cands.df[i] ?? 0, 1));
     });
     // Words weights per strategy: by rarity, or by query order (dropping terms from the end).
     this.#weights = new Float64Array(n);
@@ -971,8 +971,8 @@ export class Ranker {
    */
   #fieldBm25(f: number, length: number, tf: Int32Array, termBm25: Float64Array): void {
     const index = this.#index;
-    const norm = 1.2 * (0.25 + (0.75 * length) / (index.averageLength[f] || 1));
-    for (const i of this.#counted) if (tf[i]! > 0) termBm25[i]! += index.fieldWeight[f]! * ((tf[i]! * 2.2) / (tf[i]! + norm));
+    const norm = bm25Norm(length, index.averageLength[f]!);
+    for (const i of this.#counted) if (tf[i]! > 0) termBm25[i]! += bm25Share(index.fieldWeight[f]!, tf[i]!, norm);
   }
 
   /** Reads a candidate's words: sets its proximity, attribute, exactness and bm25 ranks. */

@@ -9,6 +9,7 @@ import { STANDARD_FIELDS, typeOf } from '../catalog/typing';
 import type { FieldType } from '../model/field-types';
 import type { CatalogItem } from '../storage/catalog';
 import type { Analyzer } from './analysis';
+import { bm25Norm, bm25Share } from './bm25';
 import { Dictionary } from './dictionary';
 import { memberKind, scalarKind } from './fields';
 import { Growable, zeroed } from './growable';
@@ -94,8 +95,8 @@ export class SearchIndex {
    */
   readonly postingFields: Uint8Array | Uint16Array | Uint32Array;
   /**
-   * Per posting: the word's BM25 share without its idf, `Σ_f weight_f · 2.2·tf / (tf + norm_f)`
-   * over the document's fields in order, computed as the ranking computes a term's (see ranking.ts),
+   * Per posting: the word's BM25 share without its idf, `Σ_f weight_f · tf·(k1 + 1) / (tf + norm_f)`
+   * over the document's fields in order, computed as the ranking computes a term's (bm25.ts),
    * rounded up to a float32: a bound. {@link postingShare} gives the exact share when the word is
    * in one field, or in the first and one other.
    */
@@ -436,7 +437,7 @@ function* fillPostings(
           if (namesWhatItIs(field, p, subjectSpans, d * 3, heads)) flags[w]! |= NAMES_WHAT;
         }
       }
-      // The ranking's BM25 share of one word, the same operations in the same order (see ranking.ts #read).
+      // The ranking's BM25 share of one word, through the functions ranking.ts #fieldBm25 calls, in its order.
       const norm = bm25Norm(hi - lo, averageLength[f]!);
       for (const w of inField) {
         const n = fieldTf[w]!;
@@ -464,16 +465,6 @@ function* fillPostings(
     }
   }
   return { postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf, postingFields, postingBm25, firstChars, textChars };
-}
-
-/** BM25's length normalisation of a field of `length` words whose mean length is `average`, as the ranking computes it (see ranking.ts #fieldBm25). */
-function bm25Norm(length: number, average: number): number {
-  return 1.2 * (0.25 + (0.75 * length) / (average || 1));
-}
-
-/** BM25's share (before the idf) of a word found `n` times in a field of weight `weight` and normalisation `norm`, as the ranking computes it. */
-function bm25Share(weight: number, n: number, norm: number): number {
-  return weight * ((n * 2.2) / (n + norm));
 }
 
 const FLOAT32 = new Float32Array(1);
