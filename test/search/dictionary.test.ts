@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { damerau } from '../../src/search/typos';
+import { damerau } from '../helpers/damerau';
 import { Dictionary, type LookupWork } from '../../src/search/dictionary';
 
 /** Every word the lookup emits, with its typos. */

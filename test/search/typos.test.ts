@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedTypos, damerau } from '../../src/search/typos';
+import { allowedTypos } from '../../src/search/typos';
+import { damerau } from '../helpers/damerau';
 
 /** Plain Levenshtein distance (insert, delete, substitute), the reference damerau must never exceed. */
 function levenshtein(a: string, b: string): number {
