@@ -23,13 +23,18 @@ export function scalarKind(type: FieldType): PathKind | undefined {
   return type === 'string' || type === 'number' || type === 'boolean' || type === 'string[]' ? type : undefined;
 }
 
+/** An item's own value of a field (own properties only: a field named `constructor` must not read Object's). */
+export function fieldValue(item: CatalogItem, field: string): unknown {
+  return Object.hasOwn(item, field) ? item[field] : undefined;
+}
+
 /** Reads the value at a path (`field` or `field.key`). */
 export function valueAt(item: CatalogItem, path: string, objectField: string | undefined): unknown {
-  if (objectField === undefined) return Object.prototype.hasOwnProperty.call(item, path) ? item[path] : undefined;
-  const obj = Object.prototype.hasOwnProperty.call(item, objectField) ? item[objectField] : undefined;
+  if (objectField === undefined) return fieldValue(item, path);
+  const obj = fieldValue(item, objectField);
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return undefined;
   const key = path.slice(objectField.length + 1);
-  return Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+  return Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
 }
 
 /** The facet/filter values of a value: strings and booleans as they are, numbers, list elements. */

@@ -12,6 +12,7 @@
 import type { AnalyzedQuery, Analyzer } from './analysis';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
+import { perIndex } from './scratch';
 import { allowedTypos } from './typos';
 
 /**
@@ -215,10 +216,13 @@ export interface Candidates {
   readonly postingsRead: number;
 }
 
-// Per-document scratch, reused by every query on one index (queries run synchronously).
-const scratch = new WeakMap<SearchIndex, { codes: Uint8Array; flags: Uint8Array; seen: Int32Array }>();
 /** Most terms of a query (the service passes at most this many). */
 const STRIDE = 10;
+// Per-document scratch, reused by every query on one index (queries run synchronously).
+const scratch = perIndex((index: SearchIndex) => {
+  const size = index.items.length;
+  return { codes: new Uint8Array(size * STRIDE), flags: new Uint8Array(size), seen: new Int32Array(size) };
+});
 
 /**
  * Collects the candidates of a match.
@@ -230,13 +234,7 @@ const STRIDE = 10;
  */
 export function gather(index: SearchIndex, match: QueryMatch, strategy: MatchingStrategy, allowed?: Uint8Array): Candidates {
   const n = Math.min(match.n, STRIDE);
-  const size = index.items.length;
-  let s = scratch.get(index);
-  if (!s) {
-    s = { codes: new Uint8Array(size * STRIDE), flags: new Uint8Array(size), seen: new Int32Array(size) };
-    scratch.set(index, s);
-  }
-  const { codes, flags, seen } = s;
+  const { codes, flags, seen } = scratch(index);
   let touched = 0;
   let postingsRead = 0;
   const df = new Float64Array(n);

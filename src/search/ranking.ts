@@ -21,7 +21,7 @@ import { bm25Idf, bm25Norm, bm25Share } from './bm25';
 import { compareValues, valueAt } from './fields';
 import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
-import { Scratch, SCRATCH_LIMIT } from './scratch';
+import { perIndex, Scratch, SCRATCH_LIMIT } from './scratch';
 import { lowestBit, MAX_POSTING_TF, NAMES_WHAT, postingShare, SAYS_WHAT, START_POSITIONS, type SearchIndex } from './search-index';
 import type { SearchWork } from './service';
 import { endsPhrase, namesWhatItIs, saysWhatItIs, startsTail } from './subject';
@@ -1296,23 +1296,8 @@ function termShare(index: SearchIndex, entries: Int32Array, e: number): number {
 const SHARE_LIST: number[] = [];
 
 
-const candidates = new WeakMap<SearchIndex, Int32Array>();
 /** Document → candidate number (-1: none), per index, left all -1 after each use (queries are synchronous). */
-function candidateScratch(index: SearchIndex): Int32Array {
-  let s = candidates.get(index);
-  if (!s) {
-    s = new Int32Array(index.items.length).fill(-1);
-    candidates.set(index, s);
-  }
-  return s;
-}
+const candidateScratch = perIndex((index: SearchIndex) => new Int32Array(index.items.length).fill(-1));
 
-const slots = new WeakMap<SearchIndex, Int32Array>();
-function slotScratch(index: SearchIndex): Int32Array {
-  let s = slots.get(index);
-  if (!s) {
-    s = new Int32Array(index.dictionary.words.length).fill(-1);
-    slots.set(index, s);
-  }
-  return s;
-}
+/** Word → slot of the query's words (-1: none), per index, left all -1 after each use. */
+const slotScratch = perIndex((index: SearchIndex) => new Int32Array(index.dictionary.words.length).fill(-1));

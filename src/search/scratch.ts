@@ -26,3 +26,17 @@ export class Scratch<T extends Uint8Array | Uint16Array | Int32Array | Float64Ar
     return this.#array.subarray(0, length) as T;
   }
 }
+
+/**
+ * `make(index)` once per index, on its first use, kept as long as the index lives: what every
+ * query on one index reuses (its scratch arrays: queries run synchronously) or what is computed
+ * of an index once.
+ */
+export function perIndex<K extends object, V>(make: (index: K) => V): (index: K) => V {
+  const made = new WeakMap<K, V>();
+  return (index) => {
+    let value = made.get(index);
+    if (value === undefined) made.set(index, (value = make(index)));
+    return value;
+  };
+}

@@ -11,7 +11,7 @@ import type { CatalogItem } from '../storage/catalog';
 import type { Analyzer } from './analysis';
 import { bm25Norm, bm25Share } from './bm25';
 import { Dictionary } from './dictionary';
-import { memberKind, scalarKind } from './fields';
+import { fieldValue, memberKind, scalarKind } from './fields';
 import { Growable, zeroed } from './growable';
 import { pathIndexSteps, type PathIndex, type SearchPath } from './path-index';
 import { fieldWords, namesWhatItIs, NO_SPAN, saysWhatItIs } from './subject';
@@ -283,7 +283,7 @@ export class SearchIndex {
           }
           copied += at[from * F + f + 1]! - start;
         } else {
-          const value = Object.hasOwn(item, field) ? item[field] : undefined;
+          const value = fieldValue(item, field);
           const text = searchableText(value);
           characters += text.length;
           const read = fieldWords(field, value, text);
@@ -530,9 +530,9 @@ function* eachToken(tokens: Uint16Array | Uint32Array, offsets: Uint32Array, F: 
   }
 }
 
-/** The searched text of a field of an item (own properties only: a field named `constructor` must not read Object's). */
-function fieldText(item: CatalogItem, field: string): string {
-  return searchableText(Object.hasOwn(item, field) ? item[field] : undefined);
+/** The searched text of a field of an item. */
+export function fieldText(item: CatalogItem, field: string): string {
+  return searchableText(fieldValue(item, field));
 }
 
 /** The text of a value for full-text search: strings, list elements, object member strings (values joined by {@link VALUE_SEPARATOR}, which no unit bridges). */

@@ -8,7 +8,8 @@ import { gather, matchQuery, type Candidates, type MatchingStrategy } from './ma
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
 import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
 import { docsWith, lowerBound, type PathIndex } from './path-index';
-import { MAX_OBJECT_KEY_PATHS, SearchIndex, searchableText } from './search-index';
+import { perIndex } from './scratch';
+import { fieldText, MAX_OBJECT_KEY_PATHS, SearchIndex } from './search-index';
 
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
@@ -482,7 +483,7 @@ export class SearchService {
     if (embedder) {
       const vectors: Float32Array[] = [];
       for (let start = 0; start < index.items.length; start += 256) {
-        const texts = index.items.slice(start, start + 256).map((item) => index.searchable.map((f) => searchableText(Object.hasOwn(item, f) ? item[f] : undefined)).join(' '));
+        const texts = index.items.slice(start, start + 256).map((item) => index.searchable.map((f) => fieldText(item, f)).join(' '));
         for (const v of await embedder.embed(texts)) vectors.push(unit(v));
       }
       index.vectors = vectors;
@@ -616,14 +617,9 @@ export class SearchService {
 }
 
 // Per index: the filters' two masks in turn (0, 1), and the facets' mask of the matching documents (2).
-const masks = new WeakMap<SearchIndex, (Uint8Array | undefined)[]>();
+const masks = perIndex((_: SearchIndex): (Uint8Array | undefined)[] => []);
 function maskScratch(index: SearchIndex, k: number): Uint8Array {
-  let list = masks.get(index);
-  if (!list) {
-    list = [];
-    masks.set(index, list);
-  }
-  return (list[k] ??= new Uint8Array(index.items.length));
+  return (masks(index)[k] ??= new Uint8Array(index.items.length));
 }
 
 /** The least and greatest value of a number path over documents, from its per-document arrays. */

@@ -11,6 +11,7 @@
  * @module
  */
 import type { SearchIndex } from './search-index';
+import { perIndex } from './scratch';
 import { endsPhrase } from './subject';
 
 /** A word is a variant of x when at least this share of what follows "x w" also follows x directly. */
@@ -91,8 +92,6 @@ export class Variants {
   }
 }
 
-const perIndex = new WeakMap<SearchIndex, Variants>();
-
 /**
  * The variant statistics of an index, made on first use.
  *
@@ -102,8 +101,4 @@ const perIndex = new WeakMap<SearchIndex, Variants>();
  * variants.isVariant(sevenWord, edgeWord); // true in a catalog of Galaxy S7 and S7 edge cases
  * ```
  */
-export function variantsOf(index: SearchIndex): Variants {
-  let v = perIndex.get(index);
-  if (!v) perIndex.set(index, (v = new Variants(index)));
-  return v;
-}
+export const variantsOf: (index: SearchIndex) => Variants = perIndex((index: SearchIndex) => new Variants(index));
