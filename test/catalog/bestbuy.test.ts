@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { CatalogRegistry, memoryStorage, type BatchOperation, type Catalog, type CatalogItem } from '../../src/index';
 import { readBestBuyProducts, toItem as baseItem, type BestBuyProduct } from '../helpers/bestbuy';
 import { describeWithBestBuy } from '../helpers/bestbuy-suite';

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { CatalogRegistry, CatalogValidationError, memoryStorage, type BatchOperation } from '../../src/index';
 import { MAX_SCHEMA_FIELDS, type BatchProblem } from '../../src/catalog/catalog';
 import { MAX_ITEM_FIELDS, MAX_ITEM_SIZE } from '../../src/catalog/typing';
+import { item } from '../helpers/search';
 
-const item = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ id, is_recommendable: true, name: `Item ${id}`, absolute_link: null, img_link: null, price: 10, categories_ids: null, ...extra });
 const put = (product: Record<string, unknown>): BatchOperation => ({ operation: 'create-replace', product });
 /** `n` custom fields `${prefix}0…` with the value `value`. */
 const fields = (n: number, prefix = 'f', value: unknown = 'v') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, value]));

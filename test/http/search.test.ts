@@ -6,6 +6,7 @@ import { createSearchHandler } from '../../src/http/search';
 import { RANGE_OPERATORS } from '../../src/search/query';
 import { loadBestBuy, type BestBuyCatalog } from '../helpers/bestbuy';
 import { describeWithBestBuy } from '../helpers/bestbuy-suite';
+import { item } from '../helpers/search';
 
 const ACME_CATALOG_KEY = 'ck-acme-0123456789abcdef0123456789abcdef';
 const ACME_SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';
@@ -14,10 +15,6 @@ const GLOBEX_SEARCH_KEY = 'sk-globex-0123456789abcdef0123456789abcd';
 interface ErrorBody {
   error: string;
   message: string;
-}
-
-function item(id: string, name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id, is_recommendable: true, name, absolute_link: null, img_link: null, price: 10, categories_ids: ['c1'], ...extra };
 }
 
 /** Two catalogs: acme (with fields named constructor, toString and valueOf) and globex. */

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { SearchService, type SearchQueryInput, type SearchResponse } from '../../src/index';
 import { loadBestBuy, type BestBuyItem } from '../helpers/bestbuy';
 import { describeWithBestBuy } from '../helpers/bestbuy-suite';

@@ -5,22 +5,15 @@
  * and a field of its own named like an object key (stored before writes refused it).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CatalogRegistry, memoryStorage, SearchService, ValidationError, type Catalog, type SearchResponse } from '../../src/index';
+import { CatalogRegistry, memoryStorage, SearchService, ValidationError, type SearchResponse } from '../../src/index';
 import { RARE_PATH_SHARE } from '../../src/search/path-index';
 import { MAX_OBJECT_KEY_PATHS, SearchIndex } from '../../src/search/search-index';
 import { Analyzer } from '../../src/search/analysis';
 import type { CatalogItem } from '../../src/storage/catalog';
 
-type Item = Record<string, unknown> & { id: string };
-const item = (id: string, extra: Record<string, unknown> = {}): Item => ({ id, is_recommendable: true, name: `Item ${id}`, absolute_link: null, img_link: null, price: 10, categories_ids: null, ...extra });
-const pad = (i: number) => String(i).padStart(4, '0');
+import { catalogOf, item, type Item } from '../helpers/search';
 
-async function catalogOf(items: readonly Item[], storage = memoryStorage()): Promise<Catalog> {
-  const { catalog } = await new CatalogRegistry({ storage }).create({ identifier: 'shop' });
-  for (let i = 0; i < items.length; i += 1000) await catalog.batch(items.slice(i, i + 1000).map((product) => ({ operation: 'create-replace' as const, product })));
-  await catalog.sync();
-  return catalog;
-}
+const pad = (i: number) => String(i).padStart(4, '0');
 
 // 300 items; brand and stock on all, the others on a few (under 1 in 16: no per-item arrays).
 const ITEMS: Item[] = Array.from({ length: 300 }, (_, i) =>

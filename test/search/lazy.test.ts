@@ -6,13 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CatalogRegistry, memoryStorage, SearchService } from '../../src/index';
 import type { CatalogItem } from '../../src/storage/catalog';
 import { Analyzer } from '../../src/search/analysis';
 import { gather, matchQuery, type MatchingStrategy } from '../../src/search/matching';
 import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule } from '../../src/search/ranking';
 import { float32Above, SearchIndex } from '../../src/search/search-index';
 import type { SortCriterion } from '../../src/search/query';
+import { serviceOf } from '../helpers/search';
 
 // Few words, so that documents tie often and share the query's words in every place a rule reads.
 const WORDS = ['phone', 'phones', 'phon', 'case', 'cases', 'galaxy', 's7', 'edge', 'plus', 'iphone', '7', 'apple', 'samsung', 'for', 'with', 'the', 'black', 'cell', 'charger', 'usb', 'c', 'cellphone'];
@@ -40,6 +40,9 @@ function items(list: readonly Record<string, unknown>[]): CatalogItem[] {
   // Ids in order, as stores give them.
   return list.map((x, i) => ({ id: `d${String(i).padStart(4, '0')}`, is_recommendable: true, absolute_link: null, img_link: null, ...x }) as unknown as CatalogItem);
 }
+
+/** The services' facets: two fields each item has. */
+const FACETS = { facets: ['brand', 'price'] };
 
 async function rankerOf(index: SearchIndex, analyzer: Analyzer, text: string, rules: readonly RankingRule[], strategy: MatchingStrategy, sort: SortCriterion[]): Promise<Ranker | undefined> {
   const analyzed = analyzer.query(text, 10);
@@ -109,14 +112,6 @@ describe('lazy ranking against the eager order (property)', () => {
   });
 });
 
-async function serviceOf(list: readonly Record<string, unknown>[]): Promise<SearchService> {
-  const registry = new CatalogRegistry({ storage: memoryStorage() });
-  const { catalog } = await registry.create({ identifier: `lazy${Math.random().toString(36).slice(2, 8)}` });
-  await catalog.batch(items(list).map((product) => ({ operation: 'create-replace' as const, product })));
-  await catalog.sync();
-  return new SearchService({ catalog, facets: ['brand', 'price'] });
-}
-
 describe('lazy ranking over many searched fields (property)', () => {
   // Field masks are one byte per posting up to 8 fields, two up to 16, four beyond (0 over 32: unknown).
   it('bounds stay at least the exact ranks and the order the eager one, with 4 to 36 searched fields', async () => {
@@ -161,7 +156,7 @@ describe('a threshold keeps its meaning (property)', () => {
   it('totals, facets and pages count exactly the hits scoring at least the threshold', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(itemArb, { minLength: 1, maxLength: 40 }), queryArb, fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 7 }), fc.boolean(), async (list, text, raw, hitsPerPage, fromHit) => {
-        const service = await serviceOf(list);
+        const service = await serviceOf(items(list), FACETS);
         const all = await service.search({ text, hitsPerPage: 1000 });
         // A threshold equal to a hit's score keeps that hit (scores are returned unrounded).
         const threshold = fromHit && all.hits.length > 0 ? all.hits[Math.floor(raw * all.hits.length) % all.hits.length]!._rankingScore : raw;
@@ -195,7 +190,7 @@ describe('work: a common word reads about a page of documents, not every candida
   }));
 
   it('"phone" over 4,000 matching items reads at most two pages of documents, for the same hits', async () => {
-    const service = await serviceOf(phones);
+    const service = await serviceOf(items(phones), FACETS);
     const first = await service.search({ text: 'phone' });
     expect(first.totalHits).toBe(4000);
     expect(service.work.candidates).toBe(4000);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { SearchService } from '../../src/index';
 import { RANGE_OPERATORS, type RangeOperator } from '../../src/search/query';
 import { loadBestBuy, type BestBuyItem } from '../helpers/bestbuy';

@@ -3,26 +3,8 @@
  * score, its details, and the options that configure ranking.
  */
 import { describe, expect, it } from 'vitest';
-import { CatalogRegistry, memoryStorage, SearchService, type Catalog, type SearchServiceOptions } from '../../src/index';
-
-type Item = Record<string, unknown> & { id: string };
-
-function item(id: string, name: string, extra: Record<string, unknown> = {}): Item {
-  return { id, is_recommendable: true, name, absolute_link: null, img_link: null, price: 10, categories_ids: null, ...extra };
-}
-
-let count = 0;
-async function catalogOf(items: readonly Item[]): Promise<Catalog> {
-  const registry = new CatalogRegistry({ storage: memoryStorage() });
-  const { catalog } = await registry.create({ identifier: `r${++count}` });
-  await catalog.batch(items.map((product) => ({ operation: 'create-replace' as const, product })));
-  await catalog.sync();
-  return catalog;
-}
-
-async function serviceOf(items: readonly Item[], options: Omit<SearchServiceOptions, 'catalog'> = {}): Promise<SearchService> {
-  return new SearchService({ catalog: await catalogOf(items), ...options });
-}
+import { SearchService, type SearchServiceOptions } from '../../src/index';
+import { catalogOf, item, serviceOf, type Item } from '../helpers/search';
 
 /** Ids in rank order. The loser's id sorts first, so only the rule can put the winner first. */
 async function order(items: readonly Item[], text: string, options: Omit<SearchServiceOptions, 'catalog'> = {}): Promise<string[]> {

@@ -6,13 +6,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CatalogRegistry, memoryStorage, SearchService, type Catalog } from '../../src/index';
+import { SearchService } from '../../src/index';
 import { Analyzer } from '../../src/search/analysis';
 import { BUILD_CHECKPOINT_CHARACTERS, BUILD_CHECKPOINT_ITEMS, SearchIndex } from '../../src/search/search-index';
 import type { CatalogItem } from '../../src/storage/catalog';
 import { runAtOnce } from '../../src/slices';
 import { ZEROED_BYTES_PER_STEP, zeroed } from '../../src/search/growable';
 import { docsWith } from '../../src/search/path-index';
+import { catalogOf } from '../helpers/search';
 import { countTurns } from '../helpers/turns';
 
 const VOCABULARY = ['galaxy', 'case', 'charger', 'cable', 'screen', 'protector', 'wireless', 'black', 'usb', 'phone', 'otterbox', 'slim'];
@@ -219,14 +220,6 @@ describe('value indexes', () => {
     expect(page.facets.tags).toEqual({ type: 'list', values: [['5g', 2], ['dual', 2]] });
   });
 });
-
-async function catalogOf(items: readonly CatalogItem[]): Promise<Catalog> {
-  const registry = new CatalogRegistry({ storage: memoryStorage() });
-  const { catalog } = await registry.create({ identifier: 'rebuild' });
-  await catalog.batch(items.map((p) => ({ operation: 'create-replace' as const, product: { ...p } })));
-  await catalog.sync();
-  return catalog;
-}
 
 describe('a rebuild after a sync', () => {
   it('gives the event loop a turn at every step, and searches meanwhile answer from the previous index', async () => {

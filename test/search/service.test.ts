@@ -1,23 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CatalogRegistry, memoryStorage, SearchService, ValidationError, type Catalog, type SearchQueryInput, type SearchResponse, type SearchServiceOptions } from '../../src/index';
+import { SearchService, ValidationError, type Catalog, type SearchQueryInput, type SearchResponse, type SearchServiceOptions } from '../../src/index';
 import { formatPath } from '../../src/errors';
 import { type Embedder, type Facet } from '../../src/search/service';
-
-type Item = Record<string, unknown> & { id: string };
-
-function item(id: string, name: string | null, extra: Record<string, unknown> = {}): Item {
-  return { id, is_recommendable: true, name, absolute_link: null, img_link: null, price: 10, categories_ids: null, ...extra };
-}
-
-let catalogs = 0;
-/** A fresh synced catalog holding `items` (one batch, one sync). */
-async function catalogOf(items: readonly Item[], sync = true): Promise<Catalog> {
-  const registry = new CatalogRegistry({ storage: memoryStorage() });
-  const { catalog } = await registry.create({ identifier: `c${++catalogs}` });
-  if (items.length > 0) await catalog.batch(items.map((product) => ({ operation: 'create-replace' as const, product })));
-  if (sync) await catalog.sync();
-  return catalog;
-}
+import { catalogOf, item, type Item } from '../helpers/search';
 
 const ids = (r: SearchResponse) => r.hits.map((h) => h.id);
 const all = (query: Omit<SearchQueryInput, 'hitsPerPage'>): SearchQueryInput => ({ hitsPerPage: 1000, ...query });
@@ -326,7 +311,7 @@ describe('filters, facets and sort on every field type of the schema', () => {
 
 describe('follows the catalog visible version', () => {
   it('searches nothing before the first sync, then what each sync publishes, with no restart', async () => {
-    const catalog = await catalogOf([item('a', 'Alpha phone'), item('b', 'Bravo phone')], false);
+    const catalog = await catalogOf([item('a', 'Alpha phone'), item('b', 'Bravo phone')], { sync: false });
     const service = new SearchService({ catalog });
     expect(await service.search({ text: 'phone' })).toMatchObject({ hits: [], totalHits: 0, totalPages: 0 });
     await catalog.sync();

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CatalogRegistry, memoryStorage, SearchService } from '../../src/index';
 import { fold, words } from '../../src/search/analysis';
 import { normalizeUnits, UNITS } from '../../src/search/units';
+import { item, serviceOf } from '../helpers/search';
 
 describe('units after a number', () => {
   it('gives one canonical word per unit family, whatever the spelling', () => {
@@ -70,28 +70,15 @@ describe('units after a number', () => {
 });
 
 describe('search meets units written differently', () => {
-  async function serviceOf(names: Record<string, string>): Promise<SearchService> {
-    const registry = new CatalogRegistry({ storage: memoryStorage() });
-    const { catalog } = await registry.create({ identifier: 'units' });
-    await catalog.batch(
-      Object.entries(names).map(([id, name]) => ({
-        operation: 'create-replace' as const,
-        product: { id, is_recommendable: true, name, absolute_link: null, img_link: null, price: 10, categories_ids: null },
-      })),
-    );
-    await catalog.sync();
-    return new SearchService({ catalog });
-  }
-
   it('"18 volt drill" ranks "18V Cordless Drill" first, "61in" finds "61 in."', async () => {
-    const service = await serviceOf({
-      d12: '12V MAX Cordless Drill',
-      d18: '18V Cordless Drill',
-      b18: 'Drill Bit Set 18-Piece',
-      v61: 'Vanity Top 61 in. W x 22 in. D',
-      v49: 'Vanity Top 49 in. W x 22 in. D',
-      t61: '61-Piece Tool Set',
-    });
+    const service = await serviceOf([
+      item('d12', '12V MAX Cordless Drill'),
+      item('d18', '18V Cordless Drill'),
+      item('b18', 'Drill Bit Set 18-Piece'),
+      item('v61', 'Vanity Top 61 in. W x 22 in. D'),
+      item('v49', 'Vanity Top 49 in. W x 22 in. D'),
+      item('t61', '61-Piece Tool Set'),
+    ]);
     const first = async (text: string) => (await service.search({ text, hitsPerPage: 3 })).hits[0]?.id;
     expect(await first('18 volt drill')).toBe('d18');
     expect(await first('18-Volt drill')).toBe('d18');
