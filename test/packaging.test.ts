@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { itIf, need } from './helpers/skip';
 
 /** What a source file imports or re-exports (static, side-effect only, or `import()`), as written. */
 function importsOf(file: string): string[] {
@@ -114,6 +115,7 @@ describe('public surface', () => {
 describe('built output (npm test builds it first)', () => {
   const root = join(__dirname, '..');
   const built = existsSync(join(root, 'dist/index.js'));
+  const BUILT = need(built, 'dist/ is absent; npm test builds it first');
 
   // A consumer project with abkit installed (linked) in its node_modules.
   function consumer(): string {
@@ -123,7 +125,7 @@ describe('built output (npm test builds it first)', () => {
     return dir;
   }
 
-  it.runIf(built)('an ESM consumer imports abkit, abkit/sqlite and abkit/postgres', () => {
+  itIf(BUILT, 'an ESM consumer imports abkit, abkit/sqlite and abkit/postgres', () => {
     const dir = consumer();
     writeFileSync(
       join(dir, 'main.mjs'),
@@ -141,7 +143,7 @@ describe('built output (npm test builds it first)', () => {
     expect(JSON.parse(out)).toEqual({ status: 200, pg: 'function', err: true });
   });
 
-  it.runIf(built)('a CommonJS consumer requires abkit and abkit/sqlite', () => {
+  itIf(BUILT, 'a CommonJS consumer requires abkit and abkit/sqlite', () => {
     const dir = consumer();
     writeFileSync(
       join(dir, 'main.cjs'),
@@ -158,7 +160,7 @@ describe('built output (npm test builds it first)', () => {
     expect(JSON.parse(out)).toEqual({ notFound: true, base: true, status: 404 });
   });
 
-  it.runIf(built)('the published types of every entry import only dependencies and peer dependencies that bring their types', () => {
+  itIf(BUILT, 'the published types of every entry import only dependencies and peer dependencies that bring their types', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const allowed = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})];
     const seen = new Set<string>();
