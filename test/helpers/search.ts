@@ -19,6 +19,9 @@ export function item(id: string, nameOrExtra?: string | null | Record<string, un
   return { id, is_recommendable: true, name, absolute_link: null, img_link: null, price: 10, categories_ids: null, ...(named ? extra : (nameOrExtra ?? {})) };
 }
 
+/** The ids of a page of hits, in order. */
+export const ids = (page: { readonly hits: readonly { readonly id: string }[] }): string[] => page.hits.map((h) => h.id);
+
 /** Items a batch sends at most here (far under the batch limits, whatever the items' size). */
 const BATCH = 1000;
 let catalogs = 0;

@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogRegistry, memoryStorage } from '../../src/index';
 import { createCatalogHandler } from '../../src/http/catalog';
+import { item } from '../helpers/search';
 
 const CATALOG_KEY = 'ck-acme-0123456789abcdef0123456789abcdef';
 const SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';
 const PREFIX = '/catalog/v1';
 const MB = 1024 * 1024;
-
-function item(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id, is_recommendable: true, name: `Item ${id}`, absolute_link: null, img_link: null, price: 10, categories_ids: ['c1'], ...extra };
-}
 
 interface ErrorBody {
   error: string;
@@ -209,7 +206,7 @@ describe('clear 400s', () => {
 
   it('PUT whose body has no id', async () => {
     const { call } = await setup();
-    const body = item('x');
+    const body: Record<string, unknown> = item('x');
     delete body.id;
     await errorBody(await call('PUT', '/indexes/catalog/sku-1', body), 400);
   });

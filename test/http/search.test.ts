@@ -6,7 +6,7 @@ import { createSearchHandler } from '../../src/http/search';
 import { RANGE_OPERATORS } from '../../src/search/query';
 import { loadBestBuy, type BestBuyCatalog } from '../helpers/bestbuy';
 import { describeWithBestBuy } from '../helpers/bestbuy-suite';
-import { item } from '../helpers/search';
+import { ids, item } from '../helpers/search';
 
 const ACME_CATALOG_KEY = 'ck-acme-0123456789abcdef0123456789abcdef';
 const ACME_SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';
@@ -55,7 +55,6 @@ async function errorBody(res: Response, status: number): Promise<ErrorBody> {
   return body;
 }
 
-const ids = (r: { hits: readonly { id: string }[] }) => r.hits.map((h) => h.id);
 const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 // ---------------------------------------------------------------------------------------------

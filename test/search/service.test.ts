@@ -2,9 +2,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SearchService, ValidationError, type Catalog, type SearchQueryInput, type SearchResponse, type SearchServiceOptions } from '../../src/index';
 import { formatPath } from '../../src/errors';
 import { type Embedder, type Facet } from '../../src/search/service';
-import { catalogOf, item, type Item } from '../helpers/search';
+import { catalogOf, ids, item, type Item } from '../helpers/search';
 
-const ids = (r: SearchResponse) => r.hits.map((h) => h.id);
 const all = (query: Omit<SearchQueryInput, 'hitsPerPage'>): SearchQueryInput => ({ hitsPerPage: 1000, ...query });
 
 /** What search rejects, as a ValidationError. */
