@@ -617,7 +617,7 @@ export class SearchService {
 }
 
 // Per index: the filters' two masks in turn (0, 1), and the facets' mask of the matching documents (2).
-const masks = perIndex((_: SearchIndex): (Uint8Array | undefined)[] => []);
+const masks = perIndex<SearchIndex, (Uint8Array | undefined)[]>(() => []);
 function maskScratch(index: SearchIndex, k: number): Uint8Array {
   return (masks(index)[k] ??= new Uint8Array(index.items.length));
 }
