@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { PayloadTooLargeError } from '../src/errors';
-import { NODE_BODY, readWebBody, RequestAbortedError, type NodeBody, type NodeBodySource } from '../src/http/body';
+import { NODE_BODY, readWebBody, RequestAbortedError, type NodeBody, type NodeBodySource } from '../src/body';
 import { lowerCaseName } from '../src/http/header-name';
 import { delegateToReal, PATH_AND_QUERY } from '../src/http/lazy';
 

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 // Imported: the global `performance` is an accessor on globalThis, looked up on every read.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { CLIENT_CLOSED_REQUEST } from '../src/http/body';
+import { CLIENT_CLOSED_REQUEST } from '../src/body';
 import { requestIdOf } from '../src/http/handler';
 import { json, respond, withHeader } from '../src/http/respond';
 import { handlerOf, matchedRoute, requestPath, routeTable, type Handler } from '../src/http/router';

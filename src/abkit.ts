@@ -11,9 +11,8 @@ import { TokenService, type TokenServiceOptions } from './access/token-service';
 import { CatalogRegistry, type CatalogRegistryOptions } from './catalog/registry';
 import { DecisionEngine, type DecisionEngineOptions } from './decision/engine';
 import { ExperimentService, type ExperimentServiceOptions } from './results/experiments';
-import { createHandler, type HandlerOptions } from './http/handler';
+import { createHandler, type AbkitHandlerOptions } from './http/handler';
 import type { Handler } from './http/router';
-import type { SearchServiceOptions } from './search/service';
 import type { Storage } from './storage/storage';
 
 /**
@@ -53,20 +52,6 @@ export interface AbkitOptions {
   catalogs?: Omit<CatalogRegistryOptions, 'storage'>;
 }
 
-/**
- * Options of {@link Abkit.handler}: those of `createHandler` but the services, which are the
- * instance's own.
- *
- * @example
- * ```ts
- * const options: AbkitHandlerOptions = { prefix: '/api', search: { requireSearchKey: ['acme'] } };
- * const handler = abkit.handler(options);
- * ```
- */
-export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'experiments' | 'access' | 'catalog' | 'search'> {
-  /** Search options and which catalogs require their search key. */
-  search?: { options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
-}
 
 /**
  * Every service of abkit over one storage, as `createAbkit` returns it.

@@ -7,7 +7,8 @@
  * @module abkit/types
  */
 export type { Campaign, VariationGroup, Variation, Targeting, TargetingOperator } from './model/bucketing-config';
-export type { CompiledTargeting, CompiledTargetingGroup, ContextValue, VisitorContext, Operand } from './decision/targeting';
+export type { CompiledTargeting, CompiledTargetingGroup } from './decision/targeting';
+export type { ContextValue, VisitorContext, Operand } from './decision/visitor-values';
 export type { SemVer } from './model/semver';
 export type { AssignmentSource, CampaignDecision, DecidedVariation, Modifications, FlagMetadata } from './decision/compile';
 export type { FlagsResult, ResolvedFlag } from './decision/flags';
@@ -38,7 +39,8 @@ export type { CreateCatalogInput, CreatedCatalog, KeyGrant } from './catalog/reg
 export type { StandardField, ValueKind, ItemProblem, ItemCheck, SchemaLookup } from './catalog/typing';
 export type { FieldType } from './model/field-types';
 export type { CatalogStore, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
-export type { Embedder, Facet, Hit, SearchWork } from './search/service';
+export type { Embedder, Facet, Hit } from './search/service';
+export type { SearchWork } from './search/work';
 export type { Synonyms, Stemmer } from './search/analysis';
 export type { MatchingStrategy } from './search/matching';
 export type { RankingRule, RankingScoreDetails } from './search/ranking';

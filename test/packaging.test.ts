@@ -36,25 +36,69 @@ describe('entry points', () => {
     expect([...files].some((f) => f.includes('/adapters/sql/'))).toBe(false);
   });
 
-  it('layers import as ARCHITECTURE.md says: src/ no adapter (but its entries), no node/ or server/; adapters/ only ports and errors; node/ only src/http and errors', () => {
-    const top = join(__dirname, '..');
+  /**
+   * The layers of ARCHITECTURE.md, lowest first. A file may import its own folder and any lower
+   * layer, never a higher one nor another folder of its own layer (decision and catalog, say).
+   */
+  const LAYERS: readonly (readonly RegExp[])[] = [
+    [/^src\/(errors|crypto|freeze|murmur|slices|validation|body)$/],
+    [/^src\/model\//],
+    [/^src\/storage\//],
+    [/^adapters\//],
+    [/^src\/decision\//, /^src\/catalog\//],
+    [/^src\/results\//, /^src\/search\//],
+    [/^src\/access\//],
+    [/^src\/bootstrap$/],
+    [/^src\/http\//],
+    [/^src\/abkit$/],
+    [/^src\/(index|types)$/, /^src\/flagship\//, /^src\/openfeature\//],
+    [/^node\//],
+    [/^server\//],
+  ];
+  const top = join(__dirname, '..');
+  const walk = (dir: string): string[] =>
+    readdirSync(join(top, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+  const sources = ['src', 'adapters', 'node', 'server'].flatMap(walk);
+  /** Relative imports of a source file, as paths from the top without `.ts`. */
+  const edges = (file: string) =>
+    importsOf(join(top, file))
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => relative(top, resolve(dirname(join(top, file)), spec)).replace(/\.ts$/, ''));
+  const placeOf = (module: string): { rank: number; unit: string } => {
+    for (let rank = 0; rank < LAYERS.length; rank++) {
+      for (const pattern of LAYERS[rank]!) if (pattern.test(module)) return { rank, unit: pattern.source };
+    }
+    throw new Error(`${module} is in no layer of ARCHITECTURE.md`);
+  };
+
+  it('every import points down a layer (ARCHITECTURE.md, Layers), type-only ones included', () => {
     const broken: string[] = [];
-    const walk = (dir: string): string[] => readdirSync(join(top, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
-    const allowed: Record<string, (target: string, file: string) => boolean> = {
-      src: (target, file) => !/^(node|server)\//.test(target) && (!target.startsWith('adapters/') || ['src/index.ts', 'src/types.ts'].includes(file)),
-      adapters: (target) => !/^(node|server)\//.test(target) && (!target.startsWith('src/') || /^src\/(storage\/|errors$|freeze$|slices$|murmur$|catalog\/typing$)/.test(target)),
-      node: (target) => !/^(adapters|server)\//.test(target) && (!target.startsWith('src/') || /^src\/(http\/|errors$)/.test(target)),
-    };
-    for (const [layer, ok] of Object.entries(allowed)) {
-      for (const file of walk(layer)) {
-        for (const spec of importsOf(join(top, file))) {
-          if (!spec.startsWith('.')) continue;
-          const target = relative(top, resolve(dirname(join(top, file)), spec));
-          if (!ok(target, file)) broken.push(`${file} imports ${target}`);
-        }
+    for (const file of sources) {
+      const from = placeOf(file.replace(/\.ts$/, ''));
+      for (const target of edges(file)) {
+        const to = placeOf(target);
+        if (to.unit !== from.unit && to.rank >= from.rank) broken.push(`${file} imports ${target}`);
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('no import cycle between files, type-only ones included', () => {
+    const graph = new Map(sources.map((file) => [file.replace(/\.ts$/, ''), edges(file)]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (module: string, path: string[]) => {
+      if (state.get(module) === 'done') return;
+      if (state.get(module) === 'open') {
+        cycles.push([...path.slice(path.indexOf(module)), module].join(' -> '));
+        return;
+      }
+      state.set(module, 'open');
+      for (const next of graph.get(module) ?? []) visit(next, [...path, module]);
+      state.set(module, 'done');
+    };
+    for (const module of graph.keys()) visit(module, []);
+    expect(cycles).toEqual([]);
   });
 
   it('abkit/sqlite loads better-sqlite3 only, lazily; abkit/postgres loads pg only, lazily', () => {

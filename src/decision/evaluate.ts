@@ -7,7 +7,8 @@
 import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
 import { hashPrefix, KeyHasher, pickVariation } from './bucketing';
 import type { Assigned, AssignmentSource, CampaignDecision, CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
-import { firstFailure, targetedValue, type ContextValue, type VisitorContext } from './targeting';
+import { firstFailure, targetedValue } from './targeting';
+import type { ContextValue, VisitorContext } from './visitor-values';
 
 
 /**

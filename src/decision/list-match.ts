@@ -11,7 +11,7 @@
 import type { TargetingOperator } from '../model/bucketing-config';
 import { Needles, reversed } from './automaton';
 import { compareSemver, type SemVer } from '../model/semver';
-import type { ContextValue, Operand } from './targeting';
+import type { ContextValue, Operand } from './visitor-values';
 import { lower, versionOf } from './visitor-values';
 
 /**

@@ -6,7 +6,7 @@
  * @module
  */
 import { PayloadTooLargeError } from '../errors';
-import { bodyReader, parseJsonBody } from '../http/body';
+import { bodyReader, parseJsonBody } from '../body';
 
 /**
  * Options of {@link abkit!DecisionEngine.loadFrom}.

@@ -7,7 +7,7 @@
 import type { CampaignDecision } from './compile';
 import type { CampaignExplanation } from './evaluate';
 import { contextWithinLimits, DECISION_LIMITS } from './limits';
-import type { VisitorContext } from './targeting';
+import type { VisitorContext } from './visitor-values';
 
 /**
  * A decision request: the library form of interfaces.md, Decision request body.

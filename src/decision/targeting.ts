@@ -12,41 +12,9 @@
  */
 import type { Targeting, TargetingOperator } from '../model/bucketing-config';
 import { compareSemver, parseSemver, type SemVer } from '../model/semver';
-import { lower, versionOf } from './visitor-values';
+import { lower, versionOf, type ContextValue, type Operand, type VisitorContext } from './visitor-values';
 import { listTest, SHORT_LIST, type ListTest } from './list-match';
 
-/**
- * A context value: what the decision interface accepts for each context key.
- *
- * @example
- * ```ts
- * const context: Record<string, ContextValue> = { plan: 'gold', age: 31, isVip: true };
- * await engine.decide({ visitorId: 'v1', context });
- * ```
- */
-export type ContextValue = string | number | boolean;
-
-/**
- * A visitor's context: arbitrary keys to boolean, number or string values.
- *
- * @example
- * ```ts
- * const context: VisitorContext = { country: 'fr', appVersion: '2.4.1', isVip: false };
- * await engine.decide({ visitorId: 'v1', context });
- * ```
- */
-export type VisitorContext = Readonly<Record<string, ContextValue>>;
-
-/**
- * A targeting value after compilation: lower-cased strings and parsed versions.
- *
- * @example
- * ```ts
- * const operands: Operand[] = ['gold', 'platinum']; // `value: ['Gold', 'Platinum']`: strings are lower-cased once
- * const version: Operand = { major: 2, minor: 1, patch: 0, pre: [] }; // a SEMVER_* value, parsed once
- * ```
- */
-export type Operand = string | number | boolean | SemVer;
 
 /**
  * A targeting rule compiled once per configuration version.

@@ -6,6 +6,39 @@
 import { parseSemver, type SemVer } from '../model/semver';
 
 /**
+ * A context value: what the decision interface accepts for each context key.
+ *
+ * @example
+ * ```ts
+ * const context: Record<string, ContextValue> = { plan: 'gold', age: 31, isVip: true };
+ * await engine.decide({ visitorId: 'v1', context });
+ * ```
+ */
+export type ContextValue = string | number | boolean;
+
+/**
+ * A visitor's context: arbitrary keys to boolean, number or string values.
+ *
+ * @example
+ * ```ts
+ * const context: VisitorContext = { country: 'fr', appVersion: '2.4.1', isVip: false };
+ * await engine.decide({ visitorId: 'v1', context });
+ * ```
+ */
+export type VisitorContext = Readonly<Record<string, ContextValue>>;
+
+/**
+ * A targeting value after compilation: lower-cased strings and parsed versions.
+ *
+ * @example
+ * ```ts
+ * const operands: Operand[] = ['gold', 'platinum']; // `value: ['Gold', 'Platinum']`: strings are lower-cased once
+ * const version: Operand = { major: 2, minor: 1, patch: 0, pre: [] }; // a SEMVER_* value, parsed once
+ * ```
+ */
+export type Operand = string | number | boolean | SemVer;
+
+/**
  * Lower-cases without allocating when the text has no upper-case letter, which is the common
  * case for context values.
  */

@@ -8,7 +8,7 @@ import type { CatalogRegistry } from '../catalog/registry';
 import { checkItemId } from '../catalog/typing';
 import { AbkitError, AuthenticationError, formatPath, PermissionError, ValidationError } from '../errors';
 import { challengeHeaders, optionalBearerToken } from './bearer';
-import { DEFAULT_MAX_BODY_BYTES, jsonBodySteps, maxBodyBytesOption } from './body';
+import { DEFAULT_MAX_BODY_BYTES, jsonBodySteps, maxBodyBytesOption } from '../body';
 import { json } from './respond';
 import { handlerOf, routeTable, type ErrorReporting, type Handler, type Routes, type RouteSpec } from './router';
 import { runInSlices } from '../slices';

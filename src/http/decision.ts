@@ -15,7 +15,7 @@ import { simpleView } from '../decision/flags';
 import { contextProblems, contextWithinLimits, DECISION_LIMITS, idTooLong } from '../decision/limits';
 import { sha256Hex } from '../crypto';
 import type { EnvironmentRecord } from '../storage/environments';
-import { DEFAULT_MAX_BODY_BYTES, jsonNow, maxBodyBytesOption } from './body';
+import { DEFAULT_MAX_BODY_BYTES, jsonNow, maxBodyBytesOption } from '../body';
 import { json, jsonText, respond } from './respond';
 import { handlerOf, requestHasQuery, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 

@@ -13,7 +13,7 @@ import { catalogRoutes } from './catalog';
 import { decisionRoutes } from './decision';
 import { openApiDocument } from './openapi';
 import { remoteControlRoutes } from './remote';
-import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from './body';
+import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from '../body';
 import { handlerOf, normalizePrefix, reportToConsole, type ErrorReporting, type Handler, type Routes } from './router';
 import { serviceRoutes } from './service';
 import { withHeader } from './respond';
@@ -63,6 +63,21 @@ export interface HandlerOptions extends ErrorReporting {
   requestIdHeader?: string | false;
   /** Serves `GET /health` and `GET /openapi.json`. @defaultValue `true` */
   serviceRoutes?: boolean;
+}
+
+/**
+ * Options of {@link abkit!Abkit.handler}: those of `createHandler` but the services, which are the
+ * instance's own.
+ *
+ * @example
+ * ```ts
+ * const options: AbkitHandlerOptions = { prefix: '/api', search: { requireSearchKey: ['acme'] } };
+ * const handler = abkit.handler(options);
+ * ```
+ */
+export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'experiments' | 'access' | 'catalog' | 'search'> {
+  /** Search options and which catalogs require their search key. */
+  search?: { options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
 }
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;

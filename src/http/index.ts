@@ -40,5 +40,5 @@ export type { CatalogHandlerOptions } from './catalog';
 export type { SearchQuery, AutocompleteQuery, AutocompleteQueryInput, Filter, SortCriterion, RangeOperator } from '../search/query';
 export type { SearchHandlerOptions, SearchEvent } from './search';
 export type { OpenApiScope } from './openapi';
-export type { AbkitHandlerOptions } from '../abkit';
+export type { AbkitHandlerOptions } from './handler';
 export { formatPath } from '../errors';

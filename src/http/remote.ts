@@ -10,7 +10,7 @@ import type { TokenService } from '../access/token-service';
 import { ConflictError, formatPath, ValidationError, type AbkitError } from '../errors';
 import type { EnvironmentRecord } from '../storage/environments';
 import { bearerToken, challengeHeaders } from './bearer';
-import { maxBodyBytesOption } from './body';
+import { maxBodyBytesOption } from '../body';
 import { json } from './respond';
 import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type RouteHandler, type Routes, type RouteSpec } from './router';
 

@@ -7,7 +7,7 @@
  */
 import { TrieRouter } from 'hono/router/trie-router';
 import { AbkitError, StorageUnavailableError } from '../errors';
-import { bodyReader, type BodyReader } from './body';
+import { bodyReader, type BodyReader } from '../body';
 import { PATH_AND_QUERY } from './lazy';
 import { json } from './respond';
 

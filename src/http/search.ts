@@ -8,7 +8,7 @@ import { AbkitError, AuthenticationError, NotFoundError, PermissionError, Valida
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
 import { SearchService, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';
-import { DEFAULT_MAX_BODY_BYTES } from './body';
+import { DEFAULT_MAX_BODY_BYTES } from '../body';
 import { json, jsonText } from './respond';
 import { handlerOf, matchedRoute, reportToConsole, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
 

@@ -23,7 +23,7 @@ import {
 import type { DecisionEngine } from '../decision/engine';
 import { ExperimentService } from '../results/experiments';
 import type { ResolvedFlag } from '../decision/flags';
-import type { VisitorContext } from '../decision/targeting';
+import type { VisitorContext } from '../decision/visitor-values';
 
 /**
  * Options of {@link AbkitProvider}.

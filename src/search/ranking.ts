@@ -23,7 +23,7 @@ import type { Candidates, MatchingStrategy, QueryMatch } from './matching';
 import type { SortCriterion } from './query';
 import { perIndex, Scratch, SCRATCH_LIMIT } from './scratch';
 import { lowestBit, MAX_POSTING_TF, NAMES_WHAT, postingShare, SAYS_WHAT, START_POSITIONS, type SearchIndex } from './search-index';
-import type { SearchWork } from './service';
+import type { SearchWork } from './work';
 import { endsPhrase, namesWhatItIs, saysWhatItIs, startsTail } from './subject';
 import { variantsOf, type Variants } from './variants';
 

@@ -6,6 +6,7 @@ import { parseWith } from '../validation';
 import { Analyzer, PRICE_INTENT_WORDS, type Stemmer, type Synonyms } from './analysis';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
+import type { SearchWork } from './work';
 import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
 import { docsWith, lowerBound, type PathIndex } from './path-index';
 import { perIndex } from './scratch';
@@ -87,41 +88,6 @@ export interface AutocompleteResponse {
   readonly suggestions: readonly { readonly text: string }[];
 }
 
-/**
- * Work done by the latest search or autocomplete of a {@link SearchService}: what bounds its
- * cost, for tests and monitoring.
- *
- * @example
- * ```ts
- * await search.search({ text: 'x'.repeat(512) });
- * console.log(search.work.dictionaryNodes); // at most 66: one row per character kept
- * ```
- */
-export interface SearchWork {
-  /** Dictionary trie nodes visited by the term lookups (each at most 66 cells of distance table). */
-  readonly dictionaryNodes: number;
-  /** Indexed words the dictionary lookups reached (exact, prefixes, typos). */
-  readonly wordsReached: number;
-  /** Posting entries read to collect candidates, and again to bound the ranks of the rules that read documents. */
-  readonly postingsRead: number;
-  /** Candidates ranked. */
-  readonly candidates: number;
-  /**
-   * Candidates whose words were read for the rules after `words` and `typo` (subject, variant,
-   * proximity, attribute, exactness, bm25): only those whose bounds reach the page asked for
-   * (and, with `rankingScoreThreshold`, those whose bounds cannot tell on which side they are).
-   */
-  readonly documentsRead: number;
-  /** Candidates whose fields' first words were read, when the postings put every query word as typed at its place (exactness). */
-  readonly fieldStartsRead: number;
-  /**
-   * Candidates whose query words' positions were read for `proximity` and `bm25` (far less work
-   * per word than `documentsRead`), before reading them: those whose other bounds reach the page.
-   */
-  readonly positionsRead: number;
-  /** Name words read to learn the catalog's model variants (the `variant` rule), once per query word and index version. */
-  readonly variantWordsRead: number;
-}
 
 /**
  * Options of {@link SearchService}.

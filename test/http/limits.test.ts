@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_LIMITS } from '../../src/model/bucketing-config';
 import { DECISION_LIMITS } from '../../src/decision/limits';
 import { formatPath, PayloadTooLargeError, ValidationError } from '../../src/errors';
-import { MAX_JSON_DEPTH, parseJsonBody } from '../../src/http/body';
+import { MAX_JSON_DEPTH, parseJsonBody } from '../../src/body';
 import { ExperimentService } from '../../src/results/experiments';
 import { campaign, config } from '../helpers/configs';
 import { CATALOG_KEY, ENV, item, nestedArrays, nestedObjects, stack } from '../helpers/stack';

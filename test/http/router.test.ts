@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { AbkitError, AuthenticationError, ValidationError } from '../../src/errors';
 import { bearerToken, MalformedAuthorizationError, optionalBearerToken } from '../../src/http/bearer';
-import { bodyReader } from '../../src/http/body';
+import { bodyReader } from '../../src/body';
 import { json } from '../../src/http/respond';
 import { handlerOf, normalizePrefix, requestPath, routeTable, type RouteContext, type RouteSpec } from '../../src/http/router';
 import { nodeRequest } from '../../node/request';

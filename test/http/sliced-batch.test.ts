@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, jsonBodySteps, parseJsonBody } from '../../src/http/body';
+import { decodeUtf8, jsonBodySteps, parseJsonBody } from '../../src/body';
 import { runAtOnce, SLICE_OPERATIONS } from '../../src/slices';
 import { CATALOG_KEY, item, stack } from '../helpers/stack';
 

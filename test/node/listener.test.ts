@@ -4,7 +4,7 @@ import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../node/index';
 import { createHandler, DecisionEngine, memoryStorage, type Handler } from '../../src/index';
-import { bodyReader, RequestAbortedError } from '../../src/http/body';
+import { bodyReader, RequestAbortedError } from '../../src/body';
 import { respond } from '../../src/http/respond';
 import { config } from '../helpers/configs';
 

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { AbkitError, PayloadTooLargeError, ValidationError } from '../errors';
-import { SLICE_CHARACTERS, SLICE_OPERATIONS } from '../slices';
-import { nestingExceeds } from '../validation';
+import { AbkitError, PayloadTooLargeError, ValidationError } from './errors';
+import { SLICE_CHARACTERS, SLICE_OPERATIONS } from './slices';
+import { nestingExceeds } from './validation';
 
 /**
  * A request body read within a limit; each method reads the body once.
