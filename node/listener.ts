@@ -65,7 +65,8 @@ const INTERNAL_ERROR = '{"message":"internal error"}';
  * import { createServer } from 'node:http';
  * import { createNodeListener } from 'abkit/node';
  * createServer(createNodeListener(handler)).listen(8080);
- * // Express 5: app.use(express.json(), createNodeListener(handler));
+ * // Express 5, before any body parser, so abkit reads its own bodies within each route's limit:
+ * // app.use(createNodeListener(handler));
  * ```
  */
 export function createNodeListener(handler: Handler, options: NodeListenerOptions = {}): NodeListener {
