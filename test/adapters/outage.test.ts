@@ -11,6 +11,7 @@ import { sqliteStorage } from '../../adapters/sql/sqlite';
 import { memoryStorage, StorageUnavailableError, type Storage } from '../../src/index';
 import { dropSchema, postgresAvailable, terminablePostgres, testSchema } from '../helpers/postgres';
 import { CATALOG_KEY, ENV, item, stack } from '../helpers/stack';
+import { describeIf, itIf, need } from '../helpers/skip';
 
 /** Memory storage whose every store method fails with StorageUnavailableError while `down`. */
 function flaky(): { storage: Storage; setDown: (down: boolean) => void } {
@@ -79,7 +80,7 @@ describe('SQLite busy', () => {
 });
 
 const pgUp = await postgresAvailable();
-describe.skipIf(!pgUp)('PostgreSQL connection loss', () => {
+describeIf(need(pgUp, 'PostgreSQL at 127.0.0.1:5432 is unreachable'), 'PostgreSQL connection loss', () => {
   const schema = testSchema('outage');
   afterAll(() => dropSchema(schema));
 
@@ -126,7 +127,7 @@ describe('SQLite start-up errors', () => {
     await expect(sqliteStorage({ filename: where })).rejects.toThrow(`cannot open the SQLite database ${JSON.stringify(where)}: E`);
   });
 
-  it.skipIf(!existsSync('/sys/kernel'))('read-only media (sysfs) names the file and the cause', async () => {
+  itIf(need(existsSync('/sys/kernel'), '/sys/kernel is absent'), 'read-only media (sysfs) names the file and the cause', async () => {
     await expect(sqliteStorage({ filename: '/sys/abkit.db' })).rejects.toThrow('cannot open the SQLite database "/sys/abkit.db": SQLITE_CANTOPEN: unable to open database file');
   });
 });

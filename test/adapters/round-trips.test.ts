@@ -9,6 +9,7 @@ import { sqliteStorage } from '../../adapters/sql/sqlite';
 import { DecisionEngine, memoryStorage, type Storage } from '../../src/index';
 import { config } from '../helpers/configs';
 import { dropSchema, POSTGRES_URL, postgresAvailable, testSchema } from '../helpers/postgres';
+import { describeIf, need } from '../helpers/skip';
 
 const pgUp = await postgresAvailable();
 const schema = testSchema('roundtrips');
@@ -27,7 +28,7 @@ async function engineOn(storage: Storage): Promise<DecisionEngine> {
   return engine;
 }
 
-describe.skipIf(!pgUp)('PostgreSQL: round trips per decision', () => {
+describeIf(need(pgUp, 'PostgreSQL at 127.0.0.1:5432 is unreachable'), 'PostgreSQL: round trips per decision', () => {
   it('a new visitor: one read of sticky assignments, one statement writing assignments and activations, no transaction', async () => {
     const storage = await postgresStorage({ connectionString: POSTGRES_URL, schema });
     const engine = await engineOn(storage);

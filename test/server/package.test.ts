@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeIf, need } from '../helpers/skip';
 
 const root = join(__dirname, '../..');
 const built = existsSync(join(root, 'dist/cli.js'));
@@ -27,7 +28,7 @@ afterAll(async () => {
   await exited;
 });
 
-describe.skipIf(!built)('npx abkit serve on a fresh install (npm test builds dist first)', () => {
+describeIf(need(built, 'dist/ is absent; npm test builds it first'), 'npx abkit serve on a fresh install', () => {
   beforeAll(async () => {
     const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', project], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!;
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));

@@ -13,6 +13,7 @@ import { MAX_WORD_LENGTH } from '../../src/search/analysis';
 import { campaign } from '../helpers/configs';
 import { dropSchema, postgresAvailable, terminablePostgres, testSchema } from '../helpers/postgres';
 import { CATALOG_KEY, ENV, item, nestedObjects, stack } from '../helpers/stack';
+import { describeIf, need } from '../helpers/skip';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -21,7 +22,7 @@ afterAll(() => console.log(`\n${figures.join('\n')}\n`));
 const turn = () => new Promise((r) => setImmediate(r));
 
 const pgUp = await postgresAvailable();
-describe.skipIf(!pgUp)('PostgreSQL backends terminated under load', () => {
+describeIf(need(pgUp, 'PostgreSQL at 127.0.0.1:5432 is unreachable'), 'PostgreSQL backends terminated under load', () => {
   const schema = testSchema('stress');
   afterAll(() => dropSchema(schema));
 
