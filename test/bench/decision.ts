@@ -4,7 +4,7 @@
  */
 import { DecisionEngine, memoryStorage, type BucketingConfig } from '../../src/index';
 import { createDecisionHandler } from '../../src/http/decision';
-import { hashString } from '../../src/decision/bucketing';
+import { hashString } from '../helpers/murmur3';
 import { measure, type Row } from './measure';
 
 const OPERATORS: [string, unknown][] = [

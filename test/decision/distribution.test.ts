@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DecisionEngine, memoryStorage } from '../../src/index';
-import { variationBucket, pickVariation } from '../../src/decision/bucketing';
+import { pickVariation } from '../../src/decision/bucketing';
+import { variationBucket } from '../helpers/murmur3';
 import { config } from '../helpers/configs';
 
 // Random visitor ids from a seeded generator, so a failure is reproducible.

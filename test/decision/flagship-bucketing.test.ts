@@ -27,7 +27,8 @@ import { Flagship } from '@flagship.io/js-sdk';
 import { startFlagshipBucketing } from '../helpers/flagship';
 import { prng } from '../../examples/demo/generate-products';
 import { DecisionEngine, memoryStorage } from '../../src/index';
-import { hashString, murmur3, pickVariation, variationBucket } from '../../src/decision/bucketing';
+import { pickVariation } from '../../src/decision/bucketing';
+import { hashString, murmur3, variationBucket } from '../helpers/murmur3';
 
 // ---------------------------------------------------------------------------------------------
 // Independent reference: textbook MurmurHash3 x86_32 over bytes (SMHasher's MurmurHash3_x86_32),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { hashPrefix, hashString, KeyHasher } from '../../src/decision/bucketing';
+import { hashPrefix, KeyHasher } from '../../src/decision/bucketing';
+import { hashString } from '../helpers/murmur3';
 
 describe('KeyHasher: prefix states compiled once, the key encoded once', () => {
   it('equals murmur3 of prefix + key for any strings, whatever order the prefixes come in', () => {
