@@ -113,7 +113,7 @@ const cid = requiredId();
  * @example
  * ```ts
  * const { cid, vid, caid, vaid, aid } = activationSchema.parse(await request.json());
- * await engine.activate({ environmentId: cid, visitorId: vid, variationGroupId: caid, variationId: vaid, anonymousId: aid });
+ * await experiments.activate({ environmentId: cid, visitorId: vid, variationGroupId: caid, variationId: vaid, anonymousId: aid });
  * ```
  */
 export const activationSchema = z.looseObject({ cid, ...activationFields }, { error: 'the body must be a JSON object' });
@@ -124,7 +124,7 @@ export const activationSchema = z.looseObject({ cid, ...activationFields }, { er
  * @example
  * ```ts
  * const body = activationBatchSchema.parse({ cid: 'prod', batch: [{ vid: 'v1', caid: 'vg1', vaid: 'var2' }] });
- * await engine.activate(body.batch.map((a) => ({ environmentId: body.cid, visitorId: a.vid, variationGroupId: a.caid, variationId: a.vaid })));
+ * await experiments.activate(body.batch.map((a) => ({ environmentId: body.cid, visitorId: a.vid, variationGroupId: a.caid, variationId: a.vaid })));
  * ```
  */
 export const activationBatchSchema = z.looseObject({
@@ -151,7 +151,7 @@ const optionalCid = cid.optional().meta({ description: 'Environment; the default
  * @example
  * ```ts
  * const { cid, visitor_id, event, value } = eventSchema.parse({ visitor_id: 'v1', event: 'purchase', value: 42.5 });
- * await engine.track({ environment: cid, visitorId: visitor_id, event, value });
+ * await experiments.track({ environment: cid, visitorId: visitor_id, event, value });
  * ```
  */
 export const eventSchema = z.looseObject({ cid: optionalCid, ...eventFields }, { error: 'the body must be a JSON object' });
@@ -163,7 +163,7 @@ export const eventSchema = z.looseObject({ cid: optionalCid, ...eventFields }, {
  * @example
  * ```ts
  * const body = eventBatchSchema.parse({ cid: 'prod', batch: [{ visitor_id: 'v1', event: 'signup' }] });
- * await engine.track(body.batch.map((e) => ({ environment: body.cid, visitorId: e.visitor_id, event: e.event, value: e.value })));
+ * await experiments.track(body.batch.map((e) => ({ environment: body.cid, visitorId: e.visitor_id, event: e.event, value: e.value })));
  * ```
  */
 export const eventBatchSchema = z.looseObject({

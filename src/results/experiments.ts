@@ -22,7 +22,7 @@ import { MAX_EVENTS_PER_CALL, trackProblems, type TrackInput } from './track';
  * @example
  * ```ts
  * const input: ActivationInput = { environmentId: 'prod', visitorId: 'v1', variationGroupId: 'vg1', variationId: 'var2' };
- * await engine.activate(input);
+ * await experiments.activate(input);
  * ```
  */
 export interface ActivationInput {

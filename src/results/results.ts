@@ -29,7 +29,7 @@ import { MAX_EVENT_NAME_LENGTH } from './track';
  * @example
  * ```ts
  * const query: ResultsQuery = { environment: 'prod', campaignId: 'new-checkout', metric: 'purchase', since: Date.parse('2026-11-01') };
- * const results = await engine.results(query);
+ * const results = await experiments.results(query);
  * ```
  */
 export interface ResultsQuery {
@@ -146,7 +146,7 @@ export interface GroupResult {
  *
  * @example
  * ```ts
- * const results: ExperimentResults = await engine.results({ campaignId: 'new-checkout', metric: 'purchase' });
+ * const results: ExperimentResults = await experiments.results({ campaignId: 'new-checkout', metric: 'purchase' });
  * console.log(results.groups.map((g) => g.variations.map((v) => `${v.variationId}: ${v.conversionRate}`)));
  * ```
  */

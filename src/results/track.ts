@@ -13,7 +13,7 @@ import { idLengthProblem } from '../decision/limits';
  * @example
  * ```ts
  * const event = 'checkout-completed-with-a-very-long-name'.slice(0, MAX_EVENT_NAME_LENGTH);
- * await engine.track({ visitorId: 'v1', event });
+ * await experiments.track({ visitorId: 'v1', event });
  * ```
  */
 export const MAX_EVENT_NAME_LENGTH = 100;
@@ -24,7 +24,7 @@ export const MAX_EVENT_NAME_LENGTH = 100;
  * @example
  * ```ts
  * const queue: TrackInput[] = Array.from({ length: 2500 }, (_, i) => ({ visitorId: `v${i}`, event: 'purchase' }));
- * for (let i = 0; i < queue.length; i += MAX_EVENTS_PER_CALL) await engine.track(queue.slice(i, i + MAX_EVENTS_PER_CALL));
+ * for (let i = 0; i < queue.length; i += MAX_EVENTS_PER_CALL) await experiments.track(queue.slice(i, i + MAX_EVENTS_PER_CALL));
  * ```
  */
 export const MAX_EVENTS_PER_CALL = 1000;
@@ -35,7 +35,7 @@ export const MAX_EVENTS_PER_CALL = 1000;
  * @example
  * ```ts
  * const purchase: TrackInput = { visitorId: 'v1', environment: 'prod', event: 'purchase', value: 42.5 };
- * await engine.track(purchase);
+ * await experiments.track(purchase);
  * ```
  */
 export interface TrackInput {

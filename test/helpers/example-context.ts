@@ -5,13 +5,14 @@
  */
 import type { Visitor } from '@flagship.io/js-sdk';
 import type { ExperimentResults } from 'abkit/types';
-import type { Abkit, AccessManager, BatchOperation, BucketingConfig, Catalog, CatalogItem, CatalogRegistry, DecisionEngine, Handler, IssuedToken, RemoteControl, SearchService, Storage, TokenService } from 'abkit';
+import type { Abkit, AccessManager, BatchOperation, BucketingConfig, Catalog, CatalogItem, CatalogRegistry, DecisionEngine, ExperimentService, Handler, IssuedToken, RemoteControl, SearchService, Storage, TokenService } from 'abkit';
 
 declare global {
   // Services, as createAbkit() returns them.
   const abkit: Abkit;
   const storage: Storage;
   const engine: DecisionEngine;
+  const experiments: ExperimentService;
   const accesses: AccessManager;
   const tokens: TokenService;
   const remote: RemoteControl;
