@@ -81,7 +81,9 @@ export class LatencyHistogram<L extends string> {
     let series = level.get(last) as Series | undefined;
     if (!series) {
       const own: Record<string, string | number> = {};
-      names.forEach((name, i) => (own[name] = values[i]!));
+      names.forEach((name, i) => {
+        own[name] = values[i]!;
+      });
       series = { labels: own, counts: new Float64Array(this.#bounds.length + 1), sum: 0, count: 0 };
       level.set(last, series);
       this.#series.push(series);

@@ -12,7 +12,7 @@ import type { CatalogRegistry } from './catalog/registry';
 import { MIN_API_KEY_LENGTH, type DecisionEngine } from './decision/engine';
 import { AuthenticationError, ConflictError, formatPath, ValidationError, type ErrorPath } from './errors';
 import type { EnvironmentRecord } from './storage/environments';
-import { parseBucketingConfig } from './model/bucketing-config';
+import { parseBucketingConfig, type BucketingConfig } from './model/bucketing-config';
 import { parseWith } from './validation';
 
 const environmentSchema = z
@@ -235,7 +235,7 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       let config = env.bucketing;
       if (env.bucketingFile !== undefined) config = await readNamedFile(options, ['accounts', a, 'environments', e, 'bucketingFile'], env.bucketingFile);
       const source = env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`;
-      let parsed;
+      let parsed: BucketingConfig;
       try {
         parsed = parseBucketingConfig(config);
       } catch (error) {

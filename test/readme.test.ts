@@ -164,7 +164,7 @@ describe('README code blocks', () => {
     // Schedules a block starts (catalog synchronization, polling): stopped at the end.
     const stoppable = new Set<{ stop(): void }>();
     try {
-      for (const [n, block] of blocks.entries()) {
+      for (const n of blocks.keys()) {
         // Written even when not run: a later block may import its declarations (typecheck only).
         writeFileSync(join(dir, `block-${n}.ts`), runnable(sources[n]!));
       }

@@ -217,7 +217,7 @@ export class MemoryCatalogStore implements CatalogStore {
     state.accepted++;
     state.changed = 'all';
     for (const [id, item] of state.items) {
-      if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
+      if (!Object.hasOwn(item, name)) continue;
       const copy: Record<string, unknown> = { ...item };
       delete copy[name];
       state.items.set(id, Object.freeze(copy) as CatalogItem);

@@ -191,7 +191,7 @@ export class SqlCatalogStore implements CatalogStore {
         const changed: CatalogItem[] = [];
         for (const { body } of rows) {
           const item = JSON.parse(body) as Record<string, unknown>;
-          if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
+          if (!Object.hasOwn(item, name)) continue;
           delete item[name];
           changed.push(item as CatalogItem);
         }

@@ -106,7 +106,7 @@ const UNADDRESSABLE = new Set(['', '.', '..']);
  * ```
  */
 export function isStandardField(name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(STANDARD_FIELDS, name);
+  return  Object.hasOwn(STANDARD_FIELDS, name);
 }
 
 /**
@@ -359,7 +359,7 @@ export function checkItem(item: unknown, lookup: SchemaLookup): ItemCheck {
   };
   for (const [name, spec] of Object.entries(STANDARD_FIELDS)) {
     if (name === 'id') continue;
-    const present = Object.prototype.hasOwnProperty.call(record, name);
+    const present = Object.hasOwn(record, name);
     if (!present) {
       if (spec.required) problems.push({ id, field: name, reason: `${label} lacks the standard field ${name}` });
       continue;

@@ -229,11 +229,15 @@ function buildPlan(campaigns: readonly CompiledCampaign[], rules: readonly Compi
   const variations = groups.flatMap((g) => g.variations);
   const starts = <T>(items: readonly T[], size: (item: T) => number): Int32Array => {
     const start = new Int32Array(items.length + 1);
-    items.forEach((item, i) => (start[i + 1] = start[i]! + size(item)));
+    items.forEach((item, i) => {
+      start[i + 1] = start[i]! + size(item);
+    });
     return start;
   };
   const prefixes = new Int32Array(groups.length * 4);
-  groups.forEach((g, i) => prefixes.set([g.prefix.state, g.prefix.tail, g.prefix.tailLength, g.prefix.length], i * 4));
+  groups.forEach((g, i) => {
+    prefixes.set([g.prefix.state, g.prefix.tail, g.prefix.tailLength, g.prefix.length], i * 4);
+  });
   return {
     groupStart: starts(campaigns, (c) => c.groups.length),
     ranged: Uint8Array.from(campaigns, (c) => (c.ranges ? 1 : 0)),

@@ -250,7 +250,7 @@ export class DecisionEngine {
     const config = this.#configs.fresh(request.environment) ?? (await this.#configs.get(request.environment));
     const run = this.#run(config, request, undefined);
     const assigned = Array.isArray(run) ? run : await run;
-    const all = request.exposeAllKeys ? true : false;
+    const all = !!request.exposeAllKeys;
     // Nothing was written, or the write is done (a synchronous run: a store that writes at once
     // copies what it keeps): the evaluation's own new array, which nothing else holds, becomes
     // the answer's, one array fewer per decision. A pending write may still read it.

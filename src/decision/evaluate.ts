@@ -6,7 +6,7 @@
  */
 import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
 import { hashPrefix, KeyHasher, pickVariation } from './bucketing';
-import type { Assigned, AssignmentSource, CampaignDecision, CompiledCampaign, CompiledConfig, CompiledGroup, CompiledVariation } from './compile';
+import type { Assigned, AssignmentSource, CompiledCampaign, CompiledConfig, CompiledGroup, } from './compile';
 import { firstFailure, targetedValue } from './targeting';
 import type { ContextValue, VisitorContext } from './visitor-values';
 

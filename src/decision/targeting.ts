@@ -76,7 +76,7 @@ export function compileTargeting(t: Targeting): CompiledTargeting {
     return typeof v === 'string' ? v.toLowerCase() : v;
   });
   const existence = t.operator === 'EXISTS' || t.operator === 'NOT_EXISTS';
-  const flag = t.value === false ? false : true;
+  const flag = t.value !== false;
   const always = t.key === 'fs_all_users';
   const list: ListTest | undefined = !always && operands.length > SHORT_LIST ? listTest(t.operator, operands) : undefined;
   return {

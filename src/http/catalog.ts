@@ -6,7 +6,7 @@
 import { CatalogValidationError, MAX_BATCH_BYTES, type BatchOperation, type BatchProblem } from '../catalog/catalog';
 import type { CatalogRegistry } from '../catalog/registry';
 import { checkItemId } from '../catalog/typing';
-import { AbkitError, AuthenticationError, formatPath, PermissionError, ValidationError } from '../errors';
+import { type AbkitError, AuthenticationError, formatPath, PermissionError, ValidationError } from '../errors';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES, jsonBodySteps, maxBodyBytesOption } from '../body';
 import { json } from './respond';

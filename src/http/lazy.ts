@@ -24,7 +24,7 @@ export function delegateToReal<T extends object>(
   skip: readonly string[] = [],
 ): void {
   for (const name of Object.getOwnPropertyNames(base.prototype)) {
-    if (name === 'constructor' || skip.includes(name) || Object.prototype.hasOwnProperty.call(lazy.prototype, name)) continue;
+    if (name === 'constructor' || skip.includes(name) || Object.hasOwn(lazy.prototype, name)) continue;
     const descriptor = Object.getOwnPropertyDescriptor(base.prototype, name)!;
     if (typeof descriptor.value === 'function') {
       Object.defineProperty(lazy.prototype, name, {

@@ -265,7 +265,7 @@ const NOT_VISIBLE_ASCII = /[^\x21-\x7e]/;
 
 // A path of these characters, without dot segments, is its own URL pathname: the common case
 // is served without parsing the URL (which costs more than routing).
-const PLAIN_PATH = /^\/[A-Za-z0-9\-_~.\/]*$/;
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_~./]*$/;
 
 const NO_QUERY_TEXT = -1;
 
@@ -343,6 +343,7 @@ function plainPath(path: string): string | undefined {
  */
 function requestTarget(href: string, pathAndQuery?: string): Target | undefined {
   // A node request's own target starts with its path; a URL's path starts after its origin.
+  // biome-ignore lint/complexity/useOptionalChain: this form narrows pathAndQuery to a string where `known` is tested
   const known = pathAndQuery !== undefined && pathAndQuery.startsWith('/');
   const source = known ? pathAndQuery : href;
   const start = known ? 0 : href.startsWith('http://') ? href.indexOf('/', 7) : href.startsWith('https://') ? href.indexOf('/', 8) : -1;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CatalogRegistry } from '../catalog/registry';
-import { AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError, type ErrorPath } from '../errors';
+import { type AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError, type ErrorPath } from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
 import { SearchService, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';

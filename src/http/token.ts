@@ -5,7 +5,7 @@
  * @module
  */
 import type { TokenService } from '../access/token-service';
-import { AbkitError, ValidationError } from '../errors';
+import { type AbkitError, ValidationError } from '../errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, maxBodyBytesOption, type BodyReader } from '../body';
 import { json } from './respond';
 import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';

@@ -256,7 +256,9 @@ export class Ranker {
     const n = (this.#n = match?.n ?? 0);
     this.#counted = match?.counted ?? [];
     this.#place = new Int32Array(n).fill(-1);
-    this.#counted.forEach((t, k) => (this.#place[t] = k));
+    this.#counted.forEach((t, k) => {
+      this.#place[t] = k;
+    });
     const m = this.#counted.length;
     const N = index.items.length;
     this.#idf = Float64Array.from({ length: n }, (_, i) => {
@@ -264,7 +266,9 @@ export class Ranker {
     });
     // Words weights per strategy: by rarity, or by query order (dropping terms from the end).
     this.#weights = new Float64Array(n);
-    this.#counted.forEach((t, k) => (this.#weights[t] = options.strategy === 'frequency' ? Math.log(1 + N / Math.max(cands.df[t] ?? 0, 1)) : 2 ** (m - 1 - k)));
+    this.#counted.forEach((t, k) => {
+      this.#weights[t] = options.strategy === 'frequency' ? Math.log(1 + N / Math.max(cands.df[t] ?? 0, 1)) : 2 ** (m - 1 - k);
+    });
     // Only the subject rule reads the head: other rule lists skip reading the terms' words here.
     this.#head = this.#rules.includes('subject') ? queryHead(index, match) : -1;
     // The variant statistics serve the variant rule and, for its model runs, the subject rule.

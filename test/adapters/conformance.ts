@@ -6,11 +6,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, DecisionEngine, RemoteControl, type CatalogItem, type Storage } from '../../src/index';
 import { parseBucketingConfig } from '../../src/model/bucketing-config';
-import { type AccessRecord } from '../../src/storage/accesses';
-import { type Activation } from '../../src/storage/activations';
-import { type CatalogRecord } from '../../src/storage/catalog';
-import { type ConversionEvent, type VariationAggregate } from '../../src/storage/events';
-import { type TokenRecord } from '../../src/storage/tokens';
+import type { AccessRecord } from '../../src/storage/accesses';
+import type { Activation } from '../../src/storage/activations';
+import type { CatalogRecord } from '../../src/storage/catalog';
+import type { ConversionEvent, VariationAggregate } from '../../src/storage/events';
+import type { TokenRecord } from '../../src/storage/tokens';
 import { campaign } from '../helpers/configs';
 
 const config = parseBucketingConfig({

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DecisionEngine, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 import { runConformance } from './conformance';
-import { MemoryAssignmentStore } from '../../adapters/memory/assignments';
+import type { MemoryAssignmentStore } from '../../adapters/memory/assignments';
 import { PUBLISH_SLICE_MOVES, PUBLISH_SORT_RUN } from '../../adapters/memory/catalog';
 import { countTurns } from '../helpers/turns';
 

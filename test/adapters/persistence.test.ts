@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
-import { AccessManager, CatalogRegistry, DecisionEngine, RemoteControl, TokenService, memoryStorage } from '../../src/index';
+import { AccessManager, CatalogRegistry, DecisionEngine, RemoteControl, TokenService, } from '../../src/index';
 import { config } from '../helpers/configs';
 
 it('everything written before a restart is still there after it (SQLite file)', async () => {

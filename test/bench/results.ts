@@ -18,8 +18,8 @@ import { sqliteStorage } from '../../adapters/sql/sqlite';
 import type { SqlStorage } from '../../adapters/sql/storage';
 import { prng } from '../../examples/demo/generate-products';
 import { DecisionEngine, ExperimentService } from '../../src/index';
-import { type Activation } from '../../src/storage/activations';
-import { type ConversionEvent } from '../../src/storage/events';
+import type { Activation } from '../../src/storage/activations';
+import type { ConversionEvent } from '../../src/storage/events';
 import { config } from '../helpers/configs';
 import { dropSchema, POSTGRES_URL, postgresAvailable, testSchema } from '../helpers/postgres';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AbkitError, Catalog, CatalogRegistry, CatalogValidationError, memoryStorage, NotFoundError, ValidationError, type BatchOperation, type Storage } from '../../src/index';
+import { AbkitError, type Catalog, CatalogRegistry, CatalogValidationError, memoryStorage, NotFoundError, ValidationError, type BatchOperation, type Storage } from '../../src/index';
 import { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../../src/catalog/registry';
 import { DEFAULT_SYNC_INTERVAL_MS, MAX_BATCH_BYTES, MAX_BATCH_OPERATIONS, type BatchProblem } from '../../src/catalog/catalog';
 import { SLICE_OPERATIONS } from '../../src/slices';

@@ -12,7 +12,7 @@ const noSchema: SchemaLookup = () => undefined;
 const schemaOf =
   (fields: Record<string, FieldType | null>): SchemaLookup =>
   (name) =>
-    Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
+    Object.hasOwn(fields, name) ? fields[name] : undefined;
 
 /** A non-empty value of each supported type. */
 const samples: Record<FieldType, unknown> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbkitError, DecisionEngine, memoryStorage, NotFoundError, ValidationError, ExperimentService } from '../../src/index';
+import { type AbkitError, DecisionEngine, memoryStorage, NotFoundError, ValidationError, ExperimentService } from '../../src/index';
 import { variationBucket } from '../helpers/murmur3';
 import { campaign, config } from '../helpers/configs';
 
@@ -396,7 +396,7 @@ describe('explain', () => {
 describe('following the store', () => {
   it('reads neither the clock nor the store\'s versions while a memory store has had no write, and then sees the next one', async () => {
     const storage = memoryStorage();
-    let now = 0;
+    const now = 0;
     let clockReads = 0;
     const engine = new DecisionEngine({ storage, refreshIntervalMs: 0, clock: () => (clockReads++, now) });
     await engine.load(config([{ id: 'c1', split: [100] }]));

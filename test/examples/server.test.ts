@@ -160,7 +160,7 @@ describe('demo server start-up errors', () => {
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
-    expect(stderr.trim()).toMatch(new RegExp(`^abkit: cannot start: cannot open the SQLite database ".*/file/abkit\\.db": E[A-Z]+`));
+    expect(stderr.trim()).toMatch(/^abkit: cannot start: cannot open the SQLite database ".*\/file\/abkit\.db": E[A-Z]+/);
     expect(stderr).not.toMatch(/^\s+at /m);
   });
 });

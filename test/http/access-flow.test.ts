@@ -10,7 +10,7 @@ import { decisionRoutes } from '../../src/http/decision';
 import { handlerOf } from '../../src/http/router';
 import { remoteControlRoutes } from '../../src/http/remote';
 import { tokenRoutes } from '../../src/http/token';
-import { type Campaign } from '../../src/model/bucketing-config';
+import type { Campaign } from '../../src/model/bucketing-config';
 import { config } from '../helpers/configs';
 
 const BASE = 'http://abkit.test';

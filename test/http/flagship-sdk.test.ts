@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from
 import { DecisionMode, Flagship, FSFetchStatus, FSFlagStatus, type Visitor } from '@flagship.io/js-sdk';
 import { DecisionEngine, memoryStorage } from '../../src/index';
 import { createDecisionHandler } from '../../src/http/decision';
-import { type CampaignDecision } from '../../src/decision/compile';
+import type { CampaignDecision } from '../../src/decision/compile';
 import { writeResponse } from '../../node/listener';
 import { nodeRequest } from '../../node/request';
 import { sdkAgainstAbkit } from '../helpers/flagship';
@@ -241,7 +241,7 @@ const campaignRequests = () => seen.filter((s) => s.path === `/v2/${ENV}/campaig
 
 /** The campaign of `decisions` that carries `key` (with exposeAllKeys, sibling keys too). */
 function carrierOf(decisions: readonly CampaignDecision[], key: string): CampaignDecision | undefined {
-  return decisions.find((c) => Object.prototype.hasOwnProperty.call(c.variation.modifications.value, key));
+  return decisions.find((c) => Object.hasOwn(c.variation.modifications.value, key));
 }
 
 interface Outcome {

@@ -69,7 +69,7 @@ describe('JSON nesting depth of request bodies', () => {
 
   it('brackets inside strings do not count, and the limit itself is accepted', async () => {
     const { call, token } = await stack();
-    const res = await call('POST', '/v2/campaigns', { body: { visitor_id: 'v', context: { note: '['.repeat(1000) + '{'.repeat(1000) + '\\"[' } } });
+    const res = await call('POST', '/v2/campaigns', { body: { visitor_id: 'v', context: { note: `${'['.repeat(1000) + '{'.repeat(1000)}\\"[` } } });
     expect(res.status).toBe(200);
     // Exactly the limit: the body parses and the route judges it (here: a bad configuration, not a depth error).
     const atLimit = await call('PUT', `${ENV}/configuration`, { token, body: `{"campaigns":[],"x":${nestedArrays(MAX_JSON_DEPTH - 1)}}` });

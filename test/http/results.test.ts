@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_EVENTS_PER_CALL } from '../../src/results/track';
-import { type ExperimentResults } from '../../src/results/results';
+import type { ExperimentResults } from '../../src/results/results';
 import { ENV, ENV_KEY, stack } from '../helpers/stack';
 
 async function problem(res: Response, status: number) {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { AbkitError, AuthenticationError, ValidationError } from '../../src/errors';
+import { type AbkitError, AuthenticationError, ValidationError } from '../../src/errors';
 import { bearerToken, MalformedAuthorizationError, optionalBearerToken } from '../../src/http/bearer';
 import { bodyReader } from '../../src/body';
 import { json } from '../../src/http/respond';

@@ -75,14 +75,14 @@ describe('ExperimentService.results', () => {
     [{ campaignId: 'exp', metric: 'm', until: 1.5 }, 'until'],
     [{ campaignId: 'exp', metric: 'm', since: 10, until: 10 }, 'until'],
   ])('refuses %o naming %s', async (query, path) => {
-    const { engine, experiments } = await engineWith([50, 50]);
+    const { experiments } = await engineWith([50, 50]);
     const error = await experiments.results(query).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).details.map((d) => d.path)).toEqual([[path]]);
   });
 
   it('answers NotFoundError for an unknown campaign or environment', async () => {
-    const { engine, experiments } = await engineWith([50, 50]);
+    const { experiments } = await engineWith([50, 50]);
     await expect(experiments.results({ campaignId: 'nope', metric: 'm' })).rejects.toThrow(NotFoundError);
     await expect(experiments.results({ campaignId: 'exp', metric: 'm', environment: 'nowhere' })).rejects.toThrow(NotFoundError);
   });

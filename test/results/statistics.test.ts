@@ -11,7 +11,7 @@ import { analyzeCampaign } from '../../src/results/results';
 import { chiSquareTail, incompleteBeta, normalCdf, normalQuantile, studentTQuantile, studentTTail } from '../../src/results/distributions';
 import { chanceToBeatBeta, chanceToBeatNormal, sampleRatioMismatch, twoProportionZTest, welchTTest } from '../../src/results/statistics';
 import { parseBucketingConfig } from '../../src/model/bucketing-config';
-import { type VariationAggregate } from '../../src/storage/events';
+import type { VariationAggregate } from '../../src/storage/events';
 
 interface Interval {
   estimate: number;

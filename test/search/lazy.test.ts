@@ -181,7 +181,7 @@ describe('a threshold keeps its meaning (property)', () => {
 describe('work: a common word reads about a page of documents, not every candidate', () => {
   // 4,000 phones: every one matches "phone", in varied names, descriptions and categories.
   const phones = Array.from({ length: 4000 }, (_, i) => ({
-    name: `${['Samsung', 'Apple', 'LG', 'Moto'][i % 4]} - Model ${i} ${i % 3 === 0 ? 'Prepaid Cell Phone' : i % 3 === 1 ? 'Phone Case for Model ' + (i >> 2) : 'Charger for Cell Phones'} - ${['Black', 'White', 'Gold'][i % 3]}`,
+    name: `${['Samsung', 'Apple', 'LG', 'Moto'][i % 4]} - Model ${i} ${i % 3 === 0 ? 'Prepaid Cell Phone' : i % 3 === 1 ? `Phone Case for Model ${i >> 2}` : 'Charger for Cell Phones'} - ${['Black', 'White', 'Gold'][i % 3]}`,
     brand: ['Samsung', 'Apple', 'LG', 'Moto'][i % 4],
     description: `A ${i % 5 === 0 ? 'phone' : 'device'} with ${i % 7} cameras and ${(i * 37) % 101} hours of battery, for every phone user ${i}.`,
     categories_ids: i % 3 === 0 ? ['cell-phones'] : ['cell-phone-accessories', i % 3 === 1 ? 'cell-phone-cases-clips' : 'chargers'],
@@ -210,7 +210,7 @@ describe('word numbers two bytes each up to 65,536 words, four beyond', () => {
     const analyzer = new Analyzer({});
     for (const [docs, perDoc] of [[50, 4], [7000, 10]] as const) {
       // Distinct words of letters only ("qab", "qac", …): docs × perDoc of them.
-      const word = (n: number) => 'q' + n.toString(26).replace(/./g, (c) => String.fromCharCode(97 + parseInt(c, 26)));
+      const word = (n: number) => `q${n.toString(26).replace(/./g, (c) => String.fromCharCode(97 + parseInt(c, 26)))}`;
       const list = Array.from({ length: docs }, (_, d) => ({ name: Array.from({ length: perDoc }, (_, k) => word(d * perDoc + k)).join(' ') }));
       const index = await SearchIndex.build(1, items(list), { searchableFields: ['name'] }, analyzer);
       expect(index.dictionary.words.length).toBe(docs * perDoc);

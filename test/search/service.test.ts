@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SearchService, ValidationError, type Catalog, type SearchQueryInput, type SearchResponse, type SearchServiceOptions } from '../../src/index';
 import { formatPath } from '../../src/errors';
-import { type Embedder, type Facet } from '../../src/search/service';
+import type { Embedder, Facet } from '../../src/search/service';
 import { catalogOf, ids, item, type Item } from '../helpers/search';
 
 const all = (query: Omit<SearchQueryInput, 'hitsPerPage'>): SearchQueryInput => ({ hitsPerPage: 1000, ...query });
@@ -71,10 +71,10 @@ const NUMBER_PATHS = new Set(['price', 'weight', 'dims.h', 'dims.w']);
 function at(it: Item, path: string): unknown {
   const dot = path.indexOf('.');
   let value: unknown;
-  if (dot < 0) value = Object.prototype.hasOwnProperty.call(it, path) ? it[path] : undefined;
+  if (dot < 0) value = Object.hasOwn(it, path) ? it[path] : undefined;
   else {
     const obj = it[path.slice(0, dot)] as Record<string, unknown> | null | undefined;
-    value = obj && Object.prototype.hasOwnProperty.call(obj, path.slice(dot + 1)) ? obj[path.slice(dot + 1)] : undefined;
+    value = obj && Object.hasOwn(obj, path.slice(dot + 1)) ? obj[path.slice(dot + 1)] : undefined;
   }
   if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
   return value;

@@ -117,7 +117,7 @@ function headers(credentials: Credentials) {
     'bearer  x y',
     `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`,
     'Basic !!!',
-    'Basic ' + btoa('no-colon'),
+    `Basic ${btoa('no-colon')}`,
     'Digest x',
   );
   return fc.record({
