@@ -5,7 +5,16 @@ const common = { format: ['esm', 'cjs'] as ('esm' | 'cjs')[], tsconfig: 'tsconfi
 export default defineConfig([
   {
     ...common,
-    entry: { index: 'src/index.ts', http: 'src/http/index.ts', types: 'src/types.ts', sqlite: 'adapters/sql/sqlite.ts', postgres: 'adapters/sql/postgres.ts', node: 'node/index.ts', flagship: 'src/flagship/index.ts', openfeature: 'src/openfeature/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      http: 'src/http/index.ts',
+      types: 'src/types.ts',
+      sqlite: 'adapters/sql/sqlite.ts',
+      postgres: 'adapters/sql/postgres.ts',
+      node: 'node/index.ts',
+      flagship: 'src/flagship/index.ts',
+      openfeature: 'src/openfeature/index.ts',
+    },
     // The OpenFeature SDK is the user's (an optional peer dependency), never bundled.
     external: ['@openfeature/server-sdk'],
     dts: { compilerOptions: { composite: false } },

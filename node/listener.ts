@@ -71,7 +71,8 @@ const INTERNAL_ERROR = '{"message":"internal error"}';
  */
 export function createNodeListener(handler: Handler, options: NodeListenerOptions = {}): NodeListener {
   const { origin, onError = (error: unknown) => console.error(error), coalesceWrites = false } = options;
-  if (typeof coalesceWrites !== 'boolean') throw new TypeError(`createNodeListener: coalesceWrites must be a boolean, got ${typeof coalesceWrites}`);
+  if (typeof coalesceWrites !== 'boolean')
+    throw new TypeError(`createNodeListener: coalesceWrites must be a boolean, got ${typeof coalesceWrites}`);
   const writeText = coalesceWrites ? batchedWriter(onError) : writeTextNow(onError);
   if (origin !== undefined && !/^https?:\/\/[^/?#]+$/.test(origin)) {
     throw new TypeError(`createNodeListener: origin must be a scheme and host without a path, got ${JSON.stringify(origin)}`);

@@ -19,9 +19,17 @@ interface BootstrapView {
  * for (const line of bannerLines('http://127.0.0.1:8080', { bootstrapPath: 'b.json', bootstrap: {}, defaultEnvironment: 'prod', storage: 'memory' })) console.error(line);
  * ```
  */
-export function bannerLines(base: string, info: { bootstrapPath: string | undefined; bootstrap: unknown; defaultEnvironment: string | undefined; storage: string }): string[] {
-  const lines = [`abkit serving on ${base} (storage: ${info.storage}${info.bootstrapPath ? `, bootstrap: ${info.bootstrapPath}` : ''})`, 'Try:'];
-  lines.push(`  curl -s -XPOST ${base}/v2/campaigns -H 'content-type: application/json' -d '{"visitor_id":"v1","context":{"plan":"gold"}}'`);
+export function bannerLines(
+  base: string,
+  info: { bootstrapPath: string | undefined; bootstrap: unknown; defaultEnvironment: string | undefined; storage: string },
+): string[] {
+  const lines = [
+    `abkit serving on ${base} (storage: ${info.storage}${info.bootstrapPath ? `, bootstrap: ${info.bootstrapPath}` : ''})`,
+    'Try:',
+  ];
+  lines.push(
+    `  curl -s -XPOST ${base}/v2/campaigns -H 'content-type: application/json' -d '{"visitor_id":"v1","context":{"plan":"gold"}}'`,
+  );
   lines.push(`  curl -s ${base}/metrics | grep abkit_decisions_total`);
   const b = (info.bootstrap ?? {}) as BootstrapView;
   const from = info.bootstrapPath ?? 'the bootstrap file';
@@ -33,14 +41,22 @@ export function bannerLines(base: string, info: { bootstrapPath: string | undefi
       `  curl -s -XPOST ${base}/${access.account}/token -H 'content-type: application/json' -d '{"grant_type":"client_credentials","scope":"*","client_id":"<CLIENT_ID>","client_secret":"<CLIENT_SECRET>"}'`,
     );
     lines.push(`  curl -s '${base}/token?access_token=<ACCESS_TOKEN>'`);
-    if (info.defaultEnvironment) lines.push(`  curl -s ${base}/v1/accounts/${access.account}/environments/${info.defaultEnvironment}/configuration -H 'authorization: Bearer <ACCESS_TOKEN>'`);
+    if (info.defaultEnvironment)
+      lines.push(
+        `  curl -s ${base}/v1/accounts/${access.account}/environments/${info.defaultEnvironment}/configuration -H 'authorization: Bearer <ACCESS_TOKEN>'`,
+      );
   }
   if (b.catalogs?.[0]) {
-    const item = '{"id":"sku-1","is_recommendable":true,"name":"Demo phone","absolute_link":null,"img_link":null,"price":199.99,"categories_ids":["phones"],"color":"black"}';
-    lines.push(`  curl -sg '${base}/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=500&sort[]=price:asc&hitsPerPage=3'`);
+    const item =
+      '{"id":"sku-1","is_recommendable":true,"name":"Demo phone","absolute_link":null,"img_link":null,"price":199.99,"categories_ids":["phones"],"color":"black"}';
+    lines.push(
+      `  curl -sg '${base}/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=500&sort[]=price:asc&hitsPerPage=3'`,
+    );
     lines.push(`  curl -s '${base}/autocomplete?query=gala&hits_per_page=5'`);
     lines.push(`  (CATALOG_API_KEY: catalogs[0].catalogApiKey in ${from})`);
-    lines.push(`  curl -s -XPUT ${base}/indexes/catalog/sku-1 -H 'authorization: Bearer <CATALOG_API_KEY>' -H 'content-type: application/json' -d '${item}'`);
+    lines.push(
+      `  curl -s -XPUT ${base}/indexes/catalog/sku-1 -H 'authorization: Bearer <CATALOG_API_KEY>' -H 'content-type: application/json' -d '${item}'`,
+    );
     lines.push(`  curl -s -XPOST ${base}/indexes/catalog/sync -H 'authorization: Bearer <CATALOG_API_KEY>'   # make it searchable now`);
   }
   return lines;

@@ -28,10 +28,13 @@ async function main(argv: readonly string[]): Promise<number> {
     const signals = ['SIGTERM', 'SIGINT'] as const;
     const stop = () => {
       for (const s of signals) process.off(s, stop);
-      void running.close().then(() => process.exit(0), (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      });
+      void running.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
     };
     for (const signal of signals) process.on(signal, stop);
     return -1;
@@ -65,8 +68,7 @@ main(process.argv.slice(2)).then(
     // Configuration and start problems are one line; anything else keeps its stack.
     if (error instanceof ConfigError || error instanceof StartError || (error instanceof Error && error.name === 'ValidationError')) {
       console.error(`abkit: ${error.message}`);
-    }
-    else console.error(error);
+    } else console.error(error);
     process.exit(1);
   },
 );

@@ -95,7 +95,16 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
     const m = /^--([A-Za-z][A-Za-z0-9_-]*)(?:=(.*))?$/s.exec(arg);
     if (!m) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}; flags are --name value or --name=value`);
     const variable = variableOf(m[1]!);
-    if (!variable) throw new ConfigError(`unknown flag --${m[1]}; known: ${SERVE_VARIABLES.map((v) => `--${v.replace(/^ABKIT_/, '').toLowerCase().replace(/_/g, '-')}`).join(', ')}`);
+    if (!variable)
+      throw new ConfigError(
+        `unknown flag --${m[1]}; known: ${SERVE_VARIABLES.map(
+          (v) =>
+            `--${v
+              .replace(/^ABKIT_/, '')
+              .toLowerCase()
+              .replace(/_/g, '-')}`,
+        ).join(', ')}`,
+      );
     const value = m[2] ?? args[++i];
     if (value === undefined) throw new ConfigError(`flag --${m[1]} needs a value`);
     values[variable] = value;
@@ -103,7 +112,8 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
   const integer = (name: Variable, fallback: number, min: number): number => {
     const raw = values[name];
     if (raw === undefined) return fallback;
-    if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) < min)
+      throw new ConfigError(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
     return Number(raw);
   };
   const eitherOf = (name: Variable, yes: string, no: string, fallback: boolean): boolean => {
@@ -115,14 +125,19 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
   const port = integer('PORT', 8080, 0);
   if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
   const logLevel = values.ABKIT_LOG_LEVEL ?? 'info';
-  if (!LEVELS.includes(logLevel)) throw new ConfigError(`ABKIT_LOG_LEVEL must be one of ${LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  if (!LEVELS.includes(logLevel))
+    throw new ConfigError(`ABKIT_LOG_LEVEL must be one of ${LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   const pepper = values.ABKIT_PEPPER;
   if (pepper !== undefined && pepper.length < 16) throw new ConfigError('ABKIT_PEPPER must be at least 16 characters');
   const apiKey = values.ABKIT_API_KEY;
   if (apiKey !== undefined && apiKey.length < 16) throw new ConfigError('ABKIT_API_KEY must be at least 16 characters');
-  const corsOrigins = (values.ABKIT_CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const corsOrigins = (values.ABKIT_CORS_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
   for (const origin of corsOrigins) {
-    if (origin !== '*' && !/^https?:\/\/[^/?#\s]+$/.test(origin)) throw new ConfigError(`ABKIT_CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin (scheme://host[:port]) or *`);
+    if (origin !== '*' && !/^https?:\/\/[^/?#\s]+$/.test(origin))
+      throw new ConfigError(`ABKIT_CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin (scheme://host[:port]) or *`);
   }
   const requestTimeoutMs = integer('ABKIT_REQUEST_TIMEOUT_MS', 30_000, 1);
   return {

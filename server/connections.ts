@@ -28,7 +28,10 @@ export interface ConnectionLimit {
 export function addressKey(address: string): string {
   if (address.startsWith('::ffff:') && address.includes('.')) return address.slice(7);
   if (!isIPv6(address)) return address;
-  return `${expandIPv6(address).slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${expandIPv6(address)
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** The eight groups of an IPv6 address (a zone id dropped, `::` expanded). */
@@ -40,7 +43,8 @@ function expandIPv6(address: string): string[] {
   return [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
 }
 
-const REFUSED_BODY = (limit: number) => JSON.stringify({ message: `too many connections from this address: at most ${limit} at once (ABKIT_MAX_CONNECTIONS_PER_IP)` });
+const REFUSED_BODY = (limit: number) =>
+  JSON.stringify({ message: `too many connections from this address: at most ${limit} at once (ABKIT_MAX_CONNECTIONS_PER_IP)` });
 
 /**
  * Holds every address of `server` to `limit` open connections. A connection past it gets a

@@ -45,7 +45,13 @@ export class LatencyHistogram<L extends string> {
   /** Every series, in the order they appeared (prom-client's order). */
   #series: Series[] = [];
 
-  constructor(options: { name: string; help: string; labelNames: readonly [L, ...L[]]; buckets: readonly number[]; registers: readonly Registry[] }) {
+  constructor(options: {
+    name: string;
+    help: string;
+    labelNames: readonly [L, ...L[]];
+    buckets: readonly number[];
+    registers: readonly Registry[];
+  }) {
     this.name = options.name;
     this.help = options.help;
     this.#labelNames = options.labelNames;

@@ -48,23 +48,68 @@ export function createMetrics(): ServerMetrics {
   const registers = [registry];
   return {
     registry,
-    requestDuration: new LatencyHistogram({ name: 'abkit_http_request_duration_seconds', help: 'HTTP request latency by route pattern and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers }),
+    requestDuration: new LatencyHistogram({
+      name: 'abkit_http_request_duration_seconds',
+      help: 'HTTP request latency by route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
     decisions: new Counter({ name: 'abkit_decisions_total', help: 'Decisions made (one per visitor request)', registers }),
     activations: new Counter({ name: 'abkit_activations_total', help: 'Activations recorded', registers }),
     campaignsMatched: new Counter({ name: 'abkit_campaigns_matched_total', help: 'Campaigns returned by decisions', registers }),
-    tokenChecks: new Counter({ name: 'abkit_token_checks_total', help: 'Access token checks by result', labelNames: ['result'], registers }),
-    catalogOperations: new Counter({ name: 'abkit_catalog_operations_total', help: 'Catalog write operations by kind', labelNames: ['operation'], registers }),
-    syncs: new Counter({ name: 'abkit_catalog_syncs_total', help: 'Catalog synchronizations by result', labelNames: ['result'], registers }),
-    searchDuration: new LatencyHistogram({ name: 'abkit_search_duration_seconds', help: 'Search and autocomplete latency', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers }),
-    zeroResultSearches: new Counter({ name: 'abkit_search_zero_results_total', help: 'Searches that found nothing', labelNames: ['route'], registers }),
-    connectionsRefused: new Counter({ name: 'abkit_connections_refused_total', help: 'Connections refused because their client address held its limit of open connections', registers }),
-    logLinesDropped: new Counter({ name: 'abkit_log_lines_dropped_total', help: 'Log lines dropped because stdout did not take them (full, or closed by its reader)', registers }),
+    tokenChecks: new Counter({
+      name: 'abkit_token_checks_total',
+      help: 'Access token checks by result',
+      labelNames: ['result'],
+      registers,
+    }),
+    catalogOperations: new Counter({
+      name: 'abkit_catalog_operations_total',
+      help: 'Catalog write operations by kind',
+      labelNames: ['operation'],
+      registers,
+    }),
+    syncs: new Counter({
+      name: 'abkit_catalog_syncs_total',
+      help: 'Catalog synchronizations by result',
+      labelNames: ['result'],
+      registers,
+    }),
+    searchDuration: new LatencyHistogram({
+      name: 'abkit_search_duration_seconds',
+      help: 'Search and autocomplete latency',
+      labelNames: ['route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    zeroResultSearches: new Counter({
+      name: 'abkit_search_zero_results_total',
+      help: 'Searches that found nothing',
+      labelNames: ['route'],
+      registers,
+    }),
+    connectionsRefused: new Counter({
+      name: 'abkit_connections_refused_total',
+      help: 'Connections refused because their client address held its limit of open connections',
+      registers,
+    }),
+    logLinesDropped: new Counter({
+      name: 'abkit_log_lines_dropped_total',
+      help: 'Log lines dropped because stdout did not take them (full, or closed by its reader)',
+      registers,
+    }),
   };
 }
 
 // Instance methods are replaced by counting wrappers: the services stay free of metrics code,
 // and only this server's instances are counted.
-function around<T extends object, K extends keyof T>(target: T, name: K, after: (result: Awaited<ReturnType<Extract<T[K], (...a: never[]) => unknown>>>, args: unknown[]) => void, failed?: () => void): void {
+function around<T extends object, K extends keyof T>(
+  target: T,
+  name: K,
+  after: (result: Awaited<ReturnType<Extract<T[K], (...a: never[]) => unknown>>>, args: unknown[]) => void,
+  failed?: () => void,
+): void {
   const original = target[name] as (...a: unknown[]) => Promise<never>;
   // A `then` on the method's own promise, not another async frame: decide runs per request.
   const onResult = (args: unknown[]) => (result: never) => {
@@ -146,7 +191,12 @@ export function countZeroResults(metrics: ServerMetrics): (event: SearchEvent) =
  */
 export function instrumentTokens(tokens: TokenService, metrics: ServerMetrics): void {
   around(tokens, 'introspect', (result) => metrics.tokenChecks.inc({ result: result.active ? 'active' : 'inactive' }));
-  around(tokens, 'authorize', () => metrics.tokenChecks.inc({ result: 'authorized' }), () => metrics.tokenChecks.inc({ result: 'refused' }));
+  around(
+    tokens,
+    'authorize',
+    () => metrics.tokenChecks.inc({ result: 'authorized' }),
+    () => metrics.tokenChecks.inc({ result: 'refused' }),
+  );
 }
 
 /**
@@ -166,8 +216,15 @@ export function instrumentCatalogs(registry: CatalogRegistry, metrics: ServerMet
     around(catalog, 'delete', () => metrics.catalogOperations.inc({ operation: 'delete' }));
     around(catalog, 'deleteAll', () => metrics.catalogOperations.inc({ operation: 'delete_all' }));
     around(catalog, 'deleteSchemaField', () => metrics.catalogOperations.inc({ operation: 'delete_field' }));
-    around(catalog, 'batch', (_result, [operations]) => metrics.catalogOperations.inc({ operation: 'batch' }, Array.isArray(operations) ? operations.length : 1));
-    around(catalog, 'sync', () => metrics.syncs.inc({ result: 'ok' }), () => metrics.syncs.inc({ result: 'error' }));
+    around(catalog, 'batch', (_result, [operations]) =>
+      metrics.catalogOperations.inc({ operation: 'batch' }, Array.isArray(operations) ? operations.length : 1),
+    );
+    around(
+      catalog,
+      'sync',
+      () => metrics.syncs.inc({ result: 'ok' }),
+      () => metrics.syncs.inc({ result: 'error' }),
+    );
   };
   around(registry, 'get', (catalog) => instrument(catalog));
   around(registry, 'ensure', (result) => instrument(result.catalog));

@@ -45,7 +45,13 @@ async function storageAnswers(storage: Storage): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)));
   try {
-    return await Promise.race([storage.environments.version('abkit-readiness-probe').then(() => true, () => false), timeout]);
+    return await Promise.race([
+      storage.environments.version('abkit-readiness-probe').then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -62,7 +68,12 @@ export function requestIds(prefix = randomUUID().slice(0, 24)): () => string {
   let high = '';
   return () => {
     const low = next & 0xfff;
-    if (low === 0) high = prefix + Math.floor(next / 0x1000).toString(16).padStart(9, '0');
+    if (low === 0)
+      high =
+        prefix +
+        Math.floor(next / 0x1000)
+          .toString(16)
+          .padStart(9, '0');
     next++;
     return high + LOW_DIGITS[low]!;
   };
@@ -88,7 +99,9 @@ export function observe(options: EdgeOptions): Handler {
         live: async () => json({ status: 'ok' }),
         ready: async () => {
           if (draining()) return json({ status: 'draining' }, 503);
-          return (await storageAnswers(storage)) ? json({ status: 'ok' }) : json({ status: 'unavailable', message: `storage did not answer within ${READY_TIMEOUT_MS} ms` }, 503);
+          return (await storageAnswers(storage))
+            ? json({ status: 'ok' })
+            : json({ status: 'unavailable', message: `storage did not answer within ${READY_TIMEOUT_MS} ms` }, 503);
         },
       },
       { maxBodyBytes: 1024, render: (error) => json({ message: error.message }, error.status) },
@@ -125,7 +138,11 @@ export function observe(options: EdgeOptions): Handler {
     if (route && SEARCH_ROUTES.has(route)) metrics.searchDuration.observeValues([route], seconds);
     // Never the URL (a token check carries the token in its query), a header or a body. A client
     // that went away before its body was complete (499) is an info line of its own, no error.
-    if (logger.isLevelEnabled('info')) logger.info({ reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 }, status === CLIENT_CLOSED_REQUEST ? 'request aborted' : 'request');
+    if (logger.isLevelEnabled('info'))
+      logger.info(
+        { reqId: id, method: request.method, route: route ?? null, status, ms: Math.round(seconds * 1e5) / 100 },
+        status === CLIENT_CLOSED_REQUEST ? 'request aborted' : 'request',
+      );
     return response;
   };
 }

@@ -60,14 +60,19 @@ const readJson = async (path: string): Promise<unknown> => {
  * process.on('SIGTERM', () => void running.close());
  * ```
  */
-export async function serve(config: ServeConfig, options: { logger?: Logger; banner?: (line: string) => void } = {}): Promise<RunningServer> {
+export async function serve(
+  config: ServeConfig,
+  options: { logger?: Logger; banner?: (line: string) => void } = {},
+): Promise<RunningServer> {
   // Never waited on: neither a request nor the exit waits for stdout (see logOutput); close()
   // ends it.
   const destination = options.logger ? undefined : logOutput(process.stdout);
-  const logger = options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } }, destination);
+  const logger =
+    options.logger ?? pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid } }, destination);
   const banner = options.banner ?? stderrBanner();
   const spec = config.storage ?? defaultStorageSpec();
-  if (config.storage === undefined && spec === 'memory') logger.warn('better-sqlite3 is not installed: storage is memory (set ABKIT_STORAGE, or npm install better-sqlite3 to keep data)');
+  if (config.storage === undefined && spec === 'memory')
+    logger.warn('better-sqlite3 is not installed: storage is memory (set ABKIT_STORAGE, or npm install better-sqlite3 to keep data)');
   const storage = await openStorage(spec);
   try {
     return await start(config, storage, logger, banner, redactStorage(spec), destination);
@@ -77,11 +82,22 @@ export async function serve(config: ServeConfig, options: { logger?: Logger; ban
   }
 }
 
-async function start(config: ServeConfig, storage: Storage, logger: Logger, banner: (line: string) => void, storageName: string, destination: LogOutput | undefined): Promise<RunningServer> {
+async function start(
+  config: ServeConfig,
+  storage: Storage,
+  logger: Logger,
+  banner: (line: string) => void,
+  storageName: string,
+  destination: LogOutput | undefined,
+): Promise<RunningServer> {
   const metrics = createMetrics();
   destination?.onDropped((lines) => metrics.logLinesDropped.inc(lines));
   const accesses = new AccessManager({ storage, pepper: config.pepper });
-  const catalogs = new CatalogRegistry({ storage, pepper: config.pepper, onSyncError: (error) => logger.error({ err: error }, 'catalog sync failed') });
+  const catalogs = new CatalogRegistry({
+    storage,
+    pepper: config.pepper,
+    onSyncError: (error) => logger.error({ err: error }, 'catalog sync failed'),
+  });
   instrumentCatalogs(catalogs, metrics);
 
   let bootstrap: unknown;
@@ -93,12 +109,20 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
   if (bootstrapPath) {
     bootstrap = await readJson(bootstrapPath).catch((error: unknown) => {
       if (error instanceof StartError) throw error;
-      throw new StartError(`ABKIT_BOOTSTRAP: cannot read ${bootstrapPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new StartError(
+        `ABKIT_BOOTSTRAP: cannot read ${bootstrapPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     });
     const setup = new DecisionEngine({ storage, pepper: config.pepper });
     const readRelative = (p: string) => readJson(resolve(dirname(bootstrapPath), p));
     // Paths inside the file stay in its folder unless the operator allows absolute ones.
-    const applied = await applyBootstrap(bootstrap, { engine: setup, accesses, catalogs, readJsonFile: readRelative, allowAbsolutePaths: config.bootstrapAbsolutePaths });
+    const applied = await applyBootstrap(bootstrap, {
+      engine: setup,
+      accesses,
+      catalogs,
+      readJsonFile: readRelative,
+      allowAbsolutePaths: config.bootstrapAbsolutePaths,
+    });
     for (const warning of applied.warnings) logger.warn({ bootstrap: bootstrapPath }, warning);
     defaultEnvironment = applied.defaultEnvironment;
     for (const c of applied.catalogs) schedules.push((await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs }));
@@ -113,24 +137,43 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
   instrumentTokens(tokens, metrics);
 
   const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
-  const search = { registry: catalogs, options: (identifier: string) => searchSettings.get(identifier) ?? {}, onSearch: countZeroResults(metrics) };
-  const handler = createHandler({ decision: engine, experiments, access: tokens, catalog: catalogs, search, requestIdHeader: false, onError });
+  const search = {
+    registry: catalogs,
+    options: (identifier: string) => searchSettings.get(identifier) ?? {},
+    onSearch: countZeroResults(metrics),
+  };
+  const handler = createHandler({
+    decision: engine,
+    experiments,
+    access: tokens,
+    catalog: catalogs,
+    search,
+    requestIdHeader: false,
+    onError,
+  });
   let draining = false;
   const edge = observe({ handler, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });
 
   // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): check
   // often enough that they hold to about a second.
   const server = createServer(
-    { requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, keepAliveTimeout: config.keepAliveTimeoutMs, connectionsCheckingInterval: 1_000 },
+    {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
     createNodeListener(edge, { onError, coalesceWrites: config.coalesceWrites }),
   );
   server.maxConnections = config.maxConnections;
   limitConnectionsPerAddress(server, config.maxConnectionsPerIp, () => metrics.connectionsRefused.inc());
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new StartError(`port ${config.port} on ${config.host} is already in use (set PORT or --port)`));
+      if (error.code === 'EADDRINUSE')
+        reject(new StartError(`port ${config.port} on ${config.host} is already in use (set PORT or --port)`));
       else if (error.code === 'EACCES') reject(new StartError(`no permission to listen on ${config.host}:${config.port}`));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new StartError(`HOST ${config.host} is not an address of this machine`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        reject(new StartError(`HOST ${config.host} is not an address of this machine`));
       else reject(error);
     });
     server.listen(config.port, config.host, () => resolveListen());
@@ -152,16 +195,29 @@ async function start(config: ServeConfig, storage: Storage, logger: Logger, bann
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();
       const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-      if ((await within(closed.then(() => true), config.shutdownTimeoutMs + CLOSE_STEP_MS, false)) === false) logger.warn('connections still open after the shutdown timeout: closing anyway');
+      if (
+        (await within(
+          closed.then(() => true),
+          config.shutdownTimeoutMs + CLOSE_STEP_MS,
+          false,
+        )) === false
+      )
+        logger.warn('connections still open after the shutdown timeout: closing anyway');
       clearTimeout(deadline);
-      if ((await within(storage.close().then(() => true), CLOSE_STEP_MS, false)) === false) logger.warn(`storage did not close within ${CLOSE_STEP_MS} ms`);
+      if (
+        (await within(
+          storage.close().then(() => true),
+          CLOSE_STEP_MS,
+          false,
+        )) === false
+      )
+        logger.warn(`storage did not close within ${CLOSE_STEP_MS} ms`);
       logger.info('closed');
       if (destination) {
         // A request cut off by the drain may still log: nothing after 'closed' is written.
         logger.level = 'silent';
         await destination.end(CLOSE_STEP_MS);
-      }
-      else await within(new Promise<void>((r) => logger.flush(() => r())), CLOSE_STEP_MS, undefined);
+      } else await within(new Promise<void>((r) => logger.flush(() => r())), CLOSE_STEP_MS, undefined);
     })());
   return { url, server, close };
 }
@@ -193,6 +249,13 @@ async function requireApiKey(engine: DecisionEngine, storage: Storage, apiKey: s
   const record = await storage.environments.get(id);
   if (!record) throw new StartError(`ABKIT_API_KEY: the default environment "${id}" does not exist (bootstrap one with "default": true)`);
   // Checked as a request's key is: hashed with the pepper (one stored before it is re-hashed).
-  if (record.apiKeyHash !== null && (await engine.checkApiKey(id, apiKey).then(() => true, () => false))) return;
+  if (
+    record.apiKeyHash !== null &&
+    (await engine.checkApiKey(id, apiKey).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
   await engine.load(record.config, { environment: id, account: record.accountId, apiKey, expectedVersion: record.version });
 }

@@ -44,7 +44,8 @@ export async function openStorage(spec: string = DEFAULT_STORAGE): Promise<Stora
     const url = new URL(spec);
     const schema = url.searchParams.get('schema') ?? undefined;
     const prepared = url.searchParams.get('prepared') ?? 'on';
-    if (prepared !== 'on' && prepared !== 'off') throw new TypeError(`ABKIT_STORAGE: prepared must be on or off, got ${JSON.stringify(prepared)}`);
+    if (prepared !== 'on' && prepared !== 'off')
+      throw new TypeError(`ABKIT_STORAGE: prepared must be on or off, got ${JSON.stringify(prepared)}`);
     url.searchParams.delete('schema');
     url.searchParams.delete('prepared');
     return postgresStorage({ connectionString: url.toString(), schema, preparedStatements: prepared === 'on' });

@@ -52,7 +52,6 @@ export interface AbkitOptions {
   catalogs?: Omit<CatalogRegistryOptions, 'storage'>;
 }
 
-
 /**
  * Every service of abkit over one storage, as `createAbkit` returns it.
  *
@@ -104,7 +103,14 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     catalogs,
     handler(handlerOptions = {}) {
       const { search, ...rest } = handlerOptions;
-      return createHandler({ ...rest, decision: engine, experiments, access: tokens, catalog: catalogs, search: { registry: catalogs, ...search } });
+      return createHandler({
+        ...rest,
+        decision: engine,
+        experiments,
+        access: tokens,
+        catalog: catalogs,
+        search: { registry: catalogs, ...search },
+      });
     },
     close: () => storage.close(),
   };

@@ -186,7 +186,11 @@ function jsonOf(body: NodeBody): unknown {
 }
 
 function tooDeep(): ValidationError {
-  return new ValidationError(`request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`, [{ path: [], message: `nesting deeper than ${MAX_JSON_DEPTH}` }], 'too_deep');
+  return new ValidationError(
+    `request body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`,
+    [{ path: [], message: `nesting deeper than ${MAX_JSON_DEPTH}` }],
+    'too_deep',
+  );
 }
 
 /**
@@ -286,7 +290,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {

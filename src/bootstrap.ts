@@ -52,25 +52,37 @@ export const catalogSearchSchema = z.strictObject({
   searchableFields: z.array(z.string().min(1)).optional(),
   boosts: z.record(z.string(), z.number().positive()).optional(),
   facets: z.array(z.string().min(1)).optional(),
-  rankingRules: z.array(z.enum(['words', 'typo', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'])).optional(),
+  rankingRules: z
+    .array(z.enum(['words', 'typo', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']))
+    .optional(),
   customRanking: criteria.optional(),
   tieBreak: criteria.optional(),
   matchingStrategy: z.enum(['last', 'all', 'frequency']).optional(),
   stopWords: z.array(z.string()).optional(),
-  synonyms: z.strictObject({ multiWay: z.array(z.array(z.string().min(1))).optional(), oneWay: z.record(z.string(), z.array(z.string().min(1))).optional() }).optional(),
-  priceIntent: z.union([z.literal(false), z.strictObject({ words: z.array(z.string()).optional(), field: z.string().min(1).optional() })]).optional(),
+  synonyms: z
+    .strictObject({
+      multiWay: z.array(z.array(z.string().min(1))).optional(),
+      oneWay: z.record(z.string(), z.array(z.string().min(1))).optional(),
+    })
+    .optional(),
+  priceIntent: z
+    .union([z.literal(false), z.strictObject({ words: z.array(z.string()).optional(), field: z.string().min(1).optional() })])
+    .optional(),
 });
 
-const catalogSchema = z
-  .looseObject({
-    identifier: z.string().min(1),
-    catalogApiKey: z.string().min(1),
-    searchApiKey: z.string().min(1).optional(),
-    items: z.array(z.unknown()).default([]),
-    itemsFile: z.string().min(1).optional(),
-    syncIntervalMs: z.number().int().min(1000, 'must be at least 1000 (1 s): a shorter interval would republish the catalog constantly').optional(),
-    search: catalogSearchSchema.optional(),
-  });
+const catalogSchema = z.looseObject({
+  identifier: z.string().min(1),
+  catalogApiKey: z.string().min(1),
+  searchApiKey: z.string().min(1).optional(),
+  items: z.array(z.unknown()).default([]),
+  itemsFile: z.string().min(1).optional(),
+  syncIntervalMs: z
+    .number()
+    .int()
+    .min(1000, 'must be at least 1000 (1 s): a shorter interval would republish the catalog constantly')
+    .optional(),
+  search: catalogSearchSchema.optional(),
+});
 
 /**
  * A catalog's search settings in a bootstrap file (`catalogs[].search`): the ranking options of
@@ -93,9 +105,7 @@ export type CatalogSearchSettings = z.output<typeof catalogSearchSchema>;
  * ```
  */
 export const bootstrapSchema = z.looseObject({
-  accounts: z
-    .array(z.looseObject({ id: z.string().min(1), environments: z.array(environmentSchema).default([]) }))
-    .default([]),
+  accounts: z.array(z.looseObject({ id: z.string().min(1), environments: z.array(environmentSchema).default([]) })).default([]),
   accesses: z.array(accessSchema).default([]),
   catalogs: z.array(catalogSchema).default([]),
 });
@@ -181,16 +191,19 @@ async function readNamedFile(options: ApplyBootstrapOptions, where: ErrorPath, p
   const { readJsonFile, allowAbsolutePaths = false } = options;
   if (!readJsonFile) throw new ValidationError(`${field} needs a file reader`, [{ path: where, message: 'no file reader' }]);
   if (!allowAbsolutePaths && !staysInside(path)) {
-    throw new ValidationError(`invalid bootstrap file: ${field} ${JSON.stringify(path)} must be a relative path inside the bootstrap file's folder (allowAbsolutePaths lifts this)`, [
-      { path: where, message: 'outside the bootstrap folder' },
-    ]);
+    throw new ValidationError(
+      `invalid bootstrap file: ${field} ${JSON.stringify(path)} must be a relative path inside the bootstrap file's folder (allowAbsolutePaths lifts this)`,
+      [{ path: where, message: 'outside the bootstrap folder' }],
+    );
   }
   try {
     return await readJsonFile(path);
   } catch (error) {
     // JSON.parse's message quotes the text it choked on: a secret file's first bytes must not show.
     const cause = error instanceof SyntaxError ? 'not valid JSON' : error instanceof Error ? error.message : String(error);
-    throw new ValidationError(`invalid bootstrap file: ${field} ${JSON.stringify(path)} cannot be read: ${cause}`, [{ path: where, message: cause }]);
+    throw new ValidationError(`invalid bootstrap file: ${field} ${JSON.stringify(path)} cannot be read: ${cause}`, [
+      { path: where, message: cause },
+    ]);
   }
 }
 
@@ -222,7 +235,15 @@ function staysInside(path: string): boolean {
 export async function applyBootstrap(input: unknown, options: ApplyBootstrapOptions): Promise<BootstrapReport> {
   const bootstrap = parseWith(bootstrapSchema, input, 'bootstrap file');
   const { engine } = options;
-  const report: BootstrapReport = { defaultEnvironment: undefined, written: [], unchanged: [], accessesCreated: [], accessesUnchanged: [], warnings: [], catalogs: [] };
+  const report: BootstrapReport = {
+    defaultEnvironment: undefined,
+    written: [],
+    unchanged: [],
+    accessesCreated: [],
+    accessesUnchanged: [],
+    warnings: [],
+    catalogs: [],
+  };
   const defaults = bootstrap.accounts.flatMap((a) => a.environments.filter((e) => e.default).map((e) => e.id));
   if (defaults.length > 1) {
     throw new ValidationError(`invalid bootstrap file: several default environments (${defaults.join(', ')})`, [
@@ -233,7 +254,8 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
   for (const [a, account] of bootstrap.accounts.entries()) {
     for (const [e, env] of account.environments.entries()) {
       let config = env.bucketing;
-      if (env.bucketingFile !== undefined) config = await readNamedFile(options, ['accounts', a, 'environments', e, 'bucketingFile'], env.bucketingFile);
+      if (env.bucketingFile !== undefined)
+        config = await readNamedFile(options, ['accounts', a, 'environments', e, 'bucketingFile'], env.bucketingFile);
       const source = env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`;
       let parsed: BucketingConfig;
       try {
@@ -254,7 +276,11 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
         continue;
       }
       const stored = await engine.getEnvironment(env.id);
-      const same = stored !== undefined && stored.accountId === account.id && (await sameApiKey(engine, stored, env.apiKey)) && JSON.stringify(stored.config) === JSON.stringify(parsed);
+      const same =
+        stored !== undefined &&
+        stored.accountId === account.id &&
+        (await sameApiKey(engine, stored, env.apiKey)) &&
+        JSON.stringify(stored.config) === JSON.stringify(parsed);
       if (same) report.unchanged.push(env.id);
       else report.warnings.push(`environment ${env.id} differs from the bootstrap file; the stored one is kept`);
     }
@@ -287,7 +313,10 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       sameSet(existing.actions, input.actions) &&
       (await accesses.secretMatches(existing, input.clientSecret));
     if (same) report.accessesUnchanged.push(input.clientId);
-    else report.warnings.push(`access ${input.clientId} differs from the bootstrap file (settings, secret, or revoked); the stored one is kept`);
+    else
+      report.warnings.push(
+        `access ${input.clientId} differs from the bootstrap file (settings, secret, or revoked); the stored one is kept`,
+      );
   }
   for (const [i, input] of bootstrap.catalogs.entries()) {
     const { catalogs } = options;
@@ -296,13 +325,20 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     let items = input.items;
     if (input.itemsFile !== undefined) {
       const fromFile = await readNamedFile(options, where(['itemsFile']), input.itemsFile);
-      if (!Array.isArray(fromFile)) throw new ValidationError(`invalid bootstrap file: ${formatPath(where(['itemsFile']))} must hold a JSON array of items`, [{ path: where(['itemsFile']), message: 'not an array' }]);
+      if (!Array.isArray(fromFile))
+        throw new ValidationError(`invalid bootstrap file: ${formatPath(where(['itemsFile']))} must hold a JSON array of items`, [
+          { path: where(['itemsFile']), message: 'not an array' },
+        ]);
       items = [...items, ...fromFile];
     }
     const operations = items.map((product) => ({ operation: 'create-replace' as const, product: product as Record<string, unknown> }));
     // Batch problem paths are [index, 'product', field]: point them at the file's items.
-    const inItems = (start: number) => ([index, member, ...rest]: ErrorPath) =>
-      typeof index !== 'number' ? where(['items']) : where(['items', start + index, ...(member === 'product' || member === undefined ? rest : [member, ...rest])]);
+    const inItems =
+      (start: number) =>
+      ([index, member, ...rest]: ErrorPath) =>
+        typeof index !== 'number'
+          ? where(['items'])
+          : where(['items', start + index, ...(member === 'product' || member === undefined ? rest : [member, ...rest])]);
     // Validate every item before creating the catalog, so a bad file never leaves an empty one
     // that later runs would take as loaded.
     if (!(await catalogs.has(input.identifier))) {
@@ -319,14 +355,26 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
       throw error;
     });
     if (!created) {
-      report.catalogs.push({ identifier: input.identifier, written: 0, synced: false, syncIntervalMs: input.syncIntervalMs, search: input.search });
+      report.catalogs.push({
+        identifier: input.identifier,
+        written: 0,
+        synced: false,
+        syncIntervalMs: input.syncIntervalMs,
+        search: input.search,
+      });
       continue;
     }
     for (let start = 0; start < items.length; start += MAX_BATCH_OPERATIONS) {
       await catalog.batch(operations.slice(start, start + MAX_BATCH_OPERATIONS)).catch((error: unknown) => rethrow(error, inItems(start)));
     }
     await catalog.sync();
-    report.catalogs.push({ identifier: input.identifier, written: items.length, synced: true, syncIntervalMs: input.syncIntervalMs, search: input.search });
+    report.catalogs.push({
+      identifier: input.identifier,
+      written: items.length,
+      synced: true,
+      syncIntervalMs: input.syncIntervalMs,
+      search: input.search,
+    });
   }
   return report;
 }
@@ -336,7 +384,10 @@ function rethrow(error: unknown, where: (path: ErrorPath) => ErrorPath): never {
   if (!(error instanceof ValidationError)) throw error;
   const details = error.details.map((d) => ({ path: where(d.path), message: d.message }));
   const shown = details.slice(0, 5).map((d) => `${formatPath(d.path)}: ${d.message}`);
-  throw new ValidationError(`invalid bootstrap file: ${shown.join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}`, details);
+  throw new ValidationError(
+    `invalid bootstrap file: ${shown.join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}`,
+    details,
+  );
 }
 
 /**

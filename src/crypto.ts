@@ -13,9 +13,9 @@ interface NodeHashing {
 
 // On Node, hash synchronously through node:crypto (about 30 times cheaper than a Web Crypto
 // round trip), without a static import so the core still runs on any Web-standard runtime.
-const nodeHashing = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
-  | NodeHashing
-  | undefined;
+const nodeHashing = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+  'node:crypto',
+) as NodeHashing | undefined;
 
 /** SHA-256 of `text` (UTF-8), as lower-case hex. */
 export async function sha256Hex(text: string): Promise<string> {

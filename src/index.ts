@@ -37,7 +37,16 @@ export { TokenService } from './access/token-service';
 export { CatalogRegistry } from './catalog/registry';
 export { Catalog, CatalogValidationError } from './catalog/catalog';
 export { SearchService } from './search/service';
-export { AbkitError, ValidationError, AuthenticationError, PermissionError, NotFoundError, PayloadTooLargeError, ConflictError, StorageUnavailableError } from './errors';
+export {
+  AbkitError,
+  ValidationError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ConflictError,
+  StorageUnavailableError,
+} from './errors';
 export type { Abkit, AbkitOptions } from './abkit';
 export type { Storage } from './storage/storage';
 export type { Handler } from './http/router';

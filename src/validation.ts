@@ -32,7 +32,6 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: 
   throw new ValidationError(`invalid ${what}: ${summary}`, details);
 }
 
-
 /**
  * Whether `value` nests arrays and objects more than `max` levels deep (a scalar is level 0).
  * It stops at `max` levels, so it is safe on any input; a cycle counts as too deep.

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AccessManager, CatalogRegistry, createAbkit, DecisionEngine, ExperimentService, memoryStorage, TokenService, type Storage } from '../src/index';
+import {
+  AccessManager,
+  CatalogRegistry,
+  createAbkit,
+  DecisionEngine,
+  ExperimentService,
+  memoryStorage,
+  TokenService,
+  type Storage,
+} from '../src/index';
 import { T0 } from './helpers/accounts';
 import { config } from './helpers/configs';
 
@@ -11,7 +20,12 @@ describe('createAbkit: every service over one storage', () => {
     await abkit.remote.putCampaign('acme', 'prod', 'c1', config([{ id: 'c1', split: [0, 100] }]).campaigns[0]);
     expect((await abkit.engine.decide({ visitorId: 'v1' })).campaigns.map((c) => c.variation.id)).toEqual(['c1-v1']);
     // Tokens are issued for the instance's accesses and land in its storage.
-    const { clientId, clientSecret } = await abkit.accesses.createAccess({ account: 'acme', name: 'bot', environments: ['prod'], actions: ['campaigns.read'] });
+    const { clientId, clientSecret } = await abkit.accesses.createAccess({
+      account: 'acme',
+      name: 'bot',
+      environments: ['prod'],
+      actions: ['campaigns.read'],
+    });
     const { accessToken } = await abkit.tokens.issue({ accountId: 'acme', clientId, clientSecret });
     expect(await abkit.tokens.introspect(accessToken)).toMatchObject({ active: true, clientId });
     const { catalog } = await abkit.catalogs.create({ identifier: 'shop' });
@@ -33,7 +47,11 @@ describe('createAbkit: every service over one storage', () => {
 
   it('applies one clock to every service, and a service option wins over it', async () => {
     const abkit = createAbkit({ clock: () => T0, tokens: { defaultLifetimeSeconds: 60 } });
-    const { clientId, clientSecret, createdAt } = await abkit.accesses.createAccess({ account: 'acme', name: 'bot', actions: ['campaigns.read'] });
+    const { clientId, clientSecret, createdAt } = await abkit.accesses.createAccess({
+      account: 'acme',
+      name: 'bot',
+      actions: ['campaigns.read'],
+    });
     expect(createdAt).toBe(T0);
     const issued = await abkit.tokens.issue({ accountId: 'acme', clientId, clientSecret });
     expect(issued).toMatchObject({ expiresIn: 60, expiresAt: T0 + 60_000 });
@@ -45,7 +63,10 @@ describe('createAbkit: every service over one storage', () => {
   it('serves every interface through one handler', async () => {
     const abkit = createAbkit();
     const res = await abkit.handler({ prefix: '/api' })(new Request('http://localhost/api/health'));
-    expect(await res.json()).toEqual({ status: 'ok', interfaces: { decision: true, access: true, remote: true, catalog: true, search: true } });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      interfaces: { decision: true, access: true, remote: true, catalog: true, search: true },
+    });
   });
 
   it('close() closes the storage', async () => {
@@ -76,7 +97,15 @@ describe('the services take their storage', () => {
     expect(await engine.getEnvironment('prod')).toMatchObject({ id: 'prod', accountId: 'acme', version: 1 });
     await experiments.activate({ environmentId: 'prod', visitorId: 'v1', variationGroupId: 'c1-vg', variationId: 'c1-v0' });
     expect(await engine.storage.activations.list({ environmentId: 'prod' })).toEqual([
-      { environmentId: 'prod', visitorId: 'v1', anonymousId: null, campaignId: 'c1', variationGroupId: 'c1-vg', variationId: 'c1-v0', timestamp: T0 },
+      {
+        environmentId: 'prod',
+        visitorId: 'v1',
+        anonymousId: null,
+        campaignId: 'c1',
+        variationGroupId: 'c1-vg',
+        variationId: 'c1-v0',
+        timestamp: T0,
+      },
     ]);
     expect(await engine.storage.activations.list({ environmentId: 'staging' })).toEqual([]);
   });

@@ -23,7 +23,15 @@ describe('applyBootstrap', () => {
   it('creates the environments and reports the default', async () => {
     const engine = new DecisionEngine({ storage: memoryStorage() });
     const report = await applyBootstrap(file, { engine, readJsonFile });
-    expect(report).toEqual({ defaultEnvironment: 'prod', written: ['prod', 'staging'], unchanged: [], accessesCreated: [], accessesUnchanged: [], warnings: [], catalogs: [] });
+    expect(report).toEqual({
+      defaultEnvironment: 'prod',
+      written: ['prod', 'staging'],
+      unchanged: [],
+      accessesCreated: [],
+      accessesUnchanged: [],
+      warnings: [],
+      catalogs: [],
+    });
     expect((await engine.storage.environments.get('staging'))?.config.campaigns[0]?.id).toBe('s1');
     await expect(engine.checkApiKey('prod', null)).rejects.toThrow(/x-api-key/);
     await engine.checkApiKey('prod', 'k-0123456789abcdef');
@@ -41,18 +49,37 @@ describe('applyBootstrap', () => {
   it('rejects a bad file with the path inside the bootstrap file', async () => {
     const bad = structuredClone(file) as any;
     bad.accounts[0].environments[0].bucketing.campaigns[0].variationGroups[0].variations[0].allocation = 101;
-    const error = (await applyBootstrap(bad, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile }).catch((e) => e)) as ValidationError;
+    const error = (await applyBootstrap(bad, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile }).catch(
+      (e) => e,
+    )) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.details[0]!.path).toEqual(['accounts', 0, 'environments', 0, 'bucketing', 'campaigns', 0, 'variationGroups', 0, 'variations', 0, 'allocation']);
+    expect(error.details[0]!.path).toEqual([
+      'accounts',
+      0,
+      'environments',
+      0,
+      'bucketing',
+      'campaigns',
+      0,
+      'variationGroups',
+      0,
+      'variations',
+      0,
+      'allocation',
+    ]);
   });
 
   it('rejects two default environments and an environment with both bucketing and bucketingFile', async () => {
     const two = structuredClone(file) as any;
     two.accounts[0].environments[1].default = true;
-    await expect(applyBootstrap(two, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile })).rejects.toThrow(/several default environments/);
+    await expect(applyBootstrap(two, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile })).rejects.toThrow(
+      /several default environments/,
+    );
     const both = structuredClone(file) as any;
     both.accounts[0].environments[1].bucketing = { campaigns: [] };
-    await expect(applyBootstrap(both, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile })).rejects.toThrow(/exactly one of bucketing and bucketingFile/);
+    await expect(applyBootstrap(both, { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile })).rejects.toThrow(
+      /exactly one of bucketing and bucketingFile/,
+    );
   });
 });
 
@@ -78,7 +105,9 @@ describe('applyBootstrap: environment API keys under a pepper (issue #23)', () =
     expect((await storage.environments.get('prod'))?.apiKeyHash).toBe(await credentialHash('k-0123456789abcdef', PEPPER));
     const otherKey = structuredClone(file);
     otherKey.accounts[0]!.environments[0]!.apiKey = 'k-another-key-0123456';
-    expect((await applyBootstrap(otherKey, { engine, readJsonFile })).warnings).toEqual(['environment prod differs from the bootstrap file; the stored one is kept']);
+    expect((await applyBootstrap(otherKey, { engine, readJsonFile })).warnings).toEqual([
+      'environment prod differs from the bootstrap file; the stored one is kept',
+    ]);
     const noKey = structuredClone(file) as { accounts: { environments: { apiKey?: string }[] }[] };
     delete noKey.accounts[0]!.environments[0]!.apiKey;
     expect((await applyBootstrap(noKey, { engine, readJsonFile })).warnings).toHaveLength(1);
@@ -89,7 +118,14 @@ describe('applyBootstrap: accesses', () => {
   const withAccess = {
     ...file,
     accesses: [
-      { account: 'acme', name: 'deploy-bot', environments: ['prod'], actions: ['campaigns.read'], clientId: 'deploy-bot-id', clientSecret: 's'.repeat(40) },
+      {
+        account: 'acme',
+        name: 'deploy-bot',
+        environments: ['prod'],
+        actions: ['campaigns.read'],
+        clientId: 'deploy-bot-id',
+        clientSecret: 's'.repeat(40),
+      },
     ],
   };
 
@@ -116,7 +152,9 @@ describe('applyBootstrap: accesses', () => {
     const changed = structuredClone(withAccess);
     changed.accesses[0]!.clientSecret = 't'.repeat(40);
     const report = await applyBootstrap(changed, { engine, accesses, readJsonFile });
-    expect(report.warnings).toEqual(['access deploy-bot-id differs from the bootstrap file (settings, secret, or revoked); the stored one is kept']);
+    expect(report.warnings).toEqual([
+      'access deploy-bot-id differs from the bootstrap file (settings, secret, or revoked); the stored one is kept',
+    ]);
     const [stored] = await engine.storage.accesses.list('acme');
     expect(await accesses.secretMatches(stored!, 's'.repeat(40))).toBe(true);
     await accesses.revokeAccess(stored!.id);
@@ -127,7 +165,11 @@ describe('applyBootstrap: accesses', () => {
   it('never overwrites an environment changed since (through the API), and says so', async () => {
     const engine = new DecisionEngine({ storage: memoryStorage() });
     await applyBootstrap(file, { engine, readJsonFile });
-    await engine.load(config([{ id: 'c1', split: [100] }], { panic: true }), { environment: 'prod', account: 'acme', apiKey: 'k-0123456789abcdef' });
+    await engine.load(config([{ id: 'c1', split: [100] }], { panic: true }), {
+      environment: 'prod',
+      account: 'acme',
+      apiKey: 'k-0123456789abcdef',
+    });
     const report = await applyBootstrap(file, { engine, readJsonFile });
     expect(report.written).toEqual([]);
     expect(report.warnings).toEqual(['environment prod differs from the bootstrap file; the stored one is kept']);
@@ -140,8 +182,13 @@ describe('applyBootstrap: accesses', () => {
     const bad = structuredClone(withAccess);
     bad.accesses[0]!.actions = ['campaigns.read', 'launch.missiles'];
     bad.accesses[0]!.environments = ['nowhere'];
-    const error = (await applyBootstrap(bad, { engine, accesses: new AccessManager({ storage: engine.storage }), readJsonFile }).catch((e) => e)) as ValidationError;
-    expect(error.details.map((d) => d.path)).toEqual([['accesses', 0, 'actions', 1], ['accesses', 0, 'environments', 0]]);
+    const error = (await applyBootstrap(bad, { engine, accesses: new AccessManager({ storage: engine.storage }), readJsonFile }).catch(
+      (e) => e,
+    )) as ValidationError;
+    expect(error.details.map((d) => d.path)).toEqual([
+      ['accesses', 0, 'actions', 1],
+      ['accesses', 0, 'environments', 0],
+    ]);
   });
 
   it('takes a client id of 1 to 128 visible ASCII characters (RFC 6749 sets no minimum), naming the field otherwise', async () => {
@@ -173,7 +220,15 @@ describe('applyBootstrap: catalogs', () => {
     ...extra,
   });
   const withCatalog = (items: unknown[], fileItems?: unknown[]) => ({
-    catalogs: [{ identifier: 'shop', catalogApiKey: 'c'.repeat(40), searchApiKey: 's'.repeat(40), items, ...(fileItems ? { itemsFile: 'products.json' } : {}) }],
+    catalogs: [
+      {
+        identifier: 'shop',
+        catalogApiKey: 'c'.repeat(40),
+        searchApiKey: 's'.repeat(40),
+        items,
+        ...(fileItems ? { itemsFile: 'products.json' } : {}),
+      },
+    ],
   });
 
   it('creates the keys, accepts the items (inline and from itemsFile), and syncs once; a second run changes nothing', async () => {
@@ -211,15 +266,25 @@ describe('applyBootstrap: catalogs', () => {
     const file = { catalogs: [{ ...withCatalog([product('a')]).catalogs[0], syncIntervalMs: 10 }] };
     const error = (await applyBootstrap(file, { engine }).catch((e) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.details).toEqual([expect.objectContaining({ path: ['catalogs', 0, 'syncIntervalMs'], message: expect.stringMatching(/at least 1000 \(1 s\)/) })]);
+    expect(error.details).toEqual([
+      expect.objectContaining({ path: ['catalogs', 0, 'syncIntervalMs'], message: expect.stringMatching(/at least 1000 \(1 s\)/) }),
+    ]);
   });
 
-  it('reports each catalog\'s search settings, which the search handler applies per catalog', async () => {
+  it("reports each catalog's search settings, which the search handler applies per catalog", async () => {
     const { CatalogRegistry, createHandler } = await import('../src/index');
     const engine = new DecisionEngine({ storage: memoryStorage() });
     const catalogs = new CatalogRegistry({ storage: engine.storage });
     const search = { customRanking: ['popularity:desc'], synonyms: { oneWay: { tv: ['television'] } } };
-    const file = { catalogs: [{ ...withCatalog([product('a', { name: 'television', popularity: 1 }), product('b', { name: 'television', popularity: 9 })]).catalogs[0], search }] };
+    const file = {
+      catalogs: [
+        {
+          ...withCatalog([product('a', { name: 'television', popularity: 1 }), product('b', { name: 'television', popularity: 9 })])
+            .catalogs[0],
+          search,
+        },
+      ],
+    };
     const report = await applyBootstrap(file, { engine, catalogs });
     expect(report.catalogs[0]!.search).toEqual(search);
     const settings = new Map(report.catalogs.map((c) => [c.identifier, c.search ?? {}]));
@@ -239,7 +304,9 @@ describe('applyBootstrap: catalogs', () => {
       [{ synonym: {} }, 'search'],
     ] as const) {
       const file = { catalogs: [{ ...withCatalog([]).catalogs[0], search }] };
-      const error = (await applyBootstrap(file, { engine, catalogs: new CatalogRegistry({ storage: engine.storage }) }).catch((e) => e)) as Error;
+      const error = (await applyBootstrap(file, { engine, catalogs: new CatalogRegistry({ storage: engine.storage }) }).catch(
+        (e) => e,
+      )) as Error;
       expect(error, path).toBeInstanceOf(ValidationError);
       expect(error.message, path).toContain(path);
     }
@@ -249,7 +316,9 @@ describe('applyBootstrap: catalogs', () => {
     const { CatalogRegistry } = await import('../src/index');
     const engine = new DecisionEngine({ storage: memoryStorage() });
     const file = withCatalog([product('a', { color: 'red' }), product('b', { color: 5 })]);
-    const error = (await applyBootstrap(file, { engine, catalogs: new CatalogRegistry({ storage: engine.storage }) }).catch((e) => e)) as ValidationError;
+    const error = (await applyBootstrap(file, { engine, catalogs: new CatalogRegistry({ storage: engine.storage }) }).catch(
+      (e) => e,
+    )) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.details.map((d) => d.path)).toEqual([['catalogs', 0, 'items', 1, 'color']]);
   });
@@ -275,30 +344,45 @@ describe('applyBootstrap: files it names', () => {
     return config([]);
   };
 
-  it('stay inside the bootstrap file\'s folder unless absolute paths are allowed', async () => {
+  it("stay inside the bootstrap file's folder unless absolute paths are allowed", async () => {
     for (const path of ['/etc/passwd', '../secrets.json', 'a/../../b.json', '..\\x.json', 'C:\\x.json', '~/x.json']) {
-      const error = await applyBootstrap(withFile(path), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile: reader }).catch((e: unknown) => e);
+      const error = await applyBootstrap(withFile(path), {
+        engine: new DecisionEngine({ storage: memoryStorage() }),
+        readJsonFile: reader,
+      }).catch((e: unknown) => e);
       expect(error, path).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).details[0]).toEqual({ path: ['accounts', 0, 'environments', 0, 'bucketingFile'], message: 'outside the bootstrap folder' });
+      expect((error as ValidationError).details[0]).toEqual({
+        path: ['accounts', 0, 'environments', 0, 'bucketingFile'],
+        message: 'outside the bootstrap folder',
+      });
     }
     expect(reads).toEqual([]);
     for (const path of ['x.json', './sub/x.json', 'sub/../x.json']) {
       await applyBootstrap(withFile(path), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile: reader });
     }
-    await applyBootstrap(withFile('/abs/x.json'), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile: reader, allowAbsolutePaths: true });
+    await applyBootstrap(withFile('/abs/x.json'), {
+      engine: new DecisionEngine({ storage: memoryStorage() }),
+      readJsonFile: reader,
+      allowAbsolutePaths: true,
+    });
     expect(reads).toEqual(['x.json', './sub/x.json', 'sub/../x.json', '/abs/x.json']);
   });
 
   it('a file that is not JSON is named with the field, without echoing its bytes', async () => {
     const secret = 'root:SECRET-BYTES-0123:0:0';
     const readJsonFile = async () => JSON.parse(secret) as unknown;
-    const error = (await applyBootstrap(withFile('x.json'), { engine: new DecisionEngine({ storage: memoryStorage() }), readJsonFile }).catch((e: unknown) => e)) as Error;
+    const error = (await applyBootstrap(withFile('x.json'), {
+      engine: new DecisionEngine({ storage: memoryStorage() }),
+      readJsonFile,
+    }).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe('invalid bootstrap file: accounts[0].environments[0].bucketingFile "x.json" cannot be read: not valid JSON');
     expect(JSON.stringify(error)).not.toContain('SECRET');
   });
 
   it('an environment API key under 16 characters is refused with its path', async () => {
     const short = { accounts: [{ id: 'acme', environments: [{ id: 'e', apiKey: 'k', bucketing: config([]) }] }] };
-    await expect(applyBootstrap(short, { engine: new DecisionEngine({ storage: memoryStorage() }) })).rejects.toThrow(/accounts\[0\]\.environments\[0\]\.apiKey: must be at least 16 characters/);
+    await expect(applyBootstrap(short, { engine: new DecisionEngine({ storage: memoryStorage() }) })).rejects.toThrow(
+      /accounts\[0\]\.environments\[0\]\.apiKey: must be at least 16 characters/,
+    );
   });
 });

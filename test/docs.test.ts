@@ -1,11 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Application, ReflectionKind, type Comment, type ContainerReflection, type DeclarationReflection, type ProjectReflection, type Reflection } from 'typedoc';
+import {
+  Application,
+  ReflectionKind,
+  type Comment,
+  type ContainerReflection,
+  type DeclarationReflection,
+  type ProjectReflection,
+  type Reflection,
+} from 'typedoc';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY_SOURCES, root, typecheck } from './helpers/typecheck';
 
 // The exported names the issue requires an example for (Enum too, should one appear).
-const CHECKED = ReflectionKind.Variable | ReflectionKind.Function | ReflectionKind.Class | ReflectionKind.Interface | ReflectionKind.TypeAlias | ReflectionKind.Enum;
+const CHECKED =
+  ReflectionKind.Variable |
+  ReflectionKind.Function |
+  ReflectionKind.Class |
+  ReflectionKind.Interface |
+  ReflectionKind.TypeAlias |
+  ReflectionKind.Enum;
 
 const hasExample = (comment: Comment | undefined) => comment?.blockTags.some((tag) => tag.tag === '@example') ?? false;
 
@@ -61,7 +75,15 @@ function examplesOf(project: ProjectReflection): Example[] {
 /** Names declared or imported by a snippet, which it must not be given again. */
 const ownNames = (code: string) =>
   new Set([
-    ...[...code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(',').map((n) => n.replace(/^\s*type\s+/, '').split(/\s+as\s+/).pop()!.trim())),
+    ...[...code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) =>
+      m[1]!.split(',').map((n) =>
+        n
+          .replace(/^\s*type\s+/, '')
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      ),
+    ),
     ...[...code.matchAll(/\b(?:const|let|var|function|class|interface|type)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!),
   ]);
 
@@ -125,7 +147,10 @@ describe('API documentation', () => {
       files.set(path, asModule(example, exportsByEntry));
       labels.set(path, `${example.module} ${example.name}`);
     });
-    const errors = [...typecheck(files)].map(([path, messages]) => `${labels.get(path) ?? path}:\n    ${messages.join('\n    ')}\n    in: ${files.get(path)!.split('\n').slice(1).join('\n        ')}`);
+    const errors = [...typecheck(files)].map(
+      ([path, messages]) =>
+        `${labels.get(path) ?? path}:\n    ${messages.join('\n    ')}\n    in: ${files.get(path)!.split('\n').slice(1).join('\n        ')}`,
+    );
     expect(errors, `${errors.length} examples do not typecheck:\n  ${errors.join('\n  ')}`).toEqual([]);
   });
 });

@@ -9,8 +9,12 @@ import { itIf, need } from './helpers/skip';
 /** What a source file imports or re-exports (static, side-effect only, or `import()`), as written. */
 function importsOf(file: string): string[] {
   // Comments hold examples such as `import … from 'abkit'`: leave them out.
-  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+  const text = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
+  return [
+    ...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm),
+  ].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
 
 /** Every file reachable from `entry` through relative imports, and every bare module it imports. */
@@ -57,7 +61,9 @@ describe('entry points', () => {
   ];
   const top = join(__dirname, '..');
   const walk = (dir: string): string[] =>
-    readdirSync(join(top, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+    readdirSync(join(top, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+    );
   const sources = ['src', 'adapters', 'node', 'server'].flatMap(walk);
   /** Relative imports of a source file, as paths from the top without `.ts`. */
   const edges = (file: string) =>
@@ -114,8 +120,22 @@ describe('entry points', () => {
 
   it('package.json declares the drivers as optional peer dependencies and exports the entry points', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8'));
-    expect(pkg.peerDependenciesMeta).toEqual({ 'better-sqlite3': { optional: true }, pg: { optional: true }, '@openfeature/server-sdk': { optional: true } });
-    expect(Object.keys(pkg.exports)).toEqual(['.', './http', './types', './sqlite', './postgres', './node', './flagship', './openfeature', './package.json']);
+    expect(pkg.peerDependenciesMeta).toEqual({
+      'better-sqlite3': { optional: true },
+      pg: { optional: true },
+      '@openfeature/server-sdk': { optional: true },
+    });
+    expect(Object.keys(pkg.exports)).toEqual([
+      '.',
+      './http',
+      './types',
+      './sqlite',
+      './postgres',
+      './node',
+      './flagship',
+      './openfeature',
+      './package.json',
+    ]);
     expect(pkg.dependencies['better-sqlite3']).toBeUndefined();
     expect(pkg.dependencies.pg).toBeUndefined();
   });
@@ -123,10 +143,19 @@ describe('entry points', () => {
 
 /** The names an entry point exports (values and types), as a consumer's compiler sees them. */
 function exportedNames(entry: string): string[] {
-  const program = ts.createProgram([entry], { strict: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, noEmit: true });
+  const program = ts.createProgram([entry], {
+    strict: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
-  return checker.getExportsOfModule(module).map((s) => s.name).sort();
+  return checker
+    .getExportsOfModule(module)
+    .map((s) => s.name)
+    .sort();
 }
 
 describe('public surface', () => {
@@ -134,21 +163,57 @@ describe('public surface', () => {
 
   it('the root entry exports at most 50 names: services, their main types, errors, entry functions', () => {
     expect(root.length, root.join(', ')).toBeLessThanOrEqual(50);
-    for (const name of ['createAbkit', 'createHandler', 'memoryStorage', 'DecisionEngine', 'TokenService', 'CatalogRegistry', 'SearchService', 'AbkitError', 'ValidationError']) {
+    for (const name of [
+      'createAbkit',
+      'createHandler',
+      'memoryStorage',
+      'DecisionEngine',
+      'TokenService',
+      'CatalogRegistry',
+      'SearchService',
+      'AbkitError',
+      'ValidationError',
+    ]) {
       expect(root).toContain(name);
     }
   });
 
   it('algorithm helpers stay internal (tests import their modules)', () => {
-    const everything = [...root, ...exportedNames(join(__dirname, '../src/http/index.ts')), ...exportedNames(join(__dirname, '../src/types.ts'))];
-    for (const helper of ['murmur3', 'hashString', 'variationBucket', 'pickVariation', 'compileTargeting', 'matchTargeting', 'parseSemver', 'damerau', 'allowedTypos', 'typeOf', 'checkItem', 'prepareBatch']) {
+    const everything = [
+      ...root,
+      ...exportedNames(join(__dirname, '../src/http/index.ts')),
+      ...exportedNames(join(__dirname, '../src/types.ts')),
+    ];
+    for (const helper of [
+      'murmur3',
+      'hashString',
+      'variationBucket',
+      'pickVariation',
+      'compileTargeting',
+      'matchTargeting',
+      'parseSemver',
+      'damerau',
+      'allowedTypos',
+      'typeOf',
+      'checkItem',
+      'prepareBatch',
+    ]) {
       expect(everything).not.toContain(helper);
     }
   });
 
   it('abkit/http holds the routes and schemas; abkit/types holds types only', async () => {
     const http = exportedNames(join(__dirname, '../src/http/index.ts'));
-    for (const name of ['decisionRoutes', 'tokenRoutes', 'remoteControlRoutes', 'catalogRoutes', 'searchRoutes', 'searchQuerySchema', 'bucketingConfigSchema', 'openApiDocument']) {
+    for (const name of [
+      'decisionRoutes',
+      'tokenRoutes',
+      'remoteControlRoutes',
+      'catalogRoutes',
+      'searchRoutes',
+      'searchQuerySchema',
+      'bucketingConfigSchema',
+      'openApiDocument',
+    ]) {
       expect(http).toContain(name);
     }
     expect(exportedNames(join(__dirname, '../src/types.ts')).length).toBeGreaterThan(0);
@@ -219,11 +284,18 @@ describe('built output (npm test builds it first)', () => {
         // Node's built-in modules (abkit/node's listener): typed by @types/node, which a Node
         // project written in TypeScript has.
         else if (!spec.startsWith('node:')) {
-          const name = spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+          const name = spec
+            .split('/')
+            .slice(0, spec.startsWith('@') ? 2 : 1)
+            .join('/');
           expect(allowed, `${file} imports ${spec}`).toContain(name);
           // Its types must come with it (as zod's do), not from a devDependency such as @types/qs or @types/pg.
           const dep = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
-          const typed = dep.types !== undefined || dep.typings !== undefined || JSON.stringify(dep.exports ?? {}).includes('"types"') || `@types/${name}` in pkg.dependencies;
+          const typed =
+            dep.types !== undefined ||
+            dep.typings !== undefined ||
+            JSON.stringify(dep.exports ?? {}).includes('"types"') ||
+            `@types/${name}` in pkg.dependencies;
           expect(typed, `${file} imports ${spec}, whose types a consumer would not have`).toBe(true);
         }
       }

@@ -89,7 +89,11 @@ function modules(blocks: Block[]): string[] {
     const imports = new Map<string, string[]>();
     for (const name of usedNames(block.code)) {
       if (own.has(name)) continue;
-      const from = declaredIn.has(name) ? `./block-${declaredIn.get(name)}` : givenNames.includes(name) ? '../helpers/readme-givens' : undefined;
+      const from = declaredIn.has(name)
+        ? `./block-${declaredIn.get(name)}`
+        : givenNames.includes(name)
+          ? '../helpers/readme-givens'
+          : undefined;
       if (from) imports.set(from, [...(imports.get(from) ?? []), name]);
     }
     // What a block that is not run declares is not there for the blocks after it.
@@ -122,13 +126,18 @@ const numbersIn = (text: string) => [...text.matchAll(/-?\d+(?:\.\d+)?(?:e-?\d+)
 
 /** Whether the numbers `printed` are those `claimed`, each rounded to the decimals the claim shows. */
 function agrees(claimed: string[], printed: string[]): boolean {
-  return claimed.length <= printed.length && claimed.every((c, i) => Number(Number(printed[i]).toFixed((c.split('.')[1] ?? '').length)) === Number(c));
+  return (
+    claimed.length <= printed.length &&
+    claimed.every((c, i) => Number(Number(printed[i]).toFixed((c.split('.')[1] ?? '').length)) === Number(c))
+  );
 }
 
 /** The module as written to disk to be run: entry names point at the sources, ports are ephemeral. */
 function runnable(module: string): string {
   return module
-    .replace(/from '(abkit(?:\/\w+)?)'/g, (whole, entry: string) => (ENTRY_SOURCES[entry] ? `from '${join(root, ENTRY_SOURCES[entry])}'` : whole))
+    .replace(/from '(abkit(?:\/\w+)?)'/g, (whole, entry: string) =>
+      ENTRY_SOURCES[entry] ? `from '${join(root, ENTRY_SOURCES[entry])}'` : whole,
+    )
     .replace(/listen\(8080\)/g, 'listen(0)')
     .replace(/port: 8080\b/g, 'port: 0');
 }
@@ -192,7 +201,10 @@ describe('README code blocks', () => {
         if (claims.length === printed.length) {
           claims.forEach((claim, i) => {
             if (!claim) return;
-            expect(agrees(claim, numbersIn(printed[i]!)), `README.md block at line ${block.line}, console.log #${i + 1} claims ${claim.join(' ')}; it printed ${printed[i]}`).toBe(true);
+            expect(
+              agrees(claim, numbersIn(printed[i]!)),
+              `README.md block at line ${block.line}, console.log #${i + 1} claims ${claim.join(' ')}; it printed ${printed[i]}`,
+            ).toBe(true);
             checkedClaims++;
           });
         }
@@ -246,16 +258,41 @@ async function documentedRequests(url: string, { name, catalogs }: { name: strin
   const description = 'A sturdy widget for everyday use, with a long description that makes each operation about 1.5 KB. '.repeat(14);
   const batch = Array.from({ length: 2_000 }, (_, i) => ({
     operation: 'create-replace',
-    product: { id: `w${i}`, is_recommendable: true, name: `Widget ${i}`, absolute_link: null, img_link: null, price: i, categories_ids: null, description },
+    product: {
+      id: `w${i}`,
+      is_recommendable: true,
+      name: `Widget ${i}`,
+      absolute_link: null,
+      img_link: null,
+      price: i,
+      categories_ids: null,
+      description,
+    },
   }));
   const body = JSON.stringify(batch);
   expect(body.length).toBeGreaterThan(3_000_000);
-  const batchRes = await fetch(`${url}/indexes/catalog/batch`, { method: 'POST', headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' }, body });
-  expect(`${batchRes.status} ${(await batchRes.text()).slice(0, 200)}`, `${name}: a 3 MB catalog batch`).toBe('200 {"accepted":2000,"upserted":2000,"deleted":0}');
-  const invalid = await fetch(`${url}/v2/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"visitor_id": "v1",' });
+  const batchRes = await fetch(`${url}/indexes/catalog/batch`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' },
+    body,
+  });
+  expect(`${batchRes.status} ${(await batchRes.text()).slice(0, 200)}`, `${name}: a 3 MB catalog batch`).toBe(
+    '200 {"accepted":2000,"upserted":2000,"deleted":0}',
+  );
+  const invalid = await fetch(`${url}/v2/campaigns`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"visitor_id": "v1",',
+  });
   expect(`${invalid.status} ${invalid.headers.get('content-type')}`, `${name}: invalid JSON`).toBe('400 application/json');
   expect(await invalid.json(), `${name}: invalid JSON`).toEqual({ message: expect.any(String) });
   const form = new URLSearchParams({ grant_type: 'client_credentials', scope: '*', client_id: 'nobody', client_secret: 'nothing' });
-  const token = await fetch(`${url}/acme/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
-  expect(`${token.status} ${(await token.text()).slice(0, 200)}`, `${name}: a form-encoded token request`).toMatch(/^401 \{"error":"invalid_client"/);
+  const token = await fetch(`${url}/acme/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
+  expect(`${token.status} ${(await token.text()).slice(0, 200)}`, `${name}: a form-encoded token request`).toMatch(
+    /^401 \{"error":"invalid_client"/,
+  );
 }

@@ -22,7 +22,6 @@ interface Visitor {
   ringNext: Visitor | null;
 }
 
-
 function count(assignments: Assignments): number {
   // Faster than for-in on the large dictionary-mode objects a visitor in many campaigns has.
   return Object.keys(assignments).length;
@@ -188,7 +187,18 @@ export class MemoryAssignmentStore implements AssignmentStore {
   }
 
   #add(environmentId: string, visitorId: string, assignments: Assignments | null, n: number): Visitor {
-    const added: Visitor = { environmentId, id: visitorId, hash: this.#hash(visitorId), assignments, start: -1, span: 0, count: n, older: null, newer: null, ringNext: null };
+    const added: Visitor = {
+      environmentId,
+      id: visitorId,
+      hash: this.#hash(visitorId),
+      assignments,
+      start: -1,
+      span: 0,
+      count: n,
+      older: null,
+      newer: null,
+      ringNext: null,
+    };
     this.#rows.add(added);
     this.#total += n;
     this.#append(added);

@@ -191,7 +191,8 @@ export class MemoryCatalogStore implements CatalogStore {
     for (const claim of claims) {
       const existing = state.fields.get(claim.name);
       if (!existing) state.fields.set(claim.name, Object.freeze({ name: claim.name, type: claim.type, createdAt: now }));
-      else if (existing.type === null && claim.type !== null) state.fields.set(claim.name, Object.freeze({ ...existing, type: claim.type }));
+      else if (existing.type === null && claim.type !== null)
+        state.fields.set(claim.name, Object.freeze({ ...existing, type: claim.type }));
     }
     state.accepted++;
     for (const operation of operations) {

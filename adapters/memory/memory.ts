@@ -41,9 +41,7 @@ class MemoryEnvironmentStore implements EnvironmentStore {
     }
     const version = current?.version ?? 0;
     if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
-      throw new ConflictError(
-        `environment "${write.id}" is at version ${version}, not ${options.expectedVersion}`,
-      );
+      throw new ConflictError(`environment "${write.id}" is at version ${version}, not ${options.expectedVersion}`);
     }
     const record = snapshot<EnvironmentRecord>({
       id: write.id,
@@ -170,9 +168,12 @@ export interface MemoryStorageOptions {
  */
 export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
   const { maxEvents = 1_000_000, maxActivations = 1_000_000, maxAssignments = 2_000_000 } = options;
-  if (!Number.isInteger(maxEvents) || maxEvents < 1) throw new TypeError(`memoryStorage: maxEvents must be a positive integer, got ${maxEvents}`);
-  if (!Number.isInteger(maxActivations) || maxActivations < 1) throw new TypeError(`memoryStorage: maxActivations must be a positive integer, got ${maxActivations}`);
-  if (!Number.isInteger(maxAssignments) || maxAssignments < 1) throw new TypeError(`memoryStorage: maxAssignments must be a positive integer, got ${maxAssignments}`);
+  if (!Number.isInteger(maxEvents) || maxEvents < 1)
+    throw new TypeError(`memoryStorage: maxEvents must be a positive integer, got ${maxEvents}`);
+  if (!Number.isInteger(maxActivations) || maxActivations < 1)
+    throw new TypeError(`memoryStorage: maxActivations must be a positive integer, got ${maxActivations}`);
+  if (!Number.isInteger(maxAssignments) || maxAssignments < 1)
+    throw new TypeError(`memoryStorage: maxAssignments must be a positive integer, got ${maxAssignments}`);
   const activations = new MemoryActivationStore(maxActivations);
   const assignments = new MemoryAssignmentStore(maxAssignments);
   return {

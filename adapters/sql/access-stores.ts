@@ -38,7 +38,17 @@ export class SqlAccessStore implements AccessStore {
     try {
       await this.db.exec(
         'INSERT INTO accesses (id, account_id, name, environments, actions, client_id, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [a.id, a.accountId, a.name, JSON.stringify(a.environments), JSON.stringify(a.actions), a.clientId, a.secretHash, a.createdAt, a.revokedAt],
+        [
+          a.id,
+          a.accountId,
+          a.name,
+          JSON.stringify(a.environments),
+          JSON.stringify(a.actions),
+          a.clientId,
+          a.secretHash,
+          a.createdAt,
+          a.revokedAt,
+        ],
       );
     } catch (error) {
       if (this.db.isUniqueViolation(error)) throw new ConflictError('access id or client id is taken');
@@ -73,7 +83,16 @@ export class SqlTokenStore implements TokenStore {
     try {
       await this.db.exec(
         'INSERT INTO tokens (token_hash, access_id, account_id, client_id, actions, environments, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [t.tokenHash, t.accessId, t.accountId, t.clientId, JSON.stringify(t.actions), JSON.stringify(t.environments), t.issuedAt, t.expiresAt],
+        [
+          t.tokenHash,
+          t.accessId,
+          t.accountId,
+          t.clientId,
+          JSON.stringify(t.actions),
+          JSON.stringify(t.environments),
+          t.issuedAt,
+          t.expiresAt,
+        ],
       );
     } catch (error) {
       if (this.db.isUniqueViolation(error)) throw new ConflictError('token hash collision');

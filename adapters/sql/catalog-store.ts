@@ -2,7 +2,15 @@ import type { FieldType } from '../../src/model/field-types';
 import { ConflictError, NotFoundError } from '../../src/errors';
 import { frozenCopy } from '../../src/freeze';
 import { nextTurn, SLICE_OPERATIONS } from '../../src/slices';
-import type { CatalogItem, CatalogOperation, CatalogRecord, CatalogStore, FieldClaim, SchemaField, VisibleCatalog } from '../../src/storage/catalog';
+import type {
+  CatalogItem,
+  CatalogOperation,
+  CatalogRecord,
+  CatalogStore,
+  FieldClaim,
+  SchemaField,
+  VisibleCatalog,
+} from '../../src/storage/catalog';
 import { chunks, placeholders, sliceChunks, turnOnSqlite, valuesList, type Row, type SqlDriver } from './driver';
 import { deleteAccepted, detach, pages, publishChanges, readVisible, type VisibleRead } from './visible-catalog';
 
@@ -52,10 +60,10 @@ export class SqlCatalogStore implements CatalogStore {
       await this.db.transaction(async (tx) => {
         await this.#keysFree(tx, record.identifier, [record.catalogKeyHash, record.searchKeyHash]);
         await tx.exec('INSERT INTO catalogs (identifier, catalog_key_hash, search_key_hash, created_at) VALUES (?, ?, ?, ?)', [
-        record.identifier,
-        record.catalogKeyHash,
-        record.searchKeyHash,
-        record.createdAt,
+          record.identifier,
+          record.catalogKeyHash,
+          record.searchKeyHash,
+          record.createdAt,
         ]);
       });
     } catch (error) {
@@ -68,7 +76,11 @@ export class SqlCatalogStore implements CatalogStore {
     try {
       await this.db.transaction(async (tx) => {
         await this.#keysFree(tx, identifier, [keys.catalogKeyHash, keys.searchKeyHash]);
-        const changed = await tx.exec('UPDATE catalogs SET catalog_key_hash = ?, search_key_hash = ? WHERE identifier = ?', [keys.catalogKeyHash, keys.searchKeyHash, identifier]);
+        const changed = await tx.exec('UPDATE catalogs SET catalog_key_hash = ?, search_key_hash = ? WHERE identifier = ?', [
+          keys.catalogKeyHash,
+          keys.searchKeyHash,
+          identifier,
+        ]);
         if (changed === 0) throw unknownCatalog(identifier);
       });
     } catch (error) {
@@ -137,7 +149,10 @@ export class SqlCatalogStore implements CatalogStore {
     const lock = tx.dialect === 'postgres' ? ' ORDER BY name FOR UPDATE' : '';
     const types = new Map<string, FieldType | null>();
     for (const part of chunks(claims, 1, tx)) {
-      const rows = await tx.query(`SELECT name, type FROM catalog_fields WHERE identifier = ? AND name IN (${placeholders(part.length)})${lock}`, [identifier, ...part.map((c) => c.name)]);
+      const rows = await tx.query(
+        `SELECT name, type FROM catalog_fields WHERE identifier = ? AND name IN (${placeholders(part.length)})${lock}`,
+        [identifier, ...part.map((c) => c.name)],
+      );
       for (const r of rows) types.set(r.name as string, (r.type as FieldType | null) ?? null);
     }
     for (const claim of claims) {
@@ -150,7 +165,11 @@ export class SqlCatalogStore implements CatalogStore {
     }
     for (const claim of claims) {
       if (claim.type !== null && types.get(claim.name) === null) {
-        await tx.exec('UPDATE catalog_fields SET type = ? WHERE identifier = ? AND name = ? AND type IS NULL', [claim.type, identifier, claim.name]);
+        await tx.exec('UPDATE catalog_fields SET type = ? WHERE identifier = ? AND name = ? AND type IS NULL', [
+          claim.type,
+          identifier,
+          claim.name,
+        ]);
       }
     }
   }
@@ -162,7 +181,9 @@ export class SqlCatalogStore implements CatalogStore {
         // A slice at a time (the rows deleted leave the index: the first slice is always next).
         let deleted = 0;
         for (;;) {
-          const ids = (await tx.query<{ id: string }>('SELECT id FROM catalog_items WHERE identifier = ? LIMIT ?', [identifier, SLICE_OPERATIONS])).map((r) => r.id);
+          const ids = (
+            await tx.query<{ id: string }>('SELECT id FROM catalog_items WHERE identifier = ? LIMIT ?', [identifier, SLICE_OPERATIONS])
+          ).map((r) => r.id);
           if (ids.length === 0) return deleted;
           deleted += await deleteAccepted(tx, identifier, ids, revision);
         }
@@ -187,7 +208,15 @@ export class SqlCatalogStore implements CatalogStore {
       if ((await tx.exec('DELETE FROM catalog_fields WHERE identifier = ? AND name = ?', [identifier, name])) === 0) return false;
       // JSON functions differ between databases and some reorder keys: rewrite in JS, a page at a
       // time (parsing 100,000 bodies in one go held the event loop for seconds).
-      for await (const rows of pages<{ id: string; body: string }>(tx, 'id, body', 'catalog_items', 'identifier = ?', [identifier], ['id'], [''])) {
+      for await (const rows of pages<{ id: string; body: string }>(
+        tx,
+        'id, body',
+        'catalog_items',
+        'identifier = ?',
+        [identifier],
+        ['id'],
+        [''],
+      )) {
         const changed: CatalogItem[] = [];
         for (const { body } of rows) {
           const item = JSON.parse(body) as Record<string, unknown>;
@@ -219,16 +248,25 @@ export class SqlCatalogStore implements CatalogStore {
       // Locks the catalog row (PostgreSQL; SQLite's transaction holds the write lock): no write
       // lands between reading `accepted_version` and publishing up to it.
       const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
-      const [row] = await tx.query(`SELECT visible_version, synced_at, accepted_version, published_from FROM catalogs WHERE identifier = ?${lock}`, [identifier]);
+      const [row] = await tx.query(
+        `SELECT visible_version, synced_at, accepted_version, published_from FROM catalogs WHERE identifier = ?${lock}`,
+        [identifier],
+      );
       if (!row) throw unknownCatalog(identifier);
       const version = Number(row.visible_version);
       const accepted = Number(row.accepted_version);
-      const count = async () => Number((await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM catalog_visible WHERE identifier = ?', [identifier]))[0]?.n ?? 0);
+      const count = async () =>
+        Number((await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM catalog_visible WHERE identifier = ?', [identifier]))[0]?.n ?? 0);
       // Publish only what changed since the last publication: N instances running the same
       // schedule then publish once, and searches do not rebuild for nothing.
       if (version > 0 && Number(row.published_from) === accepted) return { version, syncedAt: Number(row.synced_at), count: await count() };
       await publishChanges(tx, identifier, Number(row.published_from));
-      await tx.exec('UPDATE catalogs SET visible_version = ?, synced_at = ?, published_from = ? WHERE identifier = ?', [version + 1, now, accepted, identifier]);
+      await tx.exec('UPDATE catalogs SET visible_version = ?, synced_at = ?, published_from = ? WHERE identifier = ?', [
+        version + 1,
+        now,
+        accepted,
+        identifier,
+      ]);
       return { version: version + 1, syncedAt: now, count: await count() };
     });
   }
@@ -283,7 +321,8 @@ export class SqlCatalogStore implements CatalogStore {
 
   /** Marks the accepted catalog changed (and locks its row until the transaction ends); returns the revision of this write. */
   async #touch(tx: SqlDriver, identifier: string): Promise<number> {
-    if ((await tx.exec('UPDATE catalogs SET accepted_version = accepted_version + 1 WHERE identifier = ?', [identifier])) === 0) throw unknownCatalog(identifier);
+    if ((await tx.exec('UPDATE catalogs SET accepted_version = accepted_version + 1 WHERE identifier = ?', [identifier])) === 0)
+      throw unknownCatalog(identifier);
     const [row] = await tx.query('SELECT accepted_version FROM catalogs WHERE identifier = ?', [identifier]);
     return Number(row!.accepted_version);
   }

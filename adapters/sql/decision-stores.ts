@@ -32,7 +32,10 @@ export class SqlEnvironmentStore implements EnvironmentStore {
   }
 
   async list(accountId?: string): Promise<EnvironmentRecord[]> {
-    const rows = accountId === undefined ? await this.db.query('SELECT * FROM environments') : await this.db.query('SELECT * FROM environments WHERE account_id = ?', [accountId]);
+    const rows =
+      accountId === undefined
+        ? await this.db.query('SELECT * FROM environments')
+        : await this.db.query('SELECT * FROM environments WHERE account_id = ?', [accountId]);
     return rows.map(environment).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
@@ -41,17 +44,25 @@ export class SqlEnvironmentStore implements EnvironmentStore {
       return await this.db.transaction(async (tx) => {
         const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
         const [current] = await tx.query(`SELECT account_id, api_key_hash, version FROM environments WHERE id = ?${lock}`, [write.id]);
-        if (current && current.account_id !== write.accountId) throw new ConflictError(`environment "${write.id}" belongs to another account`);
+        if (current && current.account_id !== write.accountId)
+          throw new ConflictError(`environment "${write.id}" belongs to another account`);
         const version = current ? Number(current.version) : 0;
         if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
           throw new ConflictError(`environment "${write.id}" is at version ${version}, not ${options.expectedVersion}`);
         }
-        const apiKeyHash = write.apiKeyHash === undefined ? ((current?.api_key_hash as string | null | undefined) ?? null) : write.apiKeyHash;
+        const apiKeyHash =
+          write.apiKeyHash === undefined ? ((current?.api_key_hash as string | null | undefined) ?? null) : write.apiKeyHash;
         const row = [write.id, write.accountId, apiKeyHash, JSON.stringify(write.config), version + 1, options.now ?? Date.now()];
         if (current) {
-          await tx.exec('UPDATE environments SET api_key_hash = ?, config = ?, version = ?, updated_at = ? WHERE id = ?', [...row.slice(2), write.id]);
+          await tx.exec('UPDATE environments SET api_key_hash = ?, config = ?, version = ?, updated_at = ? WHERE id = ?', [
+            ...row.slice(2),
+            write.id,
+          ]);
         } else {
-          await tx.exec('INSERT INTO environments (id, account_id, api_key_hash, config, version, updated_at) VALUES (?, ?, ?, ?, ?, ?)', row);
+          await tx.exec(
+            'INSERT INTO environments (id, account_id, api_key_hash, config, version, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+            row,
+          );
         }
         return environment({ id: row[0], account_id: row[1], api_key_hash: row[2], config: row[3], version: row[4], updated_at: row[5] });
       });
@@ -70,17 +81,24 @@ export class SqlEnvironmentStore implements EnvironmentStore {
 const upsertAssignments = (rows: number) =>
   `INSERT INTO assignments (environment_id, visitor_id, variation_group_id, variation_id) VALUES ${valuesList(rows, 4)}
    ON CONFLICT (environment_id, visitor_id, variation_group_id) DO UPDATE SET variation_id = excluded.variation_id`;
-const assignmentParams = (environmentId: string, visitorId: string, rows: readonly [string, string][]) => rows.flatMap(([group, variation]) => [environmentId, visitorId, group, variation]);
+const assignmentParams = (environmentId: string, visitorId: string, rows: readonly [string, string][]) =>
+  rows.flatMap(([group, variation]) => [environmentId, visitorId, group, variation]);
 const insertActivations = (rows: number) =>
   `INSERT INTO activations (environment_id, visitor_id, anonymous_id, campaign_id, variation_group_id, variation_id, timestamp) VALUES ${valuesList(rows, 7)}`;
-const activationParams = (rows: readonly Activation[]) => rows.flatMap((a) => [a.environmentId, a.visitorId, a.anonymousId, a.campaignId, a.variationGroupId, a.variationId, a.timestamp]);
+const activationParams = (rows: readonly Activation[]) =>
+  rows.flatMap((a) => [a.environmentId, a.visitorId, a.anonymousId, a.campaignId, a.variationGroupId, a.variationId, a.timestamp]);
 
 /**
  * One decision's writes (see `Storage.writeDecision`). On PostgreSQL, assignments and
  * activations go in one statement (a data-modifying CTE: atomic, one round trip); SQLite has no
  * such statement, so it runs the two inserts in one transaction (in process: no round trip).
  */
-export async function writeDecision(db: SqlDriver, assignments: SqlAssignmentStore, activations: SqlActivationStore, write: DecisionWrite): Promise<void> {
+export async function writeDecision(
+  db: SqlDriver,
+  assignments: SqlAssignmentStore,
+  activations: SqlActivationStore,
+  write: DecisionWrite,
+): Promise<void> {
   const groups = write.assignments ? Object.entries(write.assignments) : [];
   const rows = write.activations ?? [];
   if (groups.length === 0) return activations.record(rows);
@@ -107,7 +125,8 @@ export class SqlAssignmentStore implements AssignmentStore {
     );
     if (rows.length === 0) return NO_ASSIGNMENTS;
     const out: Record<string, string> = {};
-    for (const r of rows) Object.defineProperty(out, r.variation_group_id, { value: r.variation_id, enumerable: true, writable: true, configurable: true });
+    for (const r of rows)
+      Object.defineProperty(out, r.variation_group_id, { value: r.variation_id, enumerable: true, writable: true, configurable: true });
     return Object.freeze(out);
   }
 
@@ -116,7 +135,8 @@ export class SqlAssignmentStore implements AssignmentStore {
     if (rows.length === 0) return;
     const parts = chunks(rows, 4, this.db);
     // One statement is atomic by itself: a transaction only when the rows take several.
-    if (parts.length === 1) return void (await this.db.exec(upsertAssignments(parts[0]!.length), assignmentParams(environmentId, visitorId, parts[0]!)));
+    if (parts.length === 1)
+      return void (await this.db.exec(upsertAssignments(parts[0]!.length), assignmentParams(environmentId, visitorId, parts[0]!)));
     await this.db.transaction(async (tx) => {
       for (const part of parts) await tx.exec(upsertAssignments(part.length), assignmentParams(environmentId, visitorId, part));
     });
@@ -141,7 +161,15 @@ export class SqlActivationStore implements ActivationStore {
   }
 
   async list(query: ActivationQuery): Promise<Activation[]> {
-    const { sql, params } = logQuery('activations', [['environment_id = ?', query.environmentId], ['visitor_id = ?', query.visitorId], ['timestamp >= ?', query.since]], query.limit);
+    const { sql, params } = logQuery(
+      'activations',
+      [
+        ['environment_id = ?', query.environmentId],
+        ['visitor_id = ?', query.visitorId],
+        ['timestamp >= ?', query.since],
+      ],
+      query.limit,
+    );
     const rows = await this.db.query(sql, params);
     return rows.map((r) =>
       Object.freeze({

@@ -90,7 +90,11 @@ export function placeholders(count: number): string {
  * A read of an append-only log table (activations, events) in recording order: the
  * conditions whose value is defined (`'visitor_id = ?'`, value), and an optional LIMIT.
  */
-export function logQuery(table: string, conditions: readonly (readonly [string, unknown])[], limit: number | undefined): { sql: string; params: unknown[] } {
+export function logQuery(
+  table: string,
+  conditions: readonly (readonly [string, unknown])[],
+  limit: number | undefined,
+): { sql: string; params: unknown[] } {
   const used = conditions.filter(([, value]) => value !== undefined);
   const params = used.map(([, value]) => value);
   let sql = `SELECT * FROM ${table} WHERE ${used.map(([condition]) => condition).join(' AND ')} ORDER BY timestamp, seq`;

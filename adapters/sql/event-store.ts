@@ -62,7 +62,13 @@ export class SqlEventStore implements EventStore {
   async list(query: EventQuery): Promise<ConversionEvent[]> {
     const { sql, params } = logQuery(
       'events',
-      [['environment_id = ?', query.environmentId], ['visitor_id = ?', query.visitorId], ['event = ?', query.event], ['timestamp >= ?', query.since], ['timestamp < ?', query.until]],
+      [
+        ['environment_id = ?', query.environmentId],
+        ['visitor_id = ?', query.visitorId],
+        ['event = ?', query.event],
+        ['timestamp >= ?', query.since],
+        ['timestamp < ?', query.until],
+      ],
       query.limit,
     );
     const rows = await this.db.query(sql, params);

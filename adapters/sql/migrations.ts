@@ -65,7 +65,8 @@ const MIGRATIONS: Migration[] = [
   },
   {
     version: 5,
-    description: 'catalog items carry the revision that wrote them and deletions leave a mark, so a sync copies only what changed and a reader re-parses only that',
+    description:
+      'catalog items carry the revision that wrote them and deletions leave a mark, so a sync copies only what changed and a reader re-parses only that',
     statements: () => [
       'ALTER TABLE catalog_items ADD COLUMN revision BIGINT NOT NULL DEFAULT 0',
       // 0 on visible rows written before: a revision no later write gives.
@@ -82,7 +83,8 @@ const MIGRATIONS: Migration[] = [
     version: 6,
     description:
       'PostgreSQL: visible ids indexed in byte order, the order a reader pages them in (a database collation such as en_US orders ids otherwise than JavaScript does, and sorting 100,000 rows per read instead doubled its time)',
-    statements: (dialect) => (dialect === 'postgres' ? ['CREATE INDEX catalog_visible_bytes ON catalog_visible (identifier, id COLLATE "C")'] : []),
+    statements: (dialect) =>
+      dialect === 'postgres' ? ['CREATE INDEX catalog_visible_bytes ON catalog_visible (identifier, id COLLATE "C")'] : [],
   },
 ];
 

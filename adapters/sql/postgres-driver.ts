@@ -85,20 +85,30 @@ const MAX_PREPARED = 256;
 const MAX_PREPARED_TEXT = 16_384;
 
 /** Runs one statement on `target`, prepared when `names` gives it a name. */
-function run(target: Queryable, names: StatementNames | undefined, sql: string, params: readonly unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> {
+function run(
+  target: Queryable,
+  names: StatementNames | undefined,
+  sql: string,
+  params: readonly unknown[],
+): Promise<{ rows: unknown[]; rowCount: number | null }> {
   const text = numbered(sql);
   const name = names?.nameOf(text);
   // pg's query takes a config object too; PgPool declares only the text form, which user pools
   // (never prepared) are held to.
   if (name === undefined) return target.query(text, params as unknown[]);
-  return (target.query as unknown as (config: { name: string; text: string; values: unknown[] }) => ReturnType<Queryable['query']>)({ name, text, values: params as unknown[] });
+  return (target.query as unknown as (config: { name: string; text: string; values: unknown[] }) => ReturnType<Queryable['query']>)({
+    name,
+    text,
+    values: params as unknown[],
+  });
 }
 
 function driverOn(target: Queryable, pool: PostgresDriver, names: StatementNames | undefined): SqlDriver {
   const tx: SqlDriver = {
     dialect: 'postgres',
     maxParams: pool.maxParams,
-    query: <T extends Row>(sql: string, params: readonly unknown[] = []) => guard(async () => (await run(target, names, sql, params)).rows as T[]),
+    query: <T extends Row>(sql: string, params: readonly unknown[] = []) =>
+      guard(async () => (await run(target, names, sql, params)).rows as T[]),
     exec: (sql, params = []) => guard(async () => (await run(target, names, sql, params)).rowCount ?? 0),
     transaction: (fn) => fn(tx),
     isUniqueViolation: (e) => pool.isUniqueViolation(e),
@@ -160,7 +170,8 @@ export class PostgresDriver implements SqlDriver {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      if (lost === undefined && !(error instanceof StorageUnavailableError) && !isPostgresUnavailable(error)) await client.query('ROLLBACK').catch(() => undefined);
+      if (lost === undefined && !(error instanceof StorageUnavailableError) && !isPostgresUnavailable(error))
+        await client.query('ROLLBACK').catch(() => undefined);
       else lost ??= error;
       throw error;
     } finally {

@@ -68,8 +68,16 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
  * ```
  */
 export async function postgresStorage(options: PostgresStorageOptions): Promise<SqlStorage> {
-  const { connectionString, schema = 'public', migrate = true, maxConnections = 10, connectTimeoutMs = 5000, preparedStatements = true } = options ?? {};
-  if (typeof preparedStatements !== 'boolean') throw new TypeError(`postgresStorage: preparedStatements must be a boolean, got ${typeof preparedStatements}`);
+  const {
+    connectionString,
+    schema = 'public',
+    migrate = true,
+    maxConnections = 10,
+    connectTimeoutMs = 5000,
+    preparedStatements = true,
+  } = options ?? {};
+  if (typeof preparedStatements !== 'boolean')
+    throw new TypeError(`postgresStorage: preparedStatements must be a boolean, got ${typeof preparedStatements}`);
   if (!IDENT.test(schema)) throw new TypeError(`postgresStorage: schema must be a plain identifier, got ${JSON.stringify(schema)}`);
   if (!options?.pool && !connectionString) throw new TypeError('postgresStorage: give connectionString or pool');
   let pg: typeof import('pg');
@@ -80,7 +88,10 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
     throw new Error(`install pg to use abkit/postgres (npm install pg): ${(error as Error).message}`);
   }
   // BIGINT columns hold epoch milliseconds: read them as numbers, not strings.
-  const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) };
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),
+  };
   if (options.pool && schema !== 'public') {
     throw new TypeError('postgresStorage: with your own pool, set its search_path yourself and leave schema unset');
   }
@@ -97,7 +108,13 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
     }
   }
   // Every pooled connection starts in the schema, before any statement of ours.
-  const config: PoolConfig = { connectionString, max: maxConnections, connectionTimeoutMillis: connectTimeoutMs, types: types as PoolConfig['types'], options: `-c search_path="${schema}"` };
+  const config: PoolConfig = {
+    connectionString,
+    max: maxConnections,
+    connectionTimeoutMillis: connectTimeoutMs,
+    types: types as PoolConfig['types'],
+    options: `-c search_path="${schema}"`,
+  };
   const pool = options.pool ?? new pg.Pool(config);
   return sqlStorage(new PostgresDriver(pool, !options.pool, !options.pool && preparedStatements), { migrate });
 }

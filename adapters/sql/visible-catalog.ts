@@ -61,7 +61,10 @@ export async function deleteAccepted(tx: SqlDriver, identifier: string, ids: rea
   await detach(tx, identifier, ids);
   let deleted = 0;
   for (const part of sliceChunks(ids, 3, tx)) {
-    deleted += await tx.exec(`DELETE FROM catalog_items WHERE identifier = ? AND id IN (${placeholders(part.length)})`, [identifier, ...part]);
+    deleted += await tx.exec(`DELETE FROM catalog_items WHERE identifier = ? AND id IN (${placeholders(part.length)})`, [
+      identifier,
+      ...part,
+    ]);
     await tx.exec(
       `INSERT INTO catalog_deleted (identifier, id, revision) VALUES ${valuesList(part.length, 3)} ON CONFLICT (identifier, id) DO UPDATE SET revision = excluded.revision`,
       part.flatMap((id) => [identifier, id, revision]),
@@ -80,7 +83,15 @@ let cursors = 0;
  * found and ordered once whatever plan the statistics suggest; right after a bulk load they are
  * stale, and each keyset page was planned as a scan and sort of every remaining row.
  */
-export async function* pages<T extends Row>(db: SqlDriver, columns: string, table: string, where: string, params: readonly unknown[], order: readonly string[], start: readonly unknown[]): AsyncGenerator<T[]> {
+export async function* pages<T extends Row>(
+  db: SqlDriver,
+  columns: string,
+  table: string,
+  where: string,
+  params: readonly unknown[],
+  order: readonly string[],
+  start: readonly unknown[],
+): AsyncGenerator<T[]> {
   const after = `(${order.join(', ')}) > (${placeholders(order.length)})`;
   const select = `SELECT ${columns} FROM ${table} WHERE ${where} AND ${after} ORDER BY ${order.join(', ')}`;
   if (db.dialect === 'postgres') {
@@ -113,7 +124,15 @@ export async function* pages<T extends Row>(db: SqlDriver, columns: string, tabl
  * written again is copied back.
  */
 export async function publishChanges(tx: SqlDriver, identifier: string, since: number): Promise<void> {
-  for await (const marks of pages<{ id: string }>(tx, 'id', 'catalog_deleted', 'identifier = ? AND revision > ?', [identifier, since], ['id'], [''])) {
+  for await (const marks of pages<{ id: string }>(
+    tx,
+    'id',
+    'catalog_deleted',
+    'identifier = ? AND revision > ?',
+    [identifier, since],
+    ['id'],
+    [''],
+  )) {
     const ids = marks.map((m) => m.id);
     await tx.exec(`DELETE FROM catalog_visible WHERE identifier = ? AND id IN (${placeholders(ids.length)})`, [identifier, ...ids]);
     await tx.exec(`DELETE FROM catalog_deleted WHERE identifier = ? AND id IN (${placeholders(ids.length)})`, [identifier, ...ids]);
@@ -124,7 +143,15 @@ export async function publishChanges(tx: SqlDriver, identifier: string, since: n
   // In (revision, id) order, which the catalog_items_revision index serves as one range (a
   // separate `revision > ?` would make each SQLite page scan from the start). Revisions are
   // integers and ids never empty: the rows after (since + 1, '') are those written after `since`.
-  for await (const keys of pages<{ revision: unknown; id: string }>(tx, 'revision, id', 'catalog_items', 'identifier = ?', [identifier], ['revision', 'id'], [since + 1, ''])) {
+  for await (const keys of pages<{ revision: unknown; id: string }>(
+    tx,
+    'revision, id',
+    'catalog_items',
+    'identifier = ?',
+    [identifier],
+    ['revision', 'id'],
+    [since + 1, ''],
+  )) {
     // The page as a range of the same index: an id list let SQLite's planner scan every key of the catalog per page.
     const first = keys[0]!;
     const last = keys[keys.length - 1]!;
@@ -153,7 +180,11 @@ export interface VisibleRead {
  * pages after it. Returns undefined when a body fetched no longer has the revision listed; the caller compares
  * the visible version before and after to tell whether every page saw the same one.
  */
-export async function readVisible(db: SqlDriver, identifier: string, previous: { items: readonly CatalogItem[]; revisions: readonly number[] }): Promise<VisibleRead | undefined> {
+export async function readVisible(
+  db: SqlDriver,
+  identifier: string,
+  previous: { items: readonly CatalogItem[]; revisions: readonly number[] },
+): Promise<VisibleRead | undefined> {
   const { items: reuse, revisions: reused } = previous;
   // With nothing to reuse the pages carry the bodies; otherwise bodies are fetched for the rows that changed only.
   const withBodies = reused.length === 0;

@@ -18,12 +18,85 @@ export function prng(seed: number): () => number {
 }
 
 const FAMILIES = [
-  { category: 'phones', noun: 'Smartphone', price: [99, 1399], lines: [['Samsung', 'Galaxy S'], ['Apple', 'iPhone'], ['Google', 'Pixel'], ['Motorola', 'Moto G'], ['OnePlus', 'Nord'], ['Nokia', 'G'], ['Sony', 'Xperia']] },
-  { category: 'laptops', noun: 'Laptop', price: [349, 3299], lines: [['Lenovo', 'ThinkPad X'], ['Dell', 'XPS'], ['HP', 'Envy'], ['Apple', 'MacBook Air'], ['Asus', 'ZenBook'], ['Acer', 'Swift'], ['Microsoft', 'Surface Laptop']] },
-  { category: 'headphones', noun: 'Headphones', price: [19, 549], lines: [['Sony', 'WH-1000XM'], ['Bose', 'QuietComfort'], ['Sennheiser', 'Momentum'], ['JBL', 'Tune'], ['Beats', 'Studio'], ['Audio-Technica', 'ATH-M']] },
-  { category: 'tvs', noun: 'TV', price: [179, 4999], lines: [['Samsung', 'Neo QLED'], ['LG', 'OLED evo'], ['Sony', 'Bravia'], ['TCL', 'QM'], ['Hisense', 'U'], ['Philips', 'Ambilight']] },
-  { category: 'cameras', noun: 'Camera', price: [149, 3899], lines: [['Canon', 'EOS R'], ['Nikon', 'Z'], ['Sony', 'Alpha'], ['Fujifilm', 'X-T'], ['Panasonic', 'Lumix S'], ['GoPro', 'HERO']] },
-  { category: 'smartwatches', noun: 'Smartwatch', price: [49, 899], lines: [['Apple', 'Watch Series'], ['Samsung', 'Galaxy Watch'], ['Garmin', 'Forerunner'], ['Fitbit', 'Versa'], ['Amazfit', 'GTR']] },
+  {
+    category: 'phones',
+    noun: 'Smartphone',
+    price: [99, 1399],
+    lines: [
+      ['Samsung', 'Galaxy S'],
+      ['Apple', 'iPhone'],
+      ['Google', 'Pixel'],
+      ['Motorola', 'Moto G'],
+      ['OnePlus', 'Nord'],
+      ['Nokia', 'G'],
+      ['Sony', 'Xperia'],
+    ],
+  },
+  {
+    category: 'laptops',
+    noun: 'Laptop',
+    price: [349, 3299],
+    lines: [
+      ['Lenovo', 'ThinkPad X'],
+      ['Dell', 'XPS'],
+      ['HP', 'Envy'],
+      ['Apple', 'MacBook Air'],
+      ['Asus', 'ZenBook'],
+      ['Acer', 'Swift'],
+      ['Microsoft', 'Surface Laptop'],
+    ],
+  },
+  {
+    category: 'headphones',
+    noun: 'Headphones',
+    price: [19, 549],
+    lines: [
+      ['Sony', 'WH-1000XM'],
+      ['Bose', 'QuietComfort'],
+      ['Sennheiser', 'Momentum'],
+      ['JBL', 'Tune'],
+      ['Beats', 'Studio'],
+      ['Audio-Technica', 'ATH-M'],
+    ],
+  },
+  {
+    category: 'tvs',
+    noun: 'TV',
+    price: [179, 4999],
+    lines: [
+      ['Samsung', 'Neo QLED'],
+      ['LG', 'OLED evo'],
+      ['Sony', 'Bravia'],
+      ['TCL', 'QM'],
+      ['Hisense', 'U'],
+      ['Philips', 'Ambilight'],
+    ],
+  },
+  {
+    category: 'cameras',
+    noun: 'Camera',
+    price: [149, 3899],
+    lines: [
+      ['Canon', 'EOS R'],
+      ['Nikon', 'Z'],
+      ['Sony', 'Alpha'],
+      ['Fujifilm', 'X-T'],
+      ['Panasonic', 'Lumix S'],
+      ['GoPro', 'HERO'],
+    ],
+  },
+  {
+    category: 'smartwatches',
+    noun: 'Smartwatch',
+    price: [49, 899],
+    lines: [
+      ['Apple', 'Watch Series'],
+      ['Samsung', 'Galaxy Watch'],
+      ['Garmin', 'Forerunner'],
+      ['Fitbit', 'Versa'],
+      ['Amazfit', 'GTR'],
+    ],
+  },
 ] as const;
 const COLORS = ['Black', 'White', 'Silver', 'Blue', 'Red', 'Green', 'Graphite', 'Gold'];
 const TAGS = ['new', 'bestseller', 'eco', 'refurbished', 'gift-idea', 'limited', 'bundle', 'clearance'];
@@ -60,7 +133,11 @@ export function generateProducts(count = 2500, seed = 20261121): Record<string, 
       in_stock: random() > 0.15,
       tags,
       specs: { model, warranty: `${pick([1, 2, 3])} years`, origin: pick(['CN', 'KR', 'JP', 'US', 'VN', 'TW']) },
-      dimensions_cm: { width: Math.round(random() * 1000) / 10, height: Math.round(random() * 1000) / 10, depth: Math.round(random() * 300) / 10 },
+      dimensions_cm: {
+        width: Math.round(random() * 1000) / 10,
+        height: Math.round(random() * 1000) / 10,
+        depth: Math.round(random() * 300) / 10,
+      },
       features: { wireless: random() > 0.4, waterproof: random() > 0.7, refurbished: tags.includes('refurbished') },
     });
   }

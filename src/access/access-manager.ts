@@ -143,7 +143,8 @@ export class AccessManager {
     if (pepper !== undefined && (typeof pepper !== 'string' || pepper.length < 16)) {
       throw new TypeError('AccessManager: pepper must be a string of at least 16 characters');
     }
-    if (typeof storage?.accesses?.get !== 'function') throw new TypeError('AccessManager: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
+    if (typeof storage?.accesses?.get !== 'function')
+      throw new TypeError('AccessManager: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
     if (typeof clock !== 'function') throw new TypeError('AccessManager: clock must be a function');
     if (typeof random !== 'function') throw new TypeError('AccessManager: random must be a function');
     this.storage = storage;
@@ -160,30 +161,37 @@ export class AccessManager {
     const details: ErrorDetail[] = [];
     const { account, name } = input ?? ({} as CreateAccessInput);
     if (typeof account !== 'string' || account === '') details.push({ path: ['account'], message: 'must be a non-empty string' });
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 100) details.push({ path: ['name'], message: 'must be 1 to 100 characters' });
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 100)
+      details.push({ path: ['name'], message: 'must be 1 to 100 characters' });
     const actions = Array.isArray(input?.actions) ? input.actions : [];
     if (!Array.isArray(input?.actions) || actions.length === 0) {
       details.push({ path: ['actions'], message: `must list at least one of ${ACCESS_ACTIONS.join(', ')}` });
     }
     actions.forEach((a, i) => {
-      if (!isAccessAction(a)) details.push({ path: ['actions', i], message: `unknown action ${JSON.stringify(a)}; known: ${ACCESS_ACTIONS.join(', ')}` });
+      if (!isAccessAction(a))
+        details.push({ path: ['actions', i], message: `unknown action ${JSON.stringify(a)}; known: ${ACCESS_ACTIONS.join(', ')}` });
     });
     const environments = input?.environments ?? [];
     if (!Array.isArray(environments)) details.push({ path: ['environments'], message: 'must be an array of environment ids' });
     else if (typeof account === 'string' && account !== '') {
       const known = new Set((await this.storage.environments.list(account)).map((e) => e.id));
       environments.forEach((e, i) => {
-        if (typeof e !== 'string' || !known.has(e)) details.push({ path: ['environments', i], message: `unknown environment ${JSON.stringify(e)} for account "${account}"` });
+        if (typeof e !== 'string' || !known.has(e))
+          details.push({ path: ['environments', i], message: `unknown environment ${JSON.stringify(e)} for account "${account}"` });
       });
     }
     const { clientId, clientSecret } = input ?? {};
-    if (clientId !== undefined && (typeof clientId !== 'string' || clientId.length < 1 || clientId.length > 128 || !VISIBLE_ASCII.test(clientId))) {
+    if (
+      clientId !== undefined &&
+      (typeof clientId !== 'string' || clientId.length < 1 || clientId.length > 128 || !VISIBLE_ASCII.test(clientId))
+    ) {
       details.push({ path: ['clientId'], message: 'must be 1 to 128 visible ASCII characters' });
     }
     if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret.length < 32 || !VISIBLE_ASCII.test(clientSecret))) {
       details.push({ path: ['clientSecret'], message: 'must be at least 32 visible ASCII characters' });
     }
-    if (details.length > 0) throw new ValidationError(`invalid access: ${details.map((d) => `${formatPath(d.path)} ${d.message}`).join('; ')}`, details);
+    if (details.length > 0)
+      throw new ValidationError(`invalid access: ${details.map((d) => `${formatPath(d.path)} ${d.message}`).join('; ')}`, details);
 
     const secret = clientSecret ?? randomCredential(CLIENT_SECRET_PREFIX, 32, this.#random);
     const record: AccessRecord = {

@@ -81,9 +81,11 @@ export class RemoteControl {
 
   /** Creates the service; a bad option throws a `TypeError` prefixed `RemoteControl:`. */
   constructor(options: RemoteControlOptions) {
-    if (!options?.engine || typeof options.engine.invalidate !== 'function') throw new TypeError('RemoteControl: engine must be a DecisionEngine');
+    if (!options?.engine || typeof options.engine.invalidate !== 'function')
+      throw new TypeError('RemoteControl: engine must be a DecisionEngine');
     const { maxAttempts = 20 } = options;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError(`RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+      throw new TypeError(`RemoteControl: maxAttempts must be a positive integer, got ${maxAttempts}`);
     this.engine = options.engine;
     this.experiments = options.experiments ?? new ExperimentService({ engine: options.engine });
     this.#attempts = maxAttempts;
@@ -92,7 +94,8 @@ export class RemoteControl {
   /** The environment's stored configuration and version. */
   async getConfiguration(account: string, environment: string): Promise<EnvironmentRecord> {
     const record = await this.engine.getEnvironment(environment);
-    if (!record || record.accountId !== account) throw new NotFoundError(`environment "${environment}" does not exist in account "${account}"`);
+    if (!record || record.accountId !== account)
+      throw new NotFoundError(`environment "${environment}" does not exist in account "${account}"`);
     return record;
   }
 
@@ -101,7 +104,12 @@ export class RemoteControl {
    * {@link ConflictError} when the stored version differs; without, it succeeds whatever other
    * writers did meanwhile (the last write wins).
    */
-  async replaceConfiguration(account: string, environment: string, config: unknown, options: { expectedVersion?: number } = {}): Promise<EnvironmentRecord> {
+  async replaceConfiguration(
+    account: string,
+    environment: string,
+    config: unknown,
+    options: { expectedVersion?: number } = {},
+  ): Promise<EnvironmentRecord> {
     const { expectedVersion } = options;
     if (expectedVersion === undefined) return this.#update(account, environment, () => config);
     return this.#serially(environment, async () => this.#write(await this.getConfiguration(account, environment), config, expectedVersion));
@@ -130,7 +138,9 @@ export class RemoteControl {
     const body = campaign !== null && typeof campaign === 'object' && !Array.isArray(campaign) ? { id: campaignId, ...campaign } : campaign;
     const parsed = parseWith(campaignSchema, body, 'campaign');
     if (parsed.id !== campaignId) {
-      throw new ValidationError(`campaign id "${parsed.id}" in the body differs from "${campaignId}" in the path`, [{ path: ['id'], message: 'differs from the path' }]);
+      throw new ValidationError(`campaign id "${parsed.id}" in the body differs from "${campaignId}" in the path`, [
+        { path: ['id'], message: 'differs from the path' },
+      ]);
     }
     return this.#update(account, environment, (config) => {
       const at = config.campaigns.findIndex((c) => c.id === campaignId);
@@ -153,7 +163,8 @@ export class RemoteControl {
 
   /** Switches panic mode: while on, the decision interface serves no campaign. */
   async setPanic(account: string, environment: string, panic: boolean): Promise<EnvironmentRecord> {
-    if (typeof panic !== 'boolean') throw new ValidationError('panic must be a boolean', [{ path: ['panic'], message: 'must be a boolean' }]);
+    if (typeof panic !== 'boolean')
+      throw new ValidationError('panic must be a boolean', [{ path: ['panic'], message: 'must be a boolean' }]);
     return this.#update(account, environment, (config) => ({ ...config, panic }));
   }
 

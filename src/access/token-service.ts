@@ -128,9 +128,7 @@ export interface TokenInfo {
  * if (check.active) console.log(check.accountId, check.scope, new Date(check.exp * 1000));
  * ```
  */
-export type Introspection =
-  | ({ readonly active: true } & TokenInfo & { readonly scope: string })
-  | { readonly active: false };
+export type Introspection = ({ readonly active: true } & TokenInfo & { readonly scope: string }) | { readonly active: false };
 
 /**
  * What a call needs from a token.
@@ -208,10 +206,13 @@ export class TokenService {
     positiveInteger(cacheSize, 'cacheSize');
     if (typeof clock !== 'function') throw new TypeError('TokenService: clock must be a function returning epoch milliseconds');
     if (typeof random !== 'function') throw new TypeError('TokenService: random must be a function returning random bytes');
-    if (typeof storage?.tokens?.get !== 'function') throw new TypeError('TokenService: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
+    if (typeof storage?.tokens?.get !== 'function')
+      throw new TypeError('TokenService: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
     if (!(accesses instanceof AccessManager)) throw new TypeError('TokenService: accesses must be an AccessManager');
     if (defaultLifetimeSeconds > maxLifetimeSeconds) {
-      throw new TypeError(`TokenService: defaultLifetimeSeconds (${defaultLifetimeSeconds}) exceeds maxLifetimeSeconds (${maxLifetimeSeconds})`);
+      throw new TypeError(
+        `TokenService: defaultLifetimeSeconds (${defaultLifetimeSeconds}) exceeds maxLifetimeSeconds (${maxLifetimeSeconds})`,
+      );
     }
     this.#storage = storage;
     this.accesses = accesses;
@@ -232,18 +233,31 @@ export class TokenService {
    */
   async issue(input: IssueTokenInput): Promise<IssuedToken> {
     const { accountId, clientId, clientSecret, scope = '*', expiresIn } = input;
-    for (const [name, value] of [['client_id', clientId], ['client_secret', clientSecret]] as const) {
-      if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} is required`, [{ path: [name], message: 'required' }], 'invalid_request');
+    for (const [name, value] of [
+      ['client_id', clientId],
+      ['client_secret', clientSecret],
+    ] as const) {
+      if (typeof value !== 'string' || value === '')
+        throw new ValidationError(`${name} is required`, [{ path: [name], message: 'required' }], 'invalid_request');
     }
     if (expiresIn !== undefined && (!Number.isInteger(expiresIn) || expiresIn < 0)) {
-      throw new ValidationError('expires_in must be a non-negative integer number of seconds', [{ path: ['expires_in'], message: 'not a non-negative integer' }], 'invalid_request');
+      throw new ValidationError(
+        'expires_in must be a non-negative integer number of seconds',
+        [{ path: ['expires_in'], message: 'not a non-negative integer' }],
+        'invalid_request',
+      );
     }
-    if (typeof scope !== 'string') throw new ValidationError('scope must be a string', [{ path: ['scope'], message: 'not a string' }], 'invalid_request');
+    if (typeof scope !== 'string')
+      throw new ValidationError('scope must be a string', [{ path: ['scope'], message: 'not a string' }], 'invalid_request');
     const access = await this.accesses.verifyClient(accountId, clientId, clientSecret);
     const requested = scope.trim() === '' || scope.trim() === '*' ? [...access.actions] : [...new Set(scope.trim().split(/\s+/))];
     const missing = requested.filter((a) => !access.actions.includes(a));
     if (missing.length > 0) {
-      throw new ValidationError(`scope ${missing.join(' ')} is not granted to this client`, [{ path: ['scope'], message: `not granted: ${missing.join(' ')}` }], 'invalid_scope');
+      throw new ValidationError(
+        `scope ${missing.join(' ')} is not granted to this client`,
+        [{ path: ['scope'], message: `not granted: ${missing.join(' ')}` }],
+        'invalid_scope',
+      );
     }
     const lifetime = !expiresIn ? this.#defaultLifetime : Math.min(expiresIn, this.#maxLifetime);
     const now = this.#clock();
@@ -282,8 +296,10 @@ export class TokenService {
   async authorize(token: string, need: Requirement): Promise<TokenInfo> {
     const record = await this.#verify(token);
     if (!record) throw new AuthenticationError('the access token is invalid, expired or revoked', 'invalid_token');
-    if (record.accountId !== need.account) throw new PermissionError(`this token does not belong to account "${need.account}"`, 'insufficient_scope');
-    if (!record.actions.includes(need.action)) throw new PermissionError(`this token does not carry the action ${need.action}`, 'insufficient_scope');
+    if (record.accountId !== need.account)
+      throw new PermissionError(`this token does not belong to account "${need.account}"`, 'insufficient_scope');
+    if (!record.actions.includes(need.action))
+      throw new PermissionError(`this token does not carry the action ${need.action}`, 'insufficient_scope');
     if (need.environment !== undefined && record.environments.length > 0 && !record.environments.includes(need.environment)) {
       throw new PermissionError(`this token may not act on environment "${need.environment}"`, 'insufficient_scope');
     }

@@ -267,7 +267,11 @@ function* keyIndexSteps(version: number, items: readonly CatalogItem[]): Generat
  * const { prepared, claims } = prepareBatch([{ operation: 'create-replace', product: item }], () => undefined);
  * ```
  */
-export function prepareBatch(operations: readonly BatchOperation[], schema: SchemaLookup, schemaFields = 0): { claims: FieldClaim[]; prepared: CatalogOperation[] } {
+export function prepareBatch(
+  operations: readonly BatchOperation[],
+  schema: SchemaLookup,
+  schemaFields = 0,
+): { claims: FieldClaim[]; prepared: CatalogOperation[] } {
   return runAtOnce(prepareSteps(operations, schema, schemaFields));
 }
 
@@ -275,7 +279,11 @@ export function prepareBatch(operations: readonly BatchOperation[], schema: Sche
  * {@link prepareBatch} as sliced work: it yields every {@link SLICE_OPERATIONS} operations.
  * `schemaFields`: custom fields the schema holds already, for {@link MAX_SCHEMA_FIELDS}.
  */
-function* prepareSteps(operations: readonly BatchOperation[], schema: SchemaLookup, schemaFields: number): Generator<void, { claims: FieldClaim[]; prepared: CatalogOperation[] }> {
+function* prepareSteps(
+  operations: readonly BatchOperation[],
+  schema: SchemaLookup,
+  schemaFields: number,
+): Generator<void, { claims: FieldClaim[]; prepared: CatalogOperation[] }> {
   // Fields as this batch leaves them: earlier operations may create or type a field.
   const local = new Map<string, FieldType | null>();
   const lookup = (name: string) => (local.has(name) ? local.get(name) : schema(name));
@@ -318,7 +326,12 @@ function* prepareSteps(operations: readonly BatchOperation[], schema: SchemaLook
     }
     if (fieldCount + created > MAX_SCHEMA_FIELDS) {
       const id = (product as { id: string }).id;
-      problems.push({ index, id, field: first, reason: `item ${JSON.stringify(id)} would create ${created} field${created === 1 ? '' : 's'} (${first}…) where the schema holds ${fieldCount} custom fields; the limit is ${MAX_SCHEMA_FIELDS} (delete unused fields with DELETE /indexes/catalog/schema/{fieldID})` });
+      problems.push({
+        index,
+        id,
+        field: first,
+        reason: `item ${JSON.stringify(id)} would create ${created} field${created === 1 ? '' : 's'} (${first}…) where the schema holds ${fieldCount} custom fields; the limit is ${MAX_SCHEMA_FIELDS} (delete unused fields with DELETE /indexes/catalog/schema/{fieldID})`,
+      });
       return;
     }
     fieldCount += created;
@@ -367,7 +380,8 @@ export class Catalog {
   constructor(options: CatalogOptions) {
     const { identifier, storage, clock = Date.now, onSyncError = (e: unknown) => console.error(e) } = options ?? ({} as CatalogOptions);
     if (typeof identifier !== 'string' || identifier === '') throw new TypeError('Catalog: identifier must be a non-empty string');
-    if (typeof storage?.catalogs?.getCatalog !== 'function') throw new TypeError('Catalog: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
+    if (typeof storage?.catalogs?.getCatalog !== 'function')
+      throw new TypeError('Catalog: storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
     if (typeof clock !== 'function') throw new TypeError('Catalog: clock must be a function');
     this.identifier = identifier;
     this.#storage = storage;
@@ -396,8 +410,14 @@ export class Catalog {
    * an unknown field is a {@link NotFoundError}.
    */
   async deleteSchemaField(name: string): Promise<void> {
-    if (typeof name !== 'string' || name === '') throw new ValidationError('the field name must be a non-empty string', [{ path: ['fieldID'], message: 'empty' }]);
-    if (isStandardField(name)) throw new ValidationError(`${name} is a standard field and cannot be deleted`, [{ path: ['fieldID'], message: 'standard field' }], 'standard_field');
+    if (typeof name !== 'string' || name === '')
+      throw new ValidationError('the field name must be a non-empty string', [{ path: ['fieldID'], message: 'empty' }]);
+    if (isStandardField(name))
+      throw new ValidationError(
+        `${name} is a standard field and cannot be deleted`,
+        [{ path: ['fieldID'], message: 'standard field' }],
+        'standard_field',
+      );
     if (!(await this.#storage.catalogs.deleteField(this.identifier, name))) throw new NotFoundError(`the schema has no field ${name}`);
   }
 
@@ -410,9 +430,14 @@ export class Catalog {
    * @param options - `sizeBytes`: size of the payload as received, checked against {@link MAX_BATCH_BYTES}.
    */
   async batch(operations: readonly BatchOperation[], options: { sizeBytes?: number } = {}): Promise<BatchResult> {
-    if (!Array.isArray(operations)) throw new ValidationError('a batch must be an array of operations', [{ path: [], message: 'not an array' }]);
+    if (!Array.isArray(operations))
+      throw new ValidationError('a batch must be an array of operations', [{ path: [], message: 'not an array' }]);
     if (operations.length > MAX_BATCH_OPERATIONS) {
-      throw new ValidationError(`a batch holds at most ${MAX_BATCH_OPERATIONS} operations, got ${operations.length}`, [{ path: [], message: 'too many operations' }], 'too_many_operations');
+      throw new ValidationError(
+        `a batch holds at most ${MAX_BATCH_OPERATIONS} operations, got ${operations.length}`,
+        [{ path: [], message: 'too many operations' }],
+        'too_many_operations',
+      );
     }
     if (options.sizeBytes !== undefined && options.sizeBytes >= MAX_BATCH_BYTES) {
       throw new PayloadTooLargeError(`a batch must be smaller than ${MAX_BATCH_BYTES} bytes`);
@@ -439,11 +464,22 @@ export class Catalog {
     return runInSlices(prepareSteps(operations, (name) => schema.get(name), schema.size));
   }
 
-
   /** The schema: the standard fields with their fixed types, then the custom fields by name. */
   async schema(): Promise<{ fields: SchemaFieldView[] }> {
-    const standard = Object.entries(STANDARD_FIELDS).map(([name, f]) => ({ name, type: f.type, standard: true, nullable: f.nullable, required: f.required }));
-    const custom = (await this.#storage.catalogs.schema(this.identifier)).map((f) => ({ name: f.name, type: f.type, standard: false, nullable: true, required: false }));
+    const standard = Object.entries(STANDARD_FIELDS).map(([name, f]) => ({
+      name,
+      type: f.type,
+      standard: true,
+      nullable: f.nullable,
+      required: f.required,
+    }));
+    const custom = (await this.#storage.catalogs.schema(this.identifier)).map((f) => ({
+      name: f.name,
+      type: f.type,
+      standard: false,
+      nullable: true,
+      required: false,
+    }));
     return { fields: [...standard, ...custom] };
   }
 
@@ -483,7 +519,8 @@ export class Catalog {
    */
   startSync(options: { intervalMs?: number } = {}): SyncSchedule {
     const { intervalMs = DEFAULT_SYNC_INTERVAL_MS } = options;
-    if (!Number.isInteger(intervalMs) || intervalMs < 1000) throw new TypeError(`Catalog: intervalMs must be an integer >= 1000, got ${intervalMs}`);
+    if (!Number.isInteger(intervalMs) || intervalMs < 1000)
+      throw new TypeError(`Catalog: intervalMs must be an integer >= 1000, got ${intervalMs}`);
     let running = false;
     const timer = setInterval(() => {
       if (running) return;

@@ -126,7 +126,8 @@ export class CatalogRegistry {
     }
     if (typeof clock !== 'function') throw new TypeError('CatalogRegistry: clock must be a function returning epoch milliseconds');
     if (typeof random !== 'function') throw new TypeError('CatalogRegistry: random must be a function returning random bytes');
-    if (!storage || typeof storage.catalogs?.getCatalog !== 'function') throw new TypeError('CatalogRegistry: storage must be a Storage (memoryStorage(), sqliteStorage(…), postgresStorage(…))');
+    if (!storage || typeof storage.catalogs?.getCatalog !== 'function')
+      throw new TypeError('CatalogRegistry: storage must be a Storage (memoryStorage(), sqliteStorage(…), postgresStorage(…))');
     this.storage = storage;
     this.#pepper = pepper;
     this.#clock = clock;
@@ -209,7 +210,8 @@ export class CatalogRegistry {
     if (input?.catalogApiKey !== undefined && input.catalogApiKey === input.searchApiKey) {
       problems.push({ path: ['searchApiKey'], message: 'must differ from catalogApiKey' });
     }
-    if (problems.length > 0) throw new ValidationError(`invalid catalog: ${problems.map((p) => `${formatPath(p.path)} ${p.message}`).join('; ')}`, problems);
+    if (problems.length > 0)
+      throw new ValidationError(`invalid catalog: ${problems.map((p) => `${formatPath(p.path)} ${p.message}`).join('; ')}`, problems);
   }
 
   #bind(identifier: string): Catalog {

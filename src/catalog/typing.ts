@@ -106,7 +106,7 @@ const UNADDRESSABLE = new Set(['', '.', '..']);
  * ```
  */
 export function isStandardField(name: string): boolean {
-  return  Object.hasOwn(STANDARD_FIELDS, name);
+  return Object.hasOwn(STANDARD_FIELDS, name);
 }
 
 /**
@@ -294,7 +294,11 @@ function itemShape(record: Record<string, unknown>): { fields: number; size: num
   return { fields, size };
 }
 
-const OBJECT_TYPES: ReadonlySet<FieldType | ValueKind | null | undefined> = new Set(['object<string>', 'object<number>', 'object<boolean>']);
+const OBJECT_TYPES: ReadonlySet<FieldType | ValueKind | null | undefined> = new Set([
+  'object<string>',
+  'object<number>',
+  'object<boolean>',
+]);
 
 /**
  * Why a field would make a path search cannot tell from another, or undefined. Filters and
@@ -303,20 +307,29 @@ const OBJECT_TYPES: ReadonlySet<FieldType | ValueKind | null | undefined> = new 
  * field) when `a.b` is a field of its own. `typeIn` gives a field's type as this item or the
  * schema has it (null: present, untyped; undefined: absent); `isNew`: the schema lacks `name`.
  */
-function pathCollision(name: string, value: unknown, kind: ValueKind, isNew: boolean, typeIn: (field: string) => FieldType | null | undefined): string | undefined {
+function pathCollision(
+  name: string,
+  value: unknown,
+  kind: ValueKind,
+  isNew: boolean,
+  typeIn: (field: string) => FieldType | null | undefined,
+): string | undefined {
   if (isNew) {
     for (let dot = name.indexOf('.'); dot > 0; dot = name.indexOf('.', dot + 1)) {
       const owner = name.slice(0, dot);
-      if (OBJECT_TYPES.has(typeIn(owner))) return `field ${name} cannot be created: ${owner} is an object field, and ${name} names its key ${JSON.stringify(name.slice(dot + 1))} in filters and facets`;
+      if (OBJECT_TYPES.has(typeIn(owner)))
+        return `field ${name} cannot be created: ${owner} is an object field, and ${name} names its key ${JSON.stringify(name.slice(dot + 1))} in filters and facets`;
     }
   }
   if (!OBJECT_TYPES.has(kind)) return undefined;
   for (const key of Object.keys(value as object)) {
     const path = `${name}.${key}`;
-    if (typeIn(path) !== undefined) return `field ${name}: its key ${JSON.stringify(key)} would be addressed as ${path} in filters and facets, which is a field of its own`;
+    if (typeIn(path) !== undefined)
+      return `field ${name}: its key ${JSON.stringify(key)} would be addressed as ${path} in filters and facets, which is a field of its own`;
     for (let dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
       const owner = `${name}.${key.slice(0, dot)}`;
-      if (OBJECT_TYPES.has(typeIn(owner))) return `field ${name}: its key ${JSON.stringify(key)} would be addressed as ${path} in filters and facets, as is the key ${JSON.stringify(key.slice(dot + 1))} of the object field ${owner}`;
+      if (OBJECT_TYPES.has(typeIn(owner)))
+        return `field ${name}: its key ${JSON.stringify(key)} would be addressed as ${path} in filters and facets, as is the key ${JSON.stringify(key.slice(dot + 1))} of the object field ${owner}`;
     }
   }
   return undefined;
@@ -346,7 +359,10 @@ export function checkItem(item: unknown, lookup: SchemaLookup): ItemCheck {
   // Limits first: an item over them is not typed field by field (3,000 fields, 3,000 problems).
   const shape = itemShape(record);
   if (shape.fields > MAX_ITEM_FIELDS) {
-    problems.push({ id, reason: `${label} has ${shape.fields} fields or more (each key of an object field counts as one); the limit is ${MAX_ITEM_FIELDS}` });
+    problems.push({
+      id,
+      reason: `${label} has ${shape.fields} fields or more (each key of an object field counts as one); the limit is ${MAX_ITEM_FIELDS}`,
+    });
   }
   if (shape.size > MAX_ITEM_SIZE) {
     problems.push({ id, reason: `${label} is ${shape.size} characters or more as JSON; the limit is ${MAX_ITEM_SIZE}` });
@@ -368,10 +384,18 @@ export function checkItem(item: unknown, lookup: SchemaLookup): ItemCheck {
     if (value === null && spec.nullable) continue;
     const kind = typeOf(value);
     // A standard field's type is fixed: "" and [] are values of its type, not "empty".
-    const matches = kind === spec.type || (kind === 'empty' && ((spec.type === 'string' && value === '') || (spec.type === 'string[]' && Array.isArray(value))));
+    const matches =
+      kind === spec.type ||
+      (kind === 'empty' && ((spec.type === 'string' && value === '') || (spec.type === 'string[]' && Array.isArray(value))));
     if (!matches) {
       const expected = spec.nullable ? `${spec.type} or null` : spec.type;
-      problems.push({ id, field: name, expected, actual: describeValue(value), reason: `${label}: standard field ${name} must be ${expected}, got ${describeValue(value)}` });
+      problems.push({
+        id,
+        field: name,
+        expected,
+        actual: describeValue(value),
+        reason: `${label}: standard field ${name} must be ${expected}, got ${describeValue(value)}`,
+      });
     }
   }
   for (const name of Object.keys(record)) {
@@ -400,10 +424,17 @@ export function checkItem(item: unknown, lookup: SchemaLookup): ItemCheck {
     const type = kind === 'empty' ? null : kind;
     const existing = lookup(name);
     if (type !== null && existing !== undefined && existing !== null && existing !== type) {
-      problems.push({ id, field: name, expected: existing, actual: type, reason: `${label}: field ${name} is of type ${existing}, got ${type}` });
+      problems.push({
+        id,
+        field: name,
+        expected: existing,
+        actual: type,
+        reason: `${label}: field ${name} is of type ${existing}, got ${type}`,
+      });
       continue;
     }
-    const collision = name.includes('.') || OBJECT_TYPES.has(kind) ? pathCollision(name, value, kind, existing === undefined, typeIn) : undefined;
+    const collision =
+      name.includes('.') || OBJECT_TYPES.has(kind) ? pathCollision(name, value, kind, existing === undefined, typeIn) : undefined;
     if (collision !== undefined) {
       problems.push({ id, field: name, reason: `${label}: ${collision}` });
       continue;

@@ -101,7 +101,7 @@ export class Needles {
             f = fail[f]!;
             target = this.#child(f, c);
           }
-          fail[child] = Math.max(target , 0);
+          fail[child] = Math.max(target, 0);
           if (output[fail[child]!] === 1) output[child] = 1;
           queue[tail++] = child;
         }
@@ -143,7 +143,7 @@ export class Needles {
         next = this.#child(node, c);
         steps++;
       }
-      node = Math.max(next , 0);
+      node = Math.max(next, 0);
       if (output[node] === 1) {
         found = true;
         break;

@@ -45,7 +45,8 @@ export function hashPrefix(prefix: string): HashPrefix {
   const bytes = encoder.encode(prefix);
   const whole = bytes.length & ~3;
   let h = 0;
-  for (let i = 0; i < whole; i += 4) h = fold(h, mixBlock(bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)));
+  for (let i = 0; i < whole; i += 4)
+    h = fold(h, mixBlock(bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)));
   let tail = 0;
   for (let i = whole; i < bytes.length; i++) tail |= bytes[i]! << (8 * (i - whole));
   return { state: h, tail, tailLength: bytes.length - whole, length: bytes.length };

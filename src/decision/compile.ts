@@ -371,12 +371,17 @@ export function compileConfig(record: EnvironmentRecord): CompiledConfig {
             decision: variation.decision,
             decisionAllKeys: variation.decisionAllKeys,
           });
-        (variation as { assigned: CompiledVariation['assigned'] }).assigned = Object.freeze({ hash: as('hash'), sticky: as('sticky'), forced: as('forced') });
+        (variation as { assigned: CompiledVariation['assigned'] }).assigned = Object.freeze({
+          hash: as('hash'),
+          sticky: as('sticky'),
+          forced: as('forced'),
+        });
       }
     }
   }
   const flagKeys = new Set<string>();
-  for (const c of config.campaigns) for (const g of c.variationGroups) for (const v of g.variations) for (const key in v.modifications.value) flagKeys.add(key);
+  for (const c of config.campaigns)
+    for (const g of c.variationGroups) for (const v of g.variations) for (const key in v.modifications.value) flagKeys.add(key);
   const campaignByKey = new Map<string, CompiledCampaign>();
   const groupById = new Map<string, { campaign: CompiledCampaign; group: CompiledGroup }>();
   for (const campaign of campaigns) {

@@ -163,15 +163,29 @@ export class DecisionEngine {
       clock = Date.now,
       pepper,
     } = options;
-    checkOption(typeof storage?.environments?.get === 'function', 'storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())');
+    checkOption(
+      typeof storage?.environments?.get === 'function',
+      'storage must be a Storage (memoryStorage(), sqliteStorage() or postgresStorage())',
+    );
     checkOption(typeof defaultEnvironment === 'string' && defaultEnvironment !== '', 'defaultEnvironment must be a non-empty string');
     checkOption(typeof defaultAccount === 'string' && defaultAccount !== '', 'defaultAccount must be a non-empty string');
-    checkOption(Number.isFinite(refreshIntervalMs) && refreshIntervalMs >= 0, `refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
-    checkOption(Number.isInteger(maxEnvironments) && maxEnvironments >= 1, `maxEnvironments must be an integer >= 1, got ${maxEnvironments}`);
-    checkOption(typeof clock === 'function', 'clock must be a function returning epoch milliseconds');
-    checkOption(pepper === undefined || (typeof pepper === 'string' && pepper.length >= 16), 'pepper must be a string of at least 16 characters');
     checkOption(
-      typeof forcedVariations === 'object' && forcedVariations !== null && Object.values(forcedVariations).every((v) => typeof v === 'string'),
+      Number.isFinite(refreshIntervalMs) && refreshIntervalMs >= 0,
+      `refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`,
+    );
+    checkOption(
+      Number.isInteger(maxEnvironments) && maxEnvironments >= 1,
+      `maxEnvironments must be an integer >= 1, got ${maxEnvironments}`,
+    );
+    checkOption(typeof clock === 'function', 'clock must be a function returning epoch milliseconds');
+    checkOption(
+      pepper === undefined || (typeof pepper === 'string' && pepper.length >= 16),
+      'pepper must be a string of at least 16 characters',
+    );
+    checkOption(
+      typeof forcedVariations === 'object' &&
+        forcedVariations !== null &&
+        Object.values(forcedVariations).every((v) => typeof v === 'string'),
       'forcedVariations must map campaign ids to variation id strings',
     );
     this.storage = storage;
@@ -197,7 +211,9 @@ export class DecisionEngine {
   async load(config: unknown, options: LoadOptions = {}): Promise<EnvironmentRecord> {
     const { apiKey } = options;
     if (apiKey !== undefined && apiKey !== null && (typeof apiKey !== 'string' || apiKey.length < MIN_API_KEY_LENGTH)) {
-      throw new ValidationError(`apiKey must be a string of at least ${MIN_API_KEY_LENGTH} characters`, [{ path: ['apiKey'], message: `shorter than ${MIN_API_KEY_LENGTH} characters` }]);
+      throw new ValidationError(`apiKey must be a string of at least ${MIN_API_KEY_LENGTH} characters`, [
+        { path: ['apiKey'], message: `shorter than ${MIN_API_KEY_LENGTH} characters` },
+      ]);
     }
     const id = options.environment ?? this.defaultEnvironment;
     const account = options.account ?? this.#defaultAccount;
@@ -209,7 +225,8 @@ export class DecisionEngine {
     idLengthProblem(account, ['account'], names);
     if (names.length > 0) failWith(names);
     const parsed = parseBucketingConfig(config);
-    const apiKeyHash = options.apiKey === undefined ? undefined : options.apiKey === null ? null : await credentialHash(options.apiKey, this.#pepper);
+    const apiKeyHash =
+      options.apiKey === undefined ? undefined : options.apiKey === null ? null : await credentialHash(options.apiKey, this.#pepper);
     const record = await this.storage.environments.put(
       { id, accountId: account, config: parsed, apiKeyHash },
       { now: this.#clock(), expectedVersion: options.expectedVersion },
@@ -255,7 +272,9 @@ export class DecisionEngine {
     // copies what it keeps): the evaluation's own new array, which nothing else holds, becomes
     // the answer's, one array fewer per decision. A pending write may still read it.
     const campaigns =
-      run === assigned || (request.triggerHit === false && request.visitorConsent === false) ? (assigned as unknown as CampaignDecision[]) : new Array<CampaignDecision>(assigned.length);
+      run === assigned || (request.triggerHit === false && request.visitorConsent === false)
+        ? (assigned as unknown as CampaignDecision[])
+        : new Array<CampaignDecision>(assigned.length);
     for (let i = 0; i < assigned.length; i++) {
       const a = assigned[i]!;
       campaigns[i] = all ? a.decisionAllKeys : a.decision;
@@ -278,7 +297,13 @@ export class DecisionEngine {
   async decideFlags(request: DecisionRequest): Promise<FlagsResult> {
     const config = this.#configs.fresh(request.environment) ?? (await this.#configs.get(request.environment));
     const assigned = await this.#run(config, request, undefined);
-    return { environmentId: config.environmentId, visitorId: request.visitorId, panic: config.panic, flags: flagsOf(assigned, request.exposeAllKeys === true), keys: config.flagKeys };
+    return {
+      environmentId: config.environmentId,
+      visitorId: request.visitorId,
+      panic: config.panic,
+      flags: flagsOf(assigned, request.exposeAllKeys === true),
+      keys: config.flagKeys,
+    };
   }
 
   /**
@@ -383,12 +408,18 @@ export class DecisionEngine {
     if (constantTimeEqual(presented, config.apiKeyHash)) return;
     if (!(await isUnpepperedHash(apiKey, config.apiKeyHash, this.#pepper))) throw new AuthenticationError('invalid x-api-key');
     // Stored before the pepper was set: it verifies, and is stored keyed from now on.
-    if (await rehashApiKey(this.storage.environments, config.environmentId, config.apiKeyHash, presented)) this.invalidate(config.environmentId);
+    if (await rehashApiKey(this.storage.environments, config.environmentId, config.apiKeyHash, presented))
+      this.invalidate(config.environmentId);
   }
 
   #campaign(config: CompiledConfig, key: string): CompiledCampaign {
     const campaign = config.campaignByKey.get(key);
-    if (!campaign) throw new ValidationError(`campaign ${key} is paused or doesn't exist`, [{ path: ['id'], message: 'unknown campaign' }], 'unknown_campaign');
+    if (!campaign)
+      throw new ValidationError(
+        `campaign ${key} is paused or doesn't exist`,
+        [{ path: ['id'], message: 'unknown campaign' }],
+        'unknown_campaign',
+      );
     return campaign;
   }
 
@@ -402,7 +433,8 @@ export class DecisionEngine {
     const details: ErrorDetail[] = [];
     requireId(request.visitorId, ['visitorId'], details);
     idLengthProblem(request.visitorId, ['visitorId'], details);
-    if (request.anonymousId != null && typeof request.anonymousId !== 'string') details.push({ path: ['anonymousId'], message: 'must be a string or null' });
+    if (request.anonymousId != null && typeof request.anonymousId !== 'string')
+      details.push({ path: ['anonymousId'], message: 'must be a string or null' });
     idLengthProblem(request.anonymousId, ['anonymousId'], details);
     const context = request.context;
     if (context !== undefined) {
@@ -421,7 +453,8 @@ export class DecisionEngine {
     };
     let forced: Record<string, string> | undefined;
     for (const campaignId in this.#forced) {
-      if (!Object.hasOwn(requested, campaignId) && resolves(campaignId, this.#forced[campaignId]!)) (forced ??= {})[campaignId] = this.#forced[campaignId]!;
+      if (!Object.hasOwn(requested, campaignId) && resolves(campaignId, this.#forced[campaignId]!))
+        (forced ??= {})[campaignId] = this.#forced[campaignId]!;
     }
     for (const campaignId in requested) {
       const campaign = config.campaignByKey.get(campaignId);
@@ -440,7 +473,12 @@ export class DecisionEngine {
    * Evaluates and writes one decision. Synchronous when the assignment store answers from memory
    * (`getNow`) and nothing is written; otherwise a promise.
    */
-  #run(config: CompiledConfig, request: DecisionRequest, only: CompiledCampaign | undefined, trace?: CampaignExplanation[]): Assigned[] | Promise<Assigned[]> {
+  #run(
+    config: CompiledConfig,
+    request: DecisionRequest,
+    only: CompiledCampaign | undefined,
+    trace?: CampaignExplanation[],
+  ): Assigned[] | Promise<Assigned[]> {
     const forced = this.#validate(config, request);
     const { visitorId } = request;
     const env = config.environmentId;
@@ -451,7 +489,8 @@ export class DecisionEngine {
       const own = store.getNow(env, visitorId);
       const previous = continuity ? store.getNow(env, anonymousId) : undefined;
       // A wrapper may have turned the method asynchronous: then wait like for `get`.
-      if (!(own instanceof Promise) && !(previous instanceof Promise)) return this.#decideAndWrite(config, request, only, trace, forced, own, previous);
+      if (!(own instanceof Promise) && !(previous instanceof Promise))
+        return this.#decideAndWrite(config, request, only, trace, forced, own, previous);
     }
     return (async () => {
       const own = await store.get(env, visitorId);
@@ -481,7 +520,14 @@ export class DecisionEngine {
     const assign = request.visitorConsent === false ? false : assignedAnew(assigned, own, stored !== own);
     const activatedAt = request.triggerHit === false ? null : this.#clock();
     if (assign === false && activatedAt === null) return assigned;
-    const decided: DecidedWrite = { environmentId: env, visitorId, anonymousId: anonymousId ?? null, decided: assigned, assign, activatedAt };
+    const decided: DecidedWrite = {
+      environmentId: env,
+      visitorId,
+      anonymousId: anonymousId ?? null,
+      decided: assigned,
+      assign,
+      activatedAt,
+    };
     if (this.storage.writeDecisionNow) {
       // A wrapper may have turned the method asynchronous: then wait like for `writeDecision`.
       const done: unknown = this.storage.writeDecisionNow(decided);
@@ -492,8 +538,10 @@ export class DecisionEngine {
     const assignments = this.storage.assignments;
     const written = this.storage.writeDecision
       ? this.storage.writeDecision(write)
-      : Promise.all([write.assignments && assignments.save(env, visitorId, write.assignments), write.activations && this.storage.activations.record(write.activations)]);
+      : Promise.all([
+          write.assignments && assignments.save(env, visitorId, write.assignments),
+          write.activations && this.storage.activations.record(write.activations),
+        ]);
     return written.then(() => assigned);
   }
 }
-

@@ -6,10 +6,9 @@
  */
 import { NO_ASSIGNMENTS, type Assignments } from '../storage/assignments';
 import { hashPrefix, KeyHasher, pickVariation } from './bucketing';
-import type { Assigned, AssignmentSource, CompiledCampaign, CompiledConfig, CompiledGroup, } from './compile';
+import type { Assigned, AssignmentSource, CompiledCampaign, CompiledConfig, CompiledGroup } from './compile';
 import { firstFailure, targetedValue } from './targeting';
 import type { ContextValue, VisitorContext } from './visitor-values';
-
 
 /**
  * Why a campaign was or was not served.
@@ -20,13 +19,7 @@ import type { ContextValue, VisitorContext } from './visitor-values';
  * const outcomes: Outcome[] = campaigns.map((c) => c.outcome); // e.g. ['assigned', 'not_targeted']
  * ```
  */
-export type Outcome =
-  | 'assigned'
-  | 'panic'
-  | 'outside_bucket_ranges'
-  | 'not_targeted'
-  | 'untracked'
-  | 'one_visitor_one_test';
+export type Outcome = 'assigned' | 'panic' | 'outside_bucket_ranges' | 'not_targeted' | 'untracked' | 'one_visitor_one_test';
 
 /**
  * A targeting that failed, with the value the visitor had.
@@ -342,7 +335,12 @@ function decideCampaign(
 }
 
 /** Explains a campaign no variation group of which targets the visitor. */
-function traceNotTargeted(campaign: CompiledCampaign, input: EvaluationInput, rangeBucket: number | undefined, trace: CampaignExplanation[]): void {
+function traceNotTargeted(
+  campaign: CompiledCampaign,
+  input: EvaluationInput,
+  rangeBucket: number | undefined,
+  trace: CampaignExplanation[],
+): void {
   const failures: TargetingFailure[] = [];
   for (const g of campaign.groups) {
     g.targetingGroups.forEach((tg, index) => {
@@ -397,13 +395,14 @@ export function evaluate(config: CompiledConfig, input: EvaluationInput, trace?:
   const campaigns = config.campaigns;
   try {
     if (trace === undefined && input.forced === undefined && input.only === undefined) evaluatePlan(config, input, state, out);
-    else for (let i = 0; i < campaigns.length; i++) {
-      const campaign = campaigns[i]!;
-      // 1V1T needs every ab campaign's outcome even for a single-campaign request.
-      if (input.only && campaign !== input.only && !(restrict && campaign.type === 'ab')) continue;
-      const assigned = decideCampaign(config, campaign, input, trace, state);
-      if (assigned) out.push(assigned);
-    }
+    else
+      for (let i = 0; i < campaigns.length; i++) {
+        const campaign = campaigns[i]!;
+        // 1V1T needs every ab campaign's outcome even for a single-campaign request.
+        if (input.only && campaign !== input.only && !(restrict && campaign.type === 'ab')) continue;
+        const assigned = decideCampaign(config, campaign, input, trace, state);
+        if (assigned) out.push(assigned);
+      }
   } finally {
     scratch = state;
   }

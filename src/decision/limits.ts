@@ -69,9 +69,16 @@ export function contextProblems(context: Readonly<Record<string, unknown>>, path
     }
     const value = context[key];
     if (key.length > DECISION_LIMITS.contextKeyLength) {
-      details.push({ path: [...path, key.slice(0, 64)], message: `key is ${key.length} characters long; the limit is ${DECISION_LIMITS.contextKeyLength}` });
+      details.push({
+        path: [...path, key.slice(0, 64)],
+        message: `key is ${key.length} characters long; the limit is ${DECISION_LIMITS.contextKeyLength}`,
+      });
     } else if (typeof value === 'string') {
-      if (value.length > DECISION_LIMITS.contextValueLength) details.push({ path: [...path, key], message: `is ${value.length} characters long; the limit is ${DECISION_LIMITS.contextValueLength}` });
+      if (value.length > DECISION_LIMITS.contextValueLength)
+        details.push({
+          path: [...path, key],
+          message: `is ${value.length} characters long; the limit is ${DECISION_LIMITS.contextValueLength}`,
+        });
     } else if (typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) {
       details.push({ path: [...path, key], message: 'must be a boolean, a number or a string' });
     }

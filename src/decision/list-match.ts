@@ -28,7 +28,10 @@ export type ListTest = (actual: ContextValue) => boolean;
 const never: ListTest = () => false;
 
 /** The largest and smallest operands of a kind, by an order. */
-function extremes<T extends object | string | number>(values: readonly T[], compare: (a: T, b: T) => number): { min: T; max: T } | undefined {
+function extremes<T extends object | string | number>(
+  values: readonly T[],
+  compare: (a: T, b: T) => number,
+): { min: T; max: T } | undefined {
   if (values.length === 0) return undefined;
   let min = values[0]!;
   let max = min;
@@ -111,10 +114,18 @@ export function listTest(operator: TargetingOperator, operands: readonly Operand
         if (typeof actual === 'string') {
           if (!text) return false;
           const value = lower(actual);
-          return orderAccepts(operator, () => compareText(value, text.max), () => compareText(value, text.min));
+          return orderAccepts(
+            operator,
+            () => compareText(value, text.max),
+            () => compareText(value, text.min),
+          );
         }
         if (typeof actual !== 'number' || !numbers) return false;
-        return orderAccepts(operator, () => actual - numbers.max, () => actual - numbers.min);
+        return orderAccepts(
+          operator,
+          () => actual - numbers.max,
+          () => actual - numbers.min,
+        );
       };
     }
     case 'EXISTS':
@@ -135,7 +146,14 @@ export function listTest(operator: TargetingOperator, operands: readonly Operand
       const range = extremes(versions, compareSemver)!;
       return (actual) => {
         const version = ofVisitor(actual);
-        return version !== undefined && orderAccepts(operator, () => compareSemver(version, range.max), () => compareSemver(version, range.min));
+        return (
+          version !== undefined &&
+          orderAccepts(
+            operator,
+            () => compareSemver(version, range.max),
+            () => compareSemver(version, range.min),
+          )
+        );
       };
     }
   }

@@ -82,11 +82,24 @@ function option(condition: boolean, message: string): void {
 }
 
 /** Loads once (rejecting when that fails), then polls. */
-export async function loadFrom(load: (config: unknown, environment: string | undefined) => Promise<unknown>, url: string, options: BucketingSourceOptions = {}): Promise<BucketingSource> {
-  const { environment, intervalMs = 60_000, headers = {}, maxBytes = 16 * 1024 * 1024, onError = (e: unknown) => console.error(e) } = options;
+export async function loadFrom(
+  load: (config: unknown, environment: string | undefined) => Promise<unknown>,
+  url: string,
+  options: BucketingSourceOptions = {},
+): Promise<BucketingSource> {
+  const {
+    environment,
+    intervalMs = 60_000,
+    headers = {},
+    maxBytes = 16 * 1024 * 1024,
+    onError = (e: unknown) => console.error(e),
+  } = options;
   const fetcher = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
   option(typeof url === 'string' && /^https?:\/\//i.test(url), `url must be an http(s) URL, got ${JSON.stringify(url)}`);
-  option(intervalMs === 0 || (Number.isFinite(intervalMs) && intervalMs >= MIN_POLL_INTERVAL_MS && intervalMs <= MAX_POLL_INTERVAL_MS), `intervalMs must be 0 or from ${MIN_POLL_INTERVAL_MS} to ${MAX_POLL_INTERVAL_MS}, got ${intervalMs}`);
+  option(
+    intervalMs === 0 || (Number.isFinite(intervalMs) && intervalMs >= MIN_POLL_INTERVAL_MS && intervalMs <= MAX_POLL_INTERVAL_MS),
+    `intervalMs must be 0 or from ${MIN_POLL_INTERVAL_MS} to ${MAX_POLL_INTERVAL_MS}, got ${intervalMs}`,
+  );
   option(Number.isInteger(maxBytes) && maxBytes > 0, `maxBytes must be a positive integer, got ${maxBytes}`);
   option(typeof fetcher === 'function', 'fetch must be a function');
 
@@ -97,7 +110,10 @@ export async function loadFrom(load: (config: unknown, environment: string | und
   let inFlight: Promise<boolean> | undefined;
 
   async function poll(): Promise<boolean> {
-    const response = await fetcher(url, { method: 'GET', headers: { accept: 'application/json', ...headers, ...(etag ? { 'if-none-match': etag } : {}) } });
+    const response = await fetcher(url, {
+      method: 'GET',
+      headers: { accept: 'application/json', ...headers, ...(etag ? { 'if-none-match': etag } : {}) },
+    });
     if (response.status === 304) {
       await response.body?.cancel();
       checkedAt = Date.now();

@@ -90,4 +90,3 @@ export function plainRequest(request: DecisionRequest): boolean {
   if (typeof context !== 'object' || context === null || Array.isArray(context)) return false;
   return contextWithinLimits(context);
 }
-

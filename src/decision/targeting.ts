@@ -15,7 +15,6 @@ import { compareSemver, parseSemver, type SemVer } from '../model/semver';
 import { lower, versionOf, type ContextValue, type Operand, type VisitorContext } from './visitor-values';
 import { listTest, SHORT_LIST, type ListTest } from './list-match';
 
-
 /**
  * A targeting rule compiled once per configuration version.
  *
@@ -90,7 +89,6 @@ export function compileTargeting(t: Targeting): CompiledTargeting {
     source: t,
   };
 }
-
 
 function compareOrdered(actual: string | number, expected: Operand): number | undefined {
   if (typeof actual === 'number') return typeof expected === 'number' ? actual - expected : undefined;
@@ -249,7 +247,9 @@ export function compileMatcher(t: CompiledTargeting): Matcher {
   if (list) {
     return (context, visitorId) => {
       const value = context[key];
-      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? list(value) : general(context, visitorId);
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? list(value)
+        : general(context, visitorId);
     };
   }
   const onText = operands.every((o) => typeof o === 'string') ? textTest(operator, operands as readonly string[]) : undefined;

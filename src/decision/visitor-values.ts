@@ -68,4 +68,3 @@ export function versionOf(text: string): SemVer | undefined {
   }
   return v ?? undefined;
 }
-

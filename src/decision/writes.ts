@@ -54,6 +54,10 @@ export function decisionWrite(write: DecidedWrite): DecisionWrite {
       timestamp: activatedAt,
     }));
   }
-  return { environmentId: write.environmentId, visitorId: write.visitorId, assignments: assignments && Object.freeze(assignments), activations };
+  return {
+    environmentId: write.environmentId,
+    visitorId: write.visitorId,
+    assignments: assignments && Object.freeze(assignments),
+    activations,
+  };
 }
-

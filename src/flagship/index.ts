@@ -164,7 +164,12 @@ export function createExposureForwarder(options: ExposureForwarderOptions): Expo
         if (hit?.data?.type !== 'ACTIVATE' || !content || forwarded.has(key)) continue;
         const { visitorId, anonymousId, variationGroupId, variationId } = content as Record<string, unknown>;
         if (typeof visitorId !== 'string' || typeof variationGroupId !== 'string' || typeof variationId !== 'string') continue;
-        batch.push({ vid: visitorId, aid: typeof anonymousId === 'string' ? anonymousId : null, caid: variationGroupId, vaid: variationId });
+        batch.push({
+          vid: visitorId,
+          aid: typeof anonymousId === 'string' ? anonymousId : null,
+          caid: variationGroupId,
+          vaid: variationId,
+        });
         keys.push(key);
       }
       if (batch.length === 0) return;
@@ -206,7 +211,9 @@ const STRING_OPERATORS = new Set(['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'EN
  * await Flagship.start('prod', apiKey, { decisionMode: DecisionMode.BUCKETING_EDGE, initialBucketing: flagshipSdkBucketing(file) });
  * ```
  */
-export function flagshipSdkBucketing(config: BucketingConfig): Omit<BucketingConfig, 'accountSettings'> & { accountSettings?: NonNullable<BucketingConfig['accountSettings']> } {
+export function flagshipSdkBucketing(
+  config: BucketingConfig,
+): Omit<BucketingConfig, 'accountSettings'> & { accountSettings?: NonNullable<BucketingConfig['accountSettings']> } {
   // The SDK's type has no null accountSettings (abkit's files may say null: none).
   const { accountSettings, ...rest } = config;
   return {

@@ -91,7 +91,8 @@ export function challenge(error?: string, description?: string, scope?: string):
  */
 export function challengeHeaders(error: AbkitError, scope?: string): Record<string, string> {
   if (error instanceof MalformedAuthorizationError) return { 'www-authenticate': challenge('invalid_request', error.message) };
-  if (error.status === 401) return { 'www-authenticate': error.code === 'missing_token' ? challenge() : challenge('invalid_token', error.message) };
+  if (error.status === 401)
+    return { 'www-authenticate': error.code === 'missing_token' ? challenge() : challenge('invalid_token', error.message) };
   if (error.status === 403 && scope) return { 'www-authenticate': challenge('insufficient_scope', error.message, scope) };
   return {};
 }

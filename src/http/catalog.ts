@@ -69,7 +69,8 @@ function render(error: AbkitError, route: RouteSpec): Response {
     return json({ error: error.code, message, details: error.problems.map((p) => problemView(p, batch)) }, 400);
   }
   const headers = challengeHeaders(error);
-  const details = error.details.length > 0 ? { details: error.details.map((d) => ({ field: formatPath(d.path, '(body)'), reason: d.message })) } : {};
+  const details =
+    error.details.length > 0 ? { details: error.details.map((d) => ({ field: formatPath(d.path, '(body)'), reason: d.message })) } : {};
   return json({ error: error.code, message, ...details }, error.status, headers);
 }
 
@@ -84,7 +85,8 @@ function render(error: AbkitError, route: RouteSpec): Response {
  */
 export function catalogRoutes(options: CatalogHandlerOptions): Routes {
   const { registry, onError } = options;
-  if (!registry || typeof registry.authenticate !== 'function') throw new TypeError('createCatalogHandler: registry must be a CatalogRegistry');
+  if (!registry || typeof registry.authenticate !== 'function')
+    throw new TypeError('createCatalogHandler: registry must be a CatalogRegistry');
   const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createCatalogHandler');
 
   async function catalogFor(request: Request) {
@@ -103,7 +105,11 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
   }
 
   function idMismatch(bodyId: unknown, id: string): ValidationError {
-    return new ValidationError(`the body's id ${JSON.stringify(bodyId)} differs from ${JSON.stringify(id)} in the path`, [{ path: ['id'], message: 'differs from the path' }], 'id_mismatch');
+    return new ValidationError(
+      `the body's id ${JSON.stringify(bodyId)} differs from ${JSON.stringify(id)} in the path`,
+      [{ path: ['id'], message: 'differs from the path' }],
+      'id_mismatch',
+    );
   }
 
   return routeTable(
@@ -148,7 +154,10 @@ export function catalogRoutes(options: CatalogHandlerOptions): Routes {
         const bytes = await body.bytes();
         // Up to 50 MB: decoded and parsed in slices, so decisions keep being served meanwhile.
         const operations = await runInSlices(jsonBodySteps(bytes));
-        if (!Array.isArray(operations)) throw new ValidationError('the batch body must be a JSON array of { operation, product }', [{ path: [], message: 'not an array' }]);
+        if (!Array.isArray(operations))
+          throw new ValidationError('the batch body must be a JSON array of { operation, product }', [
+            { path: [], message: 'not an array' },
+          ]);
         return json(await catalog.batch(operations as BatchOperation[], { sizeBytes: bytes.byteLength }));
       },
     },

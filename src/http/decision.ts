@@ -17,7 +17,16 @@ import { sha256Hex } from '../crypto';
 import type { EnvironmentRecord } from '../storage/environments';
 import { DEFAULT_MAX_BODY_BYTES, jsonNow, maxBodyBytesOption } from '../body';
 import { json, jsonText, respond } from './respond';
-import { handlerOf, requestHasQuery, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
+import {
+  handlerOf,
+  requestHasQuery,
+  routeTable,
+  type ErrorReporting,
+  type Handler,
+  type RouteContext,
+  type Routes,
+  type RouteSpec,
+} from './router';
 
 // The string's length is checked with the context's other limits (contextSchema); the meta documents it.
 const contextValue = z.union([z.string().meta({ maxLength: DECISION_LIMITS.contextValueLength }), z.number(), z.boolean()], {
@@ -50,15 +59,18 @@ const contextSchema = z
  * ```
  */
 export const campaignsRequestSchema = z
-  .looseObject({
-    visitor_id: optionalId,
-    visitorId: optionalId,
-    anonymous_id: optionalId,
-    anonymousId: optionalId,
-    context: contextSchema.nullable().optional(),
-    trigger_hit: z.boolean({ error: 'must be a boolean' }).optional(),
-    visitor_consent: z.boolean({ error: 'must be a boolean' }).optional(),
-  }, { error: 'the body must be a JSON object' })
+  .looseObject(
+    {
+      visitor_id: optionalId,
+      visitorId: optionalId,
+      anonymous_id: optionalId,
+      anonymousId: optionalId,
+      context: contextSchema.nullable().optional(),
+      trigger_hit: z.boolean({ error: 'must be a boolean' }).optional(),
+      visitor_consent: z.boolean({ error: 'must be a boolean' }).optional(),
+    },
+    { error: 'the body must be a JSON object' },
+  )
   .superRefine((body, ctx) => {
     const id = body.visitor_id ?? body.visitorId;
     if (typeof id !== 'string' || id === '') {
@@ -84,7 +96,13 @@ const isOptionalId = (value: unknown) => value == null || (typeof value === 'str
 export function plainCampaignsRequest(body: unknown): CampaignsRequest | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const b = body as Record<string, unknown>;
-  if (typeof b.visitor_id !== 'string' || b.visitor_id === '' || b.visitor_id.length > DECISION_LIMITS.idLength || (b.visitorId != null && b.visitorId !== b.visitor_id)) return undefined;
+  if (
+    typeof b.visitor_id !== 'string' ||
+    b.visitor_id === '' ||
+    b.visitor_id.length > DECISION_LIMITS.idLength ||
+    (b.visitorId != null && b.visitorId !== b.visitor_id)
+  )
+    return undefined;
   if (!isOptionalId(b.anonymous_id) || !isOptionalId(b.anonymousId) || !isOptionalId(b.visitorId)) return undefined;
   if (b.trigger_hit !== undefined && typeof b.trigger_hit !== 'boolean') return undefined;
   if (b.visitor_consent !== undefined && typeof b.visitor_consent !== 'boolean') return undefined;
@@ -97,7 +115,8 @@ export function plainCampaignsRequest(body: unknown): CampaignsRequest | undefin
 }
 
 /** A required id: a non-empty string within the id limit. */
-const requiredId = () => z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty').max(DECISION_LIMITS.idLength, idMax);
+const requiredId = () =>
+  z.string({ error: 'is required and must be a string' }).min(1, 'must not be empty').max(DECISION_LIMITS.idLength, idMax);
 const activationFields = {
   vid: requiredId(),
   vaid: requiredId(),
@@ -175,7 +194,12 @@ export const eventBatchSchema = z.looseObject({
 });
 
 // A union would report "no option matched"; choosing by the presence of `batch` names the field.
-function singleOrBatch<S extends z.ZodType<{ cid?: string }>, B extends z.ZodType<{ cid?: string; batch: unknown[] }>>(body: unknown, single: S, batch: B, what: string) {
+function singleOrBatch<S extends z.ZodType<{ cid?: string }>, B extends z.ZodType<{ cid?: string; batch: unknown[] }>>(
+  body: unknown,
+  single: S,
+  batch: B,
+  what: string,
+) {
   if (body !== null && typeof body === 'object' && 'batch' in body) {
     const parsed = parseWith(batch, body, what);
     return { batch: true, cid: parsed.cid as z.infer<S>['cid'], items: parsed.batch as z.infer<S>[] };
@@ -218,7 +242,6 @@ export interface DecisionHandlerOptions extends ErrorReporting {
    */
   maxBodyBytes?: number;
 }
-
 
 // Names of library fields on the wire, for activation error messages.
 const WIRE: Record<string, string> = {
@@ -307,7 +330,10 @@ function modeOf(query: URLSearchParams): (typeof MODES)[number] {
   const raw = query === NO_QUERY ? null : query.get('mode');
   if (raw === null || raw === '') return 'normal';
   const mode = MODES.find((m) => m === raw);
-  if (!mode) throw new ValidationError(`mode must be one of ${MODES.join(', ')}`, [{ path: ['mode'], message: `unknown mode ${JSON.stringify(raw.slice(0, 40))}` }]);
+  if (!mode)
+    throw new ValidationError(`mode must be one of ${MODES.join(', ')}`, [
+      { path: ['mode'], message: `unknown mode ${JSON.stringify(raw.slice(0, 40))}` },
+    ]);
   return mode;
 }
 
@@ -339,7 +365,11 @@ function bucketingFile(record: EnvironmentRecord): Promise<BucketingFile> {
   let file = bucketingFiles.get(record);
   if (!file) {
     const text = JSON.stringify(record.config);
-    file = sha256Hex(text).then((hash) => ({ text, etag: `"${hash.slice(0, 32)}"`, lastModified: new Date(record.updatedAt).toUTCString() }));
+    file = sha256Hex(text).then((hash) => ({
+      text,
+      etag: `"${hash.slice(0, 32)}"`,
+      lastModified: new Date(record.updatedAt).toUTCString(),
+    }));
     bucketingFiles.set(record, file);
   }
   return file;
@@ -380,7 +410,9 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   // The body as a decision request: at once when it is in memory (no promise), else a promise.
   function bodyOf(context: RouteContext, query: URLSearchParams): DecisionRequest | Promise<DecisionRequest> {
     const value = jsonNow(context.body);
-    return value instanceof Promise ? value.then((v) => decisionRequestOf(v, context.params.envId, query)) : decisionRequestOf(value, context.params.envId, query);
+    return value instanceof Promise
+      ? value.then((v) => decisionRequestOf(v, context.params.envId, query))
+      : decisionRequestOf(value, context.params.envId, query);
   }
 
   /** The checks and parsing every decision route shares: query flags, API key, body. */
@@ -397,7 +429,10 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   // `cid` names the environment of activations and events: unknown is a 400 naming it.
   async function checkCid(request: Request, environmentId: string | undefined): Promise<void> {
     await engine.checkApiKey(environmentId, request.headers.get('x-api-key')).catch((e: unknown) => {
-      if (e instanceof NotFoundError) throw new ValidationError(`cid "${environmentId ?? engine.defaultEnvironment}" is not a known environment`, [{ path: ['cid'], message: 'unknown environment' }]);
+      if (e instanceof NotFoundError)
+        throw new ValidationError(`cid "${environmentId ?? engine.defaultEnvironment}" is not a known environment`, [
+          { path: ['cid'], message: 'unknown environment' },
+        ]);
       throw e;
     });
   }
@@ -405,7 +440,9 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
   async function events({ request, body }: RouteContext): Promise<Response> {
     const parsed = parseEvents(await body.json());
     await checkCid(request, parsed.cid);
-    await experiments.track(parsed.items.map((e) => ({ environment: parsed.cid, visitorId: e.visitor_id, event: e.event, value: e.value ?? null })));
+    await experiments.track(
+      parsed.items.map((e) => ({ environment: parsed.cid, visitorId: e.visitor_id, event: e.event, value: e.value ?? null })),
+    );
     return respond(null, 204);
   }
 
@@ -481,14 +518,25 @@ export function decisionRoutes(options: DecisionHandlerOptions): Routes {
     return respond(null, 204);
   }
 
-  const handlers = { campaigns, campaign, environmentCampaigns: campaigns, environmentCampaign: campaign, activate, events, flags, environmentFlags: flags, bucketing };
+  const handlers = {
+    campaigns,
+    campaign,
+    environmentCampaigns: campaigns,
+    environmentCampaign: campaign,
+    activate,
+    events,
+    flags,
+    environmentFlags: flags,
+    bucketing,
+  };
   return routeTable(DECISION_ROUTES, handlers, {
     prefix: options.prefix,
     maxBodyBytes,
     onError,
     // interfaces.md, Decision errors: the decision interface answers 400 (not 404) for what the request names wrongly.
     // The bucketing file is a document: an unknown environment is its 404.
-    render: (error, route) => json({ message: error.message }, error instanceof NotFoundError && route.name !== 'bucketing' ? 400 : error.status),
+    render: (error, route) =>
+      json({ message: error.message }, error instanceof NotFoundError && route.name !== 'bucketing' ? 400 : error.status),
   });
 }
 

@@ -96,7 +96,6 @@ export function requestIdOf(request: Request, header: string, newId: () => strin
   return incoming && REQUEST_ID.test(incoming) ? incoming : newId();
 }
 
-
 /**
  * Creates one handler serving every configured interface with its own error format
  * (`{ message }` for decisions, RFC 6749 for tokens, `{ error, message }` elsewhere), plus:
@@ -120,15 +119,40 @@ export function createHandler(options: HandlerOptions): Handler {
   const experiments = decision && (options.experiments ?? new ExperimentService({ engine: decision }));
   if (decision) tables.push(decisionRoutes({ engine: decision, experiments, prefix, maxBodyBytes, onError }));
   if (access) tables.push(tokenRoutes({ tokens: access, prefix, maxBodyBytes, onError }));
-  if (access && decision) tables.push(remoteControlRoutes({ remote: new RemoteControl({ engine: decision, experiments }), tokens: access, prefix, maxBodyBytes, onError }));
+  if (access && decision)
+    tables.push(
+      remoteControlRoutes({ remote: new RemoteControl({ engine: decision, experiments }), tokens: access, prefix, maxBodyBytes, onError }),
+    );
   if (catalog) tables.push(catalogRoutes({ registry: catalog, prefix, maxBodyBytes, onError }));
   if (options.search) {
     const s = 'registry' in options.search ? options.search : { registry: options.search };
-    tables.push(searchRoutes({ registry: s.registry, search: 'options' in s ? s.options : undefined, requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined, onSearch: 'onSearch' in s ? s.onSearch : undefined, prefix, onError }));
+    tables.push(
+      searchRoutes({
+        registry: s.registry,
+        search: 'options' in s ? s.options : undefined,
+        requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined,
+        onSearch: 'onSearch' in s ? s.onSearch : undefined,
+        prefix,
+        onError,
+      }),
+    );
   }
   if (options.serviceRoutes ?? true) {
-    const interfaces = { decision: !!decision, access: !!access, remote: !!(access && decision), catalog: !!catalog, search: !!options.search };
-    tables.push(serviceRoutes({ health: () => ({ status: 'ok', interfaces }), document: () => openApiDocument({ ...interfaces, prefix: normalizePrefix(prefix) }), prefix, onError }));
+    const interfaces = {
+      decision: !!decision,
+      access: !!access,
+      remote: !!(access && decision),
+      catalog: !!catalog,
+      search: !!options.search,
+    };
+    tables.push(
+      serviceRoutes({
+        health: () => ({ status: 'ok', interfaces }),
+        document: () => openApiDocument({ ...interfaces, prefix: normalizePrefix(prefix) }),
+        prefix,
+        onError,
+      }),
+    );
   }
 
   const route = handlerOf(tables);

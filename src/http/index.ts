@@ -6,7 +6,15 @@
  * @packageDocumentation
  * @module abkit/http
  */
-export { bucketingConfigSchema, campaignSchema, variationGroupSchema, variationSchema, targetingSchema, parseBucketingConfig, TARGETING_OPERATORS } from '../model/bucketing-config';
+export {
+  bucketingConfigSchema,
+  campaignSchema,
+  variationGroupSchema,
+  variationSchema,
+  targetingSchema,
+  parseBucketingConfig,
+  TARGETING_OPERATORS,
+} from '../model/bucketing-config';
 export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from '../decision/poll';
 export { MIN_API_KEY_LENGTH } from '../decision/engine';
 export { DECISION_LIMITS } from '../decision/limits';
@@ -26,7 +34,17 @@ export { STANDARD_FIELDS, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
 export { FIELD_TYPES } from '../model/field-types';
 export { createCatalogHandler, catalogRoutes } from './catalog';
 export { MAX_QUERY_TERMS } from '../search/service';
-export { searchQuerySchema, autocompleteQuerySchema, parseQueryString, RANGE_OPERATORS, MAX_HITS_PER_PAGE, MAX_TEXT_LENGTH, DEFAULT_HITS_PER_PAGE, MAX_SUGGESTIONS, DEFAULT_SUGGESTIONS } from '../search/query';
+export {
+  searchQuerySchema,
+  autocompleteQuerySchema,
+  parseQueryString,
+  RANGE_OPERATORS,
+  MAX_HITS_PER_PAGE,
+  MAX_TEXT_LENGTH,
+  DEFAULT_HITS_PER_PAGE,
+  MAX_SUGGESTIONS,
+  DEFAULT_SUGGESTIONS,
+} from '../search/query';
 export { ENGLISH_STOP_WORDS } from '../search/stop-words';
 export { PRICE_INTENT_WORDS } from '../search/analysis';
 export { createSearchHandler, searchRoutes } from './search';

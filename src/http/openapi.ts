@@ -12,7 +12,14 @@ import { MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, type StandardField } from '../cata
 import { FIELD_TYPES } from '../model/field-types';
 import { autocompleteQuerySchema, searchQuerySchema, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, RANGE_OPERATORS } from '../search/query';
 import { CATALOG_ROUTES } from './catalog';
-import { activationBatchSchema, activationSchema, campaignsRequestSchema, DECISION_ROUTES, eventBatchSchema, eventSchema } from './decision';
+import {
+  activationBatchSchema,
+  activationSchema,
+  campaignsRequestSchema,
+  DECISION_ROUTES,
+  eventBatchSchema,
+  eventSchema,
+} from './decision';
 import { REMOTE_CONTROL_ROUTES } from './remote';
 import type { RouteSpec } from './router';
 import { SEARCH_ROUTES } from './search';
@@ -36,10 +43,19 @@ const campaignValue = z
     slug: z.string().nullable(),
   })
   .meta({ description: 'Campaign value (interfaces.md, Campaign value).' });
-const extras = z.object({ accountSettings: z.object({ enabledXPC: z.boolean(), enabled1V1T: z.boolean() }).optional() }).meta({ description: 'With extras[]=accountSettings.' });
-const campaignsList = z.object({ visitor_id: z.string(), campaigns: z.array(campaignValue), panic: z.boolean(), extras: extras.optional() });
+const extras = z
+  .object({ accountSettings: z.object({ enabledXPC: z.boolean(), enabled1V1T: z.boolean() }).optional() })
+  .meta({ description: 'With extras[]=accountSettings.' });
+const campaignsList = z.object({
+  visitor_id: z.string(),
+  campaigns: z.array(campaignValue),
+  panic: z.boolean(),
+  extras: extras.optional(),
+});
 const simpleFields = {
-  mergedModifications: z.record(z.string(), z.unknown()).meta({ description: 'Every campaign\'s modifications merged; a key set twice takes the later campaign\'s value.' }),
+  mergedModifications: z
+    .record(z.string(), z.unknown())
+    .meta({ description: "Every campaign's modifications merged; a key set twice takes the later campaign's value." }),
   campaignsVariation: z.array(z.object({ campaignId: z.string(), variationId: z.string() })),
 };
 const campaignsAnswer = z.union([
@@ -58,8 +74,16 @@ const flagMetadata = z.object({
   variationName: z.string().nullable(),
   reference: z.boolean(),
 });
-const flagsAnswer = z.record(z.string(), z.object({ value: z.unknown(), metadata: flagMetadata })).meta({ description: 'Flag key → value and metadata; a key set by two campaigns comes from the first.' });
-const campaignSummary = z.object({ id: z.string(), slug: z.string().nullable(), name: z.string().nullable(), type: z.string(), status: z.enum(['active', 'panic']) });
+const flagsAnswer = z
+  .record(z.string(), z.object({ value: z.unknown(), metadata: flagMetadata }))
+  .meta({ description: 'Flag key → value and metadata; a key set by two campaigns comes from the first.' });
+const campaignSummary = z.object({
+  id: z.string(),
+  slug: z.string().nullable(),
+  name: z.string().nullable(),
+  type: z.string(),
+  status: z.enum(['active', 'panic']),
+});
 
 /**
  * Token request body (interfaces.md, Tokens); also accepted form-encoded.
@@ -77,7 +101,12 @@ export const tokenRequestSchema = z.object({
   client_secret: z.string(),
   expires_in: z.union([z.string(), z.number()]).optional(),
 });
-const tokenResponse = z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int(), scope: z.string() });
+const tokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  scope: z.string(),
+});
 const introspection = z.union([
   z.object({
     active: z.literal(true),
@@ -104,7 +133,9 @@ const experimentResults: z.ZodType<ExperimentResults> = z.object({
     z.object({
       variationGroupId: z.string(),
       referenceVariationId: z.string(),
-      sampleRatio: z.object({ statistic: z.number(), pValue: z.number(), degreesOfFreedom: z.number().int(), mismatch: z.boolean() }).nullable(),
+      sampleRatio: z
+        .object({ statistic: z.number(), pValue: z.number(), degreesOfFreedom: z.number().int(), mismatch: z.boolean() })
+        .nullable(),
       variations: z.array(
         z.object({
           variationGroupId: z.string(),
@@ -119,9 +150,22 @@ const experimentResults: z.ZodType<ExperimentResults> = z.object({
           valueStandardDeviation: z.number().nullable(),
           comparison: z
             .object({
-              conversionRate: z.object({ uplift: estimate, difference: estimate, zScore: z.number().nullable(), pValue: z.number().nullable(), chanceToBeat: z.number() }),
+              conversionRate: z.object({
+                uplift: estimate,
+                difference: estimate,
+                zScore: z.number().nullable(),
+                pValue: z.number().nullable(),
+                chanceToBeat: z.number(),
+              }),
               value: z
-                .object({ uplift: estimate, difference: estimate, tStatistic: z.number().nullable(), degreesOfFreedom: z.number().nullable(), pValue: z.number().nullable(), chanceToBeat: z.number().nullable() })
+                .object({
+                  uplift: estimate,
+                  difference: estimate,
+                  tStatistic: z.number().nullable(),
+                  degreesOfFreedom: z.number().nullable(),
+                  pValue: z.number().nullable(),
+                  chanceToBeat: z.number().nullable(),
+                })
                 .nullable(),
             })
             .nullable(),
@@ -130,11 +174,26 @@ const experimentResults: z.ZodType<ExperimentResults> = z.object({
     }),
   ),
 });
-const configurationView = z.object({ account: z.string(), environment: z.string(), version: z.number().int(), updatedAt: z.number(), configuration: bucketingConfigSchema });
+const configurationView = z.object({
+  account: z.string(),
+  environment: z.string(),
+  version: z.number().int(),
+  updatedAt: z.number(),
+  configuration: bucketingConfigSchema,
+});
 
 /** A standard field's schema, from its one definition (STANDARD_FIELDS). */
 function standardSchema(name: string, field: StandardField): z.ZodType {
-  const base = field.type === 'string[]' ? z.array(z.string()) : field.type === 'boolean' ? z.boolean() : field.type === 'number' ? z.number() : name === 'id' ? z.string().min(1).max(MAX_ITEM_ID_LENGTH) : z.string();
+  const base =
+    field.type === 'string[]'
+      ? z.array(z.string())
+      : field.type === 'boolean'
+        ? z.boolean()
+        : field.type === 'number'
+          ? z.number()
+          : name === 'id'
+            ? z.string().min(1).max(MAX_ITEM_ID_LENGTH)
+            : z.string();
   const nullable = field.nullable ? base.nullable() : base;
   return field.required ? nullable : nullable.optional();
 }
@@ -162,7 +221,10 @@ export const catalogItemSchema = z
   .object(Object.fromEntries(Object.entries(STANDARD_FIELDS).map(([name, field]) => [name, standardSchema(name, field)])))
   .catchall(customValue)
   .meta({ description: `Custom fields are typed by their first non-empty value: ${FIELD_TYPES.join(', ')}.` });
-const batchOperation = z.object({ operation: z.enum(['create-replace', 'delete']), product: z.union([catalogItemSchema, z.object({ id: z.string() })]) });
+const batchOperation = z.object({
+  operation: z.enum(['create-replace', 'delete']),
+  product: z.union([catalogItemSchema, z.object({ id: z.string() })]),
+});
 const batchResult = z.object({ accepted: z.number().int(), upserted: z.number().int(), deleted: z.number().int() });
 
 const facet = z.union([
@@ -174,21 +236,37 @@ const rankingScoreDetails = z
   .object({
     words: ruleDetail.extend({ matchingWords: z.number().int(), maxMatchingWords: z.number().int() }).optional(),
     typo: ruleDetail.extend({ typoCount: z.number().int(), maxTypoCount: z.number().int() }).optional(),
-    subject: ruleDetail.extend({ head: z.string().nullable(), headNamesItem: z.boolean(), subjectWords: z.number().int(), maxSubjectWords: z.number().int() }).optional(),
+    subject: ruleDetail
+      .extend({
+        head: z.string().nullable(),
+        headNamesItem: z.boolean(),
+        subjectWords: z.number().int(),
+        maxSubjectWords: z.number().int(),
+      })
+      .optional(),
     variant: ruleDetail.extend({ variantTerms: z.number().int() }).optional(),
     priceIntent: z.object({ order: z.number().int(), value: z.unknown() }).optional(),
     proximity: ruleDetail.extend({ distance: z.number().int(), minDistance: z.number().int(), maxDistance: z.number().int() }).optional(),
     attribute: ruleDetail.extend({ field: z.string().nullable(), position: z.number().int().nullable() }).optional(),
-    exactness: ruleDetail.extend({ exactWords: z.number().int(), matchType: z.enum(['exactMatch', 'matchesStart', 'noExactMatch']) }).optional(),
-    bm25: z.object({ order: z.number().int(), value: z.number(), coverage: z.number().min(0).max(1), textCoverage: z.number().min(0).max(1) }).optional(),
+    exactness: ruleDetail
+      .extend({ exactWords: z.number().int(), matchType: z.enum(['exactMatch', 'matchesStart', 'noExactMatch']) })
+      .optional(),
+    bm25: z
+      .object({ order: z.number().int(), value: z.number(), coverage: z.number().min(0).max(1), textCoverage: z.number().min(0).max(1) })
+      .optional(),
     tieBreak: z.object({ order: z.number().int(), values: z.record(z.string(), z.unknown()) }).optional(),
   })
   .catchall(z.object({ order: z.number().int(), value: z.unknown() }))
-  .meta({ description: 'Per ranking rule: its order, score in [0, 1] and what it counted; customRanking criteria (e.g. "popularity:desc"), priceIntent (when the query asked for a low price) and bm25 give their value (bm25 also the share of the name and of all searched text the query reached); tieBreak the values of the tieBreak criteria (by default price:asc, name:asc) that order hits equal on every rule, before the id.' });
+  .meta({
+    description:
+      'Per ranking rule: its order, score in [0, 1] and what it counted; customRanking criteria (e.g. "popularity:desc"), priceIntent (when the query asked for a low price) and bm25 give their value (bm25 also the share of the name and of all searched text the query reached); tieBreak the values of the tieBreak criteria (by default price:asc, name:asc) that order hits equal on every rule, before the id.',
+  });
 const hit = z
   .object({ _rankingScore: z.number().min(0).max(1), _rankingScoreDetails: rankingScoreDetails.optional() })
   .catchall(z.unknown())
-  .meta({ description: 'The item, with its ranking score (1 = a field equal to the query) and, with showRankingScoreDetails=true, the details.' });
+  .meta({
+    description: 'The item, with its ranking score (1 = a field equal to the query) and, with showRankingScoreDetails=true, the details.',
+  });
 const searchResponse = z.object({
   hits: z.array(hit),
   facets: z.record(z.string(), facet),
@@ -215,7 +293,13 @@ function reply(description: string, s?: z.ZodType) {
   return s ? { description, content: { 'application/json': { schema: schema(s) } } } : { description };
 }
 
-const query = (name: string, required: boolean, description: string, s: Schema = { type: 'string' }) => ({ name, in: 'query', required, description, schema: s });
+const query = (name: string, required: boolean, description: string, s: Schema = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  required,
+  description,
+  schema: s,
+});
 
 // Descriptions of the path parameters the route tables name.
 const PATH_PARAMETERS: Record<string, string> = {
@@ -227,7 +311,13 @@ const PATH_PARAMETERS: Record<string, string> = {
   itemID: 'Item id',
   fieldID: 'Field',
 };
-const pathParameter = (name: string) => ({ name, in: 'path', required: true, description: PATH_PARAMETERS[name] ?? name, schema: { type: 'string' } });
+const pathParameter = (name: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description: PATH_PARAMETERS[name] ?? name,
+  schema: { type: 'string' },
+});
 
 /** An OpenAPI operation; its path parameters come from the route's pattern. */
 type Operation = { summary: string; parameters?: readonly unknown[] } & Record<string, unknown>;
@@ -262,12 +352,19 @@ export interface OpenApiScope {
 export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   // Paths come from the route tables; each table names an operation per route, described here.
-  const describe = <S extends RouteSpec>(table: readonly S[], operations: { [N in S['name']]: Operation }, extra: (route: S) => object = () => ({})) => {
+  const describe = <S extends RouteSpec>(
+    table: readonly S[],
+    operations: { [N in S['name']]: Operation },
+    extra: (route: S) => object = () => ({}),
+  ) => {
     for (const route of table) {
       const { parameters = [], ...operation } = { ...operations[route.name as S['name']], ...extra(route) };
       const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
       const p = scope.prefix + route.path.replace(/:(\w+)/g, '{$1}');
-      const described = { ...operation, ...(names.length + parameters.length > 0 ? { parameters: [...names.map(pathParameter), ...parameters] } : {}) };
+      const described = {
+        ...operation,
+        ...(names.length + parameters.length > 0 ? { parameters: [...names.map(pathParameter), ...parameters] } : {}),
+      };
       paths[p] = { ...(paths[p] ?? {}), [route.method.toLowerCase()]: described };
     }
   };
@@ -278,16 +375,45 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     '500': reply('Internal error', message),
   };
   if (scope.decision) {
-    const campaigns = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaigns list (interfaces.md, Campaigns list), in the form `mode` asks for', campaignsAnswer), ...decisionErrors } };
+    const campaigns = {
+      requestBody: body(campaignsRequestSchema),
+      responses: {
+        '200': reply('Campaigns list (interfaces.md, Campaigns list), in the form `mode` asks for', campaignsAnswer),
+        ...decisionErrors,
+      },
+    };
     const flags = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Flags', flagsAnswer), ...decisionErrors } };
-    const one = { requestBody: body(campaignsRequestSchema), responses: { '200': reply('Campaign value (interfaces.md, Campaign value)', campaignValue), '204': reply('Not targeted or untracked'), ...decisionErrors } };
-    const exposeAllKeys = query('exposeAllKeys', false, 'true adds sibling variations\' keys with value null', { type: 'string', enum: ['true', 'false'] });
-    const sendContextEvent = query('sendContextEvent', false, 'Accepted for Flagship compatibility; abkit records no context events', { type: 'string', enum: ['true', 'false'] });
+    const one = {
+      requestBody: body(campaignsRequestSchema),
+      responses: {
+        '200': reply('Campaign value (interfaces.md, Campaign value)', campaignValue),
+        '204': reply('Not targeted or untracked'),
+        ...decisionErrors,
+      },
+    };
+    const exposeAllKeys = query('exposeAllKeys', false, "true adds sibling variations' keys with value null", {
+      type: 'string',
+      enum: ['true', 'false'],
+    });
+    const sendContextEvent = query('sendContextEvent', false, 'Accepted for Flagship compatibility; abkit records no context events', {
+      type: 'string',
+      enum: ['true', 'false'],
+    });
     const parameters = [exposeAllKeys, sendContextEvent];
     const listParameters = [
       ...parameters,
-      query('mode', false, 'normal: the campaigns list; simple: mergedModifications and campaignsVariation; full: both', { type: 'string', enum: ['normal', 'simple', 'full'], default: 'normal' }),
-      { name: 'extras[]', in: 'query', required: false, description: 'accountSettings adds extras.accountSettings { enabledXPC, enabled1V1T }; other values are ignored', schema: { type: 'array', items: { type: 'string' } } },
+      query('mode', false, 'normal: the campaigns list; simple: mergedModifications and campaignsVariation; full: both', {
+        type: 'string',
+        enum: ['normal', 'simple', 'full'],
+        default: 'normal',
+      }),
+      {
+        name: 'extras[]',
+        in: 'query',
+        required: false,
+        description: 'accountSettings adds extras.accountSettings { enabledXPC, enabled1V1T }; other values are ignored',
+        schema: { type: 'array', items: { type: 'string' } },
+      },
     ];
     describe(DECISION_ROUTES, {
       campaigns: { summary: 'Campaigns of a visitor (default environment)', parameters: listParameters, ...campaigns },
@@ -296,7 +422,10 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       environmentCampaign: { summary: 'One campaign in an environment', parameters, ...one },
       events: {
         summary: 'Record conversion events (one, or a batch of up to 1,000, all or none)',
-        requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [schema(eventSchema, 'input'), schema(eventBatchSchema, 'input')] } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { oneOf: [schema(eventSchema, 'input'), schema(eventBatchSchema, 'input')] } } },
+        },
         responses: { '204': reply('Recorded'), ...decisionErrors },
       },
       flags: { summary: 'Flags of a visitor (default environment)', parameters, ...flags },
@@ -304,11 +433,20 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       bucketing: {
         summary: "The environment's configuration as a bucketing file, for local evaluation",
         parameters: [
-          { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from a previous answer', schema: { type: 'string' } },
+          {
+            name: 'If-None-Match',
+            in: 'header',
+            required: false,
+            description: 'An ETag from a previous answer',
+            schema: { type: 'string' },
+          },
           { name: 'If-Modified-Since', in: 'header', required: false, description: 'An HTTP date', schema: { type: 'string' } },
         ],
         responses: {
-          '200': { ...reply('The bucketing file', bucketingConfigSchema), headers: { ETag: { schema: { type: 'string' } }, 'Last-Modified': { schema: { type: 'string' } } } },
+          '200': {
+            ...reply('The bucketing file', bucketingConfigSchema),
+            headers: { ETag: { schema: { type: 'string' } }, 'Last-Modified': { schema: { type: 'string' } } },
+          },
           '304': reply('Not modified since the ETag or date given'),
           '401': decisionErrors['401'],
           '404': reply('Unknown environment', message),
@@ -317,7 +455,12 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       },
       activate: {
         summary: 'Record campaign activations',
-        requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [schema(activationSchema, 'input'), schema(activationBatchSchema, 'input')] } } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { oneOf: [schema(activationSchema, 'input'), schema(activationBatchSchema, 'input')] } },
+          },
+        },
         responses: { '204': reply('Recorded'), ...decisionErrors },
       },
     });
@@ -326,28 +469,71 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     describe(TOKEN_ROUTES, {
       issue: {
         summary: 'Issue a bearer token (client credentials)',
-        parameters: [query('expires_in', false, 'Lifetime in seconds: 0 or absent = 3600; clamped to the maximum', { type: 'integer', minimum: 0 })],
-        requestBody: { required: true, content: { 'application/json': { schema: schema(tokenRequestSchema, 'input') }, 'application/x-www-form-urlencoded': { schema: schema(tokenRequestSchema, 'input') } } },
-        responses: { '200': reply('Token', tokenResponse), '400': reply('Bad request', oauthError), '401': reply('Bad client credentials', oauthError) },
+        parameters: [
+          query('expires_in', false, 'Lifetime in seconds: 0 or absent = 3600; clamped to the maximum', { type: 'integer', minimum: 0 }),
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: schema(tokenRequestSchema, 'input') },
+            'application/x-www-form-urlencoded': { schema: schema(tokenRequestSchema, 'input') },
+          },
+        },
+        responses: {
+          '200': reply('Token', tokenResponse),
+          '400': reply('Bad request', oauthError),
+          '401': reply('Bad client credentials', oauthError),
+        },
       },
-      check: { summary: 'Check a token', parameters: [query('access_token', true, 'The token')], responses: { '200': reply('Token state', introspection), '400': reply('Bad request', oauthError) } },
+      check: {
+        summary: 'Check a token',
+        parameters: [query('access_token', true, 'The token')],
+        responses: { '200': reply('Token state', introspection), '400': reply('Bad request', oauthError) },
+      },
     });
   }
   if (scope.remote) {
-    const errors = { '400': reply('Bad request', apiError), '401': reply('Missing, invalid, expired or revoked token', apiError), '403': reply('Action or environment not granted', apiError), '404': reply('Unknown environment or campaign', apiError) };
+    const errors = {
+      '400': reply('Bad request', apiError),
+      '401': reply('Missing, invalid, expired or revoked token', apiError),
+      '403': reply('Action or environment not granted', apiError),
+      '404': reply('Unknown environment or campaign', apiError),
+    };
     const panicState = z.object({ panic: z.boolean(), version: z.number().int() });
     const operations: { [N in (typeof REMOTE_CONTROL_ROUTES)[number]['name']]: Operation } = {
-      getConfiguration: { summary: 'Read the campaign configuration', responses: { '200': reply('Configuration', configurationView), ...errors } },
-      replaceConfiguration: { summary: 'Replace the campaign configuration', requestBody: body(bucketingConfigSchema), responses: { '200': reply('Configuration', configurationView), '412': reply('Stale If-Match', apiError), ...errors } },
-      listCampaigns: { summary: "List the environment's campaigns", responses: { '200': reply('Campaigns', z.object({ campaigns: z.array(campaignSummary) })), ...errors } },
+      getConfiguration: {
+        summary: 'Read the campaign configuration',
+        responses: { '200': reply('Configuration', configurationView), ...errors },
+      },
+      replaceConfiguration: {
+        summary: 'Replace the campaign configuration',
+        requestBody: body(bucketingConfigSchema),
+        responses: { '200': reply('Configuration', configurationView), '412': reply('Stale If-Match', apiError), ...errors },
+      },
+      listCampaigns: {
+        summary: "List the environment's campaigns",
+        responses: { '200': reply('Campaigns', z.object({ campaigns: z.array(campaignSummary) })), ...errors },
+      },
       getCampaign: { summary: 'Read one campaign', responses: { '200': reply('Campaign', campaignSchema), ...errors } },
-      putCampaign: { summary: 'Create or replace one campaign', requestBody: body(campaignSchema), responses: { '200': reply('Written'), ...errors } },
+      putCampaign: {
+        summary: 'Create or replace one campaign',
+        requestBody: body(campaignSchema),
+        responses: { '200': reply('Written'), ...errors },
+      },
       deleteCampaign: { summary: 'Delete one campaign', responses: { '200': reply('Deleted'), ...errors } },
       getPanic: { summary: 'Read panic mode', responses: { '200': reply('Panic state', panicState), ...errors } },
-      setPanic: { summary: 'Switch panic mode', requestBody: body(z.object({ panic: z.boolean() })), responses: { '200': reply('Panic state', panicState), ...errors } },
+      setPanic: {
+        summary: 'Switch panic mode',
+        requestBody: body(z.object({ panic: z.boolean() })),
+        responses: { '200': reply('Panic state', panicState), ...errors },
+      },
       listActivations: {
         summary: 'Read activations',
-        parameters: [query('visitor_id', false, 'Only this visitor'), query('since', false, 'Epoch ms', { type: 'integer' }), query('limit', false, 'At most (10,000)', { type: 'integer' })],
+        parameters: [
+          query('visitor_id', false, 'Only this visitor'),
+          query('since', false, 'Epoch ms', { type: 'integer' }),
+          query('limit', false, 'At most (10,000)', { type: 'integer' }),
+        ],
         responses: { '200': reply('Activations'), ...errors },
       },
       getResults: {
@@ -364,13 +550,26 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     describe(REMOTE_CONTROL_ROUTES, operations, (route) => ({ security: [{ bearer: [route.action] }] }));
   }
   if (scope.catalog) {
-    const errors = { '400': reply('Invalid operations, nothing applied', apiError), '401': reply('Missing or unknown catalog key', apiError), '403': reply('Not the catalog key', apiError) };
+    const errors = {
+      '400': reply('Invalid operations, nothing applied', apiError),
+      '401': reply('Missing or unknown catalog key', apiError),
+      '403': reply('Not the catalog key', apiError),
+    };
     const security = { security: [{ catalogKey: [] }] };
     describe(CATALOG_ROUTES, {
-      put: { summary: 'Add or replace an item', ...security, requestBody: body(catalogItemSchema), responses: { '200': reply('Applied', batchResult), ...errors } },
+      put: {
+        summary: 'Add or replace an item',
+        ...security,
+        requestBody: body(catalogItemSchema),
+        responses: { '200': reply('Applied', batchResult), ...errors },
+      },
       delete: { summary: 'Delete an item', ...security, responses: { '200': reply('Applied', batchResult), ...errors } },
       deleteAll: { summary: 'Delete every item (the schema is kept)', ...security, responses: { '200': reply('Deleted'), ...errors } },
-      deleteField: { summary: 'Delete a schema field', ...security, responses: { '200': reply('Deleted'), '404': reply('Unknown field', apiError), ...errors } },
+      deleteField: {
+        summary: 'Delete a schema field',
+        ...security,
+        responses: { '200': reply('Deleted'), '404': reply('Unknown field', apiError), ...errors },
+      },
       batch: {
         summary: 'Apply up to 10,000 operations atomically',
         ...security,
@@ -380,7 +579,10 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       sync: {
         summary: 'Publish every accepted operation now (search then sees them)',
         ...security,
-        responses: { '200': reply('Published version', z.object({ version: z.number().int(), syncedAt: z.number().int(), count: z.number().int() })), ...errors },
+        responses: {
+          '200': reply('Published version', z.object({ version: z.number().int(), syncedAt: z.number().int(), count: z.number().int() })),
+          ...errors,
+        },
       },
     });
   }
@@ -388,7 +590,15 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
     const text = schema(searchQuerySchema.shape.text, 'input');
     const parameters = [
       query('text', true, 'Search text; empty = every item', text),
-      { name: 'filters', in: 'query', style: 'deepObject', explode: true, required: false, description: `filters[field][]=value (list) or filters[field][0][operator]=${RANGE_OPERATORS.join('|')}&filters[field][0][value]=n (range)`, schema: { type: 'object', additionalProperties: true } },
+      {
+        name: 'filters',
+        in: 'query',
+        style: 'deepObject',
+        explode: true,
+        required: false,
+        description: `filters[field][]=value (list) or filters[field][0][operator]=${RANGE_OPERATORS.join('|')}&filters[field][0][value]=n (range)`,
+        schema: { type: 'object', additionalProperties: true },
+      },
       query('page', false, '0-indexed page', { type: 'integer', minimum: 0 }),
       query('hitsPerPage', false, 'Page size', { type: 'integer', minimum: 1, maximum: MAX_HITS_PER_PAGE, default: 20 }),
       query('rankingScoreThreshold', false, 'Absolute score cut-off', { type: 'number', minimum: 0, maximum: 1 }),
@@ -396,10 +606,20 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       query('showRankingScoreDetails', false, 'Add _rankingScoreDetails to every hit', { type: 'boolean', default: false }),
       query('index', false, '<identifier>_Catalog'),
     ];
-    const sort = { name: 'sort', in: 'query', required: false, description: '<field>:asc or <field>:desc', schema: { type: 'array', items: { type: 'string', pattern: '^.+:(asc|desc)$' } } };
+    const sort = {
+      name: 'sort',
+      in: 'query',
+      required: false,
+      description: '<field>:asc or <field>:desc',
+      schema: { type: 'array', items: { type: 'string', pattern: '^.+:(asc|desc)$' } },
+    };
     const errors = { '400': reply('Bad parameter', apiError), '404': reply('Unknown catalog', apiError) };
     describe(SEARCH_ROUTES, {
-      search: { summary: 'Search (v0.4)', parameters: [...parameters, sort], responses: { '200': reply('Results', searchResponse), ...errors } },
+      search: {
+        summary: 'Search (v0.4)',
+        parameters: [...parameters, sort],
+        responses: { '200': reply('Results', searchResponse), ...errors },
+      },
       searchV03: { summary: 'Search (v0.3: no sort)', parameters, responses: { '200': reply('Results', searchResponse), ...errors } },
       autocomplete: {
         summary: 'Autocomplete (v0.2)',
@@ -418,7 +638,11 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
   });
   return {
     openapi: '3.1.0',
-    info: { title: 'abkit', version: '0.1.0', description: 'Decision, remote control access, catalog, search and autocomplete interfaces.' },
+    info: {
+      title: 'abkit',
+      version: '0.1.0',
+      description: 'Decision, remote control access, catalog, search and autocomplete interfaces.',
+    },
     paths,
     components: {
       securitySchemes: {

@@ -12,7 +12,16 @@ import type { EnvironmentRecord } from '../storage/environments';
 import { bearerToken, challengeHeaders } from './bearer';
 import { maxBodyBytesOption } from '../body';
 import { json } from './respond';
-import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type RouteHandler, type Routes, type RouteSpec } from './router';
+import {
+  handlerOf,
+  routeTable,
+  type ErrorReporting,
+  type Handler,
+  type RouteContext,
+  type RouteHandler,
+  type Routes,
+  type RouteSpec,
+} from './router';
 
 const ENVIRONMENT = '/v1/accounts/:account_id/environments/:env_id';
 
@@ -37,7 +46,13 @@ export interface RemoteControlHandlerOptions extends ErrorReporting {
 }
 
 function view(record: EnvironmentRecord) {
-  return { account: record.accountId, environment: record.id, version: record.version, updatedAt: record.updatedAt, configuration: record.config };
+  return {
+    account: record.accountId,
+    environment: record.id,
+    version: record.version,
+    updatedAt: record.updatedAt,
+    configuration: record.config,
+  };
 }
 
 function etag(record: EnvironmentRecord): Record<string, string> {
@@ -49,14 +64,20 @@ function ifMatch(request: Request): number | undefined {
   const raw = request.headers.get('if-match');
   if (raw === null) return undefined;
   const m = /^(?:W\/)?"(\d+)"$/.exec(raw.trim());
-  if (!m) throw new ValidationError('If-Match must be an ETag from a previous read, such as "3"', [{ path: ['if-match'], message: 'malformed' }], 'invalid_request');
+  if (!m)
+    throw new ValidationError(
+      'If-Match must be an ETag from a previous read, such as "3"',
+      [{ path: ['if-match'], message: 'malformed' }],
+      'invalid_request',
+    );
   return Number(m[1]);
 }
 
 function integerParam(url: URL, name: string): number | undefined {
   const raw = url.searchParams.get(name);
   if (raw === null) return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(`${name} must be a non-negative integer`, [{ path: [name], message: 'not a non-negative integer' }]);
+  if (!/^\d{1,15}$/.test(raw))
+    throw new ValidationError(`${name} must be a non-negative integer`, [{ path: [name], message: 'not a non-negative integer' }]);
   return Number(raw);
 }
 
@@ -87,7 +108,8 @@ type RemoteRoute = (typeof REMOTE_CONTROL_ROUTES)[number];
  */
 export function remoteControlRoutes(options: RemoteControlHandlerOptions): Routes {
   const { remote, tokens, onError } = options;
-  if (!remote || typeof remote.getConfiguration !== 'function') throw new TypeError('createRemoteControlHandler: remote must be a RemoteControl');
+  if (!remote || typeof remote.getConfiguration !== 'function')
+    throw new TypeError('createRemoteControlHandler: remote must be a RemoteControl');
   if (!tokens || typeof tokens.authorize !== 'function') throw new TypeError('createRemoteControlHandler: tokens must be a TokenService');
   const maxBodyBytes = maxBodyBytesOption(options.maxBodyBytes, 5 * 1024 * 1024, 'createRemoteControlHandler');
 
@@ -131,7 +153,8 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
     async setPanic({ body }, account, env) {
       const input = await body.json();
       const panic = input !== null && typeof input === 'object' ? (input as { panic?: unknown }).panic : undefined;
-      if (typeof panic !== 'boolean') throw new ValidationError('the body must be { "panic": true | false }', [{ path: ['panic'], message: 'must be a boolean' }]);
+      if (typeof panic !== 'boolean')
+        throw new ValidationError('the body must be { "panic": true | false }', [{ path: ['panic'], message: 'must be a boolean' }]);
       const r = await remote.setPanic(account, env, panic);
       return json({ panic: r.config.panic ?? false, version: r.version }, 200, etag(r));
     },
@@ -143,8 +166,16 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
     },
     async getResults({ url, params }, account, env) {
       const metric = url.searchParams.get('metric');
-      if (metric === null) throw new ValidationError('the metric query parameter is required', [{ path: ['metric'], message: 'is required' }]);
-      return json(await remote.results(account, env, { campaignId: params.campaign_id!, metric, since: integerParam(url, 'since'), until: integerParam(url, 'until') }));
+      if (metric === null)
+        throw new ValidationError('the metric query parameter is required', [{ path: ['metric'], message: 'is required' }]);
+      return json(
+        await remote.results(account, env, {
+          campaignId: params.campaign_id!,
+          metric,
+          since: integerParam(url, 'since'),
+          until: integerParam(url, 'until'),
+        }),
+      );
     },
   };
 
@@ -164,7 +195,13 @@ export function remoteControlRoutes(options: RemoteControlHandlerOptions): Route
   // RFC 6750 §3: a 403 names the scope the endpoint needs.
   const render = (error: AbkitError, route: RemoteRoute): Response => {
     const { message } = error;
-    const body = { error: error.code === 'missing_token' ? 'invalid_token' : error.code, message, ...(error.details.length > 0 ? { details: error.details.map((d) => ({ path: formatPath(d.path, '(body)'), message: d.message })) } : {}) };
+    const body = {
+      error: error.code === 'missing_token' ? 'invalid_token' : error.code,
+      message,
+      ...(error.details.length > 0
+        ? { details: error.details.map((d) => ({ path: formatPath(d.path, '(body)'), message: d.message })) }
+        : {}),
+    };
     return json(body, error.status, challengeHeaders(error, route.action));
   };
 

@@ -156,7 +156,11 @@ export function routeTable<S extends RouteSpec>(
   handlers: { readonly [N in S['name']]: RouteHandler },
   format: { prefix?: string; maxBodyBytes: number; render: (error: AbkitError, route: S) => Response; onError?: (error: unknown) => void },
 ): Routes {
-  const routes = specs.map((spec) => ({ spec, handle: handlers[spec.name as S['name']], maxBodyBytes: spec.maxBodyBytes ?? format.maxBodyBytes }));
+  const routes = specs.map((spec) => ({
+    spec,
+    handle: handlers[spec.name as S['name']],
+    maxBodyBytes: spec.maxBodyBytes ?? format.maxBodyBytes,
+  }));
   return {
     prefix: normalizePrefix(format.prefix),
     routes,
@@ -354,13 +358,16 @@ function requestTarget(href: string, pathAndQuery?: string): Target | undefined 
     const raw = source.slice(start, end);
     const path = plainPath(raw);
     if (path !== undefined) {
-      return source.charCodeAt(end) === 0x3f ? new Target(href, path, source, end, hash < 0 ? source.length : hash) : new Target(href, path, source, NO_QUERY_TEXT, NO_QUERY_TEXT);
+      return source.charCodeAt(end) === 0x3f
+        ? new Target(href, path, source, end, hash < 0 ? source.length : hash)
+        : new Target(href, path, source, NO_QUERY_TEXT, NO_QUERY_TEXT);
     }
     // A node request's target is as the client sent it (a Request's URL has none left), where the
     // URL parser would resolve a dot segment into another route (`/v2/../metrics` is `/metrics`,
     // past a proxy rule that allows by path prefix): such a path is kept as it came, and no
     // route serves it.
-    if (DOT_SEGMENT.test(raw.replace(TAB_OR_NEWLINE, ''))) return new Target(href, raw, source, NO_QUERY_TEXT, NO_QUERY_TEXT, undefined, true);
+    if (DOT_SEGMENT.test(raw.replace(TAB_OR_NEWLINE, '')))
+      return new Target(href, raw, source, NO_QUERY_TEXT, NO_QUERY_TEXT, undefined, true);
   }
   let url: URL;
   try {
@@ -370,8 +377,6 @@ function requestTarget(href: string, pathAndQuery?: string): Target | undefined 
   }
   return new Target(href, url.pathname, href, NO_QUERY_TEXT, NO_QUERY_TEXT, url);
 }
-
-
 
 const TARGET = Symbol.for('abkit.request.target');
 

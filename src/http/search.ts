@@ -10,7 +10,17 @@ import { SearchService, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from '../body';
 import { json, jsonText } from './respond';
-import { handlerOf, matchedRoute, reportToConsole, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
+import {
+  handlerOf,
+  matchedRoute,
+  reportToConsole,
+  routeTable,
+  type ErrorReporting,
+  type Handler,
+  type RouteContext,
+  type Routes,
+  type RouteSpec,
+} from './router';
 
 /**
  * Options of {@link createSearchHandler}.
@@ -108,13 +118,16 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
   async function tenant(request: Request, params: Record<string, unknown>, autocomplete: boolean): Promise<string> {
     if (options.catalog !== undefined) return options.catalog;
     const named = (name: string, value: unknown) => {
-      if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} must be a non-empty string`, [{ path: [name], message: 'empty' }]);
+      if (typeof value !== 'string' || value === '')
+        throw new ValidationError(`${name} must be a non-empty string`, [{ path: [name], message: 'empty' }]);
       return value;
     };
     if (params.index !== undefined) {
       const index = named('index', params.index);
       if (!index.endsWith(SUFFIX) || index.length === SUFFIX.length) {
-        throw new ValidationError(`index must have the form <identifier>${SUFFIX}, got ${JSON.stringify(index)}`, [{ path: ['index'], message: 'bad form' }]);
+        throw new ValidationError(`index must have the form <identifier>${SUFFIX}, got ${JSON.stringify(index)}`, [
+          { path: ['index'], message: 'bad form' },
+        ]);
       }
       return index.slice(0, -SUFFIX.length);
     }
@@ -155,7 +168,16 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     await authorize(request, identifier);
     const { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } = params;
     // Raw query values: the service validates them with searchQuerySchema, naming each parameter.
-    const query = { text, filters, page, hitsPerPage, sort, rankingScoreThreshold, semanticRatio, showRankingScoreDetails } as SearchQueryInput;
+    const query = {
+      text,
+      filters,
+      page,
+      hitsPerPage,
+      sort,
+      rankingScoreThreshold,
+      semanticRatio,
+      showRankingScoreDetails,
+    } as SearchQueryInput;
     const answer = await (await service(identifier)).searchText(query);
     tell(request, 'search', identifier, answer.totalHits);
     return jsonText(answer.text);
@@ -173,7 +195,11 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
 
   const render = (error: AbkitError): Response => {
     const details = error.details.map((d) => ({ parameter: queryParameter(d.path), message: d.message }));
-    return json({ error: error.code, message: error.message, ...(details.length > 0 ? { details } : {}) }, error.status, challengeHeaders(error));
+    return json(
+      { error: error.code, message: error.message, ...(details.length > 0 ? { details } : {}) },
+      error.status,
+      challengeHeaders(error),
+    );
   };
 
   return routeTable(

@@ -21,7 +21,12 @@ export const SERVICE_ROUTES = [
  * const routes = serviceRoutes({ health: () => ({ status: 'ok' }), document: () => openApiDocument(scope) });
  * ```
  */
-export function serviceRoutes(options: { health: () => unknown; document: () => unknown; prefix?: string; onError?: (error: unknown) => void }): Routes {
+export function serviceRoutes(options: {
+  health: () => unknown;
+  document: () => unknown;
+  prefix?: string;
+  onError?: (error: unknown) => void;
+}): Routes {
   let document: unknown;
   return routeTable(
     SERVICE_ROUTES,
@@ -29,6 +34,11 @@ export function serviceRoutes(options: { health: () => unknown; document: () => 
       health: async () => json(options.health()),
       openapi: async () => json((document ??= options.document())),
     },
-    { prefix: options.prefix, maxBodyBytes: 1, onError: options.onError, render: (error) => json({ message: error.message }, error.status) },
+    {
+      prefix: options.prefix,
+      maxBodyBytes: 1,
+      onError: options.onError,
+      render: (error) => json({ message: error.message }, error.status),
+    },
   );
 }

@@ -69,7 +69,8 @@ async function readFields(request: Request, reader: BodyReader): Promise<TokenRe
     return out;
   }
   if (text.trim() === '') return out;
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) invalidRequest(`the body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH))
+    invalidRequest(`the body nests arrays and objects deeper than the limit of ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -82,7 +83,8 @@ async function readFields(request: Request, reader: BodyReader): Promise<TokenRe
     if (value === undefined || value === null) continue;
     // A JSON number: an integer of any size is a lifetime to clamp (1e30 too); a fraction or a
     // negative keeps its text and is refused with it.
-    if (name === 'expires_in' && typeof value === 'number') out.expires_in = Number.isInteger(value) && value >= 0 ? String(Math.min(value, Number.MAX_SAFE_INTEGER)) : String(value);
+    if (name === 'expires_in' && typeof value === 'number')
+      out.expires_in = Number.isInteger(value) && value >= 0 ? String(Math.min(value, Number.MAX_SAFE_INTEGER)) : String(value);
     else if (typeof value !== 'string') invalidRequest(`${name} must be a string`);
     else out[name] = value;
   }
@@ -150,7 +152,11 @@ export function tokenRoutes(options: TokenHandlerOptions): Routes {
     }
     if (fields.grant_type === undefined) invalidRequest('grant_type is required');
     if (fields.grant_type !== 'client_credentials') {
-      throw new ValidationError(`grant_type ${JSON.stringify(fields.grant_type)} is not supported; use client_credentials`, [], 'unsupported_grant_type');
+      throw new ValidationError(
+        `grant_type ${JSON.stringify(fields.grant_type)} is not supported; use client_credentials`,
+        [],
+        'unsupported_grant_type',
+      );
     }
     const clientId = basic?.id ?? fields.client_id;
     const clientSecret = basic?.secret ?? fields.client_secret;

@@ -99,12 +99,7 @@ const id = () => z.string().min(1).max(CONFIG_LIMITS.idLength, `must be at most 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 const STRING_OPERATORS = new Set<TargetingOperator>(['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH']);
-const ORDER_OPERATORS = new Set<TargetingOperator>([
-  'LOWER_THAN',
-  'LOWER_THAN_OR_EQUALS',
-  'GREATER_THAN',
-  'GREATER_THAN_OR_EQUALS',
-]);
+const ORDER_OPERATORS = new Set<TargetingOperator>(['LOWER_THAN', 'LOWER_THAN_OR_EQUALS', 'GREATER_THAN', 'GREATER_THAN_OR_EQUALS']);
 
 /**
  * Schema of one targeting rule `{ key, operator, value }`.
@@ -141,7 +136,6 @@ export const targetingSchema = z
       }
     }
   });
-
 
 /**
  * Schema of a variation and its modifications.
@@ -191,7 +185,12 @@ export const variationGroupSchema = z.looseObject({
     .superRefine((variations, ctx) => {
       const total = variations.reduce((sum, v) => sum + (v.allocation ?? 0), 0);
       if (total > 100 + 1e-9) ctx.addIssue({ code: 'custom', message: `allocations sum to ${total}, more than 100` });
-      duplicates(variations.map((v) => v.id), 'variation id', [], ctx);
+      duplicates(
+        variations.map((v) => v.id),
+        'variation id',
+        [],
+        ctx,
+      );
     }),
 });
 
@@ -204,25 +203,28 @@ export const variationGroupSchema = z.looseObject({
  * await remote.putCampaign('acme', 'prod', campaign.id, campaign);
  * ```
  */
-export const campaignSchema = z.looseObject({
-  id: id(),
-  type: z.string().min(1),
-  slug: id().nullable().optional(),
-  name: z.string().optional(),
-  bucketRanges: z
-    .array(
-      z.looseObject({
-        r: z
-          .tuple([z.number().min(0).max(100), z.number().min(0).max(100)])
-          .refine(([lo, hi]) => lo < hi, 'range [lo, hi) needs lo < hi'),
-      }),
-    )
-    .optional(),
-  variationGroups: z.array(variationGroupSchema).min(1),
-}).superRefine((campaign, ctx) => {
-  // Unknown members are kept, so they are bounded too; a campaign sits two levels down.
-  if (nestingExceeds(campaign, CONFIG_LIMITS.depth - 2)) ctx.addIssue({ code: 'custom', message: `nests deeper than the configuration limit of ${CONFIG_LIMITS.depth} levels` });
-});
+export const campaignSchema = z
+  .looseObject({
+    id: id(),
+    type: z.string().min(1),
+    slug: id().nullable().optional(),
+    name: z.string().optional(),
+    bucketRanges: z
+      .array(
+        z.looseObject({
+          r: z
+            .tuple([z.number().min(0).max(100), z.number().min(0).max(100)])
+            .refine(([lo, hi]) => lo < hi, 'range [lo, hi) needs lo < hi'),
+        }),
+      )
+      .optional(),
+    variationGroups: z.array(variationGroupSchema).min(1),
+  })
+  .superRefine((campaign, ctx) => {
+    // Unknown members are kept, so they are bounded too; a campaign sits two levels down.
+    if (nestingExceeds(campaign, CONFIG_LIMITS.depth - 2))
+      ctx.addIssue({ code: 'custom', message: `nests deeper than the configuration limit of ${CONFIG_LIMITS.depth} levels` });
+  });
 
 /**
  * Schema of a whole bucketing configuration (what `DecisionEngine.load` takes).
@@ -235,11 +237,10 @@ export const campaignSchema = z.looseObject({
 export const bucketingConfigSchema = z
   .looseObject({
     panic: z.boolean().optional(),
-    campaigns: z.array(campaignSchema).max(CONFIG_LIMITS.campaigns, `must hold at most ${CONFIG_LIMITS.campaigns} campaigns per environment`),
-    accountSettings: z
-      .looseObject({ enabledXPC: z.boolean().optional(), enabled1V1T: z.boolean().optional() })
-      .nullable()
-      .optional(),
+    campaigns: z
+      .array(campaignSchema)
+      .max(CONFIG_LIMITS.campaigns, `must hold at most ${CONFIG_LIMITS.campaigns} campaigns per environment`),
+    accountSettings: z.looseObject({ enabledXPC: z.boolean().optional(), enabled1V1T: z.boolean().optional() }).nullable().optional(),
   })
   .superRefine(
     (c, ctx) => {
@@ -257,11 +258,19 @@ export const bucketingConfigSchema = z
       });
       duplicates(strings(groups), 'variation group id', ['campaigns'], ctx);
       if (groups.length > CONFIG_LIMITS.variationGroups) {
-        ctx.addIssue({ code: 'custom', path: ['campaigns'], message: `hold ${groups.length} variation groups; the limit is ${CONFIG_LIMITS.variationGroups} per environment` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['campaigns'],
+          message: `hold ${groups.length} variation groups; the limit is ${CONFIG_LIMITS.variationGroups} per environment`,
+        });
       }
       const targetingBytes = targetingSize(campaigns);
       if (targetingBytes > CONFIG_LIMITS.targetingBytes) {
-        ctx.addIssue({ code: 'custom', path: ['campaigns'], message: `hold ${targetingBytes} characters of targeting values; the limit is ${CONFIG_LIMITS.targetingBytes} per environment` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['campaigns'],
+          message: `hold ${targetingBytes} characters of targeting values; the limit is ${CONFIG_LIMITS.targetingBytes} per environment`,
+        });
       }
       // Campaigns bound themselves; the other (kept) members are bounded here.
       if (c !== null && typeof c === 'object' && nestingExceeds({ ...c, campaigns: [] }, CONFIG_LIMITS.depth)) {
@@ -358,7 +367,12 @@ function valueSize(value: unknown): number {
   return 2;
 }
 
-function duplicates(ids: string[], what: string, path: (string | number)[], ctx: { addIssue: (issue: { code: 'custom'; path: (string | number)[]; message: string }) => void }): void {
+function duplicates(
+  ids: string[],
+  what: string,
+  path: (string | number)[],
+  ctx: { addIssue: (issue: { code: 'custom'; path: (string | number)[]; message: string }) => void },
+): void {
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) ctx.addIssue({ code: 'custom', path, message: `duplicate ${what} "${id}"` });
@@ -382,7 +396,10 @@ export function parseBucketingConfig(input: unknown): BucketingConfig {
   // Measured once valid: validation refuses cycles, so the text exists.
   const bytes = utf8Length(JSON.stringify(config));
   if (bytes > CONFIG_LIMITS.configBytes) {
-    throw new PayloadTooLargeError(`the bucketing configuration is ${bytes} bytes of JSON; the limit is ${CONFIG_LIMITS.configBytes} bytes per environment`, 'configuration_too_large');
+    throw new PayloadTooLargeError(
+      `the bucketing configuration is ${bytes} bytes of JSON; the limit is ${CONFIG_LIMITS.configBytes} bytes per environment`,
+      'configuration_too_large',
+    );
   }
   return config;
 }

@@ -25,4 +25,12 @@ export type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'object<s
  * isFieldType('object<number>'); // true
  * ```
  */
-export const FIELD_TYPES: readonly FieldType[] = ['string', 'number', 'boolean', 'string[]', 'object<string>', 'object<number>', 'object<boolean>'];
+export const FIELD_TYPES: readonly FieldType[] = [
+  'string',
+  'number',
+  'boolean',
+  'string[]',
+  'object<string>',
+  'object<number>',
+  'object<boolean>',
+];

@@ -65,7 +65,8 @@ function kindOf(value: unknown): Kind | 'null' {
 /** The evaluation context as abkit's visitor and targeting context. */
 function visitorOf(context: EvaluationContext): { visitorId: string; context: VisitorContext } {
   const { targetingKey, ...attributes } = context;
-  if (typeof targetingKey !== 'string' || targetingKey === '') throw new TargetingKeyMissingError('the evaluation context needs a targetingKey (the visitor id)');
+  if (typeof targetingKey !== 'string' || targetingKey === '')
+    throw new TargetingKeyMissingError('the evaluation context needs a targetingKey (the visitor id)');
   const out: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined) continue;
@@ -119,7 +120,8 @@ export class AbkitProvider implements Provider {
 
   /** Creates the provider; a bad option throws a `TypeError` naming it. */
   constructor(options: AbkitProviderOptions) {
-    if (!options?.engine || typeof options.engine.decideFlags !== 'function') throw new TypeError('AbkitProvider: engine must be a DecisionEngine');
+    if (!options?.engine || typeof options.engine.decideFlags !== 'function')
+      throw new TypeError('AbkitProvider: engine must be a DecisionEngine');
     if (options.environment !== undefined && (typeof options.environment !== 'string' || options.environment === '')) {
       throw new TypeError('AbkitProvider: environment must be a non-empty string');
     }
@@ -146,7 +148,11 @@ export class AbkitProvider implements Provider {
   }
 
   /** Resolves an object (JSON object or array) flag. */
-  resolveObjectEvaluation<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext): Promise<ResolutionDetails<T>> {
+  resolveObjectEvaluation<T extends JsonValue>(
+    flagKey: string,
+    defaultValue: T,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<T>> {
     return this.#resolve(flagKey, defaultValue, context, 'object');
   }
 
@@ -160,7 +166,9 @@ export class AbkitProvider implements Provider {
       return;
     }
     const value = trackingEventDetails?.value;
-    this.experiments.track({ visitorId, environment: this.#environment, event: trackingEventName, value: typeof value === 'number' ? value : null }).catch(this.#onError);
+    this.experiments
+      .track({ visitorId, environment: this.#environment, event: trackingEventName, value: typeof value === 'number' ? value : null })
+      .catch(this.#onError);
   }
 
   async #resolve<T>(flagKey: string, defaultValue: T, context: EvaluationContext, kind: Kind): Promise<ResolutionDetails<T>> {
@@ -177,9 +185,21 @@ export class AbkitProvider implements Provider {
     const actual = kindOf(flag.value);
     if (actual !== kind) throw new TypeMismatchError(`flag "${flagKey}" is a ${actual}, not a ${kind}`);
     if (this.#recordExposures) {
-      await this.experiments.activate({ environmentId: result.environmentId, visitorId: visitor.visitorId, variationGroupId: flag.metadata.variationGroupId, variationId: flag.metadata.variationId }).catch(general);
+      await this.experiments
+        .activate({
+          environmentId: result.environmentId,
+          visitorId: visitor.visitorId,
+          variationGroupId: flag.metadata.variationGroupId,
+          variationId: flag.metadata.variationId,
+        })
+        .catch(general);
     }
-    const reason = flag.source === 'forced' ? StandardResolutionReasons.STATIC : flag.split ? StandardResolutionReasons.SPLIT : StandardResolutionReasons.TARGETING_MATCH;
+    const reason =
+      flag.source === 'forced'
+        ? StandardResolutionReasons.STATIC
+        : flag.split
+          ? StandardResolutionReasons.SPLIT
+          : StandardResolutionReasons.TARGETING_MATCH;
     return { value: flag.value as T, variant: flag.metadata.variationId, reason, flagMetadata: metadataOf(flag) };
   }
 }

@@ -163,7 +163,7 @@ export function normalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) return p === 0 ? -Infinity : p === 1 ? Infinity : Number.NaN;
   let z = 0;
   for (let i = 0; i < 200; i++) {
-    const step = (normalCdf(z) - p) / (Math.exp(-0.5 * z * z - LN_SQRT_2PI));
+    const step = (normalCdf(z) - p) / Math.exp(-0.5 * z * z - LN_SQRT_2PI);
     z -= step;
     if (Math.abs(step) < 1e-12 * Math.max(1, Math.abs(z))) break;
   }

@@ -112,7 +112,8 @@ export class ExperimentService {
    */
   async activate(input: ActivationInput | readonly ActivationInput[]): Promise<void> {
     const list: readonly ActivationInput[] = Array.isArray(input) ? input : [input as ActivationInput];
-    if (list.length > DECISION_LIMITS.activationsPerCall) failWith([{ path: [], message: `holds ${list.length} activations; at most ${DECISION_LIMITS.activationsPerCall} per call` }]);
+    if (list.length > DECISION_LIMITS.activationsPerCall)
+      failWith([{ path: [], message: `holds ${list.length} activations; at most ${DECISION_LIMITS.activationsPerCall} per call` }]);
     const details: ErrorDetail[] = [];
     const rows: Activation[] = [];
     const now = this.#clock();
@@ -124,10 +125,12 @@ export class ExperimentService {
       requireId(a.visitorId, at('visitorId'), details);
       requireId(a.variationGroupId, at('variationGroupId'), details);
       requireId(a.variationId, at('variationId'), details);
-      if (a.anonymousId != null && typeof a.anonymousId !== 'string') details.push({ path: at('anonymousId'), message: 'must be a string' });
+      if (a.anonymousId != null && typeof a.anonymousId !== 'string')
+        details.push({ path: at('anonymousId'), message: 'must be a string' });
       // The other ids must name what the configuration holds (ids of at most as many characters);
       // checked here too, so an error never echoes a longer one.
-      for (const field of ['environmentId', 'visitorId', 'variationGroupId', 'variationId', 'anonymousId'] as const) idLengthProblem(a[field], at(field), details);
+      for (const field of ['environmentId', 'visitorId', 'variationGroupId', 'variationId', 'anonymousId'] as const)
+        idLengthProblem(a[field], at(field), details);
       if (details.length > before) continue;
       const config = await this.engine.find(a.environmentId);
       if (!config) {
@@ -136,11 +139,17 @@ export class ExperimentService {
       }
       const found = config.groupById.get(a.variationGroupId);
       if (!found) {
-        details.push({ path: at('variationGroupId'), message: `"${a.variationGroupId}" is not a variation group of environment "${a.environmentId}"` });
+        details.push({
+          path: at('variationGroupId'),
+          message: `"${a.variationGroupId}" is not a variation group of environment "${a.environmentId}"`,
+        });
         continue;
       }
       if (!found.group.variationById.has(a.variationId)) {
-        details.push({ path: at('variationId'), message: `"${a.variationId}" is not a variation of variation group "${a.variationGroupId}"` });
+        details.push({
+          path: at('variationId'),
+          message: `"${a.variationId}" is not a variation of variation group "${a.variationGroupId}"`,
+        });
         continue;
       }
       rows.push({
@@ -172,7 +181,8 @@ export class ExperimentService {
   async track(input: TrackInput | readonly TrackInput[]): Promise<void> {
     const batch = Array.isArray(input);
     const list: readonly TrackInput[] = batch ? input : [input as TrackInput];
-    if (list.length > MAX_EVENTS_PER_CALL) failWith([{ path: [], message: `holds ${list.length} events; at most ${MAX_EVENTS_PER_CALL} per call` }]);
+    if (list.length > MAX_EVENTS_PER_CALL)
+      failWith([{ path: [], message: `holds ${list.length} events; at most ${MAX_EVENTS_PER_CALL} per call` }]);
     const details: ErrorDetail[] = [];
     const rows: ConversionEvent[] = [];
     const now = this.#clock();
@@ -223,5 +233,4 @@ export class ExperimentService {
     const rows = await this.storage.events.aggregate({ ...window, campaignId: campaign.id, event: query.metric });
     return analyzeCampaign(campaign, rows, window);
   }
-
 }

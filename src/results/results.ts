@@ -169,15 +169,20 @@ export function resultsQueryProblems(query: ResultsQuery, details: ErrorDetail[]
     details.push({ path: [], message: 'must be an object' });
     return;
   }
-  if (typeof query.campaignId !== 'string' || query.campaignId === '') details.push({ path: ['campaignId'], message: 'must be a non-empty string' });
+  if (typeof query.campaignId !== 'string' || query.campaignId === '')
+    details.push({ path: ['campaignId'], message: 'must be a non-empty string' });
   if (typeof query.metric !== 'string' || query.metric === '') details.push({ path: ['metric'], message: 'must be a non-empty string' });
-  else if (query.metric.length > MAX_EVENT_NAME_LENGTH) details.push({ path: ['metric'], message: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
-  if (query.environment !== undefined && (typeof query.environment !== 'string' || query.environment === '')) details.push({ path: ['environment'], message: 'must be a non-empty string' });
+  else if (query.metric.length > MAX_EVENT_NAME_LENGTH)
+    details.push({ path: ['metric'], message: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
+  if (query.environment !== undefined && (typeof query.environment !== 'string' || query.environment === ''))
+    details.push({ path: ['environment'], message: 'must be a non-empty string' });
   for (const field of ['since', 'until'] as const) {
     const v = query[field];
-    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) details.push({ path: [field], message: 'must be a non-negative integer (epoch milliseconds)' });
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0))
+      details.push({ path: [field], message: 'must be a non-negative integer (epoch milliseconds)' });
   }
-  if (typeof query.since === 'number' && typeof query.until === 'number' && query.since >= query.until) details.push({ path: ['until'], message: 'must be after since' });
+  if (typeof query.since === 'number' && typeof query.until === 'number' && query.since >= query.until)
+    details.push({ path: ['until'], message: 'must be after since' });
 }
 
 interface Row {
@@ -257,7 +262,12 @@ export function analyzeCampaign(
   const groups: GroupResult[] = [];
   const build = (groupId: string, configured: readonly { id: string; allocation: number; reference: boolean }[]) => {
     const seen = byGroup.get(groupId) ?? new Map<string, VariationAggregate>();
-    const rows: Row[] = configured.map((v) => ({ variationId: v.id, allocation: v.allocation, configuredReference: v.reference, sums: seen.get(v.id) }));
+    const rows: Row[] = configured.map((v) => ({
+      variationId: v.id,
+      allocation: v.allocation,
+      configuredReference: v.reference,
+      sums: seen.get(v.id),
+    }));
     const known = new Set(configured.map((v) => v.id));
     for (const [id, sums] of [...seen].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
       if (!known.has(id)) rows.push({ variationId: id, allocation: null, configuredReference: false, sums });
@@ -285,12 +295,17 @@ export function analyzeCampaign(
           valueSum: r.sums?.valueSum ?? 0,
           meanValue: exposed > 0 ? (r.sums?.valueSum ?? 0) / exposed : null,
           valueStandardDeviation: moments ? Math.sqrt(moments.variance) : null,
-          comparison: r === reference ? null : { conversionRate: compareRates(reference, r), value: valued > 0 ? compareValues(reference, r) : null },
+          comparison:
+            r === reference ? null : { conversionRate: compareRates(reference, r), value: valued > 0 ? compareValues(reference, r) : null },
         };
       }),
     });
   };
-  for (const g of campaign.groups) build(g.id, g.variations.map((v) => ({ id: v.id, allocation: v.allocation, reference: v.decision.variation.reference })));
+  for (const g of campaign.groups)
+    build(
+      g.id,
+      g.variations.map((v) => ({ id: v.id, allocation: v.allocation, reference: v.decision.variation.reference })),
+    );
   const configuredGroups = new Set(campaign.groups.map((g) => g.id));
   for (const id of [...byGroup.keys()].sort()) if (!configuredGroups.has(id)) build(id, []);
   return {

@@ -168,7 +168,12 @@ export function proportionDifference(reference: Proportion, treatment: Proportio
  * relativeUplift(0.10, 0.10 * 0.9 / 1000, 0.13, 0.13 * 0.87 / 1000); // { estimate: 0.3, lower: …, upper: … }
  * ```
  */
-export function relativeUplift(referenceMean: number, referenceVariance: number, treatmentMean: number, treatmentVariance: number): Estimate | null {
+export function relativeUplift(
+  referenceMean: number,
+  referenceVariance: number,
+  treatmentMean: number,
+  treatmentVariance: number,
+): Estimate | null {
   if (referenceMean === 0 || !Number.isFinite(referenceVariance) || !Number.isFinite(treatmentVariance)) return null;
   const m1 = referenceMean;
   const m2 = treatmentMean;

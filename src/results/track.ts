@@ -58,14 +58,17 @@ export function trackProblems(input: TrackInput, prefix: ErrorPath, details: Err
     details.push({ path: prefix, message: 'must be an object' });
     return;
   }
-  if (typeof input.visitorId !== 'string' || input.visitorId === '') details.push({ path: at('visitorId'), message: 'must be a non-empty string' });
+  if (typeof input.visitorId !== 'string' || input.visitorId === '')
+    details.push({ path: at('visitorId'), message: 'must be a non-empty string' });
   else idLengthProblem(input.visitorId, at('visitorId'), details);
   if (typeof input.event !== 'string' || input.event === '') details.push({ path: at('event'), message: 'must be a non-empty string' });
-  else if (input.event.length > MAX_EVENT_NAME_LENGTH) details.push({ path: at('event'), message: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
+  else if (input.event.length > MAX_EVENT_NAME_LENGTH)
+    details.push({ path: at('event'), message: `must be at most ${MAX_EVENT_NAME_LENGTH} characters` });
   if (input.environment !== undefined && (typeof input.environment !== 'string' || input.environment === '')) {
     details.push({ path: at('environment'), message: 'must be a non-empty string' });
   }
-  if (input.value != null && !(typeof input.value === 'number' && Number.isFinite(input.value))) details.push({ path: at('value'), message: 'must be a finite number or null' });
+  if (input.value != null && !(typeof input.value === 'number' && Number.isFinite(input.value)))
+    details.push({ path: at('value'), message: 'must be a finite number or null' });
   if (input.timestamp !== undefined && !(Number.isSafeInteger(input.timestamp) && input.timestamp >= 0)) {
     details.push({ path: at('timestamp'), message: 'must be a non-negative integer (epoch milliseconds)' });
   }

@@ -43,7 +43,9 @@ const SEPARATOR = '\u001f';
 export function fold(text: string): string {
   // ASCII needs no decomposition: most catalog text takes the short path.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at U+0000 on purpose
-  return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.replace(SYMBOLS, SEPARATOR).normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
+  return /^[\x00-\x7f]*$/.test(text)
+    ? text.toLowerCase()
+    : text.replace(SYMBOLS, SEPARATOR).normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
 }
 
 /**

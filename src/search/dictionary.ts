@@ -90,10 +90,26 @@ export class Dictionary {
       word[node] = k;
       if (w.length > maxDepth) maxDepth = w.length;
     }
-    return new Dictionary(words, ids, char.subarray(0, nodes), child.subarray(0, nodes), sibling.subarray(0, nodes), word.subarray(0, nodes), maxDepth);
+    return new Dictionary(
+      words,
+      ids,
+      char.subarray(0, nodes),
+      child.subarray(0, nodes),
+      sibling.subarray(0, nodes),
+      word.subarray(0, nodes),
+      maxDepth,
+    );
   }
 
-  private constructor(words: readonly string[], ids: Map<string, number>, char: Uint16Array, child: Int32Array, sibling: Int32Array, word: Int32Array, maxDepth: number) {
+  private constructor(
+    words: readonly string[],
+    ids: Map<string, number>,
+    char: Uint16Array,
+    child: Int32Array,
+    sibling: Int32Array,
+    word: Int32Array,
+    maxDepth: number,
+  ) {
     this.words = words;
     this.#ids = ids;
     this.#char = char;
@@ -113,7 +129,14 @@ export class Dictionary {
    * one typo), or with `prefix`, every word having a prefix within `maxTypos` of `term`, with the
    * fewest typos found; at most `limit` words. Adds the work done to `work`.
    */
-  lookup(term: string, maxTypos: number, prefix: boolean, limit: number, emit: (id: number, typos: number) => void, work?: LookupWork): void {
+  lookup(
+    term: string,
+    maxTypos: number,
+    prefix: boolean,
+    limit: number,
+    emit: (id: number, typos: number) => void,
+    work?: LookupWork,
+  ): void {
     const n = term.length;
     const width = n + 1;
     const depthLimit = Math.min(this.#maxDepth, prefix ? Infinity : n + maxTypos);

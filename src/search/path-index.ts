@@ -109,7 +109,12 @@ export function docsWith(path: PathIndex, value: PathValue): Uint32Array {
  * them, unless over an eighth of its values had no document left, or were numbered after its
  * shared map: then every value is numbered afresh.
  */
-export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath, checkpoint: number, previous?: PathIndex): Generator<void, PathIndex> {
+export function* pathIndexSteps(
+  items: readonly CatalogItem[],
+  info: SearchPath,
+  checkpoint: number,
+  previous?: PathIndex,
+): Generator<void, PathIndex> {
   const n = items.length;
   const number = info.kind === 'number';
   const base =
@@ -211,7 +216,9 @@ export function* pathIndexSteps(items: readonly CatalogItem[], info: SearchPath,
   if (number) {
     const sortedValues = new Float64Array(postingDocs.length);
     for (let v = 0; v < distinct; v++) sortedValues.fill(sortedNumbers![v]!, postingStart[v]!, postingStart[v + 1]!);
-    return rare ? { info, valueIds, stale, postingStart, postingDocs, sortedValues } : { info, valueIds, stale, postingStart, postingDocs, sortedValues, first, min, max };
+    return rare
+      ? { info, valueIds, stale, postingStart, postingDocs, sortedValues }
+      : { info, valueIds, stale, postingStart, postingDocs, sortedValues, first, min, max };
   }
   // toLowerCase returns the string itself when it has no capital: most values cost no new string.
   const lower: string[] = [];

@@ -141,14 +141,21 @@ function parseFilter(field: string, raw: unknown, ctx: z.RefinementCtx): Filter 
   };
   // `filters[f][operator]=…&filters[f][value]=…` (no index) is one condition, not two values.
   const single = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && ('operator' in raw || 'value' in raw);
-  const list: unknown[] = Array.isArray(raw) ? raw : single ? [raw] : raw !== null && typeof raw === 'object' ? Object.values(raw as object) : [raw];
+  const list: unknown[] = Array.isArray(raw)
+    ? raw
+    : single
+      ? [raw]
+      : raw !== null && typeof raw === 'object'
+        ? Object.values(raw as object)
+        : [raw];
   if (list.length === 0) return fail('give at least one value');
   if (list.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
     return { kind: 'list', values: list.map(String) };
   }
   const conditions: { operator: RangeOperator; value: number }[] = [];
   for (const [i, c] of list.entries()) {
-    if (c === null || typeof c !== 'object' || Array.isArray(c)) return fail(`condition ${i} must be { operator, value }, or every value a string`);
+    if (c === null || typeof c !== 'object' || Array.isArray(c))
+      return fail(`condition ${i} must be { operator, value }, or every value a string`);
     const { operator, value } = c as { operator?: unknown; value?: unknown };
     if (!RANGE_OPERATORS.includes(operator as RangeOperator)) {
       return fail(`unknown operator ${JSON.stringify(operator)} in condition ${i}; use one of ${RANGE_OPERATORS.join(' ')}`);
@@ -160,34 +167,40 @@ function parseFilter(field: string, raw: unknown, ctx: z.RefinementCtx): Filter 
   return { kind: 'range', conditions };
 }
 
-const filtersSchema = z.unknown().optional().transform((raw, ctx) => {
-  const out: Record<string, Filter> = Object.create(null);
-  if (raw === undefined) return out;
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    ctx.addIssue({ code: 'custom', message: 'filters must map field names to values, e.g. filters[brand][]=Apple' });
-    return z.NEVER;
-  }
-  for (const field of Object.keys(raw)) {
-    const filter = parseFilter(field, (raw as Record<string, unknown>)[field], ctx);
-    if (filter) Object.defineProperty(out, field, { value: filter, enumerable: true });
-  }
-  return out;
-});
-
-const sortSchema = z.unknown().optional().transform((raw, ctx) => {
-  if (raw === undefined) return [] as SortCriterion[];
-  const list = Array.isArray(raw) ? raw : raw !== null && typeof raw === 'object' ? Object.values(raw) : [raw];
-  const out: SortCriterion[] = [];
-  for (const entry of list) {
-    const m = typeof entry === 'string' ? /^(.+):(asc|desc)$/.exec(entry) : null;
-    if (!m) {
-      ctx.addIssue({ code: 'custom', message: `sort: ${JSON.stringify(entry)} must have the form <field>:asc or <field>:desc` });
+const filtersSchema = z
+  .unknown()
+  .optional()
+  .transform((raw, ctx) => {
+    const out: Record<string, Filter> = Object.create(null);
+    if (raw === undefined) return out;
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      ctx.addIssue({ code: 'custom', message: 'filters must map field names to values, e.g. filters[brand][]=Apple' });
       return z.NEVER;
     }
-    out.push({ field: m[1]!, direction: m[2] as 'asc' | 'desc' });
-  }
-  return out;
-});
+    for (const field of Object.keys(raw)) {
+      const filter = parseFilter(field, (raw as Record<string, unknown>)[field], ctx);
+      if (filter) Object.defineProperty(out, field, { value: filter, enumerable: true });
+    }
+    return out;
+  });
+
+const sortSchema = z
+  .unknown()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined) return [] as SortCriterion[];
+    const list = Array.isArray(raw) ? raw : raw !== null && typeof raw === 'object' ? Object.values(raw) : [raw];
+    const out: SortCriterion[] = [];
+    for (const entry of list) {
+      const m = typeof entry === 'string' ? /^(.+):(asc|desc)$/.exec(entry) : null;
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: `sort: ${JSON.stringify(entry)} must have the form <field>:asc or <field>:desc` });
+        return z.NEVER;
+      }
+      out.push({ field: m[1]!, direction: m[2] as 'asc' | 'desc' });
+    }
+    return out;
+  });
 
 /**
  * Schema of a search query (interfaces.md, Search). Accepts numbers as numbers or numeric strings (query
@@ -204,8 +217,12 @@ export const searchQuerySchema = z.object({
     .string({ error: 'text is required (use text= for a placeholder search over all items)' })
     .max(MAX_TEXT_LENGTH, `text must be at most ${MAX_TEXT_LENGTH} characters`),
   filters: filtersSchema,
-  page: integer('page', 0, 1_000_000).optional().transform((v) => v ?? 0),
-  hitsPerPage: integer('hitsPerPage', 1, MAX_HITS_PER_PAGE).optional().transform((v) => v ?? DEFAULT_HITS_PER_PAGE),
+  page: integer('page', 0, 1_000_000)
+    .optional()
+    .transform((v) => v ?? 0),
+  hitsPerPage: integer('hitsPerPage', 1, MAX_HITS_PER_PAGE)
+    .optional()
+    .transform((v) => v ?? DEFAULT_HITS_PER_PAGE),
   sort: sortSchema,
   rankingScoreThreshold: ratio('rankingScoreThreshold').optional(),
   semanticRatio: ratio('semanticRatio').optional(),
@@ -251,7 +268,9 @@ export type SearchQuery = z.output<typeof searchQuerySchema>;
  */
 export const autocompleteQuerySchema = z.object({
   query: z.string({ error: 'query is required' }).max(MAX_TEXT_LENGTH, `query must be at most ${MAX_TEXT_LENGTH} characters`),
-  hitsPerPage: integer('hits_per_page', 1, MAX_SUGGESTIONS).optional().transform((v) => v ?? DEFAULT_SUGGESTIONS),
+  hitsPerPage: integer('hits_per_page', 1, MAX_SUGGESTIONS)
+    .optional()
+    .transform((v) => v ?? DEFAULT_SUGGESTIONS),
 });
 
 /**
@@ -320,12 +339,16 @@ export function parseQueryString(search: string): Record<string, unknown> {
     if (!key.includes('__proto__')) continue;
     const segments = [key.split('[')[0], ...[...key.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1])];
     if (segments.includes('__proto__')) {
-      throw new ValidationError(`${key}: the name __proto__ is not supported in query parameters`, [{ path: segments.filter((s) => s !== undefined), message: '__proto__ is not supported' }]);
+      throw new ValidationError(`${key}: the name __proto__ is not supported in query parameters`, [
+        { path: segments.filter((s) => s !== undefined), message: '__proto__ is not supported' },
+      ]);
     }
   }
   try {
     return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
   } catch (error) {
-    throw new ValidationError(`the query string is too large or too deep: ${(error as Error).message}`, [{ path: [], message: 'over the parser limits' }]);
+    throw new ValidationError(`the query string is too large or too deep: ${(error as Error).message}`, [
+      { path: [], message: 'over the parser limits' },
+    ]);
   }
 }

@@ -40,7 +40,18 @@ import { variantsOf, type Variants } from './variants';
  * new SearchService({ catalog, rankingRules: ['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25'] }); // Meilisearch's order
  * ```
  */
-export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25'];
+export const RANKING_RULES: readonly RankingRule[] = [
+  'words',
+  'typo',
+  'exactness',
+  'subject',
+  'variant',
+  'priceIntent',
+  'proximity',
+  'attribute',
+  'customRanking',
+  'bm25',
+];
 
 /**
  * One ranking rule:
@@ -84,7 +95,17 @@ export const RANKING_RULES: readonly RankingRule[] = ['words', 'typo', 'exactnes
  * const rules: RankingRule[] = ['words', 'typo', 'attribute'];
  * ```
  */
-export type RankingRule = 'words' | 'typo' | 'subject' | 'variant' | 'priceIntent' | 'proximity' | 'attribute' | 'exactness' | 'customRanking' | 'bm25';
+export type RankingRule =
+  | 'words'
+  | 'typo'
+  | 'subject'
+  | 'variant'
+  | 'priceIntent'
+  | 'proximity'
+  | 'attribute'
+  | 'exactness'
+  | 'customRanking'
+  | 'bm25';
 
 /** Rules that give a rank, in the score. */
 type Scored = 'words' | 'typo' | 'subject' | 'variant' | 'proximity' | 'attribute' | 'exactness';
@@ -122,12 +143,30 @@ export interface RankingScoreDetails {
   readonly words?: { readonly order: number; readonly score: number; readonly matchingWords: number; readonly maxMatchingWords: number };
   readonly typo?: { readonly order: number; readonly score: number; readonly typoCount: number; readonly maxTypoCount: number };
   /** `headNamesItem`: the head term ends a phrase of the item's name ("Prepaid Phone **Card**") or is its category's type word. */
-  readonly subject?: { readonly order: number; readonly score: number; readonly head: string | null; readonly headNamesItem: boolean; readonly subjectWords: number; readonly maxSubjectWords: number };
+  readonly subject?: {
+    readonly order: number;
+    readonly score: number;
+    readonly head: string | null;
+    readonly headNamesItem: boolean;
+    readonly subjectWords: number;
+    readonly maxSubjectWords: number;
+  };
   /** `variantTerms`: query terms whose every name match the name extends into another model ("Galaxy S7 **edge**" for "galaxy s7"). */
   readonly variant?: { readonly order: number; readonly score: number; readonly variantTerms: number };
-  readonly proximity?: { readonly order: number; readonly score: number; readonly distance: number; readonly minDistance: number; readonly maxDistance: number };
+  readonly proximity?: {
+    readonly order: number;
+    readonly score: number;
+    readonly distance: number;
+    readonly minDistance: number;
+    readonly maxDistance: number;
+  };
   readonly attribute?: { readonly order: number; readonly score: number; readonly field: string | null; readonly position: number | null };
-  readonly exactness?: { readonly order: number; readonly score: number; readonly exactWords: number; readonly matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch' };
+  readonly exactness?: {
+    readonly order: number;
+    readonly score: number;
+    readonly exactWords: number;
+    readonly matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch';
+  };
   readonly bm25?: { readonly order: number; readonly value: number; readonly coverage: number; readonly textCoverage: number };
   /** The price the `priceIntent` rule ordered by (`value`), present when the query asked for a low price. */
   readonly priceIntent?: { readonly order: number; readonly value: unknown };
@@ -245,7 +284,20 @@ export class Ranker {
   /**
    * Ranks `cands` (a placeholder search when `match` is undefined: no relevance rules apply).
    */
-  constructor(index: SearchIndex, match: QueryMatch | undefined, cands: Candidates, options: { rules: readonly RankingRule[]; customRanking: readonly SortCriterion[]; tieBreak: readonly SortCriterion[]; strategy: MatchingStrategy; sort: readonly SortCriterion[]; stopWords: ReadonlySet<string>; priceField?: string | undefined }) {
+  constructor(
+    index: SearchIndex,
+    match: QueryMatch | undefined,
+    cands: Candidates,
+    options: {
+      rules: readonly RankingRule[];
+      customRanking: readonly SortCriterion[];
+      tieBreak: readonly SortCriterion[];
+      strategy: MatchingStrategy;
+      sort: readonly SortCriterion[];
+      stopWords: ReadonlySet<string>;
+      priceField?: string | undefined;
+    },
+  ) {
     this.#index = index;
     this.#match = match;
     this.#cands = cands;
@@ -334,7 +386,11 @@ export class Ranker {
         typos += (code - 1) >> 1;
       }
       this.words[c] =
-        options.strategy === 'all' ? 1 : options.strategy === 'last' ? 1 + weight : 1 + Math.round((WORD_LEVELS * weight) / (totalWeight || 1));
+        options.strategy === 'all'
+          ? 1
+          : options.strategy === 'last'
+            ? 1 + weight
+            : 1 + Math.round((WORD_LEVELS * weight) / (totalWeight || 1));
       this.typo[c] = this.max.typo - typos;
     }
     const keys = (criteria: readonly SortCriterion[]) =>
@@ -602,7 +658,11 @@ export class Ranker {
     // Proximity has no bound but its best, bm25's is above the exact value when a term's words
     // share a field, subject's when a model run or a word's code would not count: the query words'
     // positions are read first, for far less than the document.
-    const near = lazy && ((this.#counted.length > 1 && this.#rules.includes('proximity')) || this.#rules.includes('bm25') || this.#rules.includes('subject')) ? (this.#near1 ??= new Uint8Array(size)) : undefined;
+    const near =
+      lazy &&
+      ((this.#counted.length > 1 && this.#rules.includes('proximity')) || this.#rules.includes('bm25') || this.#rules.includes('subject'))
+        ? (this.#near1 ??= new Uint8Array(size))
+        : undefined;
     return {
       next: () => {
         while (length > 0) {
@@ -652,7 +712,14 @@ export class Ranker {
       // The least each rule can give: words, typos, exactness and attribute are known (their
       // bounds are exact: test/search/lazy.test.ts), and subject and proximity once the
       // positions are read; variant's least is 1.
-      const least = (rule: Scored) => (rule === 'words' || rule === 'typo' || rule === 'exactness' || rule === 'attribute' || ((rule === 'subject' || rule === 'proximity') && peeked[c]) ? this[rule][c]! : 1);
+      const least = (rule: Scored) =>
+        rule === 'words' ||
+        rule === 'typo' ||
+        rule === 'exactness' ||
+        rule === 'attribute' ||
+        ((rule === 'subject' || rule === 'proximity') && peeked[c])
+          ? this[rule][c]!
+          : 1;
       return this.#scoreWith(least) - SCORE_MARGIN >= threshold ? 1 : -1;
     };
     for (let c = 0; c < size; c++) {
@@ -673,7 +740,6 @@ export class Ranker {
     }
     return keep;
   }
-
 
   /** Candidates whose words were read. */
   documentsRead = 0;
@@ -739,27 +805,60 @@ export class Ranker {
       }
       if (rule === 'customRanking') {
         this.#custom.forEach((cr, k) => {
-          Object.defineProperty(out, `${cr.field}:${cr.direction}`, { value: { order, value: this.#customKeys[k]?.[c] ?? null }, enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(out, `${cr.field}:${cr.direction}`, {
+            value: { order, value: this.#customKeys[k]?.[c] ?? null },
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         });
         return;
       }
       if (!seen) return;
-      if (rule === 'words') out.words = { order, score: score('words'), matchingWords: seen.matched, maxMatchingWords: this.#counted.length };
-      else if (rule === 'typo') out.typo = { order, score: score('typo'), typoCount: this.max.typo - this.typo[c]!, maxTypoCount: this.#maxTypos };
-      else if (rule === 'subject') out.subject = { order, score: score('subject'), head: this.#head < 0 ? null : this.#match!.query.terms[this.#head]!.text, headNamesItem: seen.headNamed, subjectWords: seen.subjectWords, maxSubjectWords: this.#counted.length };
+      if (rule === 'words')
+        out.words = { order, score: score('words'), matchingWords: seen.matched, maxMatchingWords: this.#counted.length };
+      else if (rule === 'typo')
+        out.typo = { order, score: score('typo'), typoCount: this.max.typo - this.typo[c]!, maxTypoCount: this.#maxTypos };
+      else if (rule === 'subject')
+        out.subject = {
+          order,
+          score: score('subject'),
+          head: this.#head < 0 ? null : this.#match!.query.terms[this.#head]!.text,
+          headNamesItem: seen.headNamed,
+          subjectWords: seen.subjectWords,
+          maxSubjectWords: this.#counted.length,
+        };
       else if (rule === 'variant') out.variant = { order, score: score('variant'), variantTerms: this.max.variant - this.variant[c]! };
       else if (rule === 'proximity') {
         const pairs = Math.max(0, this.#counted.length - 1);
-        out.proximity = { order, score: score('proximity'), distance: seen.distance, minDistance: pairs, maxDistance: pairs * MAX_DISTANCE };
+        out.proximity = {
+          order,
+          score: score('proximity'),
+          distance: seen.distance,
+          minDistance: pairs,
+          maxDistance: pairs * MAX_DISTANCE,
+        };
       } else if (rule === 'attribute') out.attribute = { order, score: score('attribute'), field: seen.field, position: seen.position };
-      else if (rule === 'exactness') out.exactness = { order, score: score('exactness'), exactWords: seen.exact, matchType: seen.matchType };
-      else out.bm25 = { order, value: Math.round(this.bm25[c]! * 1e6) / 1e6, coverage: Math.round(this.coverage[c]! * 1e6) / 1e6, textCoverage: Math.round(this.textCoverage[c]! * 1e6) / 1e6 };
+      else if (rule === 'exactness')
+        out.exactness = { order, score: score('exactness'), exactWords: seen.exact, matchType: seen.matchType };
+      else
+        out.bm25 = {
+          order,
+          value: Math.round(this.bm25[c]! * 1e6) / 1e6,
+          coverage: Math.round(this.coverage[c]! * 1e6) / 1e6,
+          textCoverage: Math.round(this.textCoverage[c]! * 1e6) / 1e6,
+        };
     });
     if (seen && this.#tieBreak.length > 0) {
       const doc = this.#cands.docs[c]!;
       const values: Record<string, unknown> = {};
       for (const { criterion, read } of this.#tieBreak) {
-        Object.defineProperty(values, `${criterion.field}:${criterion.direction}`, { value: read(doc) ?? null, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(values, `${criterion.field}:${criterion.direction}`, {
+          value: read(doc) ?? null,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       out.tieBreak = { order: this.#rules.length, values };
     }
@@ -980,7 +1079,21 @@ export class Ranker {
   }
 
   /** Reads a candidate's words: sets its proximity, attribute, exactness and bm25 ranks. */
-  #read(c: number, explain: boolean): { matched: number; distance: number; field: string | null; position: number | null; exact: number; matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch'; subjectWords: number; headNamed: boolean } | undefined {
+  #read(
+    c: number,
+    explain: boolean,
+  ):
+    | {
+        matched: number;
+        distance: number;
+        field: string | null;
+        position: number | null;
+        exact: number;
+        matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch';
+        subjectWords: number;
+        headNamed: boolean;
+      }
+    | undefined {
     const index = this.#index;
     const n = this.#n;
     const F = index.searchable.length;
@@ -1124,7 +1237,12 @@ export class Ranker {
     if (!explain) return undefined;
     // The field and position of the best-placed counted term.
     let best = -1;
-    for (const i of counted) if (bestField[i]! >= 0 && (best < 0 || bestRank[i]! < bestRank[best]! || (bestRank[i] === bestRank[best] && bestPos[i]! < bestPos[best]!))) best = i;
+    for (const i of counted)
+      if (
+        bestField[i]! >= 0 &&
+        (best < 0 || bestRank[i]! < bestRank[best]! || (bestRank[i] === bestRank[best] && bestPos[i]! < bestPos[best]!))
+      )
+        best = i;
     return {
       matched,
       distance,
@@ -1290,7 +1408,13 @@ function termShare(index: SearchIndex, entries: Int32Array, e: number): number {
   let seen = 0;
   for (let j = 0; j < list.length; j++) {
     const fields = postingFields[list[j]!]!;
-    if (fields === 0 || (fields & seen) !== 0 || (j > 0 && (fields & (fields - 1)) !== 0) || (j > 0 && lowestBit(fields) < 31 - Math.clz32(seen))) exact = false;
+    if (
+      fields === 0 ||
+      (fields & seen) !== 0 ||
+      (j > 0 && (fields & (fields - 1)) !== 0) ||
+      (j > 0 && lowestBit(fields) < 31 - Math.clz32(seen))
+    )
+      exact = false;
     seen |= fields;
     sum += postingShare(index, list[j]!);
   }
@@ -1298,7 +1422,6 @@ function termShare(index: SearchIndex, entries: Int32Array, e: number): number {
 }
 
 const SHARE_LIST: number[] = [];
-
 
 /** Document → candidate number (-1: none), per index, left all -1 after each use (queries are synchronous). */
 const candidateScratch = perIndex((index: SearchIndex) => new Int32Array(index.items.length).fill(-1));

@@ -11,7 +11,9 @@ export const SCRATCH_LIMIT = 1 << 16;
 
 /** A typed array reused by every query (queries run synchronously), grown up to SCRATCH_LIMIT elements; the caller fills it. */
 export class Scratch<T extends Uint8Array | Uint16Array | Int32Array | Float64Array> {
-  readonly #make: new (length: number) => T;
+  readonly #make: new (
+    length: number,
+  ) => T;
   #array: T;
 
   constructor(make: new (length: number) => T) {

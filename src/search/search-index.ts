@@ -164,7 +164,13 @@ export class SearchIndex {
   }
 
   /** Builds the index of one visible version, giving the event loop a turn at every step of {@link SearchIndex.steps}. */
-  static build(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer, previous?: SearchIndex): Promise<SearchIndex> {
+  static build(
+    version: number,
+    items: readonly CatalogItem[],
+    settings: IndexSettings,
+    analyzer: Analyzer,
+    previous?: SearchIndex,
+  ): Promise<SearchIndex> {
     return runInSlices(SearchIndex.steps(version, items, settings, analyzer, previous));
   }
 
@@ -180,13 +186,23 @@ export class SearchIndex {
    * sync that changed a few items analyses a few items. Items are matched by id, both lists
    * being in id order (as stores give them); any other order only makes fewer matches.
    */
-  static *steps(version: number, items: readonly CatalogItem[], settings: IndexSettings, analyzer: Analyzer, previous?: SearchIndex): Generator<void, SearchIndex> {
+  static *steps(
+    version: number,
+    items: readonly CatalogItem[],
+    settings: IndexSettings,
+    analyzer: Analyzer,
+    previous?: SearchIndex,
+  ): Generator<void, SearchIndex> {
     const custom = yield* visibleTypes(items);
     const types = new Map<string, FieldType>();
     for (const [name, f] of Object.entries(STANDARD_FIELDS)) types.set(name, f.type);
     for (const [name, type] of custom) types.set(name, type);
     // Category paths name the product type ("cell-phones"): searched last, after the text fields.
-    const searchable = settings.searchableFields ?? ['name', ...[...custom].filter(([, t]) => t === 'string').map(([name]) => name), 'categories_ids'];
+    const searchable = settings.searchableFields ?? [
+      'name',
+      ...[...custom].filter(([, t]) => t === 'string').map(([name]) => name),
+      'categories_ids',
+    ];
     const boosts = settings.boosts ?? {};
     // Own properties only: a field named `constructor` must not read Object's.
     const boost = (f: string) => (Object.hasOwn(boosts, f) ? boosts[f]! : 1);
@@ -235,7 +251,8 @@ export class SearchIndex {
       lastNamedDoc[id] = d;
       namedDf[id]!++;
     };
-    const reuse = previous && previous.searchable.length === F && previous.searchable.every((f, i) => f === searchable[i]) ? previous : undefined;
+    const reuse =
+      previous && previous.searchable.length === F && previous.searchable.every((f, i) => f === searchable[i]) ? previous : undefined;
     // Previous word number → this index's (-1: not met yet).
     const renumber = new Int32Array(reuse ? reuse.dictionary.words.length : 0).fill(-1);
     let p = 0;
@@ -299,13 +316,18 @@ export class SearchIndex {
         }
         totalLength[f]! += tokens.length - offsets[d * F + f]!;
       }
-      if (characters >= BUILD_CHECKPOINT_CHARACTERS || copied >= BUILD_CHECKPOINT_TOKENS || d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) {
+      if (
+        characters >= BUILD_CHECKPOINT_CHARACTERS ||
+        copied >= BUILD_CHECKPOINT_TOKENS ||
+        d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1
+      ) {
         characters = copied = 0;
         yield;
       }
     }
     offsets[items.length * F] = tokens.length;
-    const tokenList: Uint16Array | Uint32Array = wordList.length <= 0x10000 ? yield* tokens.concatInto(Uint16Array) : yield* tokens.concat();
+    const tokenList: Uint16Array | Uint32Array =
+      wordList.length <= 0x10000 ? yield* tokens.concatInto(Uint16Array) : yield* tokens.concat();
     const averageLength = totalLength.map((t) => (items.length === 0 ? 0 : t / items.length));
 
     // Postings: count, then fill, each document once per word.
@@ -317,7 +339,16 @@ export class SearchIndex {
       postingStart[w + 1]!++;
     });
     for (let w = 0; w < wordList.length; w++) postingStart[w + 1]! += postingStart[w]!;
-    const postings = yield* fillPostings(tokenList, offsets, postingStart, { searchable, fieldRank, fieldWeight, averageLength, subjectSpans, nameHeads, wordList, items: items.length });
+    const postings = yield* fillPostings(tokenList, offsets, postingStart, {
+      searchable,
+      fieldRank,
+      fieldWeight,
+      averageLength,
+      subjectSpans,
+      nameHeads,
+      wordList,
+      items: items.length,
+    });
     const stems = new Map<string, number[]>();
     for (let w = 0; w < wordList.length; w++) {
       const s = analyzer.stem(wordList[w]!);
@@ -329,7 +360,8 @@ export class SearchIndex {
     const dictionary = yield* Dictionary.steps(wordList);
     const paths = new Map<string, PathIndex>();
     const { infos, skippedKeys } = yield* searchPaths(items, types);
-    for (const info of infos) paths.set(info.path, yield* pathIndexSteps(items, info, BUILD_CHECKPOINT_ITEMS, previous?.paths.get(info.path)));
+    for (const info of infos)
+      paths.set(info.path, yield* pathIndexSteps(items, info, BUILD_CHECKPOINT_ITEMS, previous?.paths.get(info.path)));
     return new SearchIndex({
       version,
       items,
@@ -363,8 +395,33 @@ function* fillPostings(
   tokens: Uint16Array | Uint32Array,
   offsets: Uint32Array,
   postingStart: Uint32Array,
-  at: { searchable: readonly string[]; fieldRank: Uint8Array; fieldWeight: Float64Array; averageLength: Float64Array; subjectSpans: Uint16Array; nameHeads: Uint32Array; wordList: readonly string[]; items: number },
-): Generator<void, Pick<SearchIndex, 'postingDocs' | 'postingFlags' | 'postingPositions' | 'postingStarts' | 'postingPlace' | 'postingTfFirst' | 'postingTf' | 'postingFields' | 'postingBm25' | 'firstChars' | 'textChars'>> {
+  at: {
+    searchable: readonly string[];
+    fieldRank: Uint8Array;
+    fieldWeight: Float64Array;
+    averageLength: Float64Array;
+    subjectSpans: Uint16Array;
+    nameHeads: Uint32Array;
+    wordList: readonly string[];
+    items: number;
+  },
+): Generator<
+  void,
+  Pick<
+    SearchIndex,
+    | 'postingDocs'
+    | 'postingFlags'
+    | 'postingPositions'
+    | 'postingStarts'
+    | 'postingPlace'
+    | 'postingTfFirst'
+    | 'postingTf'
+    | 'postingFields'
+    | 'postingBm25'
+    | 'firstChars'
+    | 'textChars'
+  >
+> {
   const { searchable, fieldRank, fieldWeight, averageLength, subjectSpans, nameHeads, wordList } = at;
   const F = searchable.length;
   const W = wordList.length;
@@ -464,7 +521,19 @@ function* fillPostings(
       yield;
     }
   }
-  return { postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf, postingFields, postingBm25, firstChars, textChars };
+  return {
+    postingDocs,
+    postingFlags,
+    postingPositions,
+    postingStarts,
+    postingPlace,
+    postingTfFirst,
+    postingTf,
+    postingFields,
+    postingBm25,
+    firstChars,
+    textChars,
+  };
 }
 
 const FLOAT32 = new Float32Array(1);
@@ -517,7 +586,13 @@ function fieldMasks(F: number): new (length: number) => Uint8Array | Uint16Array
 }
 
 /** Calls `each(word, document)` for every token of every document, in order, in steps. */
-function* eachToken(tokens: Uint16Array | Uint32Array, offsets: Uint32Array, F: number, n: number, each: (w: number, d: number) => void): Generator<void, void> {
+function* eachToken(
+  tokens: Uint16Array | Uint32Array,
+  offsets: Uint32Array,
+  F: number,
+  n: number,
+  each: (w: number, d: number) => void,
+): Generator<void, void> {
   let done = 0;
   for (let d = 0; d < n; d++) {
     const end = offsets[(d + 1) * F]!;
@@ -540,7 +615,10 @@ export function searchableText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(VALUE_SEPARATOR);
-  if (value !== null && typeof value === 'object') return Object.values(value).filter((v) => typeof v === 'string').join(VALUE_SEPARATOR);
+  if (value !== null && typeof value === 'object')
+    return Object.values(value)
+      .filter((v) => typeof v === 'string')
+      .join(VALUE_SEPARATOR);
   return '';
 }
 
@@ -572,7 +650,10 @@ export const MAX_OBJECT_KEY_PATHS = 1_000;
  * the items use (at most {@link MAX_OBJECT_KEY_PATHS}; `skippedKeys` counts the others). A
  * field of its own named like an object field's key (writes refuse that now) keeps the path.
  */
-function* searchPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, FieldType>): Generator<void, { infos: SearchPath[]; skippedKeys: number }> {
+function* searchPaths(
+  items: readonly CatalogItem[],
+  types: ReadonlyMap<string, FieldType>,
+): Generator<void, { infos: SearchPath[]; skippedKeys: number }> {
   const infos: SearchPath[] = [];
   const members: { info: SearchPath; holders: number }[] = [];
   for (const [name, type] of types) {
@@ -587,7 +668,8 @@ function* searchPaths(items: readonly CatalogItem[], types: ReadonlyMap<string, 
     for (let d = 0; d < items.length; d++) {
       if (d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) yield;
       const obj = items[d]![name];
-      if (obj && typeof obj === 'object' && !Array.isArray(obj)) for (const k of Object.keys(obj)) holders.set(k, (holders.get(k) ?? 0) + 1);
+      if (obj && typeof obj === 'object' && !Array.isArray(obj))
+        for (const k of Object.keys(obj)) holders.set(k, (holders.get(k) ?? 0) + 1);
     }
     for (const [k, n] of holders) members.push({ info: { path: `${name}.${k}`, kind: member, objectField: name }, holders: n });
   }

@@ -5,7 +5,15 @@ import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
 import { Analyzer, PRICE_INTENT_WORDS, type Stemmer, type Synonyms } from './analysis';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
-import { autocompleteQuerySchema, searchQuerySchema, type AutocompleteQueryInput, type Filter, type SearchQuery, type SearchQueryInput, type SortCriterion } from './query';
+import {
+  autocompleteQuerySchema,
+  searchQuerySchema,
+  type AutocompleteQueryInput,
+  type Filter,
+  type SearchQuery,
+  type SearchQueryInput,
+  type SortCriterion,
+} from './query';
 import type { SearchWork } from './work';
 import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
 import { docsWith, lowerBound, type PathIndex } from './path-index';
@@ -87,7 +95,6 @@ export interface SearchResponse {
 export interface AutocompleteResponse {
   readonly suggestions: readonly { readonly text: string }[];
 }
-
 
 /**
  * Options of {@link SearchService}.
@@ -171,7 +178,6 @@ export interface SearchServiceOptions {
   refreshIntervalMs?: number;
 }
 
-
 /**
  * Query terms taken into account, as Meilisearch does: later ones are ignored, which also bounds
  * the work one query can cause.
@@ -222,7 +228,16 @@ export class SearchService {
   #current: SearchIndex | undefined;
   #building: Promise<SearchIndex> | undefined;
   #checkedAt = -Infinity;
-  #work: SearchWork = { dictionaryNodes: 0, wordsReached: 0, postingsRead: 0, candidates: 0, documentsRead: 0, fieldStartsRead: 0, positionsRead: 0, variantWordsRead: 0 };
+  #work: SearchWork = {
+    dictionaryNodes: 0,
+    wordsReached: 0,
+    postingsRead: 0,
+    candidates: 0,
+    documentsRead: 0,
+    fieldStartsRead: 0,
+    positionsRead: 0,
+    variantWordsRead: 0,
+  };
 
   /** Work done by the latest search or autocomplete (see {@link SearchWork}). */
   get work(): SearchWork {
@@ -235,20 +250,38 @@ export class SearchService {
       throw new TypeError(`SearchService: ${message}`);
     };
     if (!options?.catalog || typeof options.catalog.visible !== 'function') fail('catalog must be a Catalog');
-    const { maxFacetValues = 100, refreshIntervalMs = 0, boosts = {}, embedder, rankingRules = RANKING_RULES, customRanking = [], tieBreak = TIE_BREAK, matchingStrategy = 'frequency', stopWords, synonyms, stemmer, priceIntent = {} } = options;
+    const {
+      maxFacetValues = 100,
+      refreshIntervalMs = 0,
+      boosts = {},
+      embedder,
+      rankingRules = RANKING_RULES,
+      customRanking = [],
+      tieBreak = TIE_BREAK,
+      matchingStrategy = 'frequency',
+      stopWords,
+      synonyms,
+      stemmer,
+      priceIntent = {},
+    } = options;
     if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) fail(`maxFacetValues must be a positive integer, got ${maxFacetValues}`);
-    if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0) fail(`refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
+    if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0)
+      fail(`refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
     for (const [field, boost] of Object.entries(boosts)) {
-      if (!(typeof boost === 'number' && boost > 0 && Number.isFinite(boost))) fail(`boosts.${field} must be a positive number, got ${boost}`);
+      if (!(typeof boost === 'number' && boost > 0 && Number.isFinite(boost)))
+        fail(`boosts.${field} must be a positive number, got ${boost}`);
     }
     if (embedder !== undefined && typeof embedder.embed !== 'function') fail('embedder must have an embed(texts) method');
     for (const name of ['searchableFields', 'facets'] as const) {
       const list = options[name];
-      if (list !== undefined && !(Array.isArray(list) && list.every((f) => typeof f === 'string' && f !== ''))) fail(`${name} must be an array of field names, got ${JSON.stringify(list)}`);
+      if (list !== undefined && !(Array.isArray(list) && list.every((f) => typeof f === 'string' && f !== '')))
+        fail(`${name} must be an array of field names, got ${JSON.stringify(list)}`);
     }
-    if (!Array.isArray(rankingRules)) fail(`rankingRules must be an array of rule names (${RANKING_RULES.join(', ')}), got ${JSON.stringify(rankingRules)}`);
+    if (!Array.isArray(rankingRules))
+      fail(`rankingRules must be an array of rule names (${RANKING_RULES.join(', ')}), got ${JSON.stringify(rankingRules)}`);
     rankingRules.forEach((rule, i) => {
-      if (!(RANKING_RULES as readonly string[]).includes(rule)) fail(`rankingRules[${i}]: unknown rule ${JSON.stringify(rule)}; use ${RANKING_RULES.join(', ')}`);
+      if (!(RANKING_RULES as readonly string[]).includes(rule))
+        fail(`rankingRules[${i}]: unknown rule ${JSON.stringify(rule)}; use ${RANKING_RULES.join(', ')}`);
       if (rankingRules.indexOf(rule) !== i) fail(`rankingRules[${i}]: ${rule} is listed twice`);
     });
     const criteriaOf = (name: string, list: readonly string[], example: string): SortCriterion[] => {
@@ -261,15 +294,20 @@ export class SearchService {
     };
     const criteria = criteriaOf('customRanking', customRanking, '["popularity:desc"]');
     const finalOrder = criteriaOf('tieBreak', tieBreak, '["price:asc", "name:asc"]');
-    if (!['last', 'all', 'frequency'].includes(matchingStrategy)) fail(`matchingStrategy must be last, all or frequency, got ${JSON.stringify(matchingStrategy)}`);
-    if (stopWords !== undefined && !(Array.isArray(stopWords) && stopWords.every((w) => typeof w === 'string'))) fail(`stopWords must be an array of words, got ${JSON.stringify(stopWords)}`);
+    if (!['last', 'all', 'frequency'].includes(matchingStrategy))
+      fail(`matchingStrategy must be last, all or frequency, got ${JSON.stringify(matchingStrategy)}`);
+    if (stopWords !== undefined && !(Array.isArray(stopWords) && stopWords.every((w) => typeof w === 'string')))
+      fail(`stopWords must be an array of words, got ${JSON.stringify(stopWords)}`);
     if (stemmer !== undefined && typeof stemmer !== 'function') fail('stemmer must be a function (word) => stem');
     validateSynonyms(synonyms, fail);
     if (priceIntent !== false) {
-      if (priceIntent === null || typeof priceIntent !== 'object') fail(`priceIntent must be false or { words, field }, got ${JSON.stringify(priceIntent)}`);
+      if (priceIntent === null || typeof priceIntent !== 'object')
+        fail(`priceIntent must be false or { words, field }, got ${JSON.stringify(priceIntent)}`);
       const { words, field } = priceIntent;
-      if (words !== undefined && !(Array.isArray(words) && words.every((w) => typeof w === 'string'))) fail(`priceIntent.words must be an array of words, got ${JSON.stringify(words)}`);
-      if (field !== undefined && !(typeof field === 'string' && field !== '')) fail(`priceIntent.field must be a field name, got ${JSON.stringify(field)}`);
+      if (words !== undefined && !(Array.isArray(words) && words.every((w) => typeof w === 'string')))
+        fail(`priceIntent.words must be an array of words, got ${JSON.stringify(words)}`);
+      if (field !== undefined && !(typeof field === 'string' && field !== ''))
+        fail(`priceIntent.field must be a field name, got ${JSON.stringify(field)}`);
     }
     // Price words are dropped from queries only when a rule orders by price in their place.
     const intent = priceIntent !== false && rankingRules.includes('priceIntent') ? priceIntent : undefined;
@@ -313,7 +351,15 @@ export class SearchService {
   }
 
   /** A search's page of documents, its facets and totals (see {@link SearchService.search}). */
-  async #answer(input: SearchQueryInput): Promise<{ items: readonly CatalogItem[]; shown: readonly { doc: number; score: number; details?: RankingScoreDetails }[]; facets: Record<string, Facet>; totalPages: number; totalHits: number; hitsPerPage: number; page: number }> {
+  async #answer(input: SearchQueryInput): Promise<{
+    items: readonly CatalogItem[];
+    shown: readonly { doc: number; score: number; details?: RankingScoreDetails }[];
+    facets: Record<string, Facet>;
+    totalPages: number;
+    totalHits: number;
+    hitsPerPage: number;
+    page: number;
+  }> {
     const query = parseWith(searchQuerySchema, input, 'search query');
     const index = await this.#index();
     this.#validate(index, query);
@@ -331,11 +377,21 @@ export class SearchService {
       if (semantic) {
         // Every keyword score is blended: every candidate is read.
         const order = ranker.eagerOrder();
-        const blended = await this.#blend(index, query.text, ratio, Array.from(order, (c) => ranker.doc(c)), Array.from(order, (c) => ranker.score(c)));
+        const blended = await this.#blend(
+          index,
+          query.text,
+          ratio,
+          Array.from(order, (c) => ranker.doc(c)),
+          Array.from(order, (c) => ranker.score(c)),
+        );
         const threshold = query.rankingScoreThreshold;
-        const kept = threshold === undefined ? blended.docs.map((_, k) => k) : blended.docs.flatMap((_, k) => (blended.scores[k]! >= threshold ? [k] : []));
+        const kept =
+          threshold === undefined
+            ? blended.docs.map((_, k) => k)
+            : blended.docs.flatMap((_, k) => (blended.scores[k]! >= threshold ? [k] : []));
         docs = kept.map((k) => blended.docs[k]!);
-        for (const k of kept.slice(first, first + hitsPerPage)) shown.push({ doc: blended.docs[k]!, score: blended.scores[k]!, details: query.showRankingScoreDetails ? {} : undefined });
+        for (const k of kept.slice(first, first + hitsPerPage))
+          shown.push({ doc: blended.docs[k]!, score: blended.scores[k]!, details: query.showRankingScoreDetails ? {} : undefined });
       } else {
         // Only the candidates whose bounds reach the page are read (see Ranker.ordered); a
         // threshold reads those its bounds cannot decide (see Ranker.passing).
@@ -345,7 +401,11 @@ export class SearchService {
         for (let k = 0; k < hitsPerPage; k++) {
           const c = ordered.next();
           if (c < 0) break;
-          shown.push({ doc: ranker.doc(c), score: ranker.score(c), details: query.showRankingScoreDetails ? ranker.details(c) : undefined });
+          shown.push({
+            doc: ranker.doc(c),
+            score: ranker.score(c),
+            details: query.showRankingScoreDetails ? ranker.details(c) : undefined,
+          });
         }
         const all: number[] = [];
         for (let c = 0; c < ranker.size; c++) if (!keep || keep[c] === 1) all.push(ranker.doc(c));
@@ -355,7 +415,15 @@ export class SearchService {
       this.#done(ranker);
     }
     const facets = this.#facets(index, docs);
-    return { items: index.items, shown, facets, totalPages: Math.ceil(docs.length / hitsPerPage), totalHits: docs.length, hitsPerPage, page };
+    return {
+      items: index.items,
+      shown,
+      facets,
+      totalPages: Math.ceil(docs.length / hitsPerPage),
+      totalHits: docs.length,
+      hitsPerPage,
+      page,
+    };
   }
 
   /**
@@ -395,8 +463,21 @@ export class SearchService {
   }
 
   /** A ranker of the query's candidates (every allowed document for a placeholder search). */
-  #ranker(index: SearchIndex, analyzed: ReturnType<Analyzer['query']>, allowed: Uint8Array | undefined, sort: readonly SortCriterion[]): Ranker {
-    const options = { rules: this.#rules, customRanking: this.#customRanking, tieBreak: this.#tieBreak, stopWords: this.#analyzer.stopWords, strategy: this.#strategy, sort, priceField: this.#priceField };
+  #ranker(
+    index: SearchIndex,
+    analyzed: ReturnType<Analyzer['query']>,
+    allowed: Uint8Array | undefined,
+    sort: readonly SortCriterion[],
+  ): Ranker {
+    const options = {
+      rules: this.#rules,
+      customRanking: this.#customRanking,
+      tieBreak: this.#tieBreak,
+      stopWords: this.#analyzer.stopWords,
+      strategy: this.#strategy,
+      sort,
+      priceField: this.#priceField,
+    };
     if (analyzed.terms.length === 0) {
       const docs: number[] = [];
       for (let d = 0; d < index.items.length; d++) if (!allowed || allowed[d] === 1) docs.push(d);
@@ -408,7 +489,13 @@ export class SearchService {
   }
 
   /** Blends keyword scores with vector similarity (see the class comment). */
-  async #blend(index: SearchIndex, text: string, ratio: number, docs: number[], scores: number[]): Promise<{ docs: number[]; scores: number[] }> {
+  async #blend(
+    index: SearchIndex,
+    text: string,
+    ratio: number,
+    docs: number[],
+    scores: number[],
+  ): Promise<{ docs: number[]; scores: number[] }> {
     const [raw] = await this.#options.embedder!.embed([text]);
     const q = unit(raw ?? []);
     const byDoc = new Map(docs.map((d, k) => [d, scores[k]!]));
@@ -464,23 +551,38 @@ export class SearchService {
       const path = index.paths.get(field);
       if (!path) details.push({ path: ['filters', field], message: `filters[${field}]: unknown field ${field}${this.#skipped(index)}` });
       else if (filter.kind === 'range' && path.info.kind !== 'number') {
-        details.push({ path: ['filters', field], message: `filters[${field}]: a range filter needs a number field; ${field} is ${path.info.kind}` });
+        details.push({
+          path: ['filters', field],
+          message: `filters[${field}]: a range filter needs a number field; ${field} is ${path.info.kind}`,
+        });
       } else if (filter.kind === 'list') {
-        const bad = filter.values.filter((v) => (path.info.kind === 'number' ? v.trim() === '' || !Number.isFinite(Number(v)) : path.info.kind === 'boolean' ? v !== 'true' && v !== 'false' : false));
+        const bad = filter.values.filter((v) =>
+          path.info.kind === 'number'
+            ? v.trim() === '' || !Number.isFinite(Number(v))
+            : path.info.kind === 'boolean'
+              ? v !== 'true' && v !== 'false'
+              : false,
+        );
         if (bad.length > 0) {
-          details.push({ path: ['filters', field], message: `filters[${field}]: ${field} is ${path.info.kind}; ${bad.map((v) => JSON.stringify(v)).join(', ')} can never match` });
+          details.push({
+            path: ['filters', field],
+            message: `filters[${field}]: ${field} is ${path.info.kind}; ${bad.map((v) => JSON.stringify(v)).join(', ')} can never match`,
+          });
         }
       }
     }
     for (const { field } of query.sort) {
-      if (!index.paths.has(field) && field !== 'id') details.push({ path: ['sort'], message: `sort: unknown field ${field}${this.#skipped(index)}` });
+      if (!index.paths.has(field) && field !== 'id')
+        details.push({ path: ['sort'], message: `sort: unknown field ${field}${this.#skipped(index)}` });
     }
     if (details.length > 0) throw new ValidationError(`${details.map((d) => d.message).join('; ')}`, details);
   }
 
   /** What an unknown path may be when the index left object keys out. */
   #skipped(index: SearchIndex): string {
-    return index.skippedKeys === 0 ? '' : ` (the catalog's object fields hold ${index.skippedKeys + MAX_OBJECT_KEY_PATHS} keys; search indexes the ${MAX_OBJECT_KEY_PATHS} the most items hold)`;
+    return index.skippedKeys === 0
+      ? ''
+      : ` (the catalog's object fields hold ${index.skippedKeys + MAX_OBJECT_KEY_PATHS} keys; search indexes the ${MAX_OBJECT_KEY_PATHS} the most items hold)`;
   }
 
   /**
@@ -556,8 +658,16 @@ export class SearchService {
       if (hit.length === 0) continue;
       // Count, then value case-insensitively, then as is; the lowercased texts are computed once per index.
       const lower = p.lower!;
-      hit.sort((a, b) => counts[b]! - counts[a]! || (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) || (String(values[a]) < String(values[b]) ? -1 : 1));
-      set(path, { type: 'list', values: hit.slice(0, this.#maxFacetValues).map((id) => [values[id]!, counts[id]!] as [string | boolean, number]) });
+      hit.sort(
+        (a, b) =>
+          counts[b]! - counts[a]! ||
+          (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) ||
+          (String(values[a]) < String(values[b]) ? -1 : 1),
+      );
+      set(path, {
+        type: 'list',
+        values: hit.slice(0, this.#maxFacetValues).map((id) => [values[id]!, counts[id]!] as [string | boolean, number]),
+      });
     }
     return out;
   }
@@ -625,7 +735,8 @@ const ITEM_HEADS = new WeakMap<CatalogItem, string>();
 /** `JSON.stringify(hitOf(item, score, details))`. */
 function hitText(item: CatalogItem, score: number, details: RankingScoreDetails | undefined): string {
   // A field of the item named as a hit's own key keeps the item's place for it: serialized whole.
-  if (!Object.isFrozen(item) || Object.hasOwn(item, '_rankingScore') || Object.hasOwn(item, '_rankingScoreDetails')) return JSON.stringify(hitOf(item, score, details));
+  if (!Object.isFrozen(item) || Object.hasOwn(item, '_rankingScore') || Object.hasOwn(item, '_rankingScoreDetails'))
+    return JSON.stringify(hitOf(item, score, details));
   let head = ITEM_HEADS.get(item);
   if (head === undefined) {
     const whole = JSON.stringify(item);
@@ -641,11 +752,14 @@ function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string
   const { multiWay = [], oneWay = {} } = synonyms;
   if (!Array.isArray(multiWay)) fail('synonyms.multiWay must be an array of groups, e.g. [["tv", "television"]]');
   multiWay.forEach((group, i) => {
-    if (!Array.isArray(group) || !group.every((w) => typeof w === 'string' && w.trim() !== '')) fail(`synonyms.multiWay[${i}] must be an array of words or phrases, got ${JSON.stringify(group)}`);
+    if (!Array.isArray(group) || !group.every((w) => typeof w === 'string' && w.trim() !== ''))
+      fail(`synonyms.multiWay[${i}] must be an array of words or phrases, got ${JSON.stringify(group)}`);
   });
-  if (oneWay === null || typeof oneWay !== 'object' || Array.isArray(oneWay)) fail('synonyms.oneWay must map a word or phrase to its alternatives, e.g. { "iphone": ["apple phone"] }');
+  if (oneWay === null || typeof oneWay !== 'object' || Array.isArray(oneWay))
+    fail('synonyms.oneWay must map a word or phrase to its alternatives, e.g. { "iphone": ["apple phone"] }');
   for (const [key, list] of Object.entries(oneWay)) {
-    if (!Array.isArray(list) || !list.every((w) => typeof w === 'string' && w.trim() !== '')) fail(`synonyms.oneWay[${JSON.stringify(key)}] must be an array of words or phrases, got ${JSON.stringify(list)}`);
+    if (!Array.isArray(list) || !list.every((w) => typeof w === 'string' && w.trim() !== ''))
+      fail(`synonyms.oneWay[${JSON.stringify(key)}] must be an array of words or phrases, got ${JSON.stringify(list)}`);
   }
 }
 

@@ -88,7 +88,8 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
     if (out.length <= MAX_HEAD_POSITION && list.length > 0) {
       // A one-word part beside others is a label (the brand in "Apple - iPhone 7", a colour), not a phrase.
       if (list.length > 1 || parts === 1) head(out.length + list.length - 1);
-      for (let i = 1; i < list.length; i++) if (PHRASE_START.has(list[i]!) || (list[i] === 'and' && LETTERS.test(list[i - 1]!))) head(out.length + i - 1);
+      for (let i = 1; i < list.length; i++)
+        if (PHRASE_START.has(list[i]!) || (list[i] === 'and' && LETTERS.test(list[i - 1]!))) head(out.length + i - 1);
       if (PHRASE_END.test(part)) {
         // Each piece's last word, when the pieces' words are the part's (units may join across a comma).
         const pieces = part.split(PHRASE_END).map(words);
@@ -204,7 +205,11 @@ export function namesWhatItIs(field: string | undefined, k: number, spans: Uint1
  * read.words.filter((_, k) => read.names(k)); // ['case']
  * ```
  */
-export function fieldWords(field: string, value: unknown, text: string): { words: string[]; tail?: [number, number]; heads?: number; type?: number; isSubject(k: number): boolean; names(k: number): boolean } {
+export function fieldWords(
+  field: string,
+  value: unknown,
+  text: string,
+): { words: string[]; tail?: [number, number]; heads?: number; type?: number; isSubject(k: number): boolean; names(k: number): boolean } {
   if (field === 'name' && typeof value === 'string') {
     const { words: list, tail, heads } = nameWords(value);
     const isSubject = (k: number) => k < tail[0] || k >= tail[1];

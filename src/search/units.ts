@@ -81,8 +81,10 @@ export function normalizeUnits(folded: string): string {
     let canonical: string | undefined;
     if (unit === '"' || unit === '”' || unit === '″' || unit === '′′') canonical = 'inch';
     else if (unit === "'" || unit === '’' || unit === '′') canonical = 'ft';
-    else if (/\p{N}/u.test(after)) return match; // "18v2" is a model number
-    else if (unit === 'in') canonical = gap === '' || after === '.' || after === '' || after === '\n' || after === '\r' ? 'inch' : undefined;
+    else if (/\p{N}/u.test(after))
+      return match; // "18v2" is a model number
+    else if (unit === 'in')
+      canonical = gap === '' || after === '.' || after === '' || after === '\n' || after === '\r' ? 'inch' : undefined;
     else if (unit === 'a') canonical = gap === '' ? 'amp' : undefined;
     else if (unit === 'w' || unit === 'v') canonical = after === '/' ? undefined : UNITS[unit];
     else canonical = UNITS[unit];

@@ -6,7 +6,6 @@ import { ACCESS_ACTIONS } from '../../src/access/actions';
 import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../../src/access/access-manager';
 import { seeded, T0 } from '../helpers/accounts';
 
-
 async function setup(options: { pepper?: string } = {}) {
   const storage = await seeded();
   let now = T0;
@@ -30,14 +29,21 @@ describe('AccessManager options', () => {
   it('rejects bad options with a TypeError naming them', () => {
     expect(() => new AccessManager({ storage: memoryStorage(), pepper: 'short' })).toThrow(/AccessManager: pepper/);
     expect(() => new AccessManager({ storage: memoryStorage(), clock: 1 as unknown as () => number })).toThrow(/AccessManager: clock/);
-    expect(() => new AccessManager({ storage: memoryStorage(), random: 'x' as unknown as () => Uint8Array })).toThrow(/AccessManager: random/);
+    expect(() => new AccessManager({ storage: memoryStorage(), random: 'x' as unknown as () => Uint8Array })).toThrow(
+      /AccessManager: random/,
+    );
   });
 });
 
 describe('createAccess', () => {
   it('returns the access with its client id and secret (the only time they are shown)', async () => {
     const { accesses } = await setup();
-    const created = await accesses.createAccess({ account: 'acme', name: ' deploy-bot ', environments: ['prod'], actions: ['campaigns.read', 'panic.write'] });
+    const created = await accesses.createAccess({
+      account: 'acme',
+      name: ' deploy-bot ',
+      environments: ['prod'],
+      actions: ['campaigns.read', 'panic.write'],
+    });
     expect(created).toEqual({
       id: expect.stringMatching(/^acc_/),
       accountId: 'acme',
@@ -87,7 +93,9 @@ describe('createAccess', () => {
     expect(created.clientId).toBe('fixed-client-id');
     expect(created.clientSecret).toBe('S'.repeat(40));
     const short = 'tooShortSecret-123';
-    const error = await rejection(accesses.createAccess({ account: 'acme', name: 'x', actions: ['campaigns.read'], clientId: 'has space', clientSecret: short }));
+    const error = await rejection(
+      accesses.createAccess({ account: 'acme', name: 'x', actions: ['campaigns.read'], clientId: 'has space', clientSecret: short }),
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).details.map((d) => d.path)).toEqual([['clientId'], ['clientSecret']]);
     expect((error as ValidationError).message).not.toContain(short);
@@ -127,7 +135,9 @@ describe('createAccess', () => {
 
   it('rejects unknown environments, and environments of another account, by name', async () => {
     const { accesses, storage } = await setup();
-    const error = await rejection(accesses.createAccess({ account: 'acme', name: 'bot', environments: ['nowhere', 'prod', 'gprod'], actions: ['campaigns.read'] }));
+    const error = await rejection(
+      accesses.createAccess({ account: 'acme', name: 'bot', environments: ['nowhere', 'prod', 'gprod'], actions: ['campaigns.read'] }),
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).details).toEqual([
       { path: ['environments', 0], message: expect.stringContaining('"nowhere"') },
@@ -136,7 +146,9 @@ describe('createAccess', () => {
     expect((error as ValidationError).message).toMatch(/environments\[0\].*nowhere.*acme/);
     expect(await storage.accesses.list('acme')).toEqual([]);
     // The same environment is fine for its own account.
-    await expect(accesses.createAccess({ account: 'globex', name: 'bot', environments: ['gprod'], actions: ['campaigns.read'] })).resolves.toMatchObject({
+    await expect(
+      accesses.createAccess({ account: 'globex', name: 'bot', environments: ['gprod'], actions: ['campaigns.read'] }),
+    ).resolves.toMatchObject({
       environments: ['gprod'],
     });
   });
@@ -148,7 +160,12 @@ describe('createAccess', () => {
     const long = await rejection(accesses.createAccess({ account: 'acme', name: 'n'.repeat(101), actions: ['campaigns.read'] }));
     expect((long as ValidationError).details.map((d) => d.path)).toEqual([['name']]);
     const notArray = await rejection(
-      accesses.createAccess({ account: 'acme', name: 'bot', environments: 'prod' as unknown as string[], actions: 'campaigns.read' as unknown as string[] }),
+      accesses.createAccess({
+        account: 'acme',
+        name: 'bot',
+        environments: 'prod' as unknown as string[],
+        actions: 'campaigns.read' as unknown as string[],
+      }),
     );
     expect((notArray as ValidationError).details.map((d) => d.path[0]).sort()).toEqual(['actions', 'environments']);
   });

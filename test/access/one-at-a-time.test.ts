@@ -7,15 +7,17 @@ describe('OneAtATime', () => {
     const log: string[] = [];
     let running = 0;
     let most = 0;
-    const task = (name: string, fail = false) => async () => {
-      most = Math.max(most, ++running);
-      log.push(`start ${name}`);
-      await new Promise((r) => setTimeout(r, 1));
-      log.push(`end ${name}`);
-      running--;
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        most = Math.max(most, ++running);
+        log.push(`start ${name}`);
+        await new Promise((r) => setTimeout(r, 1));
+        log.push(`end ${name}`);
+        running--;
+        if (fail) throw new Error(name);
+        return name;
+      };
     const a = [queue.run('a', task('a1')), queue.run('a', task('a2', true)), queue.run('a', task('a3'))];
     const b = queue.run('b', task('b1'));
     expect(queue.size).toBe(2);

@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, DecisionEngine, memoryStorage, NotFoundError, RemoteControl, ValidationError, type ErrorDetail } from '../../src/index';
+import {
+  ConflictError,
+  DecisionEngine,
+  memoryStorage,
+  NotFoundError,
+  RemoteControl,
+  ValidationError,
+  type ErrorDetail,
+} from '../../src/index';
 import { campaign, config } from '../helpers/configs';
 
 async function setup() {
   const storage = memoryStorage();
   const engine = new DecisionEngine({ storage, defaultEnvironment: 'prod' });
-  await engine.load(config([{ id: 'c1', split: [50, 50] }, { id: 'c2', split: [100] }]), { environment: 'prod', account: 'acme' });
+  await engine.load(
+    config([
+      { id: 'c1', split: [50, 50] },
+      { id: 'c2', split: [100] },
+    ]),
+    { environment: 'prod', account: 'acme' },
+  );
   await engine.load(config([]), { environment: 'gprod', account: 'globex' });
   const remote = new RemoteControl({ engine });
   return { storage, engine, remote };

@@ -1,9 +1,19 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AccessManager, AuthenticationError, PermissionError, TokenService, ValidationError, type CreatedAccess, type ErrorDetail, type Storage, type TokenServiceOptions, memoryStorage } from '../../src/index';
+import {
+  AccessManager,
+  AuthenticationError,
+  PermissionError,
+  TokenService,
+  ValidationError,
+  type CreatedAccess,
+  type ErrorDetail,
+  type Storage,
+  type TokenServiceOptions,
+  memoryStorage,
+} from '../../src/index';
 import { ACCESS_TOKEN_PREFIX } from '../../src/access/token-service';
 import { seeded, T0 } from '../helpers/accounts';
-
 
 /** One instance: an AccessManager and a TokenService over `storage`, on a shared fake clock. */
 function instance(storage: Storage, clock: () => number, options: Omit<TokenServiceOptions, 'storage' | 'accesses' | 'clock'> = {}) {
@@ -25,7 +35,13 @@ async function setup(options: Omit<TokenServiceOptions, 'storage' | 'accesses' |
   });
   const issue = (over: { scope?: string; expiresIn?: number; access?: CreatedAccess; accountId?: string } = {}) => {
     const a = over.access ?? access;
-    return tokens.issue({ accountId: over.accountId ?? a.accountId, clientId: a.clientId, clientSecret: a.clientSecret, scope: over.scope, expiresIn: over.expiresIn });
+    return tokens.issue({
+      accountId: over.accountId ?? a.accountId,
+      clientId: a.clientId,
+      clientSecret: a.clientSecret,
+      scope: over.scope,
+      expiresIn: over.expiresIn,
+    });
   };
   return {
     storage,
@@ -55,7 +71,9 @@ describe('TokenService options', () => {
     expect(() => new TokenService({ storage: memoryStorage(), maxLifetimeSeconds: 1.5 })).toThrow(/maxLifetimeSeconds/);
     expect(() => new TokenService({ storage: memoryStorage(), cacheTtlMs: -1 })).toThrow(/cacheTtlMs/);
     expect(() => new TokenService({ storage: memoryStorage(), cacheSize: 0 })).toThrow(/cacheSize/);
-    expect(() => new TokenService({ storage: memoryStorage(), defaultLifetimeSeconds: 7200, maxLifetimeSeconds: 3600 })).toThrow(/exceeds maxLifetimeSeconds/);
+    expect(() => new TokenService({ storage: memoryStorage(), defaultLifetimeSeconds: 7200, maxLifetimeSeconds: 3600 })).toThrow(
+      /exceeds maxLifetimeSeconds/,
+    );
   });
 });
 
@@ -189,7 +207,9 @@ describe('issue', () => {
     const { tokens, access } = await setup();
     const noId = await rejection(tokens.issue({ accountId: 'acme', clientId: '', clientSecret: access.clientSecret }));
     expect(noId).toMatchObject({ code: 'invalid_request', status: 400 });
-    const noSecret = await rejection(tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: undefined as unknown as string }));
+    const noSecret = await rejection(
+      tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: undefined as unknown as string }),
+    );
     expect(noSecret).toMatchObject({ code: 'invalid_request', status: 400 });
   });
 });
@@ -428,7 +448,9 @@ describe('secrets and tokens never leak', () => {
     const collect = async (p: Promise<unknown>) => messages.push((await rejection(p)).message);
     await collect(tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: `${access.clientSecret}!` }));
     await collect(tokens.issue({ accountId: 'globex', clientId: access.clientId, clientSecret: access.clientSecret }));
-    await collect(tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret, scope: 'activations.read' }));
+    await collect(
+      tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret, scope: 'activations.read' }),
+    );
     await collect(tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret, expiresIn: -5 }));
     await collect(tokens.authorize(accessToken, { ...prod, action: 'activations.read' }));
     await collect(tokens.authorize(accessToken, { ...prod, environment: 'staging' }));
@@ -447,13 +469,17 @@ describe('secrets and tokens never leak', () => {
   });
 
   it('nothing is written to the console during a whole library flow', async () => {
-    const spies = (['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+    const spies = (['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation(() => {}),
+    );
     const { issue, tokens, accesses, access, advance } = await setup();
     const { accessToken } = await issue();
     await tokens.introspect(accessToken);
     await tokens.authorize(accessToken, prod);
     await tokens.authorize(accessToken, { ...prod, action: 'activations.read' }).catch(() => {});
-    await tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: 'wrong-secret-wrong-secret-wrong-secret' }).catch(() => {});
+    await tokens
+      .issue({ accountId: 'acme', clientId: access.clientId, clientSecret: 'wrong-secret-wrong-secret-wrong-secret' })
+      .catch(() => {});
     advance(10);
     await accesses.revokeAccess(access.id);
     await tokens.introspect(accessToken);

@@ -127,10 +127,14 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
 
       it('refuses a write with a stale expected version, and accepts the current one', async () => {
         await storage.environments.put({ id: 'prod', accountId: 'acme', config });
-        await expect(storage.environments.put({ id: 'prod', accountId: 'acme', config }, { expectedVersion: 0 })).rejects.toBeInstanceOf(ConflictError);
+        await expect(storage.environments.put({ id: 'prod', accountId: 'acme', config }, { expectedVersion: 0 })).rejects.toBeInstanceOf(
+          ConflictError,
+        );
         const ok = await storage.environments.put({ id: 'prod', accountId: 'acme', config }, { expectedVersion: 1 });
         expect(ok.version).toBe(2);
-        await expect(storage.environments.put({ id: 'new', accountId: 'acme', config }, { expectedVersion: 0 })).resolves.toMatchObject({ version: 1 });
+        await expect(storage.environments.put({ id: 'new', accountId: 'acme', config }, { expectedVersion: 0 })).resolves.toMatchObject({
+          version: 1,
+        });
       });
 
       it('refuses to move an environment to another account', async () => {
@@ -201,9 +205,13 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         expect(stored.version).toBe(1 + 30 + 20);
         // The writes ran in the order asked for: the last panic write asked for `true`.
         expect(stored.config.panic).toBe(true);
-        const replaced = await Promise.allSettled(ids.slice(0, 10).map(() => remote.replaceConfiguration('acme', 'prod', { campaigns: [] })));
+        const replaced = await Promise.allSettled(
+          ids.slice(0, 10).map(() => remote.replaceConfiguration('acme', 'prod', { campaigns: [] })),
+        );
         expect(replaced.filter((r) => r.status === 'rejected')).toEqual([]);
-        await expect(remote.replaceConfiguration('acme', 'prod', { campaigns: [] }, { expectedVersion: stored.version })).rejects.toBeInstanceOf(ConflictError);
+        await expect(
+          remote.replaceConfiguration('acme', 'prod', { campaigns: [] }, { expectedVersion: stored.version }),
+        ).rejects.toBeInstanceOf(ConflictError);
         expect((await remote.getConfiguration('acme', 'prod')).version).toBe(stored.version + 10);
       });
     });
@@ -226,8 +234,8 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
 
       it('handles ids with any characters', async () => {
         const id = 'v"1\',; DROP TABLE 🙂';
-        await storage.assignments.save('e"nv', id, { 'vg"1': 'a\'b' });
-        expect(await storage.assignments.get('e"nv', id)).toEqual({ 'vg"1': 'a\'b' });
+        await storage.assignments.save('e"nv', id, { 'vg"1': "a'b" });
+        expect(await storage.assignments.get('e"nv', id)).toEqual({ 'vg"1': "a'b" });
         expect(await storage.assignments.get('e"nv', 'v"1')).toEqual({});
       });
 
@@ -246,13 +254,30 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
       it('writeDecision merges assignments and appends activations together (or with only one of them)', async () => {
         expect(storage.writeDecision).toBeTypeOf('function');
         await storage.assignments.save('env', 'v1', { vg0: 'keep' });
-        const activation = (group: string, variation: string, timestamp: number) => ({ environmentId: 'env', visitorId: 'v1', anonymousId: null, campaignId: `c-${group}`, variationGroupId: group, variationId: variation, timestamp });
-        await storage.writeDecision!({ environmentId: 'env', visitorId: 'v1', assignments: { vg1: 'a', vg2: 'b' }, activations: [activation('vg1', 'a', 10), activation('vg2', 'b', 10)] });
+        const activation = (group: string, variation: string, timestamp: number) => ({
+          environmentId: 'env',
+          visitorId: 'v1',
+          anonymousId: null,
+          campaignId: `c-${group}`,
+          variationGroupId: group,
+          variationId: variation,
+          timestamp,
+        });
+        await storage.writeDecision!({
+          environmentId: 'env',
+          visitorId: 'v1',
+          assignments: { vg1: 'a', vg2: 'b' },
+          activations: [activation('vg1', 'a', 10), activation('vg2', 'b', 10)],
+        });
         await storage.writeDecision!({ environmentId: 'env', visitorId: 'v1', activations: [activation('vg1', 'a', 20)] });
         await storage.writeDecision!({ environmentId: 'env', visitorId: 'v1', assignments: { vg2: 'c' } });
         expect(await storage.assignments.get('env', 'v1')).toEqual({ vg0: 'keep', vg1: 'a', vg2: 'c' });
         const log = await storage.activations.list({ environmentId: 'env' });
-        expect(log.map((a) => [a.variationGroupId, a.variationId, a.timestamp])).toEqual([['vg1', 'a', 10], ['vg2', 'b', 10], ['vg1', 'a', 20]]);
+        expect(log.map((a) => [a.variationGroupId, a.variationId, a.timestamp])).toEqual([
+          ['vg1', 'a', 10],
+          ['vg2', 'b', 10],
+          ['vg1', 'a', 20],
+        ]);
       });
     });
 
@@ -262,7 +287,9 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         await storage.accesses.create(access());
         await storage.accesses.create(access({ id: 'acc_3', clientId: 'abk_ci_client3', accountId: 'other' }));
         expect(await storage.accesses.get('acc_1')).toEqual(access());
-        expect(await storage.accesses.getByClientId('abk_ci_client2')).toEqual(access({ id: 'acc_2', clientId: 'abk_ci_client2', createdAt: 2000, environments: [] }));
+        expect(await storage.accesses.getByClientId('abk_ci_client2')).toEqual(
+          access({ id: 'acc_2', clientId: 'abk_ci_client2', createdAt: 2000, environments: [] }),
+        );
         expect(await storage.accesses.get('nope')).toBeUndefined();
         expect(await storage.accesses.getByClientId('nope')).toBeUndefined();
         expect((await storage.accesses.list('acme')).map((a) => a.id)).toEqual(['acc_1', 'acc_2']);
@@ -314,7 +341,10 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         await storage.catalogs.createCatalog(catalogRecord('beta', 2));
         expect(await storage.catalogs.getCatalog('acme')).toEqual(catalogRecord());
         expect(await storage.catalogs.getCatalog('nope')).toBeUndefined();
-        expect(await storage.catalogs.findByKeyHash(catalogRecord('beta', 2).searchKeyHash)).toEqual({ catalog: catalogRecord('beta', 2), role: 'search' });
+        expect(await storage.catalogs.findByKeyHash(catalogRecord('beta', 2).searchKeyHash)).toEqual({
+          catalog: catalogRecord('beta', 2),
+          role: 'search',
+        });
         expect(await storage.catalogs.findByKeyHash(catalogRecord().catalogKeyHash)).toEqual({ catalog: catalogRecord(), role: 'catalog' });
         expect(await storage.catalogs.findByKeyHash('x')).toBeUndefined();
         expect((await storage.catalogs.listCatalogs()).map((c) => c.identifier)).toEqual(['acme', 'beta']);
@@ -324,9 +354,13 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
 
       it('a key opens one catalog only: no hash may repeat across catalogs, in either role', async () => {
         const acme = catalogRecord();
-        await expect(storage.catalogs.createCatalog({ ...catalogRecord('beta', 2), catalogKeyHash: acme.searchKeyHash })).rejects.toBeInstanceOf(ConflictError);
+        await expect(
+          storage.catalogs.createCatalog({ ...catalogRecord('beta', 2), catalogKeyHash: acme.searchKeyHash }),
+        ).rejects.toBeInstanceOf(ConflictError);
         await storage.catalogs.createCatalog(catalogRecord('beta', 2));
-        await expect(storage.catalogs.setKeys('beta', { catalogKeyHash: acme.searchKeyHash, searchKeyHash: 'z'.repeat(64) })).rejects.toBeInstanceOf(ConflictError);
+        await expect(
+          storage.catalogs.setKeys('beta', { catalogKeyHash: acme.searchKeyHash, searchKeyHash: 'z'.repeat(64) }),
+        ).rejects.toBeInstanceOf(ConflictError);
         expect((await storage.catalogs.findByKeyHash(acme.searchKeyHash))?.catalog.identifier).toBe('acme');
         expect((await storage.catalogs.getCatalog('beta'))?.catalogKeyHash).toBe(catalogRecord('beta', 2).catalogKeyHash);
       });
@@ -341,7 +375,12 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         const odd = item('é"\'🙂', { weird: JSON.parse('{"a.b":"x","__proto__":"p","constructor":"c"}'), list: ['a', ''] });
         await storage.catalogs.applyBatch(
           'acme',
-          [{ name: 'color', type: 'string' }, { name: 'size', type: null }, { name: 'weird', type: 'object<string>' }, { name: 'list', type: 'string[]' }],
+          [
+            { name: 'color', type: 'string' },
+            { name: 'size', type: null },
+            { name: 'weird', type: 'object<string>' },
+            { name: 'list', type: 'string[]' },
+          ],
           [
             { op: 'put', item: item('a', { color: 'red', size: '' }) },
             { op: 'put', item: item('b') },
@@ -369,7 +408,18 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         await storage.catalogs.applyBatch('acme', [{ name: 'size', type: null }], [{ op: 'put', item: item('a', { size: null }) }], 1);
         await storage.catalogs.applyBatch('acme', [{ name: 'size', type: 'number' }], [{ op: 'put', item: item('b', { size: 3 }) }], 2);
         const error = await storage.catalogs
-          .applyBatch('acme', [{ name: 'fresh', type: 'string' }, { name: 'size', type: 'string' }], [{ op: 'put', item: item('c', { size: 'XL', fresh: 'y' }) }, { op: 'delete', id: 'a' }], 3)
+          .applyBatch(
+            'acme',
+            [
+              { name: 'fresh', type: 'string' },
+              { name: 'size', type: 'string' },
+            ],
+            [
+              { op: 'put', item: item('c', { size: 'XL', fresh: 'y' }) },
+              { op: 'delete', id: 'a' },
+            ],
+            3,
+          )
           .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ConflictError);
         expect((error as ConflictError).code).toBe('field_type_conflict');
@@ -391,14 +441,30 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
       });
 
       it('deletes all items but keeps the schema', async () => {
-        await storage.catalogs.applyBatch('acme', [{ name: 'color', type: 'string' }], [{ op: 'put', item: item('a', { color: 'red' }) }, { op: 'put', item: item('b') }], 1);
+        await storage.catalogs.applyBatch(
+          'acme',
+          [{ name: 'color', type: 'string' }],
+          [
+            { op: 'put', item: item('a', { color: 'red' }) },
+            { op: 'put', item: item('b') },
+          ],
+          1,
+        );
         expect(await storage.catalogs.deleteAllItems('acme')).toBe(2);
         expect(await storage.catalogs.countItems('acme')).toBe(0);
         expect((await storage.catalogs.schema('acme')).map((f) => f.name)).toEqual(['color']);
       });
 
       it('deletes a field from the schema and from every item', async () => {
-        await storage.catalogs.applyBatch('acme', [{ name: 'color', type: 'string' }], [{ op: 'put', item: item('a', { color: 'red' }) }, { op: 'put', item: item('b') }], 1);
+        await storage.catalogs.applyBatch(
+          'acme',
+          [{ name: 'color', type: 'string' }],
+          [
+            { op: 'put', item: item('a', { color: 'red' }) },
+            { op: 'put', item: item('b') },
+          ],
+          1,
+        );
         expect(await storage.catalogs.deleteField('acme', 'color')).toBe(true);
         expect(await storage.catalogs.deleteField('acme', 'color')).toBe(false);
         expect(await storage.catalogs.getItem('acme', 'a')).toEqual(item('a'));
@@ -410,15 +476,35 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
       it('publishes the accepted items as the next visible version; later writes stay invisible', async () => {
         expect(await storage.catalogs.visibleVersion('acme')).toEqual({ version: 0, syncedAt: null });
         expect((await storage.catalogs.visibleItems('acme')).items).toEqual([]);
-        await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item('b') }, { op: 'put', item: item('a') }], 1);
+        await storage.catalogs.applyBatch(
+          'acme',
+          [],
+          [
+            { op: 'put', item: item('b') },
+            { op: 'put', item: item('a') },
+          ],
+          1,
+        );
         expect(await storage.catalogs.publish('acme', 7000)).toEqual({ version: 1, syncedAt: 7000, count: 2 });
-        await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item('c') }, { op: 'put', item: item('a', { price: 99 }) }], 2);
+        await storage.catalogs.applyBatch(
+          'acme',
+          [],
+          [
+            { op: 'put', item: item('c') },
+            { op: 'put', item: item('a', { price: 99 }) },
+          ],
+          2,
+        );
         const visible = await storage.catalogs.visibleItems('acme');
         expect(visible.version).toBe(1);
         expect(visible.syncedAt).toBe(7000);
         expect(visible.items).toEqual([item('a'), item('b')]);
         await storage.catalogs.publish('acme', 8000);
-        expect((await storage.catalogs.visibleItems('acme')).items.map((i) => [i.id, i.price])).toEqual([['a', 99], ['b', 10], ['c', 10]]);
+        expect((await storage.catalogs.visibleItems('acme')).items.map((i) => [i.id, i.price])).toEqual([
+          ['a', 99],
+          ['b', 10],
+          ['c', 10],
+        ]);
         expect(await storage.catalogs.visibleVersion('acme')).toEqual({ version: 2, syncedAt: 8000 });
         // Nothing written since: the publication is kept, not repeated.
         expect(await storage.catalogs.publish('acme', 9000)).toEqual({ version: 2, syncedAt: 8000, count: 3 });
@@ -465,7 +551,10 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
     describe('events', () => {
       it('records and lists in order, filtered by environment, visitor, event and time', async () => {
         await storage.events.record([conversion({ timestamp: 3000, visitorId: 'v2', value: 19.99 }), conversion({ timestamp: 1000 })]);
-        await storage.events.record([conversion({ timestamp: 2000, event: 'signup', value: -0.5 }), conversion({ environmentId: 'other' })]);
+        await storage.events.record([
+          conversion({ timestamp: 2000, event: 'signup', value: -0.5 }),
+          conversion({ environmentId: 'other' }),
+        ]);
         const all = await storage.events.list({ environmentId: 'env' });
         expect(all.map((e) => e.timestamp)).toEqual([1000, 2000, 3000]);
         expect(all[1]).toEqual(conversion({ timestamp: 2000, event: 'signup', value: -0.5 }));
@@ -522,9 +611,13 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         });
 
         it('restricts exposures to [since, until) and events to before until', async () => {
-          const untilRows = byVariation(await storage.events.aggregate({ environmentId: 'env', campaignId: 'c1', event: 'purchase', until: 4000 }));
+          const untilRows = byVariation(
+            await storage.events.aggregate({ environmentId: 'env', campaignId: 'c1', event: 'purchase', until: 4000 }),
+          );
           expect(untilRows['vg1/b']).toEqual({ exposed: 2, converted: 1, valued: 1, valueSum: 7, valueSumSquares: 49 });
-          const sinceRows = byVariation(await storage.events.aggregate({ environmentId: 'env', campaignId: 'c1', event: 'purchase', since: 1100 }));
+          const sinceRows = byVariation(
+            await storage.events.aggregate({ environmentId: 'env', campaignId: 'c1', event: 'purchase', since: 1100 }),
+          );
           expect(sinceRows).toEqual({
             'vg1/a': { exposed: 2, converted: 1, valued: 1, valueSum: 3, valueSumSquares: 9 }, // v2 after its event, v4 now only in a
             'vg1/b': { exposed: 1, converted: 0, valued: 0, valueSum: 0, valueSumSquares: 0 },

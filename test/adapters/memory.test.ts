@@ -14,7 +14,17 @@ describe('memory storage: bounded event log', () => {
 
   it('keeps the newest maxEvents events; aggregation sees only those', async () => {
     const storage = memoryStorage({ maxEvents: 3 });
-    await storage.activations.record([0, 1, 2].map((i) => ({ environmentId: 'env', visitorId: `v${i}`, anonymousId: null, campaignId: 'c', variationGroupId: 'g', variationId: 'a', timestamp: 0 })));
+    await storage.activations.record(
+      [0, 1, 2].map((i) => ({
+        environmentId: 'env',
+        visitorId: `v${i}`,
+        anonymousId: null,
+        campaignId: 'c',
+        variationGroupId: 'g',
+        variationId: 'a',
+        timestamp: 0,
+      })),
+    );
     await storage.events.record([event(0), event(1), event(2)]);
     await storage.events.record([event(3), event(4)]);
     expect((await storage.events.list({ environmentId: 'env' })).map((e) => e.value)).toEqual([2, 3, 4]);
@@ -35,7 +45,15 @@ describe('memory storage: bounded event log', () => {
 });
 
 describe('memory storage: bounded decision state', () => {
-  const activation = (i: number) => ({ environmentId: 'env', visitorId: `v${i}`, anonymousId: null, campaignId: 'c', variationGroupId: 'g', variationId: 'a', timestamp: i % 7 });
+  const activation = (i: number) => ({
+    environmentId: 'env',
+    visitorId: `v${i}`,
+    anonymousId: null,
+    campaignId: 'c',
+    variationGroupId: 'g',
+    variationId: 'a',
+    timestamp: i % 7,
+  });
 
   it('keeps the newest maxActivations in recording order across the ring wrapping', async () => {
     const storage = memoryStorage({ maxActivations: 5 });
@@ -166,9 +184,21 @@ describe('memory storage: bounded decision state', () => {
         const all: { visitorId: string; campaignId: string; timestamp: number }[] = [];
         for (const [n, { decision, campaigns }] of writes.entries()) {
           const visitorId = `v${n}`;
-          const rows = Array.from({ length: campaigns }, (_, c) => ({ environmentId: 'env', visitorId, anonymousId: null, campaignId: `c${c}`, variationGroupId: `g${c}`, variationId: 'x', timestamp: n }));
+          const rows = Array.from({ length: campaigns }, (_, c) => ({
+            environmentId: 'env',
+            visitorId,
+            anonymousId: null,
+            campaignId: `c${c}`,
+            variationGroupId: `g${c}`,
+            variationId: 'x',
+            timestamp: n,
+          }));
           if (decision) {
-            const decided = rows.map((r) => ({ campaignId: r.campaignId, variationGroupId: r.variationGroupId, variationId: r.variationId }));
+            const decided = rows.map((r) => ({
+              campaignId: r.campaignId,
+              variationGroupId: r.variationGroupId,
+              variationId: r.variationId,
+            }));
             storage.writeDecisionNow!({ environmentId: 'env', visitorId, anonymousId: null, decided, assign: false, activatedAt: n });
           } else await storage.activations.record(rows);
           all.push(...rows.map(({ visitorId, campaignId, timestamp }) => ({ visitorId, campaignId, timestamp })));
@@ -185,7 +215,8 @@ describe('memory storage: decision writes', () => {
   it('records a decision of more activations than the log had room for, across its growth', () => {
     const storage = memoryStorage({ maxActivations: 5_000 });
     const decided = Array.from({ length: 1_500 }, (_, c) => ({ campaignId: `c${c}`, variationGroupId: `g${c}`, variationId: 'x' }));
-    for (let n = 0; n < 5; n++) storage.writeDecisionNow!({ environmentId: 'env', visitorId: `v${n}`, anonymousId: null, decided, assign: false, activatedAt: n });
+    for (let n = 0; n < 5; n++)
+      storage.writeDecisionNow!({ environmentId: 'env', visitorId: `v${n}`, anonymousId: null, decided, assign: false, activatedAt: n });
     return storage.activations.list({ environmentId: 'env' }).then((kept) => {
       const all = [0, 1, 2, 3, 4].flatMap((n) => decided.map((d) => `v${n}/${d.campaignId}`));
       expect(kept.map((a) => `${a.visitorId}/${a.campaignId}`)).toEqual(all.slice(-5_000));
@@ -208,7 +239,12 @@ describe('memory storage: decision writes', () => {
       },
     };
     const engine = new DecisionEngine({ storage: queued });
-    await engine.load(config([{ id: 'c1', split: [50, 50] }, { id: 'c2', split: [50, 50] }]));
+    await engine.load(
+      config([
+        { id: 'c1', split: [50, 50] },
+        { id: 'c2', split: [50, 50] },
+      ]),
+    );
     const { campaigns } = await engine.decide({ visitorId: 'v1' });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(campaigns).toHaveLength(2);
@@ -217,8 +253,21 @@ describe('memory storage: decision writes', () => {
 });
 
 describe('memory storage: catalog publication', () => {
-  const record = (identifier: string) => ({ identifier, catalogKeyHash: identifier.padEnd(64, 'c'), searchKeyHash: identifier.padEnd(64, 's'), createdAt: 1 });
-  const item = (id: string, price: number) => ({ id, is_recommendable: true, name: id, absolute_link: null, img_link: null, price, categories_ids: null });
+  const record = (identifier: string) => ({
+    identifier,
+    catalogKeyHash: identifier.padEnd(64, 'c'),
+    searchKeyHash: identifier.padEnd(64, 's'),
+    createdAt: 1,
+  });
+  const item = (id: string, price: number) => ({
+    id,
+    is_recommendable: true,
+    name: id,
+    absolute_link: null,
+    img_link: null,
+    price,
+    categories_ids: null,
+  });
   const ids = ['A', 'a', 'a-b', 'aB', 'a_b', 'b', 'é', 'z', '~', '\u{1F600}', '\uFFFD', 'a0', 'a10', 'a9'];
 
   it('a publication after any writes shows every accepted item once, in JavaScript string order', async () => {
@@ -272,10 +321,18 @@ describe('memory storage: catalog publication', () => {
     const storage = memoryStorage();
     await storage.catalogs.createCatalog(record('acme'));
     const items = shuffled(16 * PUBLISH_SORT_RUN + 17);
-    await storage.catalogs.applyBatch('acme', [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+    await storage.catalogs.applyBatch(
+      'acme',
+      [],
+      items.map((it) => ({ op: 'put' as const, item: it })),
+      1,
+    );
     const sorted: number[] = [];
     const original = Array.prototype.sort;
-    const sort = vi.spyOn(Array.prototype, 'sort').mockImplementation(function (this: unknown[], compare?: (a: unknown, b: unknown) => number) {
+    const sort = vi.spyOn(Array.prototype, 'sort').mockImplementation(function (
+      this: unknown[],
+      compare?: (a: unknown, b: unknown) => number,
+    ) {
       sorted.push(this.length);
       return original.call(this, compare);
     });
@@ -296,9 +353,22 @@ describe('memory storage: catalog publication', () => {
     const storage = memoryStorage();
     await storage.catalogs.createCatalog(record('acme'));
     const items = shuffled(4 * PUBLISH_SORT_RUN);
-    await storage.catalogs.applyBatch('acme', [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+    await storage.catalogs.applyBatch(
+      'acme',
+      [],
+      items.map((it) => ({ op: 'put' as const, item: it })),
+      1,
+    );
     const first = storage.catalogs.publish('acme', 1);
-    await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item('late', 1) }, { op: 'delete', id: 's3' }], 2);
+    await storage.catalogs.applyBatch(
+      'acme',
+      [],
+      [
+        { op: 'put', item: item('late', 1) },
+        { op: 'delete', id: 's3' },
+      ],
+      2,
+    );
     const second = storage.catalogs.publish('acme', 2);
     const third = storage.catalogs.publish('acme', 3);
     expect(await first).toEqual({ version: 1, syncedAt: 1, count: items.length });
@@ -316,17 +386,33 @@ describe('memory storage: catalog publication', () => {
     await storage.catalogs.createCatalog(record('acme'));
     const n = 5_000;
     // Written in reverse, so that the first publication really sorts.
-    await storage.catalogs.applyBatch('acme', [], Array.from({ length: n }, (_, i) => ({ op: 'put' as const, item: item(`i${String(n - i).padStart(5, '0')}`, i) })), 1);
+    await storage.catalogs.applyBatch(
+      'acme',
+      [],
+      Array.from({ length: n }, (_, i) => ({ op: 'put' as const, item: item(`i${String(n - i).padStart(5, '0')}`, i) })),
+      1,
+    );
     await storage.catalogs.publish('acme', 1);
     // The length of every list sorted during the next publication.
     const sorted: number[] = [];
     const original = Array.prototype.sort;
-    const sort = vi.spyOn(Array.prototype, 'sort').mockImplementation(function (this: unknown[], compare?: (a: unknown, b: unknown) => number) {
+    const sort = vi.spyOn(Array.prototype, 'sort').mockImplementation(function (
+      this: unknown[],
+      compare?: (a: unknown, b: unknown) => number,
+    ) {
       sorted.push(this.length);
       return original.call(this, compare);
     });
     try {
-      await storage.catalogs.applyBatch('acme', [], [{ op: 'put', item: item('i00007', -1) }, { op: 'delete', id: 'i00009' }], 2);
+      await storage.catalogs.applyBatch(
+        'acme',
+        [],
+        [
+          { op: 'put', item: item('i00007', -1) },
+          { op: 'delete', id: 'i00009' },
+        ],
+        2,
+      );
       await storage.catalogs.publish('acme', 2);
     } finally {
       sort.mockRestore();

@@ -30,7 +30,17 @@ const ACTIONS = ['campaigns.read', 'campaigns.write', 'panic.write', 'activation
 
 /** A catalog item with every standard field. */
 function item(id: string, name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id, is_recommendable: true, name, absolute_link: null, img_link: null, price: 10, categories_ids: ['misc'], color: 'black', ...extra };
+  return {
+    id,
+    is_recommendable: true,
+    name,
+    absolute_link: null,
+    img_link: null,
+    price: 10,
+    categories_ids: ['misc'],
+    color: 'black',
+    ...extra,
+  };
 }
 
 const bootstrap = {
@@ -66,7 +76,12 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 }
 
 async function issueToken(server: ServerProcess): Promise<string> {
-  const res = await post(`${server.url}/${ACCOUNT}/token`, { grant_type: 'client_credentials', scope: '*', client_id: CLIENT_ID, client_secret: CLIENT_SECRET });
+  const res = await post(`${server.url}/${ACCOUNT}/token`, {
+    grant_type: 'client_credentials',
+    scope: '*',
+    client_id: CLIENT_ID,
+    client_secret: CLIENT_SECRET,
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -75,7 +90,12 @@ async function issueToken(server: ServerProcess): Promise<string> {
 async function variations(server: ServerProcess, visitors: string[]): Promise<string[]> {
   return Promise.all(
     visitors.map(async (visitor) => {
-      const res = await post(`${server.url}/v2/campaigns`, { visitor_id: visitor, context: {}, trigger_hit: false, visitor_consent: false });
+      const res = await post(`${server.url}/v2/campaigns`, {
+        visitor_id: visitor,
+        context: {},
+        trigger_hit: false,
+        visitor_consent: false,
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { campaigns: { id: string; variation: { id: string } }[] };
       return body.campaigns.find((c) => c.id === 'split')?.variation.id ?? 'none';
@@ -165,7 +185,10 @@ if (available) {
     });
 
     it('an item put through A is searchable through B after the scheduled sync', async () => {
-      const word = `zyxquorb${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 6)}`;
+      const word = `zyxquorb${Math.random()
+        .toString(36)
+        .replace(/[^a-z]/g, '')
+        .slice(0, 6)}`;
       expect((await searchHits(b, word)).totalHits).toBe(0);
       const res = await fetch(`${a.url}/indexes/catalog/mp-unique`, {
         method: 'PUT',
@@ -173,7 +196,11 @@ if (available) {
         body: JSON.stringify(item('mp-unique', `Lamp ${word}`)),
       });
       expect(res.status, await res.clone().text()).toBe(200);
-      const elapsed = await eventually('B finds the item put through A', async () => (await searchHits(b, word)).ids.includes('mp-unique'), 6000);
+      const elapsed = await eventually(
+        'B finds the item put through A',
+        async () => (await searchHits(b, word)).ids.includes('mp-unique'),
+        6000,
+      );
       console.info(`item put through A found through B after ${elapsed} ms`);
       expect((await searchHits(b, word)).ids).toEqual(['mp-unique']);
       expect((await searchHits(a, word)).ids).toEqual(['mp-unique']);
@@ -198,7 +225,10 @@ if (available) {
       console.info(`${N} concurrent batches of ${SIZE} through A and B in ${Date.now() - started} ms`);
       for (const r of responses) expect(r).toEqual({ status: 200, body: { accepted: SIZE, upserted: SIZE, deleted: 0 } });
       expect(await storage.catalogs.countItems(CATALOG)).toBe(before + N * SIZE);
-      const [row] = await storage.driver.query<{ n: number; ids: number }>("SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS ids FROM catalog_items WHERE identifier = ? AND id LIKE 'mp-batch-%'", [CATALOG]);
+      const [row] = await storage.driver.query<{ n: number; ids: number }>(
+        "SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS ids FROM catalog_items WHERE identifier = ? AND id LIKE 'mp-batch-%'",
+        [CATALOG],
+      );
       expect([Number(row!.n), Number(row!.ids)]).toEqual([N * SIZE, N * SIZE]);
       expect((await storage.catalogs.getItem(CATALOG, 'mp-batch-7-499'))?.name).toBe('Batch widget 7 499');
       // The next scheduled sync publishes them all, whichever process it runs in.
@@ -221,7 +251,10 @@ if (available) {
             const server = n % 2 === 0 ? a : b;
             const order = n % 2 === 0 ? names : [...names].reverse();
             const spec = Object.fromEntries(order.map((name) => [name, 'x']));
-            const ops = Array.from({ length: SIZE }, (_, i) => ({ operation: 'create-replace', product: item(`mp-spec-${round}-${n}-${i}`, `Chair ${n} ${i}`, spec) }));
+            const ops = Array.from({ length: SIZE }, (_, i) => ({
+              operation: 'create-replace',
+              product: item(`mp-spec-${round}-${n}-${i}`, `Chair ${n} ${i}`, spec),
+            }));
             const res = await post(`${server.url}/indexes/catalog/batch`, ops, { authorization: `Bearer ${CATALOG_KEY}` });
             return { status: res.status, body: (await res.json()) as unknown };
           }),
@@ -241,13 +274,30 @@ if (available) {
       // Many fields widen the window in which the two field claims overlap: as many as the limits
       // allow (500 fields per item, 1,000 custom fields per catalog), in a catalog of its own.
       const RACE = 'race';
-      await storage.catalogs.createCatalog({ identifier: RACE, catalogKeyHash: 'r'.repeat(64), searchKeyHash: 's'.repeat(64), createdAt: Date.now() });
+      await storage.catalogs.createCatalog({
+        identifier: RACE,
+        catalogKeyHash: 'r'.repeat(64),
+        searchKeyHash: 's'.repeat(64),
+        createdAt: Date.now(),
+      });
       const ROUNDS = 4;
       const BATCHES = 4;
       const FIELDS = 240;
       const ITEMS = 5;
-      const args = (label: string, order: string) => [POSTGRES_URL, schema, RACE, label, order, String(BATCHES), String(FIELDS), String(ITEMS)];
-      const children = [runScript('test/helpers/pg-batch-child.ts', args('pa', 'forward')), runScript('test/helpers/pg-batch-child.ts', args('pb', 'reverse'))];
+      const args = (label: string, order: string) => [
+        POSTGRES_URL,
+        schema,
+        RACE,
+        label,
+        order,
+        String(BATCHES),
+        String(FIELDS),
+        String(ITEMS),
+      ];
+      const children = [
+        runScript('test/helpers/pg-batch-child.ts', args('pa', 'forward')),
+        runScript('test/helpers/pg-batch-child.ts', args('pb', 'reverse')),
+      ];
       const errors: string[] = [];
       try {
         await Promise.all(children.map((c) => c.waitFor(/^READY$/)));
@@ -277,7 +327,11 @@ if (available) {
         for (const token of [fromA, fromB]) {
           const res = await fetch(remoteUrl(server), { headers: { authorization: `Bearer ${token}` } });
           expect(res.status).toBe(200);
-          expect(await (await fetch(`${server.url}/token?access_token=${token}`)).json()).toMatchObject({ active: true, client_id: CLIENT_ID, account_id: ACCOUNT });
+          expect(await (await fetch(`${server.url}/token?access_token=${token}`)).json()).toMatchObject({
+            active: true,
+            client_id: CLIENT_ID,
+            account_id: ACCOUNT,
+          });
         }
       }
       const accessId = await revokeInChildProcess(schema, CLIENT_ID);
@@ -305,7 +359,12 @@ if (available) {
           expect(await refused(server, token)).toBe(true);
         }
         // No new token for the revoked access, from either server.
-        const res = await post(`${server.url}/${ACCOUNT}/token`, { grant_type: 'client_credentials', scope: '*', client_id: CLIENT_ID, client_secret: CLIENT_SECRET });
+        const res = await post(`${server.url}/${ACCOUNT}/token`, {
+          grant_type: 'client_credentials',
+          scope: '*',
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
+        });
         expect(res.status).toBe(401);
         expect(await res.json()).toMatchObject({ error: 'invalid_client' });
       }
@@ -332,14 +391,19 @@ if (available) {
       const failures: string[] = [];
       for (let round = 0; round < ROUNDS && failures.length === 0; round++) {
         const roundSchema = testSchema(`mpboot${round}`);
-        const children = Array.from({ length: PROCESSES }, () => runScript('test/helpers/bootstrap-child.ts', [POSTGRES_URL, roundSchema, bootstrapFile]));
+        const children = Array.from({ length: PROCESSES }, () =>
+          runScript('test/helpers/bootstrap-child.ts', [POSTGRES_URL, roundSchema, bootstrapFile]),
+        );
         try {
           await Promise.all(children.map((c) => c.waitFor(/^READY$/)));
           for (const c of children) c.send('GO');
           const outcomes = await Promise.all(children.map((c) => c.waitFor(/^(APPLIED|FAILED) (.*)$/)));
           failures.push(...outcomes.filter((m) => m[1] === 'FAILED').map((m) => `round ${round}: ${m[2]}`));
           if (failures.length === 0) {
-            const reports = outcomes.map((m) => JSON.parse(m[2]!) as { written: string[]; accessesCreated: string[]; warnings: string[]; catalogs: { written: number }[] });
+            const reports = outcomes.map(
+              (m) =>
+                JSON.parse(m[2]!) as { written: string[]; accessesCreated: string[]; warnings: string[]; catalogs: { written: number }[] },
+            );
             expect(reports.flatMap((r) => r.written)).toEqual([ENV]);
             expect(reports.flatMap((r) => r.accessesCreated)).toEqual([CLIENT_ID]);
             expect(reports.flatMap((r) => r.warnings)).toEqual([]);

@@ -40,11 +40,31 @@ describe('storage outage at the HTTP edge', () => {
     const { storage, setDown } = flaky();
     const s = await stack(storage, { refreshIntervalMs: 0 });
     const requests: [string, () => Promise<Response>, (body: Record<string, unknown>) => void][] = [
-      ['decision', () => s.call('POST', '/v2/campaigns', { body: { visitor_id: 'v1', trigger_hit: true, visitor_consent: true } }), (b) => expect(b).toEqual({ message: expect.stringMatching(/unavailable/) })],
+      [
+        'decision',
+        () => s.call('POST', '/v2/campaigns', { body: { visitor_id: 'v1', trigger_hit: true, visitor_consent: true } }),
+        (b) => expect(b).toEqual({ message: expect.stringMatching(/unavailable/) }),
+      ],
       ['token check', () => s.call('GET', `/token?access_token=${s.token}`), (b) => expect(b.error).toBe('temporarily_unavailable')],
-      ['token issue', () => s.call('POST', '/acme/token', { body: { grant_type: 'client_credentials', client_id: s.access.clientId, client_secret: s.access.clientSecret } , headers: { 'content-type': 'application/json' } }), (b) => expect(b.error).toBe('temporarily_unavailable')],
-      ['remote control', () => s.call('GET', `${ENV}/configuration`, { token: s.token }), (b) => expect(b).toMatchObject({ error: 'storage_unavailable', message: expect.stringMatching(/unavailable/) })],
-      ['catalog', () => s.call('PUT', '/indexes/catalog/z', { token: CATALOG_KEY, body: item('z') }), (b) => expect(b).toMatchObject({ error: 'storage_unavailable' })],
+      [
+        'token issue',
+        () =>
+          s.call('POST', '/acme/token', {
+            body: { grant_type: 'client_credentials', client_id: s.access.clientId, client_secret: s.access.clientSecret },
+            headers: { 'content-type': 'application/json' },
+          }),
+        (b) => expect(b.error).toBe('temporarily_unavailable'),
+      ],
+      [
+        'remote control',
+        () => s.call('GET', `${ENV}/configuration`, { token: s.token }),
+        (b) => expect(b).toMatchObject({ error: 'storage_unavailable', message: expect.stringMatching(/unavailable/) }),
+      ],
+      [
+        'catalog',
+        () => s.call('PUT', '/indexes/catalog/z', { token: CATALOG_KEY, body: item('z') }),
+        (b) => expect(b).toMatchObject({ error: 'storage_unavailable' }),
+      ],
     ];
     setDown(true);
     for (const [what, send, format] of requests) {
@@ -92,7 +112,9 @@ describeIf(need(pgUp, 'PostgreSQL at 127.0.0.1:5432 is unreachable'), 'PostgreSQ
       let stop = false;
       const load = async () => {
         while (!stop) {
-          const res = await s.call('POST', '/v2/campaigns', { body: { visitor_id: `v${statuses.length}`, trigger_hit: true, visitor_consent: true } });
+          const res = await s.call('POST', '/v2/campaigns', {
+            body: { visitor_id: `v${statuses.length}`, trigger_hit: true, visitor_consent: true },
+          });
           statuses.push(res.status);
           if (res.status === 503) expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
         }
@@ -106,12 +128,18 @@ describeIf(need(pgUp, 'PostgreSQL at 127.0.0.1:5432 is unreachable'), 'PostgreSQ
       await new Promise((r) => setTimeout(r, 200));
       stop = true;
       await Promise.all(workers);
-      expect(statuses.every((x) => x === 200 || x === 503), `statuses: ${[...new Set(statuses)]}`).toBe(true);
+      expect(
+        statuses.every((x) => x === 200 || x === 503),
+        `statuses: ${[...new Set(statuses)]}`,
+      ).toBe(true);
       expect(db.unhandled).toEqual([]);
       // Statements in flight when their backend died: the outage was seen, as a 503.
       expect(statuses).toContain(503);
       // Recovery: the very next requests succeed on new connections.
-      for (let i = 0; i < 10; i++) expect((await s.call('POST', '/v2/campaigns', { body: { visitor_id: `after${i}`, trigger_hit: true, visitor_consent: true } })).status).toBe(200);
+      for (let i = 0; i < 10; i++)
+        expect(
+          (await s.call('POST', '/v2/campaigns', { body: { visitor_id: `after${i}`, trigger_hit: true, visitor_consent: true } })).status,
+        ).toBe(200);
       expect((await s.call('PUT', `${ENV}/panic`, { token: s.token, body: { panic: false } })).status).toBeLessThan(300);
     } finally {
       await db.close();
@@ -128,6 +156,8 @@ describe('SQLite start-up errors', () => {
   });
 
   itIf(need(existsSync('/sys/kernel'), '/sys/kernel is absent'), 'read-only media (sysfs) names the file and the cause', async () => {
-    await expect(sqliteStorage({ filename: '/sys/abkit.db' })).rejects.toThrow('cannot open the SQLite database "/sys/abkit.db": SQLITE_CANTOPEN: unable to open database file');
+    await expect(sqliteStorage({ filename: '/sys/abkit.db' })).rejects.toThrow(
+      'cannot open the SQLite database "/sys/abkit.db": SQLITE_CANTOPEN: unable to open database file',
+    );
   });
 });

@@ -7,8 +7,15 @@ import { dropSchema, POSTGRES_URL, postgresAvailable, testSchema } from '../help
 /** A pool that records how each statement was sent: as text, or as a named (prepared) statement. */
 function recordingPool(): { pool: PgPool; sent: (string | { name: string; text: string })[] } {
   const sent: (string | { name: string; text: string })[] = [];
-  const query = async (config: string | { name: string; text: string }) => (sent.push(typeof config === 'string' ? config : { name: config.name, text: config.text }), { rows: [], rowCount: 0 });
-  const pool = { query, connect: async () => ({ query, on: () => undefined, removeListener: () => undefined, release: () => undefined }), on: () => undefined, end: async () => undefined } as unknown as PgPool;
+  const query = async (config: string | { name: string; text: string }) => (
+    sent.push(typeof config === 'string' ? config : { name: config.name, text: config.text }), { rows: [], rowCount: 0 }
+  );
+  const pool = {
+    query,
+    connect: async () => ({ query, on: () => undefined, removeListener: () => undefined, release: () => undefined }),
+    on: () => undefined,
+    end: async () => undefined,
+  } as unknown as PgPool;
   return { pool, sent };
 }
 
@@ -21,7 +28,16 @@ describe('PostgreSQL prepared statements', () => {
     for (let i = 0; i < 2; i++) await driver.query('SELECT * FROM environments WHERE id = ?', ['prod']);
     await driver.transaction(async (tx) => tx.exec(read, ['prod', 'v9']));
     const text = read.replace('= ?', '= $1').replace('= ?', '= $2');
-    expect(sent).toEqual([text, { name: 'abkit_0', text }, { name: 'abkit_0', text }, 'SELECT * FROM environments WHERE id = $1', 'SELECT * FROM environments WHERE id = $1', 'BEGIN', { name: 'abkit_0', text }, 'COMMIT']);
+    expect(sent).toEqual([
+      text,
+      { name: 'abkit_0', text },
+      { name: 'abkit_0', text },
+      'SELECT * FROM environments WHERE id = $1',
+      'SELECT * FROM environments WHERE id = $1',
+      'BEGIN',
+      { name: 'abkit_0', text },
+      'COMMIT',
+    ]);
   });
 
   it('are off with preparedStatements: false, and refused when not a boolean', async () => {
@@ -29,7 +45,9 @@ describe('PostgreSQL prepared statements', () => {
     const driver = new PostgresDriver(pool, true, false);
     for (let i = 0; i < 3; i++) await driver.query('SELECT 1 WHERE ? = ?', [1, 1]);
     expect(sent.every((s) => typeof s === 'string')).toBe(true);
-    await expect(postgresStorage({ connectionString: 'postgres://nowhere', preparedStatements: 'yes' as unknown as boolean })).rejects.toThrow(/preparedStatements must be a boolean, got string/);
+    await expect(
+      postgresStorage({ connectionString: 'postgres://nowhere', preparedStatements: 'yes' as unknown as boolean }),
+    ).rejects.toThrow(/preparedStatements must be a boolean, got string/);
   });
 });
 
@@ -47,7 +65,9 @@ describe.skipIf(!available)(`PostgreSQL prepared statements on a server${availab
       expect(await storage.assignments.get('prod', 'v1')).toEqual({ g1: 'a', g2: 'b' });
       expect(await storage.assignments.get('prod', 'v1')).toEqual({ g1: 'a', g2: 'b' });
       const prepared = await storage.driver.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
-      expect(prepared.map((p) => p.statement).some((s) => s.startsWith('SELECT variation_group_id, variation_id FROM assignments'))).toBe(true);
+      expect(prepared.map((p) => p.statement).some((s) => s.startsWith('SELECT variation_group_id, variation_id FROM assignments'))).toBe(
+        true,
+      );
       const other = new pg.Client({ connectionString: POSTGRES_URL });
       await other.connect();
       await other.query(`ALTER TABLE "${schema}".assignments ADD COLUMN note TEXT`);

@@ -47,7 +47,10 @@ function phaseOf(m: Record<string, number>): Phase {
 }
 
 /** Runs the child; kills it with SIGKILL `delay` ms after BATCH-START (after TX-WRITTEN for `hold`), or never. */
-async function run(label: string, delay: number | 'hold' | 'never'): Promise<{ exit: number | string | null; markers: Record<string, number>; output: string }> {
+async function run(
+  label: string,
+  delay: number | 'hold' | 'never',
+): Promise<{ exit: number | string | null; markers: Record<string, number>; output: string }> {
   const child = runScript(CHILD, delay === 'hold' ? [file, label, 'hold'] : [file, label]);
   if (delay !== 'never') {
     await child.waitFor(delay === 'hold' ? /^TX-WRITTEN / : /^BATCH-START /);
@@ -64,7 +67,10 @@ async function inspect(label: string): Promise<{ total: number; ofRun: number; i
   const storage = await sqliteStorage({ filename: file });
   try {
     const total = await storage.catalogs.countItems('shop');
-    const [row] = await storage.driver.query<{ n: number }>("SELECT COUNT(*) AS n FROM catalog_items WHERE identifier = 'shop' AND id LIKE ?", [`${label}-%`]);
+    const [row] = await storage.driver.query<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM catalog_items WHERE identifier = 'shop' AND id LIKE ?",
+      [`${label}-%`],
+    );
     const integrity = await storage.driver.query('PRAGMA integrity_check');
     return { total, ofRun: Number(row!.n), integrity };
   } finally {
@@ -106,7 +112,9 @@ describe('SQLite: SIGKILL during a 10,000-operation batch', () => {
       expected += state.ofRun;
     }
 
-    const table = runs.map((r) => `${r.label.padEnd(4)} kill +${String(r.delay).padEnd(5)} ${r.phase.padEnd(11)} exit ${String(r.exit).padEnd(8)} ${r.outcome}`);
+    const table = runs.map(
+      (r) => `${r.label.padEnd(4)} kill +${String(r.delay).padEnd(5)} ${r.phase.padEnd(11)} exit ${String(r.exit).padEnd(8)} ${r.outcome}`,
+    );
     const none = runs.filter((r) => r.outcome === 'none').length;
     const all = runs.filter((r) => r.outcome === 'all').length;
     console.info(
@@ -124,7 +132,19 @@ describe('SQLite: SIGKILL during a 10,000-operation batch', () => {
       expect(await catalog.count()).toBe(expected);
       expect((await catalog.get('pre-999'))?.brand).toBe('brand-49');
       expect((await catalog.get('cal-9999'))?.name).toBe('Product cal-9999 with a reasonably long descriptive name');
-      expect((await catalog.put({ id: 'after', is_recommendable: true, name: 'After', absolute_link: null, img_link: null, price: 1, categories_ids: [] })).accepted).toBe(1);
+      expect(
+        (
+          await catalog.put({
+            id: 'after',
+            is_recommendable: true,
+            name: 'After',
+            absolute_link: null,
+            img_link: null,
+            price: 1,
+            categories_ids: [],
+          })
+        ).accepted,
+      ).toBe(1);
       const synced = await catalog.sync();
       expect(synced.count).toBe(expected + 1);
       expect((await catalog.visible()).items).toHaveLength(expected + 1);

@@ -20,10 +20,28 @@ describe('visible items of a large catalog', () => {
   it('are parsed in slices, giving the event loop a turn every SLICE_OPERATIONS rows, and come in id order', async () => {
     const storage = await sqliteStorage({ filename: ':memory:' });
     try {
-      await storage.catalogs.createCatalog({ identifier: 'big', catalogKeyHash: 'c'.padEnd(64, '0'), searchKeyHash: 's'.padEnd(64, '0'), createdAt: 1000 });
+      await storage.catalogs.createCatalog({
+        identifier: 'big',
+        catalogKeyHash: 'c'.padEnd(64, '0'),
+        searchKeyHash: 's'.padEnd(64, '0'),
+        createdAt: 1000,
+      });
       const N = 4 * SLICE_OPERATIONS + 10;
-      const items = Array.from({ length: N }, (_, i) => ({ id: `i${(N - i) * 7919 % 100_003}`, is_recommendable: true, name: `Item ${i}`, absolute_link: null, img_link: null, price: i, categories_ids: null }));
-      await storage.catalogs.applyBatch('big', [], items.map((item) => ({ op: 'put' as const, item })), 1);
+      const items = Array.from({ length: N }, (_, i) => ({
+        id: `i${((N - i) * 7919) % 100_003}`,
+        is_recommendable: true,
+        name: `Item ${i}`,
+        absolute_link: null,
+        img_link: null,
+        price: i,
+        categories_ids: null,
+      }));
+      await storage.catalogs.applyBatch(
+        'big',
+        [],
+        items.map((item) => ({ op: 'put' as const, item })),
+        1,
+      );
       await storage.catalogs.publish('big', 2000);
       const turns = countTurns();
       const visible = await storage.catalogs.visibleItems('big');
@@ -46,7 +64,9 @@ describe('SQLite transactions (group commit)', () => {
     db.exec = (sql: string) => (statements.push(sql), exec(sql));
     return { driver: new SqliteDriver(db), statements, db };
   }
-  const put = (k: string, v: number) => async (tx: import('../../adapters/sql/driver').SqlDriver) => (await tx.exec('INSERT INTO t (k, v) VALUES (?, ?)', [k, v]), v);
+  const put = (k: string, v: number) => async (tx: import('../../adapters/sql/driver').SqlDriver) => (
+    await tx.exec('INSERT INTO t (k, v) VALUES (?, ?)', [k, v]), v
+  );
 
   it('share one commit when asked for in one turn; each answers with its own value after it', async () => {
     const { driver, statements, db } = await driverOverMemory();
@@ -74,7 +94,10 @@ describe('SQLite transactions (group commit)', () => {
     expect(third.status).toBe('rejected');
     expect(driver.isUniqueViolation((third as PromiseRejectedResult).reason)).toBe(true);
     expect(fourth).toEqual({ status: 'fulfilled', value: 2 });
-    expect(db.prepare('SELECT k, v FROM t ORDER BY k').all()).toEqual([{ k: 'a', v: 1 }, { k: 'b', v: 2 }]);
+    expect(db.prepare('SELECT k, v FROM t ORDER BY k').all()).toEqual([
+      { k: 'a', v: 1 },
+      { k: 'b', v: 2 },
+    ]);
   });
 
   it('keep the order in which statements were asked for: a read after a write sees it, a write after a read does not join the group before it', async () => {

@@ -60,7 +60,15 @@ function countingDriver(driver: SqlDriver, onQuery: (sql: string, rows: readonly
 }
 
 function item(i: number, name = `Item ${i}`): CatalogItem {
-  return { id: `i${String(i).padStart(6, '0')}`, is_recommendable: true, name, absolute_link: null, img_link: null, price: i, categories_ids: null };
+  return {
+    id: `i${String(i).padStart(6, '0')}`,
+    is_recommendable: true,
+    name,
+    absolute_link: null,
+    img_link: null,
+    price: i,
+    categories_ids: null,
+  };
 }
 
 const N = 3 * VISIBLE_PAGE_ROWS + 17;
@@ -74,11 +82,19 @@ if (pgUp) stores.push(['postgres', () => postgresStorage({ connectionString: POS
 else it.skip('visible catalog paging: postgres (skipped: PostgreSQL at 127.0.0.1:5432 is unreachable)');
 
 describe.each(stores)('visible catalog paging: %s', (_name, open) => {
-  async function withStore(run: (store: SqlCatalogStore, storage: SqlStorage, identifier: string) => Promise<void>, onQuery?: (sql: string, rows: readonly Row[]) => Promise<void>): Promise<void> {
+  async function withStore(
+    run: (store: SqlCatalogStore, storage: SqlStorage, identifier: string) => Promise<void>,
+    onQuery?: (sql: string, rows: readonly Row[]) => Promise<void>,
+  ): Promise<void> {
     const storage = await open();
     const identifier = `page${Math.random().toString(36).slice(2, 8)}`;
     try {
-      await storage.catalogs.createCatalog({ identifier, catalogKeyHash: identifier.padEnd(64, 'c'), searchKeyHash: identifier.padEnd(64, 's'), createdAt: 1 });
+      await storage.catalogs.createCatalog({
+        identifier,
+        catalogKeyHash: identifier.padEnd(64, 'c'),
+        searchKeyHash: identifier.padEnd(64, 's'),
+        createdAt: 1,
+      });
       await run(new SqlCatalogStore(countingDriver(storage.driver, onQuery)), storage, identifier);
     } finally {
       await storage.close();
@@ -88,7 +104,12 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
   it('a sync of every item and a full read move at most a page of rows per step', async () => {
     await withStore(async (store, _storage, id) => {
       const items = Array.from({ length: N }, (_, i) => item(i));
-      await store.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+      await store.applyBatch(
+        id,
+        [],
+        items.map((it) => ({ op: 'put' as const, item: it })),
+        1,
+      );
       step.rows = step.most = 0;
       expect((await store.publish(id, 2)).count).toBe(N);
       // A step reads a page of keys and copies those rows (the catalog row, the count: one each).
@@ -106,10 +127,23 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
     await withStore(
       async (store, storage, id) => {
         const items = Array.from({ length: N }, (_, i) => item(i));
-        await store.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+        await store.applyBatch(
+          id,
+          [],
+          items.map((it) => ({ op: 'put' as const, item: it })),
+          1,
+        );
         await store.publish(id, 2);
         const before = await store.visibleItems(id);
-        await store.applyBatch(id, [], [{ op: 'put', item: item(5, 'renamed') }, { op: 'delete', id: item(7).id }], 3);
+        await store.applyBatch(
+          id,
+          [],
+          [
+            { op: 'put', item: item(5, 'renamed') },
+            { op: 'delete', id: item(7).id },
+          ],
+          3,
+        );
         step.changed = 0;
         await store.publish(id, 4);
         // One row copied, one deleted, its deletion mark cleared, the catalog row updated: not N.
@@ -137,13 +171,29 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
   it('a sync copies no body, and writes after it (put, delete, field deletion, delete-all) stay invisible until the next', async () => {
     await withStore(async (store, storage, id) => {
       const items = Array.from({ length: 20 }, (_, i) => ({ ...item(i), color: 'red' }) as CatalogItem);
-      await store.applyBatch(id, [{ name: 'color', type: 'string' }], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+      await store.applyBatch(
+        id,
+        [{ name: 'color', type: 'string' }],
+        items.map((it) => ({ op: 'put' as const, item: it })),
+        1,
+      );
       await store.publish(id, 2);
-      const copied = await storage.driver.query<{ n: number }>("SELECT COUNT(*) AS n FROM catalog_visible WHERE identifier = ? AND body <> ''", [id]);
+      const copied = await storage.driver.query<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM catalog_visible WHERE identifier = ? AND body <> ''",
+        [id],
+      );
       expect(Number(copied[0]!.n)).toBe(0);
       const v1 = await store.visibleItems(id);
       expect(v1.items).toEqual(items);
-      await store.applyBatch(id, [], [{ op: 'put', item: { ...items[3]!, name: 'changed' } }, { op: 'delete', id: items[4]!.id }], 3);
+      await store.applyBatch(
+        id,
+        [],
+        [
+          { op: 'put', item: { ...items[3]!, name: 'changed' } },
+          { op: 'delete', id: items[4]!.id },
+        ],
+        3,
+      );
       await store.deleteField(id, 'color');
       // Read by a fresh store: nothing reused, every body fetched.
       expect((await storage.catalogs.visibleItems(id)).items).toEqual(items);
@@ -163,11 +213,21 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
     await withStore(async (store, storage, id) => {
       if (storage.driver.dialect !== 'sqlite') return; // PostgreSQL's statements wait on the network
       const items = Array.from({ length: N }, (_, i) => ({ ...item(i), color: 'red' }) as CatalogItem);
-      await store.applyBatch(id, [{ name: 'color', type: 'string' }], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+      await store.applyBatch(
+        id,
+        [{ name: 'color', type: 'string' }],
+        items.map((it) => ({ op: 'put' as const, item: it })),
+        1,
+      );
       await store.publish(id, 2);
       const bound = 2 * SLICE_OPERATIONS + 4; // a slice of visible rows detached, the same slice written
       step.rows = step.most = 0;
-      await store.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: { ...it, name: 'again' } })), 3);
+      await store.applyBatch(
+        id,
+        [],
+        items.map((it) => ({ op: 'put' as const, item: { ...it, name: 'again' } })),
+        3,
+      );
       expect(step.most).toBeLessThanOrEqual(bound);
       step.rows = step.most = 0;
       await store.deleteField(id, 'color');
@@ -184,7 +244,12 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
     await withStore(
       async (store, storage, id) => {
         const items = Array.from({ length: N }, (_, i) => item(i));
-        await storage.catalogs.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
+        await storage.catalogs.applyBatch(
+          id,
+          [],
+          items.map((it) => ({ op: 'put' as const, item: it })),
+          1,
+        );
         await storage.catalogs.publish(id, 2);
         const v1 = await storage.catalogs.visibleItems(id);
         // After the reader's first page: delete an item it has read, add one ahead of it and one behind, rename one ahead, publish.
@@ -193,7 +258,12 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
           await storage.catalogs.applyBatch(
             id,
             [],
-            [{ op: 'delete', id: item(3).id }, { op: 'put', item: item(N + 5) }, { op: 'put', item: { ...item(0), id: 'a-first' } }, { op: 'put', item: item(N - 2, 'renamed') }],
+            [
+              { op: 'delete', id: item(3).id },
+              { op: 'put', item: item(N + 5) },
+              { op: 'put', item: { ...item(0), id: 'a-first' } },
+              { op: 'put', item: item(N - 2, 'renamed') },
+            ],
             3,
           );
           await storage.catalogs.publish(id, 4);
@@ -222,8 +292,12 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
           if (sql.startsWith('SELECT v.id') && duringRead) await duringRead();
         }),
       );
-      const { catalog } = await new CatalogRegistry({ storage: { ...storage, catalogs } }).create({ identifier: `srch${Math.random().toString(36).slice(2, 8)}` });
-      await catalog.batch(Array.from({ length: 600 }, (_, i) => ({ operation: 'create-replace' as const, product: { ...item(i), name: `Phone case ${i}` } })));
+      const { catalog } = await new CatalogRegistry({ storage: { ...storage, catalogs } }).create({
+        identifier: `srch${Math.random().toString(36).slice(2, 8)}`,
+      });
+      await catalog.batch(
+        Array.from({ length: 600 }, (_, i) => ({ operation: 'create-replace' as const, product: { ...item(i), name: `Phone case ${i}` } })),
+      );
       await catalog.sync();
       const service = new SearchService({ catalog });
       expect((await service.search({ text: 'zqxmarker' })).totalHits).toBe(0);
@@ -258,7 +332,9 @@ async function otherCollation(): Promise<string | undefined> {
     );
     const js = [...COLLATED_IDS].sort();
     for (const { collname } of rows) {
-      const ordered = await client.query<{ id: string }>(`SELECT id FROM unnest($1::text[]) AS t(id) ORDER BY id COLLATE "${collname}"`, [COLLATED_IDS]);
+      const ordered = await client.query<{ id: string }>(`SELECT id FROM unnest($1::text[]) AS t(id) ORDER BY id COLLATE "${collname}"`, [
+        COLLATED_IDS,
+      ]);
       if (ordered.rows.some((r, k) => r.id !== js[k])) return collname;
     }
     return undefined;
@@ -268,43 +344,60 @@ async function otherCollation(): Promise<string | undefined> {
 }
 
 const collation = pgUp ? await otherCollation() : undefined;
-if (pgUp && !collation) console.warn('\n*** SKIPPING the PostgreSQL collation test: the server has no en_US or ICU collation ordering ids otherwise than JavaScript ***\n');
+if (pgUp && !collation)
+  console.warn(
+    '\n*** SKIPPING the PostgreSQL collation test: the server has no en_US or ICU collation ordering ids otherwise than JavaScript ***\n',
+  );
 const collationSchema = testSchema('collation');
 if (collation) afterAll(() => dropSchema(collationSchema));
 
 describe('visible catalog paging: postgres, ids in a database collation other than JavaScript order', () => {
-  itIf(need(collation !== undefined, pgUp ? 'the server has no en_US or ICU collation ordering ids otherwise than JavaScript' : 'PostgreSQL at 127.0.0.1:5432 is unreachable'), 'a read given the previous items reuses every unchanged one and returns JavaScript order', async () => {
-    const storage = await postgresStorage({ connectionString: POSTGRES_URL, schema: collationSchema });
-    let bodies = 0;
-    try {
-      // As in a database created with that collation: the id columns order by it.
-      for (const table of ['catalog_items', 'catalog_visible', 'catalog_deleted']) {
-        await storage.driver.exec(`ALTER TABLE ${table} ALTER COLUMN id TYPE TEXT COLLATE "${collation}"`);
+  itIf(
+    need(
+      collation !== undefined,
+      pgUp
+        ? 'the server has no en_US or ICU collation ordering ids otherwise than JavaScript'
+        : 'PostgreSQL at 127.0.0.1:5432 is unreachable',
+    ),
+    'a read given the previous items reuses every unchanged one and returns JavaScript order',
+    async () => {
+      const storage = await postgresStorage({ connectionString: POSTGRES_URL, schema: collationSchema });
+      let bodies = 0;
+      try {
+        // As in a database created with that collation: the id columns order by it.
+        for (const table of ['catalog_items', 'catalog_visible', 'catalog_deleted']) {
+          await storage.driver.exec(`ALTER TABLE ${table} ALTER COLUMN id TYPE TEXT COLLATE "${collation}"`);
+        }
+        const store = new SqlCatalogStore(
+          countingDriver(storage.driver, async (sql, rows) => {
+            if (sql.startsWith('SELECT v.id') && sql.includes(' IN (')) bodies += rows.length;
+          }),
+        );
+        const id = 'collated';
+        await store.createCatalog({ identifier: id, catalogKeyHash: id.padEnd(64, 'c'), searchKeyHash: id.padEnd(64, 's'), createdAt: 1 });
+        const items = COLLATED_IDS.map((k, i) => ({ ...item(i), id: k }));
+        await store.applyBatch(
+          id,
+          [],
+          items.map((it) => ({ op: 'put' as const, item: it })),
+          1,
+        );
+        await store.publish(id, 2);
+        const before = await store.visibleItems(id);
+        expect(before.items.map((it) => it.id)).toEqual([...COLLATED_IDS].sort());
+        await store.applyBatch(id, [], [{ op: 'put', item: { ...item(9), id: 'b' } }], 3);
+        await store.publish(id, 4);
+        bodies = 0;
+        const after = await store.visibleItems(id, before.items);
+        expect(after.items.map((it) => it.id)).toEqual([...COLLATED_IDS].sort());
+        // Only the changed item was fetched and parsed; every other one is the previous object.
+        expect(bodies).toBe(1);
+        expect(after.items.filter((it, k) => it === before.items[k]).map((it) => it.id)).toEqual(['A', 'a', 'a-b', 'aB', 'a_b']);
+      } finally {
+        await storage.close();
       }
-      const store = new SqlCatalogStore(
-        countingDriver(storage.driver, async (sql, rows) => {
-          if (sql.startsWith('SELECT v.id') && sql.includes(' IN (')) bodies += rows.length;
-        }),
-      );
-      const id = 'collated';
-      await store.createCatalog({ identifier: id, catalogKeyHash: id.padEnd(64, 'c'), searchKeyHash: id.padEnd(64, 's'), createdAt: 1 });
-      const items = COLLATED_IDS.map((k, i) => ({ ...item(i), id: k }));
-      await store.applyBatch(id, [], items.map((it) => ({ op: 'put' as const, item: it })), 1);
-      await store.publish(id, 2);
-      const before = await store.visibleItems(id);
-      expect(before.items.map((it) => it.id)).toEqual([...COLLATED_IDS].sort());
-      await store.applyBatch(id, [], [{ op: 'put', item: { ...item(9), id: 'b' } }], 3);
-      await store.publish(id, 4);
-      bodies = 0;
-      const after = await store.visibleItems(id, before.items);
-      expect(after.items.map((it) => it.id)).toEqual([...COLLATED_IDS].sort());
-      // Only the changed item was fetched and parsed; every other one is the previous object.
-      expect(bodies).toBe(1);
-      expect(after.items.filter((it, k) => it === before.items[k]).map((it) => it.id)).toEqual(['A', 'a', 'a-b', 'aB', 'a_b']);
-    } finally {
-      await storage.close();
-    }
-  });
+    },
+  );
 });
 
 describe('upgrading a SQLite database from schema 4', () => {
@@ -317,9 +410,21 @@ describe('upgrading a SQLite database from schema 4', () => {
       await migrate(driver, 4);
       // As schema 4 left it: version 1 published a, b, d; then a was changed, c added, d deleted.
       const body = (id: string, name: string) => JSON.stringify({ ...item(0), id, name });
-      await driver.exec("INSERT INTO catalogs (identifier, catalog_key_hash, search_key_hash, created_at, visible_version, synced_at, accepted_version, published_from) VALUES ('old', 'c', 's', 1, 1, 1, 3, 1)");
-      for (const [id, name] of [['a', 'A2'], ['b', 'B'], ['c', 'C']]) await driver.exec("INSERT INTO catalog_items (identifier, id, body) VALUES ('old', ?, ?)", [id, body(id!, name!)]);
-      for (const [id, name] of [['a', 'A1'], ['b', 'B'], ['d', 'D']]) await driver.exec("INSERT INTO catalog_visible (identifier, id, body) VALUES ('old', ?, ?)", [id, body(id!, name!)]);
+      await driver.exec(
+        "INSERT INTO catalogs (identifier, catalog_key_hash, search_key_hash, created_at, visible_version, synced_at, accepted_version, published_from) VALUES ('old', 'c', 's', 1, 1, 1, 3, 1)",
+      );
+      for (const [id, name] of [
+        ['a', 'A2'],
+        ['b', 'B'],
+        ['c', 'C'],
+      ])
+        await driver.exec("INSERT INTO catalog_items (identifier, id, body) VALUES ('old', ?, ?)", [id, body(id!, name!)]);
+      for (const [id, name] of [
+        ['a', 'A1'],
+        ['b', 'B'],
+        ['d', 'D'],
+      ])
+        await driver.exec("INSERT INTO catalog_visible (identifier, id, body) VALUES ('old', ?, ?)", [id, body(id!, name!)]);
       expect(await migrate(driver, 5)).toEqual([5]);
       const store = new SqlCatalogStore(driver);
       expect((await store.visibleItems('old')).items.map((it) => `${it.id}:${String(it.name)}`)).toEqual(['a:A1', 'b:B', 'd:D']);

@@ -21,16 +21,32 @@ export async function benchCatalog(): Promise<Row[]> {
   // A sync publishes only after a change: change one item each time, so every sync publishes.
   let n = 0;
   rows.push(
-    await measure('catalog.put of one item + catalog.sync of 10,000 items (memory)', async () => {
-      await catalog.put({ ...products[n++ % products.length]!, price: n });
-      await catalog.sync();
-    }, baseline, 3),
+    await measure(
+      'catalog.put of one item + catalog.sync of 10,000 items (memory)',
+      async () => {
+        await catalog.put({ ...products[n++ % products.length]!, price: n });
+        await catalog.sync();
+      },
+      baseline,
+      3,
+    ),
   );
   rows.push(
-    await measure('HTTP POST /indexes/catalog/batch, 10,000 operations', async () => {
-      const res = await handler(new Request('http://bench/indexes/catalog/batch', { method: 'POST', headers: { authorization: `Bearer ${catalogApiKey}` }, body }));
-      if (res.status !== 200) throw new Error(await res.text());
-    }, baseline, 3),
+    await measure(
+      'HTTP POST /indexes/catalog/batch, 10,000 operations',
+      async () => {
+        const res = await handler(
+          new Request('http://bench/indexes/catalog/batch', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${catalogApiKey}` },
+            body,
+          }),
+        );
+        if (res.status !== 200) throw new Error(await res.text());
+      },
+      baseline,
+      3,
+    ),
   );
   console.log(`(batch body: ${(body.length / 1e6).toFixed(1)} MB; ops/s below are whole batches per second; × 10,000 for operations)`);
   return rows;

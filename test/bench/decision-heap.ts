@@ -22,7 +22,9 @@ export async function benchDecisionHeap(decisions = 1_000_000, size = 10): Promi
   await engine.load(campaigns(size));
   const sizes = storage as unknown as { activations: { size: number }; assignments: { size: number } };
   const before = heapMb();
-  console.log(`\n## Heap over ${decisions.toLocaleString('en-US')} decisions with memory writes (${size} campaigns, new visitor each; maxActivations ${maxActivations.toLocaleString('en-US')}, maxAssignments ${maxAssignments.toLocaleString('en-US')})`);
+  console.log(
+    `\n## Heap over ${decisions.toLocaleString('en-US')} decisions with memory writes (${size} campaigns, new visitor each; maxActivations ${maxActivations.toLocaleString('en-US')}, maxAssignments ${maxAssignments.toLocaleString('en-US')})`,
+  );
   console.log(`decisions        heap MB (after GC)   retained activations   retained assignments`);
   console.log(`${'0'.padStart(9)} ${before.toFixed(1).padStart(20)} ${'0'.padStart(22)} ${'0'.padStart(22)}`);
   const quarter = decisions / 4;
@@ -31,7 +33,9 @@ export async function benchDecisionHeap(decisions = 1_000_000, size = 10): Promi
     const end = n + quarter;
     for (; n < end; n++) sink ^= (await engine.decide({ visitorId: `visitor-${n}`, context: CONTEXT })).campaigns.length;
     const mb = heapMb();
-    console.log(`${n.toLocaleString('en-US').padStart(9)} ${mb.toFixed(1).padStart(20)} ${sizes.activations.size.toLocaleString('en-US').padStart(22)} ${sizes.assignments.size.toLocaleString('en-US').padStart(22)}`);
+    console.log(
+      `${n.toLocaleString('en-US').padStart(9)} ${mb.toFixed(1).padStart(20)} ${sizes.activations.size.toLocaleString('en-US').padStart(22)} ${sizes.assignments.size.toLocaleString('en-US').padStart(22)}`,
+    );
   }
   if (sink === 0.5) console.log(sink);
 }

@@ -33,14 +33,23 @@ function condition(targetings: { key: string; operator: string; value: unknown }
     if (t.key === 'fs_all_users') continue;
     const v = t.value;
     const c =
-      t.operator === 'EQUALS' ? (Array.isArray(v) ? { $in: v } : { $eq: v })
-      : t.operator === 'NOT_EQUALS' ? { $ne: v }
-      : t.operator === 'CONTAINS' ? { $regex: String(v) }
-      : t.operator === 'GREATER_THAN' ? { $gt: v }
-      : t.operator === 'LOWER_THAN_OR_EQUALS' ? { $lte: v }
-      : t.operator === 'SEMVER_GREATER_THAN_OR_EQUALS' ? { $vgte: v }
-      : t.operator === 'EXISTS' ? { $exists: true }
-      : undefined;
+      t.operator === 'EQUALS'
+        ? Array.isArray(v)
+          ? { $in: v }
+          : { $eq: v }
+        : t.operator === 'NOT_EQUALS'
+          ? { $ne: v }
+          : t.operator === 'CONTAINS'
+            ? { $regex: String(v) }
+            : t.operator === 'GREATER_THAN'
+              ? { $gt: v }
+              : t.operator === 'LOWER_THAN_OR_EQUALS'
+                ? { $lte: v }
+                : t.operator === 'SEMVER_GREATER_THAN_OR_EQUALS'
+                  ? { $vgte: v }
+                  : t.operator === 'EXISTS'
+                    ? { $exists: true }
+                    : undefined;
     if (!c) throw new Error(`no GrowthBook condition for ${t.operator}`);
     out[t.key] = { ...(out[t.key] as object | undefined), ...c };
   }
@@ -77,7 +86,9 @@ export async function benchDecisionPeers(): Promise<void> {
   const requested = JSON.parse(text) as string[];
   let n = 0;
   let sink = 0;
-  console.log('\n## Decisions in process vs peers (ops/s = decisions per second; ratio to the bare-hash baseline of the same size; medians of 7 alternated rounds, ratios per round)');
+  console.log(
+    '\n## Decisions in process vs peers (ops/s = decisions per second; ratio to the bare-hash baseline of the same size; medians of 7 alternated rounds, ratios per round)',
+  );
   for (const size of [10, 100, 1000]) {
     const config = campaigns(size);
     const groups = config.campaigns.map((c) => c.variationGroups[0]!.id);
@@ -93,35 +104,57 @@ export async function benchDecisionPeers(): Promise<void> {
     const client = new GrowthBookClient().initSync({ payload: { features } as never });
     await startFlagshipBucketing('env-bench', config);
     const ops: [string, () => unknown][] = [
-      ['bare murmur3, one hash per variation group (baseline)', () => {
-        const id = ids[n++ & 4095]!;
-        for (const g of groups) sink ^= hashString(g, id);
-      }],
+      [
+        'bare murmur3, one hash per variation group (baseline)',
+        () => {
+          const id = ids[n++ & 4095]!;
+          for (const g of groups) sink ^= hashString(g, id);
+        },
+      ],
       // Not the baseline: how much of abkit's lead over it comes from its cheaper hashing alone.
-      ['same hashes with compiled group prefixes (abkit\'s KeyHasher)', () => {
-        hasher.reset(ids[n++ & 4095]!);
-        for (const p of prefixes) sink ^= hasher.hash(p);
-      }],
-      ['abkit engine.decide, no writes', async () => {
-        sink ^= (await lean.decide({ visitorId: ids[n++ & 4095]!, context: CONTEXT, triggerHit: false, visitorConsent: false })).campaigns.length;
-      }],
-      ['abkit engine.decide, memory writes (assignments + activations)', async () => {
-        sink ^= (await writing.decide({ visitorId: requested[n++ & 65535]!, context: CONTEXT })).campaigns.length;
-      }],
-      ['GrowthBook classic (new GrowthBook per visitor, evalFeature each)', () => {
-        const gb = new GrowthBook({ features: features as never, attributes: { id: ids[n++ & 4095]!, ...CONTEXT } });
-        for (const k of keys) sink ^= gb.evalFeature(k).on ? 1 : 0;
-        gb.destroy();
-      }],
-      ['GrowthBook multi-user (GrowthBookClient.evalFeature with user context)', () => {
-        const user = { attributes: { id: ids[n++ & 4095]!, ...CONTEXT } };
-        for (const k of keys) sink ^= client.evalFeature(k, user).on ? 1 : 0;
-      }],
-      ['@flagship.io/js-sdk bucketing (newVisitor + fetchFlags)', async () => {
-        const visitor = Flagship.newVisitor({ visitorId: ids[n++ & 4095]!, context: CONTEXT, hasConsented: false });
-        await visitor.fetchFlags();
-        sink ^= visitor.getFlags().size;
-      }],
+      [
+        "same hashes with compiled group prefixes (abkit's KeyHasher)",
+        () => {
+          hasher.reset(ids[n++ & 4095]!);
+          for (const p of prefixes) sink ^= hasher.hash(p);
+        },
+      ],
+      [
+        'abkit engine.decide, no writes',
+        async () => {
+          sink ^= (await lean.decide({ visitorId: ids[n++ & 4095]!, context: CONTEXT, triggerHit: false, visitorConsent: false })).campaigns
+            .length;
+        },
+      ],
+      [
+        'abkit engine.decide, memory writes (assignments + activations)',
+        async () => {
+          sink ^= (await writing.decide({ visitorId: requested[n++ & 65535]!, context: CONTEXT })).campaigns.length;
+        },
+      ],
+      [
+        'GrowthBook classic (new GrowthBook per visitor, evalFeature each)',
+        () => {
+          const gb = new GrowthBook({ features: features as never, attributes: { id: ids[n++ & 4095]!, ...CONTEXT } });
+          for (const k of keys) sink ^= gb.evalFeature(k).on ? 1 : 0;
+          gb.destroy();
+        },
+      ],
+      [
+        'GrowthBook multi-user (GrowthBookClient.evalFeature with user context)',
+        () => {
+          const user = { attributes: { id: ids[n++ & 4095]!, ...CONTEXT } };
+          for (const k of keys) sink ^= client.evalFeature(k, user).on ? 1 : 0;
+        },
+      ],
+      [
+        '@flagship.io/js-sdk bucketing (newVisitor + fetchFlags)',
+        async () => {
+          const visitor = Flagship.newVisitor({ visitorId: ids[n++ & 4095]!, context: CONTEXT, hasConsented: false });
+          await visitor.fetchFlags();
+          sink ^= visitor.getFlags().size;
+        },
+      ],
     ];
     const results = new Map<string, number[]>(ops.map(([name]) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
@@ -137,7 +170,9 @@ export async function benchDecisionPeers(): Promise<void> {
     for (const [name] of ops) {
       const runs = results.get(name)!;
       const ratio = med(runs.map((v, round) => v / base[round]!));
-      console.log(`${name.padEnd(72)} ${Math.round(med(runs)).toLocaleString('en-US').padStart(10)} ops/s  ${ratio.toFixed(3)} × bare hash`);
+      console.log(
+        `${name.padEnd(72)} ${Math.round(med(runs)).toLocaleString('en-US').padStart(10)} ops/s  ${ratio.toFixed(3)} × bare hash`,
+      );
     }
     const leanRuns = results.get(ops[2]![0])!;
     const writes = results.get(ops[3]![0])!.map((v, round) => v / leanRuns[round]!);

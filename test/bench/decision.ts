@@ -77,22 +77,34 @@ export async function benchDecision(): Promise<Row[]> {
   });
   const rows: Row[] = [baseline];
   rows.push(
-    await measure('engine.decide, no storage writes (trigger_hit false, no consent)', async () => {
-      const r = await lean.decide({ visitorId: ids[n++ & 4095]!, context, triggerHit: false, visitorConsent: false });
-      sink ^= r.campaigns.length;
-    }, baseline),
+    await measure(
+      'engine.decide, no storage writes (trigger_hit false, no consent)',
+      async () => {
+        const r = await lean.decide({ visitorId: ids[n++ & 4095]!, context, triggerHit: false, visitorConsent: false });
+        sink ^= r.campaigns.length;
+      },
+      baseline,
+    ),
   );
   rows.push(
-    await measure('engine.decide, full path (sticky assignments + activations, memory)', async () => {
-      const r = await full.decide({ visitorId: `${ids[n & 4095]!}-${n++}`, context });
-      sink ^= r.campaigns.length;
-    }, baseline),
+    await measure(
+      'engine.decide, full path (sticky assignments + activations, memory)',
+      async () => {
+        const r = await full.decide({ visitorId: `${ids[n & 4095]!}-${n++}`, context });
+        sink ^= r.campaigns.length;
+      },
+      baseline,
+    ),
   );
   rows.push(
-    await measure('HTTP handler POST /v2/campaigns (Request → Response, JSON both ways)', async () => {
-      const res = await handler(new Request('http://bench/v2/campaigns', { method: 'POST', body: bodies[n++ & 4095]! }));
-      sink ^= (await res.text()).length;
-    }, baseline),
+    await measure(
+      'HTTP handler POST /v2/campaigns (Request → Response, JSON both ways)',
+      async () => {
+        const res = await handler(new Request('http://bench/v2/campaigns', { method: 'POST', body: bodies[n++ & 4095]! }));
+        sink ^= (await res.text()).length;
+      },
+      baseline,
+    ),
   );
   if (sink === 0.5) console.log(sink);
   return rows;

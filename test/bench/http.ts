@@ -28,7 +28,8 @@ function ensureWrk(): void {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
   console.log('wrk is missing: installing it with apt-get');
   const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
-  const run = (args: string[]) => execFileSync(sudo[0] ?? args[0]!, [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], { stdio: 'inherit' });
+  const run = (args: string[]) =>
+    execFileSync(sudo[0] ?? args[0]!, [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], { stdio: 'inherit' });
   run(['apt-get', 'install', '-y', 'wrk']);
 }
 
@@ -129,7 +130,13 @@ function ask(url: string, method: string, body?: string): Promise<{ status: numb
     const req = httpRequest(url, { method, headers: { 'content-type': 'application/json', connection: 'close' } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolveAsk({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? 'application/json'), bytes: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolveAsk({
+          status: res.statusCode!,
+          contentType: String(res.headers['content-type'] ?? 'application/json'),
+          bytes: Buffer.concat(chunks),
+        }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -201,19 +208,61 @@ async function run(s: Scenario): Promise<HttpRow | undefined> {
 export async function benchHttp(): Promise<HttpRow[]> {
   if (!existsSync(join(ROOT, 'dist/cli.js'))) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   ensureWrk();
-  console.log(`\n## HTTP: abkit serve vs bare node:http answering the same bytes (wrk -t1 -c32 -d${SECONDS}s, ${ROUNDS} alternated rounds, medians)`);
+  console.log(
+    `\n## HTTP: abkit serve vs bare node:http answering the same bytes (wrk -t1 -c32 -d${SECONDS}s, ${ROUNDS} alternated rounds, medians)`,
+  );
   const rows: HttpRow[] = [];
   const push = (row: HttpRow | undefined) => row && rows.push(row);
   const decision = JSON.stringify({ visitor_id: 'v1', context: CONTEXT, trigger_hit: false });
   const written = JSON.stringify({ visitor_id: 'v1', context: CONTEXT });
   const memory = await startAbkit('memory');
   try {
-    push(await run({ name: 'POST /v2/campaigns, 20 campaigns, trigger_hit false (memory)', abkit: memory.url, path: '/v2/campaigns', method: 'POST', body: decision }));
-    push(await run({ name: 'POST /v2/campaigns, 20 campaigns, new visitor, writes (memory)', abkit: memory.url, path: '/v2/campaigns', method: 'POST', body: written, uniqueVisitors: true }));
-    push(await run({ name: 'GET /search with filters and facets', abkit: memory.url, path: '/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=900&hitsPerPage=10', method: 'GET' }));
-    const issued = await ask(`${memory.url}/demo/token`, 'POST', JSON.stringify({ grant_type: 'client_credentials', scope: '*', client_id: 'demo-admin-client', client_secret: 'demo-admin-secret-for-development-only-0001' }));
+    push(
+      await run({
+        name: 'POST /v2/campaigns, 20 campaigns, trigger_hit false (memory)',
+        abkit: memory.url,
+        path: '/v2/campaigns',
+        method: 'POST',
+        body: decision,
+      }),
+    );
+    push(
+      await run({
+        name: 'POST /v2/campaigns, 20 campaigns, new visitor, writes (memory)',
+        abkit: memory.url,
+        path: '/v2/campaigns',
+        method: 'POST',
+        body: written,
+        uniqueVisitors: true,
+      }),
+    );
+    push(
+      await run({
+        name: 'GET /search with filters and facets',
+        abkit: memory.url,
+        path: '/search?text=galaxy&filters[brand][]=Samsung&filters[price][0][operator]=%3C&filters[price][0][value]=900&hitsPerPage=10',
+        method: 'GET',
+      }),
+    );
+    const issued = await ask(
+      `${memory.url}/demo/token`,
+      'POST',
+      JSON.stringify({
+        grant_type: 'client_credentials',
+        scope: '*',
+        client_id: 'demo-admin-client',
+        client_secret: 'demo-admin-secret-for-development-only-0001',
+      }),
+    );
     const { access_token } = JSON.parse(issued.bytes.toString()) as { access_token: string };
-    push(await run({ name: 'GET /token check', abkit: memory.url, path: `/token?access_token=${encodeURIComponent(access_token)}`, method: 'GET' }));
+    push(
+      await run({
+        name: 'GET /token check',
+        abkit: memory.url,
+        path: `/token?access_token=${encodeURIComponent(access_token)}`,
+        method: 'GET',
+      }),
+    );
   } finally {
     memory.child.kill();
   }

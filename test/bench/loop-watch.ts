@@ -95,6 +95,8 @@ export function phaseLine(label: string, phases: readonly PhaseStall[], target: 
   return (
     `longest stall during ${label}: ${wall.map(ms).join(', ')} ms (median ${ms(median(wall))}${target}); ` +
     `most ${perThread ? 'main-thread' : 'process'} CPU time between two loop turns: ${cpu.map(ms).join(', ')} ms (median ${ms(median(cpu))})` +
-    (perThread ? `; of the longest gap, time spent waiting for a CPU: ${waited.map(ms).join(', ')} ms, asleep (I/O, or garbage-collector threads): ${blocked.map(ms).join(', ')} ms` : '')
+    (perThread
+      ? `; of the longest gap, time spent waiting for a CPU: ${waited.map(ms).join(', ')} ms, asleep (I/O, or garbage-collector threads): ${blocked.map(ms).join(', ')} ms`
+      : '')
   );
 }

@@ -32,7 +32,13 @@ interface PeerDoc {
 const PEER_FIELDS = ['name', 'brand', 'description', 'categories'] as const;
 
 function peerDocs(products: readonly BestBuyProduct[]): PeerDoc[] {
-  return products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description, categories: p.categories.join(' > ') }));
+  return products.map((p, i) => ({
+    id: `bb-${i}`,
+    name: p.name,
+    brand: p.brand,
+    description: p.description,
+    categories: p.categories.join(' > '),
+  }));
 }
 
 /** The MiniSearch options of the bare baseline (also the search latency benchmark's baseline). */
@@ -46,7 +52,11 @@ export function miniSearchEngine(products: readonly BestBuyProduct[]): Engine & 
     name: 'MiniSearch 7 (BM25)',
     setup: 'fields name/brand/description/categories, prefix: true, fuzzy: 0.2, boost { name: 2 }, combineWith OR',
     index,
-    search: (text, k) => index.search(text).slice(0, k).map((r) => r.id as string),
+    search: (text, k) =>
+      index
+        .search(text)
+        .slice(0, k)
+        .map((r) => r.id as string),
   };
 }
 
@@ -98,7 +108,10 @@ export function fts5Engine(products: readonly BestBuyProduct[]): Engine {
 type DetailedQuery = SearchQueryInput & { showRankingScoreDetails?: boolean };
 
 /** abkit's SearchService in a benchmark: an engine that can also return hits with their ranking details. */
-export type AbkitEngine = Engine & { readonly service: SearchService; details(text: string, k: number): Promise<readonly Record<string, unknown>[]> };
+export type AbkitEngine = Engine & {
+  readonly service: SearchService;
+  details(text: string, k: number): Promise<readonly Record<string, unknown>[]>;
+};
 
 /**
  * abkit's SearchService over the catalog loaded from the same products: with its defaults, or

@@ -60,6 +60,8 @@ describe('the held-out judged query set', () => {
 
 describeWithBestBuy('the held-out query set against the products', () => {
   it('is exactly what its written criteria give (test/fixtures/relevance/judge-holdout.ts write)', () => {
-    expect(readFileSync(new URL('../fixtures/relevance/bestbuy-holdout.json', import.meta.url), 'utf8')).toBe(fixtureText(HOLDOUT, HOLDOUT_HEADER));
+    expect(readFileSync(new URL('../fixtures/relevance/bestbuy-holdout.json', import.meta.url), 'utf8')).toBe(
+      fixtureText(HOLDOUT, HOLDOUT_HEADER),
+    );
   });
 });

@@ -33,15 +33,20 @@ describe('nDCG@k', () => {
 
   it('stays in [0, 1] and reaches 1 only when the top k holds the best grades in order', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 12 }), fc.func(fc.integer()), (grades, k, key) => {
-        const j = new Map(grades.map((g, i) => [`p${i}`, g]));
-        const shuffled = [...j.keys()].sort((p, q) => key(p) - key(q));
-        const value = ndcgAt(shuffled, j, k);
-        expect(value).toBeGreaterThanOrEqual(0);
-        expect(value).toBeLessThanOrEqual(1 + 1e-12);
-        const ideal = [...j.keys()].sort((p, q) => j.get(q)! - j.get(p)!);
-        if (grades.some((g) => g > 0)) expect(ndcgAt(ideal, j, k)).toBeCloseTo(1, 12);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.func(fc.integer()),
+        (grades, k, key) => {
+          const j = new Map(grades.map((g, i) => [`p${i}`, g]));
+          const shuffled = [...j.keys()].sort((p, q) => key(p) - key(q));
+          const value = ndcgAt(shuffled, j, k);
+          expect(value).toBeGreaterThanOrEqual(0);
+          expect(value).toBeLessThanOrEqual(1 + 1e-12);
+          const ideal = [...j.keys()].sort((p, q) => j.get(q)! - j.get(p)!);
+          if (grades.some((g) => g > 0)) expect(ndcgAt(ideal, j, k)).toBeCloseTo(1, 12);
+        },
+      ),
     );
   });
 });

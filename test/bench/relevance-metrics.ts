@@ -55,5 +55,8 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /** The median of unsorted values. */
 export function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }

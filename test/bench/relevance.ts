@@ -49,7 +49,11 @@ interface TieCounts {
  * price, then a later one such as the name) or by id, and whether the two products are identical
  * in every field a shopper sees; undefined while hits carry no details.
  */
-async function tieCounts(engine: AbkitEngine, queries: readonly JudgedQuery[], products: readonly BestBuyProduct[]): Promise<TieCounts | undefined> {
+async function tieCounts(
+  engine: AbkitEngine,
+  queries: readonly JudgedQuery[],
+  products: readonly BestBuyProduct[],
+): Promise<TieCounts | undefined> {
   const counts: TieCounts = { positions: 0, tiedOnRules: 0, byLaterTieBreak: 0, byId: 0, identical: 0, examples: [] };
   const visible = (id: string) => {
     const p = products[Number(id.slice(3))]!;
@@ -62,7 +66,12 @@ async function tieCounts(engine: AbkitEngine, queries: readonly JudgedQuery[], p
       const details = (h._rankingScoreDetails ?? {}) as Record<string, Record<string, unknown> | undefined>;
       // Every value the comparator orders by: each rule's score (or value) and bm25's coverages.
       const fields = ['score', 'value', 'coverage', 'textCoverage'];
-      const rules = JSON.stringify(Object.keys(details).filter((rule) => rule !== 'tieBreak').sort().map((rule) => [rule, fields.map((k) => details[rule]?.[k] ?? null)]));
+      const rules = JSON.stringify(
+        Object.keys(details)
+          .filter((rule) => rule !== 'tieBreak')
+          .sort()
+          .map((rule) => [rule, fields.map((k) => details[rule]?.[k] ?? null)]),
+      );
       const tie = Object.entries((details.tieBreak?.values ?? {}) as Record<string, unknown>);
       return { rules, first: JSON.stringify(tie.slice(0, 1)), all: JSON.stringify(tie) };
     });
@@ -132,39 +141,75 @@ export async function benchRelevance(): Promise<RelevanceRow[]> {
   console.log('| engine | nDCG@10 | MRR@10 | P@5 | unjudged in top 10 | p50 ms | p99 ms |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.engine} | ${fmt(r.ndcg)} | ${fmt(r.mrr)} | ${fmt(r.p5)} | ${r.unjudged} of ${queries.length * K} | ${fmt(r.p50)} | ${fmt(r.p99)} |`);
+    console.log(
+      `| ${r.engine} | ${fmt(r.ndcg)} | ${fmt(r.mrr)} | ${fmt(r.p5)} | ${r.unjudged} of ${queries.length * K} | ${fmt(r.p50)} | ${fmt(r.p99)} |`,
+    );
   }
   const mine = rows[0]!;
   const best = rows.slice(abkits.length).reduce((a, b) => (b.ndcg > a.ndcg ? b : a));
-  for (const r of rows.slice(0, abkits.length)) console.log(`\n${r.engine}: nDCG@10 / best peer (${best.engine}) = ${fmt(r.ndcg / best.ndcg)} ×${r === mine ? ' (target ≥ 1.10 with the defaults)' : ''}`);
-  console.log(`nDCG gain 2^grade − 1; MRR@10 and P@5 count grade ≥ 2 as relevant; unjudged results count as grade 0; latency over ${ROUNDS} alternated rounds of every query.`);
+  for (const r of rows.slice(0, abkits.length))
+    console.log(
+      `\n${r.engine}: nDCG@10 / best peer (${best.engine}) = ${fmt(r.ndcg / best.ndcg)} ×${r === mine ? ' (target ≥ 1.10 with the defaults)' : ''}`,
+    );
+  console.log(
+    `nDCG gain 2^grade − 1; MRR@10 and P@5 count grade ≥ 2 as relevant; unjudged results count as grade 0; latency over ${ROUNDS} alternated rounds of every query.`,
+  );
 
   const byKind = new Map<string, number[]>();
   queries.forEach((q, i) => byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), i]));
   console.log('\nnDCG@10 by query kind:');
   console.log(`| kind (queries) | ${rows.map((r) => r.engine).join(' | ')} |`);
   console.log(`|---|${rows.map(() => '---').join('|')}|`);
-  for (const [kind, idx] of byKind) console.log(`| ${kind} (${idx.length}) | ${rows.map((r) => fmt(mean(idx.map((i) => r.perQuery[i]!)))).join(' | ')} |`);
+  for (const [kind, idx] of byKind)
+    console.log(`| ${kind} (${idx.length}) | ${rows.map((r) => fmt(mean(idx.map((i) => r.perQuery[i]!)))).join(' | ')} |`);
 
-  const worst = queries.map((q, i) => ({ q: q.query, d: mine.perQuery[i]! - best.perQuery[i]! })).sort((a, b) => a.d - b.d).slice(0, 8);
-  console.log(`\n${mine.engine}: largest nDCG@10 losses against ${best.engine}: ${worst.filter((w) => w.d < 0).map((w) => `"${w.q}" ${fmt(w.d, 2)}`).join(', ') || 'none'}`);
+  const worst = queries
+    .map((q, i) => ({ q: q.query, d: mine.perQuery[i]! - best.perQuery[i]! }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 8);
+  console.log(
+    `\n${mine.engine}: largest nDCG@10 losses against ${best.engine}: ${
+      worst
+        .filter((w) => w.d < 0)
+        .map((w) => `"${w.q}" ${fmt(w.d, 2)}`)
+        .join(', ') || 'none'
+    }`,
+  );
 
   // The held-out queries: quality only (latency is measured on the main set).
   const holdout = readHoldoutQueries();
-  const held = await Promise.all(engines.map(async (e) => figures(e.name, await Promise.all(holdout.map(async (q) => e.search(q.query, K))), holdout, [])));
+  const held = await Promise.all(
+    engines.map(async (e) => figures(e.name, await Promise.all(holdout.map(async (q) => e.search(q.query, K))), holdout, [])),
+  );
   console.log(`\n## Held-out: ${holdout.length} judged queries never used for tuning (test/fixtures/relevance/judge-holdout.ts), top ${K}`);
   console.log('| engine | nDCG@10 | MRR@10 | P@5 | unjudged in top 10 |');
   console.log('|---|---|---|---|---|');
-  for (const r of held) console.log(`| ${r.engine} | ${fmt(r.ndcg)} | ${fmt(r.mrr)} | ${fmt(r.p5)} | ${r.unjudged} of ${holdout.length * K} |`);
+  for (const r of held)
+    console.log(`| ${r.engine} | ${fmt(r.ndcg)} | ${fmt(r.mrr)} | ${fmt(r.p5)} | ${r.unjudged} of ${holdout.length * K} |`);
   const bestHeld = held.slice(abkits.length).reduce((a, b) => (b.ndcg > a.ndcg ? b : a));
-  for (const r of held.slice(0, abkits.length)) console.log(`${r.engine}: held-out nDCG@10 / best peer (${bestHeld.engine}) = ${fmt(r.ndcg / bestHeld.ndcg)} ×`);
-  const heldWorst = holdout.map((q, i) => ({ q: q.query, d: held[0]!.perQuery[i]! - bestHeld.perQuery[i]! })).sort((a, b) => a.d - b.d).slice(0, 5);
-  console.log(`${held[0]!.engine}: largest held-out losses against ${bestHeld.engine}: ${heldWorst.filter((w) => w.d < 0).map((w) => `"${w.q}" ${fmt(w.d, 2)}`).join(', ') || 'none'}\n`);
+  for (const r of held.slice(0, abkits.length))
+    console.log(`${r.engine}: held-out nDCG@10 / best peer (${bestHeld.engine}) = ${fmt(r.ndcg / bestHeld.ndcg)} ×`);
+  const heldWorst = holdout
+    .map((q, i) => ({ q: q.query, d: held[0]!.perQuery[i]! - bestHeld.perQuery[i]! }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 5);
+  console.log(
+    `${held[0]!.engine}: largest held-out losses against ${bestHeld.engine}: ${
+      heldWorst
+        .filter((w) => w.d < 0)
+        .map((w) => `"${w.q}" ${fmt(w.d, 2)}`)
+        .join(', ') || 'none'
+    }\n`,
+  );
 
   for (const abkit of abkits) {
-    for (const [set, list] of [['main', queries], ['held-out', holdout]] as const) {
+    for (const [set, list] of [
+      ['main', queries],
+      ['held-out', holdout],
+    ] as const) {
       const ties = await tieCounts(abkit, list, products);
-      if (ties === undefined) console.log(`${abkit.name}: top-10 positions decided by id: n/a (no details yet: hits carry no _rankingScoreDetails)`);
+      if (ties === undefined)
+        console.log(`${abkit.name}: top-10 positions decided by id: n/a (no details yet: hits carry no _rankingScoreDetails)`);
       else {
         const pct = (n: number) => `${n} of ${ties.positions} (${((ties.positions === 0 ? 0 : n / ties.positions) * 100).toFixed(2)}%)`;
         console.log(

@@ -50,7 +50,15 @@ async function load(storage: SqlStorage): Promise<number> {
     const rows: Activation[] = [];
     for (let i = start; i < start + 20_000; i++) {
       variation[i] = random() < 0.5 ? 'exp-v0' : 'exp-v1';
-      rows.push({ environmentId: ENV, visitorId: `v${i}`, anonymousId: null, campaignId: 'exp', variationGroupId: 'exp-vg', variationId: variation[i]!, timestamp: T0 + i * 10 });
+      rows.push({
+        environmentId: ENV,
+        visitorId: `v${i}`,
+        anonymousId: null,
+        campaignId: 'exp',
+        variationGroupId: 'exp-vg',
+        variationId: variation[i]!,
+        timestamp: T0 + i * 10,
+      });
     }
     await storage.activations.record(rows);
   }
@@ -63,7 +71,13 @@ async function load(storage: SqlStorage): Promise<number> {
       if (!purchase && v < EXPOSED && variation[v] === 'exp-v1' && random() < 0.05) purchase = true;
       // From an hour before the exposure (not counted) to a week after it.
       const timestamp = T0 + Math.min(v, EXPOSED) * 10 + Math.floor((random() * 169 - 1) * 3_600_000);
-      rows.push({ environmentId: ENV, visitorId: `v${v}`, event: purchase ? 'purchase' : 'pageview', value: purchase ? Math.round(-40 * Math.log(1 - random()) * 100) / 100 : null, timestamp });
+      rows.push({
+        environmentId: ENV,
+        visitorId: `v${v}`,
+        event: purchase ? 'purchase' : 'pageview',
+        value: purchase ? Math.round(-40 * Math.log(1 - random()) * 100) / 100 : null,
+        timestamp,
+      });
     }
     await storage.events.record(rows);
   }
@@ -90,7 +104,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export async function benchResults(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'abkit-bench-results-'));
   const schema = testSchema('bench_results');
-  const adapters: [string, () => Promise<SqlStorage>][] = [['sqlite (file, WAL)', () => sqliteStorage({ filename: join(dir, 'results.db') })]];
+  const adapters: [string, () => Promise<SqlStorage>][] = [
+    ['sqlite (file, WAL)', () => sqliteStorage({ filename: join(dir, 'results.db') })],
+  ];
   const pgUp = await postgresAvailable().catch(() => false);
   if (pgUp) adapters.push(['postgres (localhost)', () => postgresStorage({ connectionString: POSTGRES_URL, schema })]);
   else console.log('\n(PostgreSQL unreachable: its row is skipped)');
@@ -125,7 +141,9 @@ export async function benchResults(): Promise<void> {
       const results = await experiments.results(query);
       const exposed = results.groups[0]!.variations.reduce((s, v) => s + v.exposed, 0);
       const baseline = median(measures['raw SQL: the store statement']!.ms);
-      lines.push(`\n${name}: loaded ${EXPOSED.toLocaleString('en-US')} exposures and ${EVENTS.toLocaleString('en-US')} events in ${(loadMs / 1000).toFixed(1)} s; results() counted ${exposed.toLocaleString('en-US')} exposed visitors`);
+      lines.push(
+        `\n${name}: loaded ${EXPOSED.toLocaleString('en-US')} exposures and ${EVENTS.toLocaleString('en-US')} events in ${(loadMs / 1000).toFixed(1)} s; results() counted ${exposed.toLocaleString('en-US')} exposed visitors`,
+      );
       lines.push(`  (for scale: listing the metric's events into the process takes heap +${loadedMb.toFixed(0)} MB)`);
       for (const [label, m] of Object.entries(measures)) {
         const ms = median(m.ms);
@@ -139,6 +157,8 @@ export async function benchResults(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     if (pgUp) await dropSchema(schema);
   }
-  console.log(`\n## Experiment results: ${EXPOSED.toLocaleString('en-US')} exposures, ${EVENTS.toLocaleString('en-US')} events (median of ${ROUNDS}, alternated; memory: JS heap growth over one call after GC)`);
+  console.log(
+    `\n## Experiment results: ${EXPOSED.toLocaleString('en-US')} exposures, ${EVENTS.toLocaleString('en-US')} events (median of ${ROUNDS}, alternated; memory: JS heap growth over one call after GC)`,
+  );
   for (const line of lines) console.log(line);
 }

@@ -26,7 +26,9 @@ export async function benchSearchSync(): Promise<void> {
   const items = repeated(products, LARGE);
   const dir = mkdtempSync(join(tmpdir(), 'abkit-sync-bench-'));
   const schema = testSchema('syncbench');
-  const stores: [string, () => Promise<Storage & { close(): Promise<void> }>][] = [['SQLite (file, WAL)', () => sqliteStorage({ filename: join(dir, 'sync.db') })]];
+  const stores: [string, () => Promise<Storage & { close(): Promise<void> }>][] = [
+    ['SQLite (file, WAL)', () => sqliteStorage({ filename: join(dir, 'sync.db') })],
+  ];
   const pgUp = await postgresAvailable().catch(() => false);
   if (pgUp) stores.push(['PostgreSQL (127.0.0.1)', () => postgresStorage({ connectionString: POSTGRES_URL, schema })]);
   else console.log(`\n(PostgreSQL at ${POSTGRES_URL} unreachable: measured on SQLite only)`);
@@ -55,13 +57,37 @@ export async function benchSearchSync(): Promise<void> {
           const { stall, ms: took } = await fullBuildStall(catalog);
           full.push({ stall, ms: took });
         }
-        console.log(`\n## ${name}: sync and index rebuild of ${LARGE.toLocaleString('en-US')} items (monitorEventLoopDelay, 1 ms resolution)`);
+        console.log(
+          `\n## ${name}: sync and index rebuild of ${LARGE.toLocaleString('en-US')} items (monitorEventLoopDelay, 1 ms resolution)`,
+        );
         console.log(phaseLine(`the full-load sync (publishing every item; took ${ms(loadSyncMs)} ms)`, [loadSync], ''));
-        console.log(phaseLine(`a full read and index build by a new service (${FULL_ROUNDS} rounds: ${full.map((f) => ms(f.ms)).join(', ')} ms)`, full.map((f) => f.stall), ', target ≤ 50 ms'));
-        console.log(phaseLine(`a sync changing one item (${ROUNDS} rounds)`, stalls.map((s) => s.sync), ', target ≤ 50 ms'));
-        console.log(phaseLine('the read and rebuild after it, up to the first search served from the new version', stalls.map((s) => s.build), ', target ≤ 50 ms'));
+        console.log(
+          phaseLine(
+            `a full read and index build by a new service (${FULL_ROUNDS} rounds: ${full.map((f) => ms(f.ms)).join(', ')} ms)`,
+            full.map((f) => f.stall),
+            ', target ≤ 50 ms',
+          ),
+        );
+        console.log(
+          phaseLine(
+            `a sync changing one item (${ROUNDS} rounds)`,
+            stalls.map((s) => s.sync),
+            ', target ≤ 50 ms',
+          ),
+        );
+        console.log(
+          phaseLine(
+            'the read and rebuild after it, up to the first search served from the new version',
+            stalls.map((s) => s.build),
+            ', target ≤ 50 ms',
+          ),
+        );
         console.log(`new version served after: ${stalls.map((s) => ms(s.servedAfter)).join(', ')} ms`);
-        console.log(`load average: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+        console.log(
+          `load average: ${loadavg()
+            .map((l) => l.toFixed(1))
+            .join(' ')} on ${availableParallelism()} cores`,
+        );
       } finally {
         await storage.close();
       }

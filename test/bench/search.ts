@@ -83,7 +83,11 @@ export function repeated(products: readonly BestBuyProduct[], count: number): Be
 
 async function largeCatalog(items: readonly BestBuyItem[]): Promise<Catalog> {
   const registry = new CatalogRegistry({ storage: memoryStorage() });
-  const { catalog } = await registry.create({ identifier: 'bench100k', catalogApiKey: 'ck-bench-0123456789abcdef0123456789abcdef', searchApiKey: 'sk-bench-0123456789abcdef0123456789abcdef' });
+  const { catalog } = await registry.create({
+    identifier: 'bench100k',
+    catalogApiKey: 'ck-bench-0123456789abcdef0123456789abcdef',
+    searchApiKey: 'sk-bench-0123456789abcdef0123456789abcdef',
+  });
   for (let i = 0; i < items.length; i += 10_000) {
     const operations: BatchOperation[] = items.slice(i, i + 10_000).map((item) => ({ operation: 'create-replace', product: { ...item } }));
     await catalog.batch(operations);
@@ -166,13 +170,20 @@ async function medianMs(op: () => unknown): Promise<number> {
   return median(times);
 }
 
-async function latencyAt(label: string, products: readonly BestBuyProduct[], catalog: Catalog, rounds: number): Promise<{ rows: Latency[]; builds: string[]; full: SearchService; plain: SearchService }> {
+async function latencyAt(
+  label: string,
+  products: readonly BestBuyProduct[],
+  catalog: Catalog,
+  rounds: number,
+): Promise<{ rows: Latency[]; builds: string[]; full: SearchService; plain: SearchService }> {
   const buildMini = performance.now();
   const mini = miniSearchEngine(products);
   const miniMs = performance.now() - buildMini;
   const plain = new SearchService({ catalog, facets: [] });
   const full = new SearchService({ catalog });
-  const builds = [`${label}: MiniSearch addAll ${ms(miniMs)} ms; abkit first search after sync (index build) ${ms(await firstSearchMs(plain))} ms without facets, ${ms(await firstSearchMs(full))} ms with default facets`];
+  const builds = [
+    `${label}: MiniSearch addAll ${ms(miniMs)} ms; abkit first search after sync (index build) ${ms(await firstSearchMs(plain))} ms without facets, ${ms(await firstSearchMs(full))} ms with default facets`,
+  ];
   const rows = await alternate(
     [
       { name: `${label} · bare MiniSearch, text only (baseline)`, run: (q) => mini.search(q, 20) },
@@ -207,11 +218,29 @@ export async function benchSearch(): Promise<void> {
   }
   console.log(`\n## Rebuild of ${LARGE.toLocaleString('en-US')} items (monitorEventLoopDelay, 1 ms resolution)`);
   const phase = (label: string, phases: readonly PhaseStall[], target: string) => console.log(phaseLine(label, phases, target));
-  phase('a sync changing one item (5 rounds)', stalls.map((s) => s.sync), '');
-  phase('the index rebuild after it, up to the first search served from the new version', stalls.map((s) => s.build), ', target ≤ 50 ms');
-  phase('a full index build (a new service: 3 rounds)', full.map((f) => f.stall), ', target ≤ 50 ms');
-  console.log(`load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (a busy machine lengthens wall-clock stalls, not CPU time)`);
-  console.log(`new version served after: ${stalls.map((s) => ms(s.servedAfter)).join(', ')} ms (polled every 10 ms; one poll search on the warm index takes ${ms(pollMs)} ms); full builds: ${full.map((f) => ms(f.ms)).join(', ')} ms`);
+  phase(
+    'a sync changing one item (5 rounds)',
+    stalls.map((s) => s.sync),
+    '',
+  );
+  phase(
+    'the index rebuild after it, up to the first search served from the new version',
+    stalls.map((s) => s.build),
+    ', target ≤ 50 ms',
+  );
+  phase(
+    'a full index build (a new service: 3 rounds)',
+    full.map((f) => f.stall),
+    ', target ≤ 50 ms',
+  );
+  console.log(
+    `load average while measuring: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores (a busy machine lengthens wall-clock stalls, not CPU time)`,
+  );
+  console.log(
+    `new version served after: ${stalls.map((s) => ms(s.servedAfter)).join(', ')} ms (polled every 10 ms; one poll search on the warm index takes ${ms(pollMs)} ms); full builds: ${full.map((f) => ms(f.ms)).join(', ')} ms`,
+  );
 
   // MiniSearch indexes the same 100,000 documents: the products repeated, as the catalog holds them.
   const largeProducts = items.map((_, i) => products[i % products.length]!);
@@ -231,21 +260,29 @@ export async function benchSearch(): Promise<void> {
   console.log('\n## Commonest words (median of 3 warm runs; documents read from SearchService.work)');
   console.log('| query | items | text only ms | full ms | candidates | documents read | postings read |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const [label, run] of [['3,291', smallRun], [LARGE.toLocaleString('en-US'), largeRun]] as const) {
+  for (const [label, run] of [
+    ['3,291', smallRun],
+    [LARGE.toLocaleString('en-US'), largeRun],
+  ] as const) {
     for (const text of COMMON_QUERIES) {
       await run.plain.search({ text });
       const plainMs = await medianMs(() => run.plain.search({ text }));
       const work = run.plain.work;
       await run.full.search({ text, ...FULL });
       const fullMs = await medianMs(() => run.full.search({ text, ...FULL }));
-      console.log(`| "${text}" | ${label} | ${ms(plainMs)} | ${ms(fullMs)} | ${work.candidates} | ${work.documentsRead} | ${work.postingsRead} |`);
+      console.log(
+        `| "${text}" | ${label} | ${ms(plainMs)} | ${ms(fullMs)} | ${work.candidates} | ${work.documentsRead} | ${work.postingsRead} |`,
+      );
     }
   }
 
   const word = longWord();
   const smallService = smallRun.full;
   console.log('\n## One 512-character word (median of 3 runs, 1 run when over 1 s; target < 50 ms)');
-  console.log(`search at 3,291 items: ${ms(await medianMs(() => smallService.search({ text: word })))} ms; autocomplete: ${ms(await medianMs(() => smallService.autocomplete({ query: word })))} ms`);
-  console.log(`search at ${LARGE.toLocaleString('en-US')} items: ${ms(await medianMs(() => service.search({ text: word })))} ms; autocomplete: ${ms(await medianMs(() => service.autocomplete({ query: word })))} ms`);
+  console.log(
+    `search at 3,291 items: ${ms(await medianMs(() => smallService.search({ text: word })))} ms; autocomplete: ${ms(await medianMs(() => smallService.autocomplete({ query: word })))} ms`,
+  );
+  console.log(
+    `search at ${LARGE.toLocaleString('en-US')} items: ${ms(await medianMs(() => service.search({ text: word })))} ms; autocomplete: ${ms(await medianMs(() => service.autocomplete({ query: word })))} ms`,
+  );
 }
-

@@ -11,7 +11,11 @@ export async function benchTokens(): Promise<Row[]> {
   const storage = memoryStorage();
   await new DecisionEngine({ storage }).load({ campaigns: [] }, { environment: 'prod', account: 'acme' });
   const accesses = new AccessManager({ storage });
-  const { clientId, clientSecret } = await accesses.createAccess({ account: 'acme', name: 'bench', actions: ['campaigns.read', 'campaigns.write'] });
+  const { clientId, clientSecret } = await accesses.createAccess({
+    account: 'acme',
+    name: 'bench',
+    actions: ['campaigns.read', 'campaigns.write'],
+  });
   const tokens = new TokenService({ storage, accesses });
   const uncached = new TokenService({ storage, accesses, cacheTtlMs: 1, cacheSize: 1 });
   const handler = createTokenHandler({ tokens });
@@ -21,16 +25,38 @@ export async function benchTokens(): Promise<Row[]> {
   const baseline = await measure('baseline: SHA-256 of a token (node:crypto)', () => sha256Hex(pool[n++ % 1000]!.accessToken));
   return [
     baseline,
-    await measure('tokens.issue (verify secret, random token, store hash)', () => tokens.issue({ accountId: 'acme', clientId, clientSecret }), baseline),
-    await measure('tokens.authorize, verified-token cache hit', () => tokens.authorize(pool[n++ % 1000]!.accessToken, { account: 'acme', action: 'campaigns.read', environment: 'prod' }), baseline),
-    await measure('tokens.introspect, cache miss (token + access read from the store)', () => uncached.introspect(pool[n++ % 1000]!.accessToken), baseline),
-    await measure('HTTP POST /acme/token', async () => {
-      const res = await handler(new Request('http://bench/acme/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
-      await res.text();
-    }, baseline),
-    await measure('HTTP GET /token?access_token=…', async () => {
-      const res = await handler(new Request(`http://bench/token?access_token=${pool[n++ % 1000]!.accessToken}`));
-      await res.text();
-    }, baseline),
+    await measure(
+      'tokens.issue (verify secret, random token, store hash)',
+      () => tokens.issue({ accountId: 'acme', clientId, clientSecret }),
+      baseline,
+    ),
+    await measure(
+      'tokens.authorize, verified-token cache hit',
+      () => tokens.authorize(pool[n++ % 1000]!.accessToken, { account: 'acme', action: 'campaigns.read', environment: 'prod' }),
+      baseline,
+    ),
+    await measure(
+      'tokens.introspect, cache miss (token + access read from the store)',
+      () => uncached.introspect(pool[n++ % 1000]!.accessToken),
+      baseline,
+    ),
+    await measure(
+      'HTTP POST /acme/token',
+      async () => {
+        const res = await handler(
+          new Request('http://bench/acme/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+        );
+        await res.text();
+      },
+      baseline,
+    ),
+    await measure(
+      'HTTP GET /token?access_token=…',
+      async () => {
+        const res = await handler(new Request(`http://bench/token?access_token=${pool[n++ % 1000]!.accessToken}`));
+        await res.text();
+      },
+      baseline,
+    ),
   ];
 }

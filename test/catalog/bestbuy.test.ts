@@ -54,7 +54,12 @@ describeWithBestBuy('the 3,291 Best Buy cell phone products', () => {
       is_recommendable: true,
     });
     const last = visible.find((i) => i.id === 'bb-3290');
-    expect(last).toMatchObject({ brand: 'zNitro', price: 29.99, popularity: 3, name: 'zNitro - Screen Protector for Samsung Galaxy S III - White' });
+    expect(last).toMatchObject({
+      brand: 'zNitro',
+      price: 29.99,
+      popularity: 3,
+      name: 'zNitro - Screen Protector for Samsung Galaxy S III - White',
+    });
     for (const index of [1, 100, 1234, 2500]) {
       expect(await catalog.get(`bb-${index}`)).toEqual(toItem(products[index]!, index));
     }
@@ -76,6 +81,8 @@ describeWithBestBuy('the 3,291 Best Buy cell phone products', () => {
 
   it('then reject a product whose popularity is not a number, naming it', async () => {
     const bad = { ...toItem(products[0]!, 0), id: 'bb-bad', popularity: 'high' };
-    await expect(catalog.put(bad)).rejects.toMatchObject({ problems: [{ index: 0, id: 'bb-bad', field: 'popularity', expected: 'number', actual: 'string' }] });
+    await expect(catalog.put(bad)).rejects.toMatchObject({
+      problems: [{ index: 0, id: 'bb-bad', field: 'popularity', expected: 'number', actual: 'string' }],
+    });
   });
 });

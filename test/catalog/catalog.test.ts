@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AbkitError, type Catalog, CatalogRegistry, CatalogValidationError, memoryStorage, NotFoundError, ValidationError, type BatchOperation, type Storage } from '../../src/index';
+import {
+  AbkitError,
+  type Catalog,
+  CatalogRegistry,
+  CatalogValidationError,
+  memoryStorage,
+  NotFoundError,
+  ValidationError,
+  type BatchOperation,
+  type Storage,
+} from '../../src/index';
 import { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../../src/catalog/registry';
 import { DEFAULT_SYNC_INTERVAL_MS, MAX_BATCH_BYTES, MAX_BATCH_OPERATIONS, type BatchProblem } from '../../src/catalog/catalog';
 import { SLICE_OPERATIONS } from '../../src/slices';
@@ -10,7 +20,16 @@ const SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';
 
 /** A valid item with every required standard field, plus `extra`. */
 function item(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id, is_recommendable: true, name: `Item ${id}`, absolute_link: `https://shop.test/p/${id}`, img_link: null, price: 10, categories_ids: ['c1'], ...extra };
+  return {
+    id,
+    is_recommendable: true,
+    name: `Item ${id}`,
+    absolute_link: `https://shop.test/p/${id}`,
+    img_link: null,
+    price: 10,
+    categories_ids: ['c1'],
+    ...extra,
+  };
 }
 
 const put = (product: Record<string, unknown>): BatchOperation => ({ operation: 'create-replace', product });
@@ -116,7 +135,9 @@ describe('schema typing (interfaces.md, Catalog items)', () => {
     const { catalog } = await setup();
     await catalog.put(item('a', { color: 'red' }));
     const error = (await failure(catalog.put(item('sku-9', { color: 5 })))) as CatalogValidationError;
-    expect(error.problems).toEqual([{ index: 0, id: 'sku-9', field: 'color', expected: 'string', actual: 'number', reason: expect.any(String) }]);
+    expect(error.problems).toEqual([
+      { index: 0, id: 'sku-9', field: 'color', expected: 'string', actual: 'number', reason: expect.any(String) },
+    ]);
     for (const part of ['sku-9', 'color', 'string', 'number']) expect(error.message).toContain(part);
   });
 
@@ -347,14 +368,23 @@ describe('batches', () => {
   it('typing within a batch: an empty value does not fix the type, the first non-empty one does', async () => {
     const { catalog } = await setup();
     const problems = await validationProblems(
-      catalog.batch([put(item('a', { color: null })), put(item('b', { color: 'red' })), put(item('c', { color: '' })), put(item('d', { color: true }))]),
+      catalog.batch([
+        put(item('a', { color: null })),
+        put(item('b', { color: 'red' })),
+        put(item('c', { color: '' })),
+        put(item('d', { color: true })),
+      ]),
     );
     expect(problems).toMatchObject([{ index: 3, id: 'd', field: 'color', expected: 'string', actual: 'boolean' }]);
   });
 
   it('a valid batch creates fields from several operations', async () => {
     const { catalog } = await setup();
-    await catalog.batch([put(item('a', { color: '' })), put(item('b', { color: 'red', size: 1 })), put(item('c', { size: 2, tags: ['x'] }))]);
+    await catalog.batch([
+      put(item('a', { color: '' })),
+      put(item('b', { color: 'red', size: 1 })),
+      put(item('c', { size: 2, tags: ['x'] })),
+    ]);
     expect(await customFields(catalog)).toEqual({ color: 'string', size: 'number', tags: 'string[]' });
   });
 
@@ -404,7 +434,11 @@ describe('batches', () => {
       ]),
     )) as CatalogValidationError;
     // "operation" and "product" are members of the operation, not of its product.
-    expect(error.details.map((d) => d.path)).toEqual([[0, 'product', 'price'], [1, 'operation'], [2, 'product']]);
+    expect(error.details.map((d) => d.path)).toEqual([
+      [0, 'product', 'price'],
+      [1, 'operation'],
+      [2, 'product'],
+    ]);
   });
 
   it('rejects an unknown operation', async () => {
@@ -633,7 +667,10 @@ describe('linkEvent (interfaces.md, Analytics linking)', () => {
     const catalog = await linked();
     await catalog.sync();
     expect((await catalog.linkEvent({ name: 'purchase', properties: { order: 1001 } })).map((i) => i.id)).toEqual(['a']);
-    const found = await catalog.linkEvent({ name: 'purchase', properties: { items: ['sku-a', 'sku-b', 'none'], again: 'sku-a', nested: { x: 'sku-b' } } });
+    const found = await catalog.linkEvent({
+      name: 'purchase',
+      properties: { items: ['sku-a', 'sku-b', 'none'], again: 'sku-a', nested: { x: 'sku-b' } },
+    });
     expect(found.map((i) => i.id).sort()).toEqual(['a', 'b']);
     expect(await catalog.linkEvent({ name: 'purchase', properties: {} })).toEqual([]);
   });
@@ -660,7 +697,9 @@ describe('linkEvent (interfaces.md, Analytics linking)', () => {
   it('rejects other event names and bad properties', async () => {
     const catalog = await linked();
     await expect(catalog.linkEvent({ name: 'click' as 'purchase', properties: {} })).rejects.toBeInstanceOf(ValidationError);
-    await expect(catalog.linkEvent({ name: 'purchase', properties: null as unknown as Record<string, unknown> })).rejects.toBeInstanceOf(ValidationError);
+    await expect(catalog.linkEvent({ name: 'purchase', properties: null as unknown as Record<string, unknown> })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 });
 
@@ -711,7 +750,11 @@ describe('keys (interfaces.md, Catalog keys)', () => {
 
   it('a key only works with the pepper it was hashed with', async () => {
     const storage = memoryStorage();
-    await new CatalogRegistry({ storage, pepper: 'pepper-0123456789abcdef' }).create({ identifier: 'acme', catalogApiKey: CATALOG_KEY, searchApiKey: SEARCH_KEY });
+    await new CatalogRegistry({ storage, pepper: 'pepper-0123456789abcdef' }).create({
+      identifier: 'acme',
+      catalogApiKey: CATALOG_KEY,
+      searchApiKey: SEARCH_KEY,
+    });
     expect(await new CatalogRegistry({ storage }).authenticate(CATALOG_KEY)).toBeUndefined();
     expect(await new CatalogRegistry({ storage, pepper: 'pepper-0123456789abcdef' }).authenticate(CATALOG_KEY)).toBeDefined();
   });
@@ -720,7 +763,9 @@ describe('keys (interfaces.md, Catalog keys)', () => {
     const { registry } = await setup();
     await expect(registry.create({ identifier: 'Acme' })).rejects.toBeInstanceOf(ValidationError);
     await expect(registry.create({ identifier: 'ok', catalogApiKey: 'short' })).rejects.toBeInstanceOf(ValidationError);
-    await expect(registry.create({ identifier: 'ok', catalogApiKey: 'k'.repeat(32), searchApiKey: 'k'.repeat(32) })).rejects.toBeInstanceOf(ValidationError);
+    await expect(registry.create({ identifier: 'ok', catalogApiKey: 'k'.repeat(32), searchApiKey: 'k'.repeat(32) })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     await expect(registry.create({ identifier: 'acme' })).rejects.toBeInstanceOf(AbkitError);
     await expect(registry.get('nope')).rejects.toBeInstanceOf(NotFoundError);
   });

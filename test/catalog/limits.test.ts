@@ -11,7 +11,8 @@ import { item } from '../helpers/search';
 
 const put = (product: Record<string, unknown>): BatchOperation => ({ operation: 'create-replace', product });
 /** `n` custom fields `${prefix}0…` with the value `value`. */
-const fields = (n: number, prefix = 'f', value: unknown = 'v') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, value]));
+const fields = (n: number, prefix = 'f', value: unknown = 'v') =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, value]));
 /** Standard fields of item(): they count too. */
 const STANDARD = Object.keys(item('x')).length;
 
@@ -37,7 +38,13 @@ describe(`fields per item: at most ${MAX_ITEM_FIELDS}, each key of an object fie
     const { catalog, customFields } = await setup();
     expect((await catalog.put(item('a', fields(MAX_ITEM_FIELDS - STANDARD)))).accepted).toBe(1);
     const got = await problems(catalog.batch([put(item('b')), put(item('c', fields(MAX_ITEM_FIELDS - STANDARD + 1, 'g')))]));
-    expect(got).toEqual([{ index: 1, id: 'c', reason: `item "c" has ${MAX_ITEM_FIELDS + 1} fields or more (each key of an object field counts as one); the limit is ${MAX_ITEM_FIELDS}` }]);
+    expect(got).toEqual([
+      {
+        index: 1,
+        id: 'c',
+        reason: `item "c" has ${MAX_ITEM_FIELDS + 1} fields or more (each key of an object field counts as one); the limit is ${MAX_ITEM_FIELDS}`,
+      },
+    ]);
     expect(await catalog.count()).toBe(1);
     expect(await customFields()).toBe(MAX_ITEM_FIELDS - STANDARD);
   });
@@ -66,13 +73,18 @@ describe(`item size: at most ${MAX_ITEM_SIZE} characters of JSON`, () => {
     const base = JSON.stringify(item('a', { description: '' })).length;
     expect((await catalog.put(item('a', { description: 'd'.repeat(MAX_ITEM_SIZE - base) }))).accepted).toBe(1);
     const [problem] = await problems(catalog.put(item('b', { description: 'd'.repeat(MAX_ITEM_SIZE - base + 1) })));
-    expect(problem).toEqual({ index: 0, id: 'b', reason: `item "b" is ${MAX_ITEM_SIZE + 1} characters or more as JSON; the limit is ${MAX_ITEM_SIZE}` });
+    expect(problem).toEqual({
+      index: 0,
+      id: 'b',
+      reason: `item "b" is ${MAX_ITEM_SIZE + 1} characters or more as JSON; the limit is ${MAX_ITEM_SIZE}`,
+    });
     expect(await catalog.count()).toBe(1);
   });
 
   it('counts the item as its JSON text: lists, objects, numbers, booleans and null included', async () => {
     const { catalog } = await setup();
-    const shaped = (pad: number) => item('a', { e: [], o: {}, l: ['x', 'y'], d: { a: 1.5, b: -2e-7 }, k: { t: true }, n: null, f: false, pad: 'p'.repeat(pad) });
+    const shaped = (pad: number) =>
+      item('a', { e: [], o: {}, l: ['x', 'y'], d: { a: 1.5, b: -2e-7 }, k: { t: true }, n: null, f: false, pad: 'p'.repeat(pad) });
     const room = MAX_ITEM_SIZE - JSON.stringify(shaped(0)).length;
     await problems(catalog.put(shaped(room + 1)));
     expect((await catalog.put(shaped(room))).accepted).toBe(1);
@@ -93,8 +105,17 @@ describe(`custom fields per catalog: at most ${MAX_SCHEMA_FIELDS}`, () => {
     await catalog.batch([put(item('a', fields(per, 'a'))), put(item('b', fields(per, 'b')))]);
     expect(await customFields()).toBe(2 * per);
     // 200 more fit; the operation creating the 1,001st field is refused, and the batch with it.
-    const got = await problems(catalog.batch([put(item('c', fields(200, 'c'))), put(item('d', fields(10, 'a'))), put(item('e', fields(1, 'e')))]));
-    expect(got).toEqual([{ index: 2, id: 'e', field: 'e0', reason: `item "e" would create 1 field (e0…) where the schema holds ${MAX_SCHEMA_FIELDS} custom fields; the limit is ${MAX_SCHEMA_FIELDS} (delete unused fields with DELETE /indexes/catalog/schema/{fieldID})` }]);
+    const got = await problems(
+      catalog.batch([put(item('c', fields(200, 'c'))), put(item('d', fields(10, 'a'))), put(item('e', fields(1, 'e')))]),
+    );
+    expect(got).toEqual([
+      {
+        index: 2,
+        id: 'e',
+        field: 'e0',
+        reason: `item "e" would create 1 field (e0…) where the schema holds ${MAX_SCHEMA_FIELDS} custom fields; the limit is ${MAX_SCHEMA_FIELDS} (delete unused fields with DELETE /indexes/catalog/schema/{fieldID})`,
+      },
+    ]);
     expect(await customFields()).toBe(2 * per);
     expect(await catalog.count()).toBe(2);
     // Without the last operation, the batch reaches the ceiling exactly; existing fields stay writable.
@@ -122,7 +143,9 @@ describe('dotted field names beside object fields (search addresses an object ke
     await catalog.put(item('a', { dims: { w: 7 } }));
     const [problem] = await problems(catalog.put(item('b', { 'dims.w': 8 })));
     expect(problem).toMatchObject({ index: 0, id: 'b', field: 'dims.w' });
-    expect(problem?.reason).toBe('item "b": field dims.w cannot be created: dims is an object field, and dims.w names its key "w" in filters and facets');
+    expect(problem?.reason).toBe(
+      'item "b": field dims.w cannot be created: dims is an object field, and dims.w names its key "w" in filters and facets',
+    );
     expect(await catalog.get('b')).toBeUndefined();
   });
 
@@ -131,7 +154,9 @@ describe('dotted field names beside object fields (search addresses an object ke
     await catalog.put(item('a', { 'dims.w': 8, dims: null }));
     const [problem] = await problems(catalog.put(item('b', { dims: { w: 7, h: 1 } })));
     expect(problem).toMatchObject({ field: 'dims' });
-    expect(problem?.reason).toBe('item "b": field dims: its key "w" would be addressed as dims.w in filters and facets, which is a field of its own');
+    expect(problem?.reason).toBe(
+      'item "b": field dims: its key "w" would be addressed as dims.w in filters and facets, which is a field of its own',
+    );
     // Other keys are fine, and then dims.w stays writable: it exists.
     await catalog.put(item('c', { dims: { h: 1 } }));
     await catalog.put(item('d', { 'dims.w': 9 }));
@@ -145,7 +170,9 @@ describe('dotted field names beside object fields (search addresses an object ke
     await problems(catalog.batch([put(item('a', { dims: { w: 7 } })), put(item('b', { 'dims.w.x': 1 }))]));
     await catalog.put(item('a', { 'x.y': { z: 'one' } }));
     const [problem] = await problems(catalog.put(item('b', { x: { 'y.z': 'two' } })));
-    expect(problem?.reason).toBe('item "b": field x: its key "y.z" would be addressed as x.y.z in filters and facets, as is the key "z" of the object field x.y');
+    expect(problem?.reason).toBe(
+      'item "b": field x: its key "y.z" would be addressed as x.y.z in filters and facets, as is the key "z" of the object field x.y',
+    );
     expect(await catalog.count()).toBe(1);
   });
 

@@ -1,11 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkItem, checkItemId, describeValue, isStandardField, MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, typeOf, type SchemaLookup } from '../../src/catalog/typing';
+import {
+  checkItem,
+  checkItemId,
+  describeValue,
+  isStandardField,
+  MAX_ITEM_ID_LENGTH,
+  STANDARD_FIELDS,
+  typeOf,
+  type SchemaLookup,
+} from '../../src/catalog/typing';
 import { FIELD_TYPES, type FieldType } from '../../src/model/field-types';
 
 /** A valid item with every required standard field. */
 function base(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id: 'sku-1', is_recommendable: true, name: 'Phone', absolute_link: 'https://shop.test/p/1', img_link: null, price: 199.5, categories_ids: ['phones'], ...extra };
+  return {
+    id: 'sku-1',
+    is_recommendable: true,
+    name: 'Phone',
+    absolute_link: 'https://shop.test/p/1',
+    img_link: null,
+    price: 199.5,
+    categories_ids: ['phones'],
+    ...extra,
+  };
 }
 
 const noSchema: SchemaLookup = () => undefined;
@@ -32,7 +50,10 @@ const valueOfType: Record<FieldType, fc.Arbitrary<unknown>> = {
   boolean: fc.boolean(),
   'string[]': fc.array(fc.string(), { minLength: 1, maxLength: 5 }),
   'object<string>': fc.dictionary(fc.string({ minLength: 1 }), fc.string(), { minKeys: 1, maxKeys: 5 }),
-  'object<number>': fc.dictionary(fc.string({ minLength: 1 }), fc.double({ noNaN: true, noDefaultInfinity: true }), { minKeys: 1, maxKeys: 5 }),
+  'object<number>': fc.dictionary(fc.string({ minLength: 1 }), fc.double({ noNaN: true, noDefaultInfinity: true }), {
+    minKeys: 1,
+    maxKeys: 5,
+  }),
   'object<boolean>': fc.dictionary(fc.string({ minLength: 1 }), fc.boolean(), { minKeys: 1, maxKeys: 5 }),
 };
 
@@ -40,7 +61,15 @@ const typeArb = fc.constantFrom(...FIELD_TYPES);
 
 describe('typeOf', () => {
   it('lists the seven supported types of interfaces.md, Catalog items', () => {
-    expect([...FIELD_TYPES].sort()).toEqual(['boolean', 'number', 'object<boolean>', 'object<number>', 'object<string>', 'string', 'string[]']);
+    expect([...FIELD_TYPES].sort()).toEqual([
+      'boolean',
+      'number',
+      'object<boolean>',
+      'object<number>',
+      'object<string>',
+      'string',
+      'string[]',
+    ]);
   });
 
   it.each(Object.entries(samples))('types a %s value', (type, value) => {
@@ -156,7 +185,17 @@ describe('checkItem: standard fields', () => {
 
   it('knows the nine standard fields of interfaces.md, Catalog items', () => {
     expect(Object.keys(STANDARD_FIELDS).sort()).toEqual(
-      ['absolute_link', 'categories_ids', 'id', 'img_link', 'is_recommendable', 'item_pageview_key', 'item_purchase_key', 'name', 'price'].sort(),
+      [
+        'absolute_link',
+        'categories_ids',
+        'id',
+        'img_link',
+        'is_recommendable',
+        'item_pageview_key',
+        'item_purchase_key',
+        'name',
+        'price',
+      ].sort(),
     );
     expect(isStandardField('price')).toBe(true);
     expect(isStandardField('brand')).toBe(false);
@@ -164,19 +203,30 @@ describe('checkItem: standard fields', () => {
     expect(isStandardField('__proto__')).toBe(false);
   });
 
-  it.each(['id', 'is_recommendable', 'name', 'absolute_link', 'img_link', 'price', 'categories_ids'])('reports the missing required field %s by name', (field) => {
-    const item = base();
-    delete item[field];
-    const { problems } = checkItem(item, noSchema);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]!.field).toBe(field);
-    expect(problems[0]!.reason).toContain(field);
-    if (field !== 'id') expect(problems[0]!.id).toBe('sku-1');
-  });
+  it.each(['id', 'is_recommendable', 'name', 'absolute_link', 'img_link', 'price', 'categories_ids'])(
+    'reports the missing required field %s by name',
+    (field) => {
+      const item = base();
+      delete item[field];
+      const { problems } = checkItem(item, noSchema);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]!.field).toBe(field);
+      expect(problems[0]!.reason).toContain(field);
+      if (field !== 'id') expect(problems[0]!.id).toBe('sku-1');
+    },
+  );
 
   it('reports every missing field of an empty object at once', () => {
     const { problems } = checkItem({}, noSchema);
-    expect(problems.map((p) => p.field).sort()).toEqual(['absolute_link', 'categories_ids', 'id', 'img_link', 'is_recommendable', 'name', 'price']);
+    expect(problems.map((p) => p.field).sort()).toEqual([
+      'absolute_link',
+      'categories_ids',
+      'id',
+      'img_link',
+      'is_recommendable',
+      'name',
+      'price',
+    ]);
   });
 
   it('leaves item_purchase_key and item_pageview_key optional', () => {
@@ -206,9 +256,12 @@ describe('checkItem: standard fields', () => {
     expect(problems[0]!.reason).toContain('sku-1');
   });
 
-  it.each(['name', 'absolute_link', 'img_link', 'price', 'categories_ids', 'item_purchase_key', 'item_pageview_key'])('accepts null for the nullable field %s', (field) => {
-    expect(checkItem(base({ [field]: null }), noSchema).problems).toEqual([]);
-  });
+  it.each(['name', 'absolute_link', 'img_link', 'price', 'categories_ids', 'item_purchase_key', 'item_pageview_key'])(
+    'accepts null for the nullable field %s',
+    (field) => {
+      expect(checkItem(base({ [field]: null }), noSchema).problems).toEqual([]);
+    },
+  );
 
   it('accepts "" and [] as values of the string and string[] standard fields', () => {
     expect(checkItem(base({ name: '', absolute_link: '', categories_ids: [] }), noSchema).problems).toEqual([]);
@@ -285,7 +338,9 @@ describe('checkItem: custom fields', () => {
   });
 
   it('treats field names that are Object.prototype members as ordinary custom fields', () => {
-    const item = JSON.parse('{"id":"x","is_recommendable":true,"name":null,"absolute_link":null,"img_link":null,"price":null,"categories_ids":null,"__proto__":"p","constructor":"c","toString":1}');
+    const item = JSON.parse(
+      '{"id":"x","is_recommendable":true,"name":null,"absolute_link":null,"img_link":null,"price":null,"categories_ids":null,"__proto__":"p","constructor":"c","toString":1}',
+    );
     const check = checkItem(item, noSchema);
     expect(check.problems).toEqual([]);
     expect(Object.fromEntries(check.fields)).toEqual({ ['__proto__']: 'string', constructor: 'string', toString: 'number' });

@@ -22,7 +22,9 @@ describe('environment API keys and the pepper', () => {
     await expect(engine.checkApiKey('prod', `${KEY}x`)).rejects.toBeInstanceOf(AuthenticationError);
     // A peppered hash does not verify without the pepper (nor under another one).
     await expect(new DecisionEngine({ storage: engine.storage }).checkApiKey('prod', KEY)).rejects.toBeInstanceOf(AuthenticationError);
-    await expect(new DecisionEngine({ storage: engine.storage, pepper: 'another-pepper-0123' }).checkApiKey('prod', KEY)).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(
+      new DecisionEngine({ storage: engine.storage, pepper: 'another-pepper-0123' }).checkApiKey('prod', KEY),
+    ).rejects.toBeInstanceOf(AuthenticationError);
   });
 
   it('a key stored as plain SHA-256 before the pepper was set still verifies, and is stored keyed at its first use (once, even under concurrent uses)', async () => {
@@ -54,6 +56,8 @@ describe('environment API keys and the pepper', () => {
   });
 
   it('refuses a pepper shorter than 16 characters', () => {
-    expect(() => new DecisionEngine({ storage: memoryStorage(), pepper: 'short' })).toThrow(/DecisionEngine: pepper must be a string of at least 16 characters/);
+    expect(() => new DecisionEngine({ storage: memoryStorage(), pepper: 'short' })).toThrow(
+      /DecisionEngine: pepper must be a string of at least 16 characters/,
+    );
   });
 });

@@ -9,8 +9,16 @@ import { automatonWork, Needles, reversed } from '../../src/decision/automaton';
 // Small alphabets make needles overlap and recur (what failure links are for); the others
 // bring surrogates and any code unit.
 const small = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'ab'), maxLength: 8 });
-const text = fc.oneof(small, fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 12 }));
-const needles = fc.array(fc.oneof(small, fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 })), { minLength: 1, maxLength: 40 });
+const text = fc.oneof(
+  small,
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 10 }),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+);
+const needles = fc.array(fc.oneof(small, fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 })), {
+  minLength: 1,
+  maxLength: 40,
+});
 
 describe('Needles', () => {
   it('containsAny agrees with testing every needle with includes', () => {

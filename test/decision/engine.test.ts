@@ -16,10 +16,14 @@ function visitorWhere(groupId: string, test: (bucket: number) => boolean, from =
 
 describe('DecisionEngine options', () => {
   it('rejects bad options with precise messages', () => {
-    expect(() => new DecisionEngine({ storage: memoryStorage(), refreshIntervalMs: -1 })).toThrow('DecisionEngine: refreshIntervalMs must be a number >= 0, got -1');
+    expect(() => new DecisionEngine({ storage: memoryStorage(), refreshIntervalMs: -1 })).toThrow(
+      'DecisionEngine: refreshIntervalMs must be a number >= 0, got -1',
+    );
     expect(() => new DecisionEngine({ storage: memoryStorage(), maxEnvironments: 0 })).toThrow(/maxEnvironments/);
     expect(() => new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: '' })).toThrow(/defaultEnvironment/);
-    expect(() => new DecisionEngine({ storage: memoryStorage(), forcedVariations: { c: 1 as unknown as string } })).toThrow(/forcedVariations/);
+    expect(() => new DecisionEngine({ storage: memoryStorage(), forcedVariations: { c: 1 as unknown as string } })).toThrow(
+      /forcedVariations/,
+    );
   });
 });
 
@@ -39,14 +43,19 @@ describe('loading configurations', () => {
   });
 
   it('rejects duplicate campaign and variation group ids', async () => {
-    const cfg = config([{ id: 'c1', split: [100], groupId: 'g' }, { id: 'c1', split: [100], groupId: 'g' }]);
-    await expect(new DecisionEngine({ storage: memoryStorage() }).load(cfg)).rejects.toThrow(/duplicate campaign id "c1".*duplicate variation group id "g"/);
+    const cfg = config([
+      { id: 'c1', split: [100], groupId: 'g' },
+      { id: 'c1', split: [100], groupId: 'g' },
+    ]);
+    await expect(new DecisionEngine({ storage: memoryStorage() }).load(cfg)).rejects.toThrow(
+      /duplicate campaign id "c1".*duplicate variation group id "g"/,
+    );
   });
 
   it('rejects bucket ranges with lo >= hi', async () => {
-    await expect(new DecisionEngine({ storage: memoryStorage() }).load(config([{ id: 'c1', split: [100], bucketRanges: [[50, 50]] }]))).rejects.toThrow(
-      /campaigns\[0\]\.bucketRanges\[0\]\.r/,
-    );
+    await expect(
+      new DecisionEngine({ storage: memoryStorage() }).load(config([{ id: 'c1', split: [100], bucketRanges: [[50, 50]] }])),
+    ).rejects.toThrow(/campaigns\[0\]\.bucketRanges\[0\]\.r/);
   });
 
   it('answers NotFoundError for an unknown environment', async () => {
@@ -81,7 +90,7 @@ describe('decide', () => {
     expect(plain!.variation.modifications.value).toEqual({ c1: 1, 'c1-only-v1': true });
   });
 
-  it('returned values are frozen so one caller cannot change another caller\'s result', async () => {
+  it("returned values are frozen so one caller cannot change another caller's result", async () => {
     const engine = await engineWith(config([{ id: 'c1', split: [100] }]));
     const [value] = (await engine.decide({ visitorId: 'v1' })).campaigns;
     expect(Object.isFrozen(value!.variation.modifications.value)).toBe(true);
@@ -90,7 +99,9 @@ describe('decide', () => {
   it('rejects an empty visitor id and non-scalar context values, naming the field', async () => {
     const engine = await engineWith(config([{ id: 'c1', split: [100] }]));
     await expect(engine.decide({ visitorId: '' })).rejects.toThrow(/visitorId must be a non-empty string/);
-    await expect(engine.decide({ visitorId: 'v', context: { a: { b: 1 } } as any })).rejects.toThrow(/context\.a must be a boolean, a number or a string/);
+    await expect(engine.decide({ visitorId: 'v', context: { a: { b: 1 } } as any })).rejects.toThrow(
+      /context\.a must be a boolean, a number or a string/,
+    );
     await expect(engine.decide({ visitorId: 'v', context: { a: null } as any })).rejects.toBeInstanceOf(ValidationError);
     await expect(engine.decide({ visitorId: 'v', context: { a: [1] } as any })).rejects.toBeInstanceOf(ValidationError);
   });
@@ -107,7 +118,11 @@ describe('decide', () => {
     const cfg = config([{ id: 'c1', split: [100] }]) as any;
     const group = cfg.campaigns[0].variationGroups[0];
     cfg.campaigns[0].variationGroups = [
-      { ...structuredClone(group), id: 'gold', targeting: { targetingGroups: [{ targetings: [{ key: 'plan', operator: 'EQUALS', value: 'gold' }] }] } },
+      {
+        ...structuredClone(group),
+        id: 'gold',
+        targeting: { targetingGroups: [{ targetings: [{ key: 'plan', operator: 'EQUALS', value: 'gold' }] }] },
+      },
       { ...structuredClone(group), id: 'rest' },
     ];
     const engine = await engineWith(cfg);
@@ -131,7 +146,18 @@ describe('decide', () => {
   });
 
   it('bucket ranges restrict a campaign to visitors whose murmur3(visitorId) % 100 is in [lo, hi)', async () => {
-    const engine = await engineWith(config([{ id: 'c1', split: [100], bucketRanges: [[0, 30], [60, 70]] }]));
+    const engine = await engineWith(
+      config([
+        {
+          id: 'c1',
+          split: [100],
+          bucketRanges: [
+            [0, 30],
+            [60, 70],
+          ],
+        },
+      ]),
+    );
     const { campaignBucket } = await import('../helpers/murmur3');
     for (let i = 0; i < 300; i++) {
       const id = `v${i}`;
@@ -165,7 +191,13 @@ describe('single campaign', () => {
 
   it('records an activation for the requested campaign only', async () => {
     const storage = memoryStorage();
-    const engine = await engineWith(config([{ id: 'c1', split: [100] }, { id: 'c2', split: [100], type: 'toggle' }]), { storage });
+    const engine = await engineWith(
+      config([
+        { id: 'c1', split: [100] },
+        { id: 'c2', split: [100], type: 'toggle' },
+      ]),
+      { storage },
+    );
     await engine.decideCampaign('c2', { visitorId: 'v' });
     expect((await storage.activations.list({ environmentId: 'default' })).map((a) => a.campaignId)).toEqual(['c2']);
   });
@@ -175,14 +207,36 @@ describe('activations on decide', () => {
   it('trigger_hit defaults to true and records one activation per returned campaign', async () => {
     const storage = memoryStorage();
     let now = 5000;
-    const engine = await engineWith(config([{ id: 'c1', split: [100] }, { id: 'c2', split: [100], type: 'toggle' }]), { storage, clock: () => now });
+    const engine = await engineWith(
+      config([
+        { id: 'c1', split: [100] },
+        { id: 'c2', split: [100], type: 'toggle' },
+      ]),
+      { storage, clock: () => now },
+    );
     await engine.decide({ visitorId: 'v1', anonymousId: 'anon' });
     now = 6000;
     await engine.decide({ visitorId: 'v2', triggerHit: false });
     const rows = await storage.activations.list({ environmentId: 'default' });
     expect(rows).toEqual([
-      { environmentId: 'default', visitorId: 'v1', anonymousId: 'anon', campaignId: 'c1', variationGroupId: 'c1-vg', variationId: 'c1-v0', timestamp: 5000 },
-      { environmentId: 'default', visitorId: 'v1', anonymousId: 'anon', campaignId: 'c2', variationGroupId: 'c2-vg', variationId: 'c2-v0', timestamp: 5000 },
+      {
+        environmentId: 'default',
+        visitorId: 'v1',
+        anonymousId: 'anon',
+        campaignId: 'c1',
+        variationGroupId: 'c1-vg',
+        variationId: 'c1-v0',
+        timestamp: 5000,
+      },
+      {
+        environmentId: 'default',
+        visitorId: 'v1',
+        anonymousId: 'anon',
+        campaignId: 'c2',
+        variationGroupId: 'c2-vg',
+        variationId: 'c2-v0',
+        timestamp: 5000,
+      },
     ]);
   });
 
@@ -191,9 +245,13 @@ describe('activations on decide', () => {
     const engine = await engineWith(config([{ id: 'c1', split: [50, 50] }]), { storage });
     const experiments = new ExperimentService({ engine });
     const good = { environmentId: 'default', visitorId: 'v', variationGroupId: 'c1-vg', variationId: 'c1-v1' };
-    await expect(experiments.activate({ ...good, environmentId: 'nope' })).rejects.toThrow(/environmentId "nope" is not a known environment/);
+    await expect(experiments.activate({ ...good, environmentId: 'nope' })).rejects.toThrow(
+      /environmentId "nope" is not a known environment/,
+    );
     await expect(experiments.activate({ ...good, variationGroupId: 'x' })).rejects.toThrow(/variationGroupId "x" is not a variation group/);
-    await expect(experiments.activate({ ...good, variationId: 'x' })).rejects.toThrow(/variationId "x" is not a variation of variation group "c1-vg"/);
+    await expect(experiments.activate({ ...good, variationId: 'x' })).rejects.toThrow(
+      /variationId "x" is not a variation of variation group "c1-vg"/,
+    );
     await expect(experiments.activate({ ...good, visitorId: '' })).rejects.toThrow(/visitorId must be a non-empty string/);
     await expect(experiments.activate([good, { ...good, variationId: 'x' }])).rejects.toThrow(/\[1\]\.variationId/);
     expect(await storage.activations.list({ environmentId: 'default' })).toEqual([]);
@@ -234,7 +292,8 @@ describe('sticky assignments', () => {
     const first = (await engine.decide({ visitorId: 'v1', triggerHit: false })).campaigns.map((c) => c.variation.id);
     // The same record, behind a proxy that counts enumerations, and with every variation flipped.
     const record = { ...(await storage.assignments.get('default', 'v1')) };
-    for (const key of Object.keys(record)) record[key] = record[key]!.endsWith('-v0') ? record[key]!.replace(/-v0$/, '-v1') : record[key]!.replace(/-v1$/, '-v0');
+    for (const key of Object.keys(record))
+      record[key] = record[key]!.endsWith('-v0') ? record[key]!.replace(/-v0$/, '-v1') : record[key]!.replace(/-v1$/, '-v0');
     let enumerations = 0;
     const counted = new Proxy(Object.freeze(record), {
       ownKeys(target) {
@@ -262,7 +321,7 @@ describe('experience continuity (enabledXPC)', () => {
   const anon = visitorWhere('c1-vg', (b) => b < 50);
   const user = visitorWhere('c1-vg', (b) => b >= 50);
 
-  it('reuses the anonymous id\'s assignment for the authenticated visitor', async () => {
+  it("reuses the anonymous id's assignment for the authenticated visitor", async () => {
     const storage = memoryStorage();
     const engine = await engineWith(config([split], { accountSettings: { enabledXPC: true } }), { storage });
     expect((await engine.decide({ visitorId: anon })).campaigns[0]!.variation.id).toBe('c1-v0');
@@ -282,9 +341,16 @@ describe('experience continuity (enabledXPC)', () => {
 
 describe('one visitor, one test (enabled1V1T)', () => {
   const cfg = (on: boolean) =>
-    config([{ id: 'a1', split: [100] }, { id: 't1', type: 'toggle', split: [100] }, { id: 'a2', split: [100] }], {
-      accountSettings: { enabled1V1T: on },
-    });
+    config(
+      [
+        { id: 'a1', split: [100] },
+        { id: 't1', type: 'toggle', split: [100] },
+        { id: 'a2', split: [100] },
+      ],
+      {
+        accountSettings: { enabled1V1T: on },
+      },
+    );
 
   it('keeps only the first ab campaign; other types are unaffected', async () => {
     const engine = await engineWith(cfg(true));
@@ -302,7 +368,13 @@ describe('one visitor, one test (enabled1V1T)', () => {
   });
 
   it('the next ab campaign takes a visitor untracked in the first', async () => {
-    const c = config([{ id: 'a1', split: [50] }, { id: 'a2', split: [100] }], { accountSettings: { enabled1V1T: true } });
+    const c = config(
+      [
+        { id: 'a1', split: [50] },
+        { id: 'a2', split: [100] },
+      ],
+      { accountSettings: { enabled1V1T: true } },
+    );
     const engine = await engineWith(c);
     const untracked = visitorWhere('a1-vg', (b) => b >= 50);
     expect((await engine.decide({ visitorId: untracked })).campaigns.map((x) => x.id)).toEqual(['a2']);
@@ -311,7 +383,10 @@ describe('one visitor, one test (enabled1V1T)', () => {
 
 describe('forced variations', () => {
   it('per engine and per call, over targeting and allocation, and explained', async () => {
-    const cfg = config([{ id: 'c1', split: [100, 0], targeting: [[{ key: 'never', operator: 'EXISTS' }]] }, { id: 'c2', split: [100, 0] }]);
+    const cfg = config([
+      { id: 'c1', split: [100, 0], targeting: [[{ key: 'never', operator: 'EXISTS' }]] },
+      { id: 'c2', split: [100, 0] },
+    ]);
     const engine = await engineWith(cfg, { forcedVariations: { c2: 'c2-v1' } });
     const result = await engine.decide({ visitorId: 'v', forcedVariations: { c1: 'c1-v1' } });
     expect(result.campaigns.map((c) => c.variation.id)).toEqual(['c1-v1', 'c2-v1']);
@@ -322,7 +397,9 @@ describe('forced variations', () => {
 
   it('rejects a forced variation that does not exist', async () => {
     const engine = await engineWith(config([{ id: 'c1', split: [100] }]));
-    await expect(engine.decide({ visitorId: 'v', forcedVariations: { c1: 'nope' } })).rejects.toThrow(/forcedVariations\.c1 variation "nope" is not in campaign "c1"/);
+    await expect(engine.decide({ visitorId: 'v', forcedVariations: { c1: 'nope' } })).rejects.toThrow(
+      /forcedVariations\.c1 variation "nope" is not in campaign "c1"/,
+    );
     await expect(engine.decide({ visitorId: 'v', forcedVariations: { zz: 'x' } })).rejects.toThrow(/campaign "zz" does not exist/);
   });
 
@@ -344,7 +421,9 @@ describe('forced variations', () => {
 
 describe('explain', () => {
   it('says which targeting failed and what the visitor had', async () => {
-    const engine = await engineWith(config([{ id: 'c1', split: [100], targeting: [[{ key: 'country', operator: 'EQUALS', value: 'fr' }]] }]));
+    const engine = await engineWith(
+      config([{ id: 'c1', split: [100], targeting: [[{ key: 'country', operator: 'EQUALS', value: 'fr' }]] }]),
+    );
     const why = await engine.explain({ visitorId: 'v', context: { country: 'de' } });
     expect(why.campaigns[0]).toMatchObject({
       outcome: 'not_targeted',
@@ -378,15 +457,26 @@ describe('explain', () => {
     const storage = memoryStorage();
     await storage.assignments.save('default', 'v', { 'c1-vg': 'c1-v1' });
     const engine = await engineWith(
-      config([{ id: 'c1', split: [100, 0] }, { id: 'c2', split: [100] }, { id: 'c3', split: [100], bucketRanges: [[0, 1]] }], {
-        accountSettings: { enabled1V1T: true },
-      }),
+      config(
+        [
+          { id: 'c1', split: [100, 0] },
+          { id: 'c2', split: [100] },
+          { id: 'c3', split: [100], bucketRanges: [[0, 1]] },
+        ],
+        {
+          accountSettings: { enabled1V1T: true },
+        },
+      ),
       { storage },
     );
     const { campaignBucket } = await import('../helpers/murmur3');
     const id = 'v';
     const why = await engine.explain({ visitorId: id });
-    expect(why.campaigns.map((c) => c.outcome)).toEqual(['assigned', 'one_visitor_one_test', campaignBucket(id) < 1 ? 'one_visitor_one_test' : 'outside_bucket_ranges']);
+    expect(why.campaigns.map((c) => c.outcome)).toEqual([
+      'assigned',
+      'one_visitor_one_test',
+      campaignBucket(id) < 1 ? 'one_visitor_one_test' : 'outside_bucket_ranges',
+    ]);
     expect(why.campaigns[0]).toMatchObject({ source: 'sticky', variationId: 'c1-v1' });
     await engine.load(config([{ id: 'c1', split: [100] }], { panic: true }));
     expect((await engine.explain({ visitorId: id })).campaigns[0]!.outcome).toBe('panic');
@@ -394,7 +484,7 @@ describe('explain', () => {
 });
 
 describe('following the store', () => {
-  it('reads neither the clock nor the store\'s versions while a memory store has had no write, and then sees the next one', async () => {
+  it("reads neither the clock nor the store's versions while a memory store has had no write, and then sees the next one", async () => {
     const storage = memoryStorage();
     const now = 0;
     let clockReads = 0;
@@ -414,7 +504,13 @@ describe('following the store', () => {
   });
 
   it('a wrapped store whose changes() throws or answers a promise is checked by the clock, and its rejection is not left unhandled', async () => {
-    for (const broken of [() => { throw new Error('down'); }, () => Promise.reject(new Error('down')), () => Promise.resolve(3)]) {
+    for (const broken of [
+      () => {
+        throw new Error('down');
+      },
+      () => Promise.reject(new Error('down')),
+      () => Promise.resolve(3),
+    ]) {
       const storage = memoryStorage();
       await new DecisionEngine({ storage }).load(config([{ id: 'c1', split: [100] }]));
       let now = 0;
@@ -427,7 +523,7 @@ describe('following the store', () => {
     }
   });
 
-  it('an engine sees another instance\'s write after refreshIntervalMs', async () => {
+  it("an engine sees another instance's write after refreshIntervalMs", async () => {
     const storage = memoryStorage();
     let now = 0;
     const writer = new DecisionEngine({ storage });

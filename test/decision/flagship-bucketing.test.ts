@@ -135,16 +135,91 @@ interface Split {
 }
 
 const SPLITS: Split[] = [
-  { campaign: 'c-50-50', group: 'c1ntlk0bd5ah02ap2v1g', variations: [{ id: 'v50a', allocation: 50, reference: true }, { id: 'v50b', allocation: 50 }] },
-  { campaign: 'c-10-20-70', group: 'vg-10-20-70', variations: [{ id: 'v10', allocation: 10, reference: true }, { id: 'v20', allocation: 20 }, { id: 'v70', allocation: 70 }] },
-  { campaign: 'c-33-33-34', group: 'g', variations: [{ id: 'v33a', allocation: 33, reference: true }, { id: 'v33b', allocation: 33 }, { id: 'v34', allocation: 34 }] },
-  { campaign: 'c-25-25-gap', group: 'vg25', variations: [{ id: 'v25a', allocation: 25, reference: true }, { id: 'v25b', allocation: 25 }] },
-  { campaign: 'c-zero-middle', group: 'vgzero', variations: [{ id: 'vz40', allocation: 40, reference: true }, { id: 'vz0', allocation: 0 }, { id: 'vz60', allocation: 60 }] },
-  { campaign: 'c-missing-middle', group: 'vg-missing-alloc', variations: [{ id: 'vm30a', allocation: 30, reference: true }, { id: 'vm-none' }, { id: 'vm30b', allocation: 30 }] },
-  { campaign: 'c-ref-no-alloc', group: 'cf0h1t3ihtlg01e7ff10', variations: [{ id: 'vr-ref', reference: true }, { id: 'vr50a', allocation: 50 }, { id: 'vr50b', allocation: 50 }] },
-  { campaign: 'c-1-1-98', group: 'vg-tiny-slices-0123456789-0123456789-abcdefgh', variations: [{ id: 'v1a', allocation: 1, reference: true }, { id: 'v1b', allocation: 1 }, { id: 'v98', allocation: 98 }] },
-  { campaign: 'c-quarters', group: 'vgqt', variations: [{ id: 'vq1', allocation: 25, reference: true }, { id: 'vq2', allocation: 25 }, { id: 'vq3', allocation: 25 }, { id: 'vq4', allocation: 25 }] },
-  { campaign: 'c-fractional', group: 'vg-frac', variations: [{ id: 'vf12', allocation: 12.5, reference: true }, { id: 'vf37', allocation: 37.5 }, { id: 'vf50', allocation: 50 }] },
+  {
+    campaign: 'c-50-50',
+    group: 'c1ntlk0bd5ah02ap2v1g',
+    variations: [
+      { id: 'v50a', allocation: 50, reference: true },
+      { id: 'v50b', allocation: 50 },
+    ],
+  },
+  {
+    campaign: 'c-10-20-70',
+    group: 'vg-10-20-70',
+    variations: [
+      { id: 'v10', allocation: 10, reference: true },
+      { id: 'v20', allocation: 20 },
+      { id: 'v70', allocation: 70 },
+    ],
+  },
+  {
+    campaign: 'c-33-33-34',
+    group: 'g',
+    variations: [
+      { id: 'v33a', allocation: 33, reference: true },
+      { id: 'v33b', allocation: 33 },
+      { id: 'v34', allocation: 34 },
+    ],
+  },
+  {
+    campaign: 'c-25-25-gap',
+    group: 'vg25',
+    variations: [
+      { id: 'v25a', allocation: 25, reference: true },
+      { id: 'v25b', allocation: 25 },
+    ],
+  },
+  {
+    campaign: 'c-zero-middle',
+    group: 'vgzero',
+    variations: [
+      { id: 'vz40', allocation: 40, reference: true },
+      { id: 'vz0', allocation: 0 },
+      { id: 'vz60', allocation: 60 },
+    ],
+  },
+  {
+    campaign: 'c-missing-middle',
+    group: 'vg-missing-alloc',
+    variations: [{ id: 'vm30a', allocation: 30, reference: true }, { id: 'vm-none' }, { id: 'vm30b', allocation: 30 }],
+  },
+  {
+    campaign: 'c-ref-no-alloc',
+    group: 'cf0h1t3ihtlg01e7ff10',
+    variations: [
+      { id: 'vr-ref', reference: true },
+      { id: 'vr50a', allocation: 50 },
+      { id: 'vr50b', allocation: 50 },
+    ],
+  },
+  {
+    campaign: 'c-1-1-98',
+    group: 'vg-tiny-slices-0123456789-0123456789-abcdefgh',
+    variations: [
+      { id: 'v1a', allocation: 1, reference: true },
+      { id: 'v1b', allocation: 1 },
+      { id: 'v98', allocation: 98 },
+    ],
+  },
+  {
+    campaign: 'c-quarters',
+    group: 'vgqt',
+    variations: [
+      { id: 'vq1', allocation: 25, reference: true },
+      { id: 'vq2', allocation: 25 },
+      { id: 'vq3', allocation: 25 },
+      { id: 'vq4', allocation: 25 },
+    ],
+  },
+  {
+    campaign: 'c-fractional',
+    group: 'vg-frac',
+    variations: [
+      { id: 'vf12', allocation: 12.5, reference: true },
+      { id: 'vf37', allocation: 37.5 },
+      { id: 'vf50', allocation: 50 },
+    ],
+  },
   { campaign: 'c-single-100', group: 'vg-one', variations: [{ id: 'vone', allocation: 100 }] },
   { campaign: 'c-single-5', group: 'vg-five', variations: [{ id: 'vfive', allocation: 5 }] },
 ];
@@ -152,8 +227,20 @@ const SPLITS: Split[] = [
 /** Campaign whose first variation group targets `plan == gold`; everyone else gets the second. */
 const TARGETED = {
   campaign: 'c-two-groups',
-  gold: { group: 'vg-gold', variations: [{ id: 'vg-gold-a', allocation: 30, reference: true }, { id: 'vg-gold-b', allocation: 70 }] },
-  rest: { group: 'vg-rest', variations: [{ id: 'vg-rest-a', allocation: 60, reference: true }, { id: 'vg-rest-b', allocation: 20 }] },
+  gold: {
+    group: 'vg-gold',
+    variations: [
+      { id: 'vg-gold-a', allocation: 30, reference: true },
+      { id: 'vg-gold-b', allocation: 70 },
+    ],
+  },
+  rest: {
+    group: 'vg-rest',
+    variations: [
+      { id: 'vg-rest-a', allocation: 60, reference: true },
+      { id: 'vg-rest-b', allocation: 20 },
+    ],
+  },
 } as const;
 
 const flagKey = (campaign: string) => `flag_${campaign.replace(/-/g, '_')}`;
@@ -294,7 +381,8 @@ describe('bucketing agrees with @flagship.io/js-sdk (edge mode, ASCII visitor id
         if (!g.applies(i)) continue;
         const bucket = variationBucket(g.group, row.visitorId);
         const expectedBucket = referenceHash(g.group + row.visitorId) % 100;
-        if (bucket !== expectedBucket) disagreements.push(`${JSON.stringify(row.visitorId)} ${g.group}: bucket ${bucket} reference ${expectedBucket}`);
+        if (bucket !== expectedBucket)
+          disagreements.push(`${JSON.stringify(row.visitorId)} ${g.group}: bucket ${bucket} reference ${expectedBucket}`);
         const index = pickVariation(thresholdsOf(g.variations), bucket);
         const direct = index < 0 ? null : g.variations[index]!.id;
         const sdk = row.sdk.get(g.campaign)!;
@@ -307,8 +395,7 @@ describe('bucketing agrees with @flagship.io/js-sdk (edge mode, ASCII visitor id
   });
 
   it('the comparison is not vacuous: every allocated variation and every gap is hit in proportion', () => {
-    const count = (campaign: string, variation: string | null) =>
-      rows.filter((r) => r.sdk.get(campaign)!.variation === variation).length;
+    const count = (campaign: string, variation: string | null) => rows.filter((r) => r.sdk.get(campaign)!.variation === variation).length;
     const near = (actual: number, percent: number, population = VISITOR_COUNT) => {
       const expected = (population * percent) / 100;
       // 10,000 draws: a few standard deviations of a binomial, never below ±1% of the population.

@@ -7,10 +7,14 @@ describe('KeyHasher: prefix states compiled once, the key encoded once', () => {
   it('equals murmur3 of prefix + key for any strings, whatever order the prefixes come in', () => {
     const hasher = new KeyHasher();
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 24 }), { minLength: 1, maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 300 }), (prefixes, key) => {
-        hasher.reset(key);
-        for (const p of prefixes) expect(hasher.hash(hashPrefix(p))).toBe(hashString(p, key));
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', maxLength: 24 }), { minLength: 1, maxLength: 6 }),
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        (prefixes, key) => {
+          hasher.reset(key);
+          for (const p of prefixes) expect(hasher.hash(hashPrefix(p))).toBe(hashString(p, key));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -26,7 +26,10 @@ async function origin() {
 }
 
 const URL_ = 'https://abkit.test/v2/prod/bucketing.json';
-const visitors = Array.from({ length: 200 }, (_, i) => ({ visitorId: `visitor-${i}`, context: (i % 3 === 0 ? { plan: 'gold' } : {}) as Record<string, string> }));
+const visitors = Array.from({ length: 200 }, (_, i) => ({
+  visitorId: `visitor-${i}`,
+  context: (i % 3 === 0 ? { plan: 'gold' } : {}) as Record<string, string>,
+}));
 
 async function decisions(engine: DecisionEngine, environment: string) {
   const out: string[] = [];
@@ -79,7 +82,12 @@ describe('DecisionEngine.loadFrom', () => {
       [() => new Response('oops', { status: 500 }), /answered 500/],
       [() => new Response('{"campaigns": [', { status: 200 }), /not valid JSON/],
       [() => new Response('{"campaigns": [{"id": ""}]}', { status: 200 }), /campaigns\[0\]\.id/],
-      [() => { throw new TypeError('fetch failed'); }, /fetch failed/],
+      [
+        () => {
+          throw new TypeError('fetch failed');
+        },
+        /fetch failed/,
+      ],
     ];
     for (const [response, message] of failures) {
       fail(response);
@@ -96,7 +104,12 @@ describe('DecisionEngine.loadFrom', () => {
     const { server, fetch, calls, fail } = await origin();
     const errors: unknown[] = [];
     const local = new DecisionEngine({ storage: memoryStorage() });
-    const source = await local.loadFrom(URL_, { fetch, headers: { 'x-api-key': API_KEY }, intervalMs: 5_000, onError: (e) => errors.push(e) });
+    const source = await local.loadFrom(URL_, {
+      fetch,
+      headers: { 'x-api-key': API_KEY },
+      intervalMs: 5_000,
+      onError: (e) => errors.push(e),
+    });
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(4_999);
     expect(calls).toHaveLength(1);
@@ -122,7 +135,9 @@ describe('DecisionEngine.loadFrom', () => {
     await expect(local.loadFrom('ftp://x/bucketing.json', { fetch })).rejects.toThrow(/url must be an http\(s\) URL/);
     await expect(local.loadFrom(URL_, { fetch, intervalMs: 10 })).rejects.toThrow(/intervalMs must be 0 or from 1000 to 3600000, got 10/);
     await expect(local.loadFrom(URL_, { fetch, intervalMs: 7_200_000 })).rejects.toThrow(/intervalMs/);
-    await expect(local.loadFrom(URL_, { fetch, headers: { 'x-api-key': API_KEY }, maxBytes: 100, intervalMs: 0 })).rejects.toThrow(/larger than maxBytes \(100\)/);
+    await expect(local.loadFrom(URL_, { fetch, headers: { 'x-api-key': API_KEY }, maxBytes: 100, intervalMs: 0 })).rejects.toThrow(
+      /larger than maxBytes \(100\)/,
+    );
     expect(fetch).toHaveBeenCalledTimes(2);
   });
 });

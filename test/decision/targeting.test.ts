@@ -116,7 +116,18 @@ describe('invalid targetings (test/fixtures/targeting-invalid.json)', () => {
     expect(error).toBeInstanceOf(ValidationError);
     const path = `campaigns[0].variationGroups[0].targeting.targetingGroups[0].targetings[0].${field}`;
     expect((error as ValidationError).message).toContain(`${path}: `);
-    expect((error as ValidationError).details.map((d) => d.path)).toContainEqual(['campaigns', 0, 'variationGroups', 0, 'targeting', 'targetingGroups', 0, 'targetings', 0, field]);
+    expect((error as ValidationError).details.map((d) => d.path)).toContainEqual([
+      'campaigns',
+      0,
+      'variationGroups',
+      0,
+      'targeting',
+      'targetingGroups',
+      0,
+      'targetings',
+      0,
+      field,
+    ]);
   });
 });
 
@@ -154,12 +165,23 @@ describe('matchGroups: targetings ANDed within a group, groups ORed', () => {
     { name: 'no groups at all: nobody', groups: [], context: { plan: 'gold' }, expected: -1 },
     { name: 'an empty group matches nobody', groups: [[]], context: { plan: 'gold' }, expected: -1 },
     { name: 'an empty group matches nobody, even with an empty context', groups: [[]], context: {}, expected: -1 },
-    { name: 'an empty group is skipped, the next matching group is returned', groups: [[], [gold]], context: { plan: 'gold' }, expected: 1 },
+    {
+      name: 'an empty group is skipped, the next matching group is returned',
+      groups: [[], [gold]],
+      context: { plan: 'gold' },
+      expected: 1,
+    },
     { name: 'an empty group is skipped, fs_all_users then matches everyone', groups: [[], [everyone]], context: {}, expected: 1 },
     { name: 'fs_all_users alone matches an empty context', groups: [[everyone]], context: {}, expected: 0 },
     { name: 'fs_all_users ANDed with a failing targeting fails', groups: [[everyone, gold]], context: { plan: 'silver' }, expected: -1 },
     { name: 'fs_users ANDed with a context targeting', groups: [[qa, hasPlan]], context: { plan: 'x' }, visitorId: 'qa-7', expected: 0 },
-    { name: 'fs_users fails for another visitor, a later group matches', groups: [[qa], [hasPlan]], context: { plan: 'x' }, visitorId: 'v-7', expected: 1 },
+    {
+      name: 'fs_users fails for another visitor, a later group matches',
+      groups: [[qa], [hasPlan]],
+      context: { plan: 'x' },
+      visitorId: 'v-7',
+      expected: 1,
+    },
   ];
 
   it.each(groupRows)('$name', ({ groups, context, visitorId, expected }) => {
@@ -274,10 +296,17 @@ describe('compileMatcher: the specialized test of a rule', () => {
   const value = (operator: TargetingOperator): fc.Arbitrary<Scalar | Scalar[]> =>
     operator.startsWith('SEMVER_')
       ? fc.oneof(version, fc.array(version, { minLength: 1, maxLength: 3 }))
-      : fc.oneof(scalar, fc.array(text, { minLength: 1, maxLength: 3 }), fc.array(fc.integer({ min: -3, max: 12 }), { minLength: 1, maxLength: 3 }), fc.array(scalar, { minLength: 1, maxLength: 3 }));
+      : fc.oneof(
+          scalar,
+          fc.array(text, { minLength: 1, maxLength: 3 }),
+          fc.array(fc.integer({ min: -3, max: 12 }), { minLength: 1, maxLength: 3 }),
+          fc.array(scalar, { minLength: 1, maxLength: 3 }),
+        );
   const rule = fc
     .tuple(fc.constantFrom(...keys), fc.constantFrom(...TARGETING_OPERATORS))
-    .chain(([key, operator]) => fc.record({ key: fc.constant(key), operator: fc.constant(operator), value: fc.option(value(operator), { nil: undefined }) }))
+    .chain(([key, operator]) =>
+      fc.record({ key: fc.constant(key), operator: fc.constant(operator), value: fc.option(value(operator), { nil: undefined }) }),
+    )
     .filter((t) => targetingSchema.safeParse(t).success);
   const context = fc.dictionary(fc.constantFrom(...keys), fc.oneof(scalar, version), { maxKeys: 4 });
 
@@ -304,8 +333,26 @@ describe('long targeting lists: matched through a structure built once, with the
     fc.constantFrom('gold', 'GOLD', 'Gold', 'go', 'ld', 'old', 'silver', '', 'é', 'É', 'İ', '10', '9', 'a-b', '2.3.1'),
     fc.string({ unit: fc.constantFrom('a', 'B', 'b', 'é', 'É', '-'), maxLength: 6 }),
   );
-  const version = fc.constantFrom('1.0.0', '2.3.1', '2.3.1-rc.1', '2.3.1-rc.01', 'v2.4', '2.4.0', '10.0.0', '0.0.1', '1.0.0+build', '1.0.0-alpha', '1.0.0-alpha.beta');
-  const scalar = fc.oneof(text, fc.integer({ min: -3, max: 12 }), fc.double({ min: -5, max: 15, noNaN: true }), fc.boolean(), fc.constant(-0));
+  const version = fc.constantFrom(
+    '1.0.0',
+    '2.3.1',
+    '2.3.1-rc.1',
+    '2.3.1-rc.01',
+    'v2.4',
+    '2.4.0',
+    '10.0.0',
+    '0.0.1',
+    '1.0.0+build',
+    '1.0.0-alpha',
+    '1.0.0-alpha.beta',
+  );
+  const scalar = fc.oneof(
+    text,
+    fc.integer({ min: -3, max: 12 }),
+    fc.double({ min: -5, max: 15, noNaN: true }),
+    fc.boolean(),
+    fc.constant(-0),
+  );
   const long = <T>(a: fc.Arbitrary<T>) => fc.array(a, { minLength: SHORT_LIST + 1, maxLength: 30 });
   const rule = fc
     .constantFrom(...TARGETING_OPERATORS.filter((op) => op !== 'EXISTS' && op !== 'NOT_EXISTS'))
@@ -334,8 +381,17 @@ describe('long targeting lists: matched through a structure built once, with the
 
   it('a list repeated by many campaigns is compiled once', () => {
     const value = Array.from({ length: 50 }, (_, i) => `sku-${i}`);
-    const campaigns = Array.from({ length: 20 }, (_, i) => campaign({ id: `c${i}`, split: [100], targeting: [[{ key: 'sku', operator: 'CONTAINS', value }]] }));
-    const compiled = compileConfig({ id: 'e', accountId: 'a', version: 1, updatedAt: 0, apiKeyHash: null, config: parseBucketingConfig({ campaigns }) });
+    const campaigns = Array.from({ length: 20 }, (_, i) =>
+      campaign({ id: `c${i}`, split: [100], targeting: [[{ key: 'sku', operator: 'CONTAINS', value }]] }),
+    );
+    const compiled = compileConfig({
+      id: 'e',
+      accountId: 'a',
+      version: 1,
+      updatedAt: 0,
+      apiKeyHash: null,
+      config: parseBucketingConfig({ campaigns }),
+    });
     expect(compiled.rules.length).toBe(1);
     expect(new Set(compiled.campaigns.map((c) => c.groups[0]!.targetingGroups[0]![0])).size).toBe(1);
   });
@@ -343,7 +399,11 @@ describe('long targeting lists: matched through a structure built once, with the
   it('a 100 KB value against a 74,000-value CONTAINS list costs one pass over the value, as against 10 values', () => {
     const value = `${'x'.repeat(60_000)}${'sku-0073999'.repeat(4_000)}`;
     const work = (count: number) => {
-      const rule = compileTargeting({ key: 'k', operator: 'CONTAINS', value: Array.from({ length: count }, (_, i) => `SKU-${String(i).padStart(7, '0')}!`) });
+      const rule = compileTargeting({
+        key: 'k',
+        operator: 'CONTAINS',
+        value: Array.from({ length: count }, (_, i) => `SKU-${String(i).padStart(7, '0')}!`),
+      });
       const test = compileMatcher(rule);
       const before = automatonWork.steps;
       expect(test({ k: value }, 'v')).toBe(false);

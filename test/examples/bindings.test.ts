@@ -71,13 +71,22 @@ describe.each(BINDINGS)('%s binding over real HTTP', (name, start) => {
     catalogs = new CatalogRegistry({ storage: engine.storage });
     const created = await catalogs.create({ identifier: 'shop' });
     catalogApiKey = created.catalogApiKey;
-    const handler = createHandler({ decision: engine, access: new TokenService({ storage: engine.storage, accesses }), catalog: catalogs, search: catalogs });
+    const handler = createHandler({
+      decision: engine,
+      access: new TokenService({ storage: engine.storage, accesses }),
+      catalog: catalogs,
+      search: catalogs,
+    });
     running = await start(handler);
   });
   afterAll(() => running.close());
 
   it('a decision', async () => {
-    const res = await fetch(`${running.url}/v2/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"visitor_id":"v1","context":{"a":1}}' });
+    const res = await fetch(`${running.url}/v2/campaigns`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"visitor_id":"v1","context":{"a":1}}',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(((await res.json()) as { campaigns: { id: string }[] }).campaigns.map((c) => c.id)).toEqual(['c1']);
@@ -85,7 +94,11 @@ describe.each(BINDINGS)('%s binding over real HTTP', (name, start) => {
 
   it('a token (form-encoded) and its check', async () => {
     const form = new URLSearchParams({ grant_type: 'client_credentials', scope: '*', client_id: clientId, client_secret: clientSecret });
-    const res = await fetch(`${running.url}/acme/token?expires_in=60`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const res = await fetch(`${running.url}/acme/token?expires_in=60`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const token = (await res.json()) as { access_token: string; expires_in: number };
@@ -100,7 +113,11 @@ describe.each(BINDINGS)('%s binding over real HTTP', (name, start) => {
       { operation: 'create-replace', product: product('p2', 'Galaxy A15', 'Samsung', 199) },
       { operation: 'create-replace', product: product('p3', 'Pixel 8', 'Google', 599) },
     ];
-    const res = await fetch(`${running.url}/indexes/catalog/batch`, { method: 'POST', headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    const res = await fetch(`${running.url}/indexes/catalog/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(batch),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ accepted: 3, upserted: 3, deleted: 0 });
     // Writes become visible at the synchronization (the library runs it; as `POST /indexes/catalog/sync` does over HTTP).
@@ -111,11 +128,24 @@ describe.each(BINDINGS)('%s binding over real HTTP', (name, start) => {
 
   it('a 3 MB catalog batch (the interface takes up to 50 MB) reaches abkit and is accepted (issue #23)', async () => {
     const description = 'A sturdy widget for everyday use, with a long description that makes each operation about 1.5 KB. '.repeat(14);
-    const batch = Array.from({ length: 2_000 }, (_, i) => ({ operation: 'create-replace', product: { ...product(`big-${i}`, `Widget ${i}`, 'Acme', 10 + i), description } }));
+    const batch = Array.from({ length: 2_000 }, (_, i) => ({
+      operation: 'create-replace',
+      product: { ...product(`big-${i}`, `Widget ${i}`, 'Acme', 10 + i), description },
+    }));
     const body = JSON.stringify(batch);
     expect(body.length).toBeGreaterThan(3_000_000);
-    const res = await fetch(`${running.url}/indexes/catalog/batch`, { method: 'POST', headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' }, body });
-    expect(res.headers.get('content-type'), await res.clone().text().then((t) => t.slice(0, 300))).toBe('application/json');
+    const res = await fetch(`${running.url}/indexes/catalog/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${catalogApiKey}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(
+      res.headers.get('content-type'),
+      await res
+        .clone()
+        .text()
+        .then((t) => t.slice(0, 300)),
+    ).toBe('application/json');
     expect(await res.json()).toEqual({ accepted: 2_000, upserted: 2_000, deleted: 0 });
     expect(res.status).toBe(200);
   });
@@ -125,7 +155,11 @@ describe.each(BINDINGS)('%s binding over real HTTP', (name, start) => {
       ['/v2/campaigns', {}],
       ['/indexes/catalog/batch', { authorization: `Bearer ${catalogApiKey}` }],
     ] as const) {
-      const res = await fetch(`${running.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"visitor_id": "v1",' });
+      const res = await fetch(`${running.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"visitor_id": "v1",',
+      });
       expect(res.status, path).toBe(400);
       expect(res.headers.get('content-type'), path).toBe('application/json');
       const text = await res.text();
@@ -135,7 +169,11 @@ describe.each(BINDINGS)('%s binding over real HTTP', (name, start) => {
   });
 
   it("the host app's own JSON route keeps its parser (Express, Fastify)", async () => {
-    const res = await fetch(`${running.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order":7}' });
+    const res = await fetch(`${running.url}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"order":7}',
+    });
     if (name === 'Express 5' || name === 'Fastify 5') expect(await res.json()).toEqual({ received: { order: 7 } });
     else expect(res.status).toBe(404);
   });

@@ -24,7 +24,11 @@ describe('demo bootstrap', () => {
     const { parseBucketingConfig, TARGETING_OPERATORS } = await import('../../src/model/bucketing-config');
     const bootstrap = JSON.parse(readFileSync(new URL('../../examples/demo/bootstrap.json', import.meta.url), 'utf8'));
     const config = parseBucketingConfig(bootstrap.accounts[0].environments[0].bucketing);
-    const used = new Set(config.campaigns.flatMap((c) => c.variationGroups.flatMap((g) => g.targeting.targetingGroups.flatMap((t) => t.targetings.map((x) => x.operator)))));
+    const used = new Set(
+      config.campaigns.flatMap((c) =>
+        c.variationGroups.flatMap((g) => g.targeting.targetingGroups.flatMap((t) => t.targetings.map((x) => x.operator))),
+      ),
+    );
     expect([...TARGETING_OPERATORS].filter((op) => !used.has(op))).toEqual([]);
   });
 });

@@ -10,7 +10,9 @@ import { stopProcess } from '../helpers/server-process';
 // period), so no server outlives the run.
 const children: { child: ChildProcess; exit: Promise<number | string | null> }[] = [];
 afterAll(async () => {
-  await Promise.all(children.map(({ child, exit }) => (child.exitCode !== null || child.signalCode !== null ? exit : stopProcess(child, exit, 5000))));
+  await Promise.all(
+    children.map(({ child, exit }) => (child.exitCode !== null || child.signalCode !== null ? exit : stopProcess(child, exit, 5000))),
+  );
 });
 
 function track(child: ChildProcess): Promise<number | string | null> {
@@ -24,10 +26,18 @@ async function start(env: Record<string, string> = {}): Promise<string> {
   return (await startChild(env)).base;
 }
 
-async function startChild(env: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess; exit: Promise<number | string | null>; output: () => string }> {
+async function startChild(
+  env: Record<string, string> = {},
+): Promise<{ base: string; child: ChildProcess; exit: Promise<number | string | null>; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
     // A fresh SQLite file per server: the default storage, without touching the repo's .abkit/.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ABKIT_STORAGE: `sqlite:${join(mkdtempSync(join(tmpdir(), 'abkit-server-')), 'abkit.db')}`, ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ABKIT_STORAGE: `sqlite:${join(mkdtempSync(join(tmpdir(), 'abkit-server-')), 'abkit.db')}`,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = track(child);
@@ -72,10 +82,7 @@ describe('demo server (npm start)', () => {
 
   it('honours ABKIT_BOOTSTRAP, with bucketing files relative to it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'abkit-boot-'));
-    writeFileSync(
-      join(dir, 'staging.json'),
-      JSON.stringify({ panic: true, campaigns: [] }),
-    );
+    writeFileSync(join(dir, 'staging.json'), JSON.stringify({ panic: true, campaigns: [] }));
     writeFileSync(
       join(dir, 'bootstrap.json'),
       JSON.stringify({ accounts: [{ id: 'acme', environments: [{ id: 'staging', default: true, bucketingFile: 'staging.json' }] }] }),
@@ -89,8 +96,21 @@ describe('demo server (npm start)', () => {
     const { base, child, output } = await startChild();
     await fetch(`${base}/v2/campaigns`, { method: 'POST', body: '{"visitor_id":"v1"}', headers: { 'x-request-id': 'req-42' } });
     await new Promise((r) => setTimeout(r, 200));
-    const lines = output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', reqId: 'req-42', method: 'POST', route: '/v2/campaigns', status: 200, ms: expect.any(Number), time: expect.any(String) }));
+    const lines = output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'request',
+        reqId: 'req-42',
+        method: 'POST',
+        route: '/v2/campaigns',
+        status: 200,
+        ms: expect.any(Number),
+        time: expect.any(String),
+      }),
+    );
     // A request whose body is still arriving when SIGTERM comes.
     let push!: (text: string) => void;
     let end!: () => void;

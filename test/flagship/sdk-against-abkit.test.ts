@@ -44,7 +44,9 @@ const FLAG_OF: Record<string, string> = {
   'checkout-express': 'expressCheckout',
 };
 const SEMVER_CAMPAIGNS = DEMO.campaigns
-  .filter((c) => c.variationGroups.some((g) => g.targeting.targetingGroups.some((tg) => tg.targetings.some((t) => t.operator.startsWith('SEMVER_')))))
+  .filter((c) =>
+    c.variationGroups.some((g) => g.targeting.targetingGroups.some((tg) => tg.targetings.some((t) => t.operator.startsWith('SEMVER_')))),
+  )
   .map((c) => c.id);
 
 let server: http.Server;
@@ -101,10 +103,24 @@ const activations = () => engine.storage.activations.list({ environmentId: ENV }
 describe('BUCKETING_EDGE mode with initialBucketing from abkit', () => {
   it('the hit cache forwards the SDK own activate hits to abkit, once each', async () => {
     const errors: unknown[] = [];
-    const forwarder = createExposureForwarder({ decisionApiUrl: `${origin}/v2/`, envId: ENV, apiKey: API_KEY, onError: (e) => errors.push(e) });
+    const forwarder = createExposureForwarder({
+      decisionApiUrl: `${origin}/v2/`,
+      envId: ENV,
+      apiKey: API_KEY,
+      onError: (e) => errors.push(e),
+    });
     const seenHits: unknown[] = [];
-    const hitCache = { ...forwarder.hitCache, cacheHit: async (h: Parameters<typeof forwarder.hitCache.cacheHit>[0]) => { seenHits.push(h); return forwarder.hitCache.cacheHit(h); } };
-    await start(DecisionMode.BUCKETING_EDGE, { initialBucketing: flagshipSdkBucketing(await bucketingFile()), hitCacheImplementation: hitCache });
+    const hitCache = {
+      ...forwarder.hitCache,
+      cacheHit: async (h: Parameters<typeof forwarder.hitCache.cacheHit>[0]) => {
+        seenHits.push(h);
+        return forwarder.hitCache.cacheHit(h);
+      },
+    };
+    await start(DecisionMode.BUCKETING_EDGE, {
+      initialBucketing: flagshipSdkBucketing(await bucketingFile()),
+      hitCacheImplementation: hitCache,
+    });
     const before = (await activations()).length;
     const visitor = Flagship.newVisitor({ visitorId: 'edge-visitor-7', context: { lifetimeValue: 5000 }, hasConsented: true });
     await visitor.fetchFlags();
@@ -122,7 +138,10 @@ describe('BUCKETING_EDGE mode with initialBucketing from abkit', () => {
     ].sort();
     await vi.waitFor(async () => {
       const recorded = (await activations()).slice(before);
-      expect(recorded.map((a) => [a.visitorId, a.campaignId, a.variationId]).sort(), `${String(errors)} ${JSON.stringify(seenHits)}`).toEqual(expected);
+      expect(
+        recorded.map((a) => [a.visitorId, a.campaignId, a.variationId]).sort(),
+        `${String(errors)} ${JSON.stringify(seenHits)}`,
+      ).toEqual(expected);
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await activations()).length - before).toBe(2);
@@ -140,7 +159,13 @@ describe('DECISION-API mode', () => {
     expect(answer.path).toContain('extras[]=accountSettings');
     expect((answer.body as { extras: unknown }).extras).toEqual({ accountSettings: { enabledXPC: true, enabled1V1T: false } });
 
-    const { campaigns } = await engine.decide({ visitorId: 'shopper-1', context: { plan: 'gold' }, environment: ENV, triggerHit: false, visitorConsent: false });
+    const { campaigns } = await engine.decide({
+      visitorId: 'shopper-1',
+      context: { plan: 'gold' },
+      environment: ENV,
+      triggerHit: false,
+      visitorConsent: false,
+    });
     const checkout = campaigns.find((c) => c.id === 'checkout-button')!;
     const flag = visitor.getFlag('buttonColor');
     expect(flag.getValue('none', false)).toBe(checkout.variation.modifications.value.buttonColor);
@@ -152,7 +177,9 @@ describe('DECISION-API mode', () => {
     expect((await mine()).map((a) => [a.visitorId, a.campaignId, a.variationGroupId, a.variationId])).toEqual([
       ['shopper-1', 'checkout-button', checkout.variationGroupId, checkout.variation.id],
     ]);
-    await expect(exposures.expose({ visitorId: 'x', metadata: { variationGroupId: 'nope', variationId: 'nope' } })).rejects.toThrow(/400.*caid/);
+    await expect(exposures.expose({ visitorId: 'x', metadata: { variationGroupId: 'nope', variationId: 'nope' } })).rejects.toThrow(
+      /400.*caid/,
+    );
   });
 });
 
@@ -186,8 +213,12 @@ function contextOf(i: number): Record<string, string | number | boolean> {
 /** 10,000 distinct ASCII visitor ids of several shapes. */
 function visitorIds(count: number): string[] {
   let state = 0x5eed;
-  const random = () => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
-  const shapes = [(i: number) => `visitor-${i}`, () => Math.floor(random() * 1e12).toString(36), () => Array.from({ length: 1 + Math.floor(random() * 30) }, () => String.fromCharCode(0x21 + Math.floor(random() * 0x5d))).join('')];
+  const random = () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const shapes = [
+    (i: number) => `visitor-${i}`,
+    () => Math.floor(random() * 1e12).toString(36),
+    () => Array.from({ length: 1 + Math.floor(random() * 30) }, () => String.fromCharCode(0x21 + Math.floor(random() * 0x5d))).join(''),
+  ];
   const ids = new Set<string>();
   for (let i = 0; ids.size < count; i++) ids.add(shapes[i % shapes.length]!(i));
   return [...ids];
@@ -204,7 +235,11 @@ async function sdkDecisions(visitorId: string, context: Record<string, string | 
   return out;
 }
 
-async function abkitDecisions(visitorId: string, context: Record<string, string | number | boolean>, environment = ENV): Promise<Map<string, string | null>> {
+async function abkitDecisions(
+  visitorId: string,
+  context: Record<string, string | number | boolean>,
+  environment = ENV,
+): Promise<Map<string, string | null>> {
   const { campaigns } = await engine.decide({ visitorId, context, environment, triggerHit: false, visitorConsent: false });
   return new Map(Object.keys(FLAG_OF).map((c) => [c, campaigns.find((x) => x.id === c)?.variation.id ?? null]));
 }
@@ -245,7 +280,8 @@ describe('the demo configuration in the SDK bucketing', () => {
           if (abkit.get(campaign) !== null) semverByAbkit.add(campaign);
           continue;
         }
-        if (sdk.get(campaign) !== abkit.get(campaign)) disagreements.push(`${JSON.stringify(ids[i])} ${campaign}: sdk ${sdk.get(campaign)} abkit ${abkit.get(campaign)}`);
+        if (sdk.get(campaign) !== abkit.get(campaign))
+          disagreements.push(`${JSON.stringify(ids[i])} ${campaign}: sdk ${sdk.get(campaign)} abkit ${abkit.get(campaign)}`);
         if (!assigned.has(campaign)) assigned.set(campaign, new Set());
         assigned.get(campaign)!.add(abkit.get(campaign)!);
       }

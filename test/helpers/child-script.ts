@@ -18,7 +18,10 @@ export interface ChildScript {
 }
 
 export function runScript(script: string, args: string[], env: Record<string, string> = {}): ChildScript {
-  const child = spawn(process.execPath, [compileScript(script), ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [compileScript(script), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   const lines: string[] = [];
   let consumed = 0;

@@ -5,7 +5,23 @@
  */
 import type { Visitor } from '@flagship.io/js-sdk';
 import type { ExperimentResults } from 'abkit/types';
-import type { Abkit, AccessManager, BatchOperation, BucketingConfig, Catalog, CatalogItem, CatalogRegistry, DecisionEngine, ExperimentService, Handler, IssuedToken, RemoteControl, SearchService, Storage, TokenService } from 'abkit';
+import type {
+  Abkit,
+  AccessManager,
+  BatchOperation,
+  BucketingConfig,
+  Catalog,
+  CatalogItem,
+  CatalogRegistry,
+  DecisionEngine,
+  ExperimentService,
+  Handler,
+  IssuedToken,
+  RemoteControl,
+  SearchService,
+  Storage,
+  TokenService,
+} from 'abkit';
 
 declare global {
   // Services, as createAbkit() returns them.

@@ -26,10 +26,16 @@ export async function simulate(engine: DecisionEngine, s: Simulation): Promise<v
     const { campaigns } = await engine.decide({ visitorId, environment: s.environment });
     const variationId = campaigns[0]!.variation.id;
     // Noise a conversion before exposure would add, which results must ignore.
-    if (random() < 0.02) pending.push({ visitorId: `s${s.seed}-never-exposed-${i}`, environment: s.environment, event: s.event ?? 'purchase', value: 100 });
+    if (random() < 0.02)
+      pending.push({ visitorId: `s${s.seed}-never-exposed-${i}`, environment: s.environment, event: s.event ?? 'purchase', value: 100 });
     if (random() >= s.rates[variationId]!) continue;
     const mean = s.orderValue?.[variationId];
-    pending.push({ visitorId, environment: s.environment, event: s.event ?? 'purchase', value: mean === undefined ? null : -mean * Math.log(1 - random()) });
+    pending.push({
+      visitorId,
+      environment: s.environment,
+      event: s.event ?? 'purchase',
+      value: mean === undefined ? null : -mean * Math.log(1 - random()),
+    });
     if (pending.length >= 500) {
       await experiments.track(pending);
       pending = [];

@@ -116,4 +116,3 @@ export function variationBucket(variationGroupId: string, visitorId: string): nu
 export function campaignBucket(visitorId: string): number {
   return hashString(visitorId) % 100;
 }
-

@@ -15,7 +15,16 @@ import { postgresStorage } from '../../adapters/sql/postgres';
 import { CatalogRegistry } from '../../src/index';
 
 const [connectionString, schema, identifier, label, order, batchesArg, fieldsArg, itemsArg] = process.argv.slice(2);
-if (!connectionString || !schema || !identifier || !label || (order !== 'forward' && order !== 'reverse') || !batchesArg || !fieldsArg || !itemsArg) {
+if (
+  !connectionString ||
+  !schema ||
+  !identifier ||
+  !label ||
+  (order !== 'forward' && order !== 'reverse') ||
+  !batchesArg ||
+  !fieldsArg ||
+  !itemsArg
+) {
   console.error('usage: pg-batch-child.ts <connection string> <schema> <catalog> <label> <forward|reverse> <batches> <fields> <items>');
   process.exit(2);
 }
@@ -33,12 +42,23 @@ async function round(r: number): Promise<{ ok: number; errors: string[] }> {
       catalog.batch(
         Array.from({ length: items }, (_, i) => ({
           operation: 'create-replace' as const,
-          product: { id: `${label}-${r}-${b}-${i}`, is_recommendable: true, name: `Item ${i}`, absolute_link: null, img_link: null, price: 1, categories_ids: [], ...spec },
+          product: {
+            id: `${label}-${r}-${b}-${i}`,
+            is_recommendable: true,
+            name: `Item ${i}`,
+            absolute_link: null,
+            img_link: null,
+            price: 1,
+            categories_ids: [],
+            ...spec,
+          },
         })),
       ),
     ),
   );
-  const errors = results.flatMap((x) => (x.status === 'rejected' ? [`${(x.reason as { code?: string }).code ?? ''} ${(x.reason as Error).message}`] : []));
+  const errors = results.flatMap((x) =>
+    x.status === 'rejected' ? [`${(x.reason as { code?: string }).code ?? ''} ${(x.reason as Error).message}`] : [],
+  );
   return { ok: results.length - errors.length, errors };
 }
 

@@ -15,7 +15,9 @@ export async function postgresAvailable(): Promise<boolean> {
     return true;
   } catch (error) {
     if (process.env.CI === 'true') throw new Error(`PostgreSQL at ${POSTGRES_URL} is unreachable and CI=true: ${(error as Error).message}`);
-    console.warn(`\n*** SKIPPING PostgreSQL tests: ${POSTGRES_URL} is unreachable (${(error as Error).message}). Set ABKIT_TEST_POSTGRES. ***\n`);
+    console.warn(
+      `\n*** SKIPPING PostgreSQL tests: ${POSTGRES_URL} is unreachable (${(error as Error).message}). Set ABKIT_TEST_POSTGRES. ***\n`,
+    );
     return false;
   } finally {
     await client.end().catch(() => undefined);

@@ -10,7 +10,8 @@ import type { BucketingConfig } from '../../src/index';
 import { root } from './typecheck';
 
 /** A Flagship bucketing file: the demo's production configuration (examples/demo/bootstrap.json). */
-export const bucketingFile: BucketingConfig = JSON.parse(readFileSync(join(root, 'examples/demo/bootstrap.json'), 'utf8')).accounts[0].environments[0].bucketing;
+export const bucketingFile: BucketingConfig = JSON.parse(readFileSync(join(root, 'examples/demo/bootstrap.json'), 'utf8')).accounts[0]
+  .environments[0].bucketing;
 
 /** An environment API key, as a host application keeps it. */
 export const apiKey = 'a-demo-key-of-32-characters-long';

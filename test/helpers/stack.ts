@@ -10,21 +10,48 @@ export const SEARCH_KEY = 'abk_sk_stack-search-key-0123456789abcdef';
 export const ENV_KEY = 'stack-env-key-0123456789';
 export const ENV = '/v1/accounts/acme/environments/prod';
 
-export const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, is_recommendable: true, name: `Item ${id}`, absolute_link: null, img_link: null, price: 1, categories_ids: null, ...extra });
+export const item = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  is_recommendable: true,
+  name: `Item ${id}`,
+  absolute_link: null,
+  img_link: null,
+  price: 1,
+  categories_ids: null,
+  ...extra,
+});
 
 /** The stack; `errors` collects what reached `onError` (unexpected errors and outages). */
 export async function stack(storage: Storage = memoryStorage(), options: { refreshIntervalMs?: number } = {}) {
   const engine = new DecisionEngine({ storage, defaultEnvironment: 'prod', ...options });
-  await engine.load(config([{ id: 'c1', split: [50, 50] }, { id: 'c2', split: [100] }]), { environment: 'prod', account: 'acme' });
+  await engine.load(
+    config([
+      { id: 'c1', split: [50, 50] },
+      { id: 'c2', split: [100] },
+    ]),
+    { environment: 'prod', account: 'acme' },
+  );
   await engine.load(config([{ id: 'k1', split: [100] }]), { environment: 'locked', account: 'acme', apiKey: ENV_KEY });
   const accesses = new AccessManager({ storage });
   const tokens = new TokenService({ storage, accesses });
   const registry = new CatalogRegistry({ storage });
   const { catalog } = await registry.create({ identifier: 'shop', catalogApiKey: CATALOG_KEY, searchApiKey: SEARCH_KEY });
-  await catalog.batch(Array.from({ length: 50 }, (_, i) => ({ operation: 'create-replace' as const, product: item(`p${i}`, { brand: `brand${i % 5}` }) })));
+  await catalog.batch(
+    Array.from({ length: 50 }, (_, i) => ({ operation: 'create-replace' as const, product: item(`p${i}`, { brand: `brand${i % 5}` }) })),
+  );
   await catalog.sync();
-  const access = await accesses.createAccess({ account: 'acme', name: 'stack', environments: ['prod'], actions: ['campaigns.read', 'campaigns.write', 'panic.write', 'activations.read'] });
-  const { accessToken: token } = await tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret, expiresIn: 3600 });
+  const access = await accesses.createAccess({
+    account: 'acme',
+    name: 'stack',
+    environments: ['prod'],
+    actions: ['campaigns.read', 'campaigns.write', 'panic.write', 'activations.read'],
+  });
+  const { accessToken: token } = await tokens.issue({
+    accountId: 'acme',
+    clientId: access.clientId,
+    clientSecret: access.clientSecret,
+    expiresIn: 3600,
+  });
   const errors: unknown[] = [];
   const handler = createHandler({ decision: engine, access: tokens, catalog: registry, search: registry, onError: (e) => errors.push(e) });
   /** One request; a string body is sent as is, anything else as JSON. */

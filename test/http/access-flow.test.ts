@@ -24,7 +24,11 @@ function instance(storage: Storage, clock: () => number) {
   const remote = new RemoteControl({ engine });
   const errors: unknown[] = [];
   const onError = (e: unknown) => errors.push(e);
-  const handler = handlerOf([decisionRoutes({ engine, onError }), tokenRoutes({ tokens, onError }), remoteControlRoutes({ remote, tokens, onError })]);
+  const handler = handlerOf([
+    decisionRoutes({ engine, onError }),
+    tokenRoutes({ tokens, onError }),
+    remoteControlRoutes({ remote, tokens, onError }),
+  ]);
   const send = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) =>
     handler(
       new Request(`${BASE}${path}`, {
@@ -65,7 +69,9 @@ describe('remote control over HTTP, end to end', () => {
   });
 
   it('access → token → check → 100% to one variation → /v2/campaigns serves it → revoke → refused', async () => {
-    const consoleSpies = (['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+    const consoleSpies = (['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation(() => {}),
+    );
     const { storage, a } = await setup();
     const { send, served } = a;
 
@@ -75,7 +81,12 @@ describe('remote control over HTTP, end to end', () => {
     for (const count of before.values()) expect(count).toBeGreaterThan(140);
 
     // 1. Create an access (library): the secret is shown once.
-    const access = await a.accesses.createAccess({ account: 'acme', name: 'release-bot', environments: ['prod'], actions: ['campaigns.read', 'campaigns.write'] });
+    const access = await a.accesses.createAccess({
+      account: 'acme',
+      name: 'release-bot',
+      environments: ['prod'],
+      actions: ['campaigns.read', 'campaigns.write'],
+    });
 
     // 2. Exchange it for a token (HTTP, interfaces.md, Tokens body).
     const tokenRes = await send('POST', '/acme/token?expires_in=900', {
@@ -91,7 +102,13 @@ describe('remote control over HTTP, end to end', () => {
     const checkRes = await send('GET', `/token?access_token=${encodeURIComponent(token)}`);
     expect(checkRes.status).toBe(200);
     expect(checkRes.headers.get('cache-control')).toBe('no-store');
-    expect(await checkRes.json()).toMatchObject({ active: true, client_id: access.clientId, account_id: 'acme', scope: 'campaigns.read campaigns.write', environments: ['prod'] });
+    expect(await checkRes.json()).toMatchObject({
+      active: true,
+      client_id: access.clientId,
+      account_id: 'acme',
+      scope: 'campaigns.read campaigns.write',
+      environments: ['prod'],
+    });
 
     // 4. Read the campaign, put 100% on the second variation, write it back (remote control API).
     const current = await send('GET', CAMPAIGN, { headers: bearer(token) });
@@ -99,7 +116,10 @@ describe('remote control over HTTP, end to end', () => {
     const checkout = (await current.json()) as Campaign;
     const group = checkout.variationGroups[0]!;
     const winner = group.variations[1]!.id;
-    const updated = { ...checkout, variationGroups: [{ ...group, variations: group.variations.map((v) => ({ ...v, allocation: v.id === winner ? 100 : 0 })) }] };
+    const updated = {
+      ...checkout,
+      variationGroups: [{ ...group, variations: group.variations.map((v) => ({ ...v, allocation: v.id === winner ? 100 : 0 })) }],
+    };
     const put = await send('PUT', CAMPAIGN, { body: updated, headers: bearer(token) });
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ environment: 'prod', version: 2, campaign: { id: 'checkout' } });
@@ -162,7 +182,12 @@ describe('remote control over HTTP, end to end', () => {
     const { storage, a, clock, advance } = await setup();
     const b = instance(storage, clock);
     expect(await a.served(100)).toEqual(expect.any(Map));
-    const access = await a.accesses.createAccess({ account: 'acme', name: 'bot', environments: [], actions: ['campaigns.read', 'panic.write'] });
+    const access = await a.accesses.createAccess({
+      account: 'acme',
+      name: 'bot',
+      environments: [],
+      actions: ['campaigns.read', 'panic.write'],
+    });
     const res = await a.send('POST', '/acme/token', {
       body: { grant_type: 'client_credentials', scope: 'panic.write', client_id: access.clientId, client_secret: access.clientSecret },
     });
@@ -181,7 +206,10 @@ describe('remote control over HTTP, end to end', () => {
     // Revoked through A: a fresh check on B refuses it at once (B's cache of this token has expired).
     advance(2001);
     await a.accesses.revokeAccess(access.id);
-    const afterRevoke = await b.send('PUT', '/v1/accounts/acme/environments/prod/panic', { body: { panic: false }, headers: bearer(token) });
+    const afterRevoke = await b.send('PUT', '/v1/accounts/acme/environments/prod/panic', {
+      body: { panic: false },
+      headers: bearer(token),
+    });
     expect(afterRevoke.status).toBe(401);
     expect(await (await b.send('GET', `/token?access_token=${token}`)).json()).toEqual({ active: false });
   });

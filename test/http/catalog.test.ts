@@ -20,7 +20,12 @@ async function setup(options: { prefix?: string } = {}) {
   const errors: unknown[] = [];
   const prefix = 'prefix' in options ? options.prefix : PREFIX;
   const handler = createCatalogHandler({ registry, prefix, onError: (e) => errors.push(e) });
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${CATALOG_KEY}` }) =>
+  const call = (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = { authorization: `Bearer ${CATALOG_KEY}` },
+  ) =>
     handler(
       new Request(`http://abkit.test${prefix ?? ''}${path}`, {
         method,
@@ -119,13 +124,19 @@ describe('the five endpoints under a prefix', () => {
     const { handler } = await setup();
     const auth = { authorization: `Bearer ${CATALOG_KEY}` };
     expect((await handler(new Request('http://abkit.test/indexes/catalog', { method: 'DELETE', headers: auth }))).status).toBe(404);
-    expect((await handler(new Request('http://abkit.test/catalog/v1/indexes/catalog', { method: 'DELETE', headers: auth }))).status).toBe(200);
-    expect((await handler(new Request('http://abkit.test/catalog/v1/indexes/other', { method: 'DELETE', headers: auth }))).status).toBe(404);
+    expect((await handler(new Request('http://abkit.test/catalog/v1/indexes/catalog', { method: 'DELETE', headers: auth }))).status).toBe(
+      200,
+    );
+    expect((await handler(new Request('http://abkit.test/catalog/v1/indexes/other', { method: 'DELETE', headers: auth }))).status).toBe(
+      404,
+    );
 
     const bare = await setup({ prefix: undefined });
     expect((await bare.call('DELETE', '/indexes/catalog')).status).toBe(200);
     const slashed = await setup({ prefix: '/api/catalog/' });
-    expect((await slashed.handler(new Request('http://abkit.test/api/catalog/indexes/catalog', { method: 'DELETE', headers: auth }))).status).toBe(200);
+    expect(
+      (await slashed.handler(new Request('http://abkit.test/api/catalog/indexes/catalog', { method: 'DELETE', headers: auth }))).status,
+    ).toBe(200);
   });
 });
 
@@ -164,21 +175,24 @@ describe('authentication (interfaces.md, Catalog keys)', () => {
   });
 
   // One Bearer parser for every interface: a malformed header is a 400 invalid_request (RFC 6750 §3.1).
-  it.each([['Basic Y2s6c2VjcmV0'], [CATALOG_KEY], ['Bearer'], [`Bearer ${CATALOG_KEY} extra`]])('400 for a malformed authorization header %j', async (header) => {
-    const { call, catalog } = await setup();
-    await catalog.put(item('a'));
-    const res = await call('DELETE', '/indexes/catalog', undefined, { authorization: header });
-    expect(await errorBody(res, 400)).toMatchObject({ error: 'invalid_request' });
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="abkit", error="invalid_request"/);
-    expect(await catalog.count()).toBe(1);
-  });
+  it.each([['Basic Y2s6c2VjcmV0'], [CATALOG_KEY], ['Bearer'], [`Bearer ${CATALOG_KEY} extra`]])(
+    '400 for a malformed authorization header %j',
+    async (header) => {
+      const { call, catalog } = await setup();
+      await catalog.put(item('a'));
+      const res = await call('DELETE', '/indexes/catalog', undefined, { authorization: header });
+      expect(await errorBody(res, 400)).toMatchObject({ error: 'invalid_request' });
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="abkit", error="invalid_request"/);
+      expect(await catalog.count()).toBe(1);
+    },
+  );
 
   it('accepts the scheme in any case', async () => {
     const { call } = await setup();
     expect((await call('DELETE', '/indexes/catalog', undefined, { authorization: `bearer ${CATALOG_KEY}` })).status).toBe(200);
   });
 
-  it("a catalog key opens only its own catalog", async () => {
+  it('a catalog key opens only its own catalog', async () => {
     const { registry, call, catalog } = await setup();
     const beta = await registry.create({ identifier: 'beta' });
     const res = await call('PUT', '/indexes/catalog/x', item('x'), { authorization: `Bearer ${beta.catalogApiKey}` });
@@ -257,20 +271,29 @@ describe('clear 400s', () => {
     expect(await catalog.count()).toBe(0);
   });
 
-  it.each(['is_recommendable', 'name', 'absolute_link', 'img_link', 'price', 'categories_ids'])('a missing standard field: %s', async (field) => {
-    const { call, catalog } = await setup();
-    const body = item('sku-1');
-    delete body[field];
-    const error = await errorBody(await call('PUT', '/indexes/catalog/sku-1', body), 400);
-    expect(error.details).toEqual([{ id: 'sku-1', field, reason: expect.stringContaining(field) }]);
-    expect(await catalog.count()).toBe(0);
-  });
+  it.each(['is_recommendable', 'name', 'absolute_link', 'img_link', 'price', 'categories_ids'])(
+    'a missing standard field: %s',
+    async (field) => {
+      const { call, catalog } = await setup();
+      const body = item('sku-1');
+      delete body[field];
+      const error = await errorBody(await call('PUT', '/indexes/catalog/sku-1', body), 400);
+      expect(error.details).toEqual([{ id: 'sku-1', field, reason: expect.stringContaining(field) }]);
+      expect(await catalog.count()).toBe(0);
+    },
+  );
 
   it('a missing standard field in a batch names the operation index', async () => {
     const { call } = await setup();
     const body = item('sku-1');
     delete body.price;
-    const error = await errorBody(await call('POST', '/indexes/catalog/batch', [{ operation: 'create-replace', product: item('a') }, { operation: 'create-replace', product: body }]), 400);
+    const error = await errorBody(
+      await call('POST', '/indexes/catalog/batch', [
+        { operation: 'create-replace', product: item('a') },
+        { operation: 'create-replace', product: body },
+      ]),
+      400,
+    );
     expect(error.details).toEqual([{ index: 1, id: 'sku-1', field: 'price', reason: expect.any(String) }]);
   });
 
@@ -458,20 +481,29 @@ describe('item and schema limits (interfaces.md, Limits)', () => {
     const { call, catalog } = await setup();
     const ops = [0, 1, 2, 3].map((i) => ({ operation: 'create-replace', product: item(`p${i}`, i === 3 ? many(3000, 'x') : {}) }));
     const body = await errorBody(await call('POST', '/indexes/catalog/batch', ops), 400);
-    expect(body.details).toEqual([{ index: 3, id: 'p3', reason: expect.stringMatching(/^item "p3" has \d+ fields or more .*; the limit is 500$/) as unknown as string }]);
+    expect(body.details).toEqual([
+      { index: 3, id: 'p3', reason: expect.stringMatching(/^item "p3" has \d+ fields or more .*; the limit is 500$/) as unknown as string },
+    ]);
     expect(await catalog.count()).toBe(0);
     expect((await catalog.schema()).fields.filter((f) => !f.standard)).toEqual([]);
   });
 
   it('400 naming the field for a PUT that would pass the schema ceiling, or a dotted name beside an object field', async () => {
     const { call, catalog } = await setup();
-    for (let i = 0; i < 3; i++) expect((await call('PUT', `/indexes/catalog/a${i}`, item(`a${i}`, many(i === 2 ? 200 : 400, `f${i}_`)))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await call('PUT', `/indexes/catalog/a${i}`, item(`a${i}`, many(i === 2 ? 200 : 400, `f${i}_`)))).status).toBe(200);
     const over = await errorBody(await call('PUT', '/indexes/catalog/b', item('b', { extra: 1 })), 400);
     expect(over.details).toEqual([{ id: 'b', field: 'extra', reason: expect.stringContaining('the limit is 1000') as unknown as string }]);
     await catalog.deleteSchemaField('f0_0');
     expect((await call('PUT', '/indexes/catalog/b', item('b', { dims: { w: 7 } }))).status).toBe(200);
     const dotted = await errorBody(await call('PUT', '/indexes/catalog/c', item('c', { 'dims.w': 7 })), 400);
-    expect(dotted.details).toEqual([{ id: 'c', field: 'dims.w', reason: 'item "c": field dims.w cannot be created: dims is an object field, and dims.w names its key "w" in filters and facets' }]);
+    expect(dotted.details).toEqual([
+      {
+        id: 'c',
+        field: 'dims.w',
+        reason: 'item "c": field dims.w cannot be created: dims is an object field, and dims.w names its key "w" in filters and facets',
+      },
+    ]);
   });
 });
 

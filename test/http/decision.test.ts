@@ -14,7 +14,11 @@ async function setup(options: { apiKey?: string; maxBodyBytes?: number; prefix?:
     ]),
     { environment: 'prod', account: 'acme' },
   );
-  await engine.load(config([{ id: 'k1', split: [100] }]), { environment: 'locked', account: 'acme', apiKey: options.apiKey ?? 'open-sesame-0123456' });
+  await engine.load(config([{ id: 'k1', split: [100] }]), {
+    environment: 'locked',
+    account: 'acme',
+    apiKey: options.apiKey ?? 'open-sesame-0123456',
+  });
   const handler = createDecisionHandler({ engine, maxBodyBytes: options.maxBodyBytes, prefix: options.prefix, onError: () => {} });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     handler(
@@ -47,7 +51,10 @@ describe('POST /v2/campaigns', () => {
       panic: false,
       campaigns: [
         expect.objectContaining({ id: 'c1', variationGroupId: 'c1-vg', slug: 'checkout', type: 'ab' }),
-        expect.objectContaining({ id: 'c2', variation: { id: 'c2-v0', reference: true, modifications: { type: 'FLAG', value: { c2: 0, 'c2-only-v0': true } } } }),
+        expect.objectContaining({
+          id: 'c2',
+          variation: { id: 'c2-v0', reference: true, modifications: { type: 'FLAG', value: { c2: 0, 'c2-only-v0': true } } },
+        }),
       ],
     });
   });
@@ -58,10 +65,17 @@ describe('POST /v2/campaigns', () => {
     await engine.load(config([]), { environment: 'none', account: 'acme' });
     for (const env of ['prod', 'one', 'none']) {
       for (const mode of ['normal', 'simple', 'full']) {
-        const text = await (await post(`/v2/${env}/campaigns?mode=${mode}&extras[]=accountSettings`, { visitor_id: 'v"1', context: { plan: 'gold' } })).text();
+        const text = await (
+          await post(`/v2/${env}/campaigns?mode=${mode}&extras[]=accountSettings`, { visitor_id: 'v"1', context: { plan: 'gold' } })
+        ).text();
         const value = JSON.parse(text) as Record<string, unknown>;
         expect(text).toBe(JSON.stringify(value));
-        const keys = [...(mode === 'simple' ? [] : ['visitor_id', 'campaigns']), ...(mode === 'normal' ? [] : ['mergedModifications', 'campaignsVariation']), 'panic', 'extras'];
+        const keys = [
+          ...(mode === 'simple' ? [] : ['visitor_id', 'campaigns']),
+          ...(mode === 'normal' ? [] : ['mergedModifications', 'campaignsVariation']),
+          'panic',
+          'extras',
+        ];
         expect(Object.keys(value)).toEqual(keys);
         if (mode !== 'simple') expect((value.campaigns as unknown[]).length).toBe({ prod: 2, one: 1, none: 0 }[env]);
       }
@@ -143,7 +157,9 @@ describe('POST /v2/campaigns', () => {
         controller.enqueue(new TextEncoder().encode(' '.repeat(512)));
       },
     });
-    const res = await handler(new Request('http://abkit.test/v2/campaigns', { method: 'POST', body: stream, duplex: 'half' } as RequestInit));
+    const res = await handler(
+      new Request('http://abkit.test/v2/campaigns', { method: 'POST', body: stream, duplex: 'half' } as RequestInit),
+    );
     expect(res.status).toBe(413);
     expect(await message(res)).toMatch(/exceeds the limit of 1024 bytes/);
     expect(pulled).toBeLessThan(10);
@@ -218,7 +234,13 @@ describe('POST /v2/activate', () => {
     const { post, storage } = await setup();
     const one = await post('/v2/activate', { ...good, aid: 'anon' });
     expect(one.status).toBe(204);
-    const many = await post('/v2/activate', { cid: 'prod', batch: [{ vid: 'v2', caid: 'c1-vg', vaid: 'c1-v0' }, { vid: 'v3', caid: 'c2-vg', vaid: 'c2-v0' }] });
+    const many = await post('/v2/activate', {
+      cid: 'prod',
+      batch: [
+        { vid: 'v2', caid: 'c1-vg', vaid: 'c1-v0' },
+        { vid: 'v3', caid: 'c2-vg', vaid: 'c2-v0' },
+      ],
+    });
     expect(many.status).toBe(204);
     const rows = await storage.activations.list({ environmentId: 'prod' });
     expect(rows.map((r) => [r.visitorId, r.anonymousId, r.campaignId, r.variationGroupId, r.variationId])).toEqual([
@@ -239,7 +261,17 @@ describe('POST /v2/activate', () => {
     ['unknown cid', { ...good, cid: 'nope' }, /cid "nope" is not a known environment/],
     ['unknown caid', { ...good, caid: 'nope' }, /^caid "nope" is not a variation group of environment "prod"$/],
     ['vaid of another group', { ...good, vaid: 'c2-v0' }, /^vaid "c2-v0" is not a variation of variation group "c1-vg"$/],
-    ['a batch item with an unknown vaid', { cid: 'prod', batch: [{ vid: 'v', caid: 'c1-vg', vaid: 'c1-v0' }, { vid: 'v', caid: 'c1-vg', vaid: 'x' }] }, /batch\[1\]\.vaid/],
+    [
+      'a batch item with an unknown vaid',
+      {
+        cid: 'prod',
+        batch: [
+          { vid: 'v', caid: 'c1-vg', vaid: 'c1-v0' },
+          { vid: 'v', caid: 'c1-vg', vaid: 'x' },
+        ],
+      },
+      /batch\[1\]\.vaid/,
+    ],
     ['an empty batch', { cid: 'prod', batch: [] }, /batch/],
     ['no body', '', /body must be a JSON object/],
     ['invalid JSON', '{', /not valid JSON/],
@@ -261,12 +293,34 @@ describe('POST /v2/activate', () => {
 
 describe('the plain campaigns body skips the schema only where the schema would pass it unchanged', () => {
   it('agrees with campaignsRequestSchema on arbitrary bodies', () => {
-    const id = fc.oneof(fc.constant(undefined), fc.constant(null), fc.constant(''), fc.string({ maxLength: 4 }), fc.integer(), fc.boolean());
+    const id = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.constant(''),
+      fc.string({ maxLength: 4 }),
+      fc.integer(),
+      fc.boolean(),
+    );
     const flag = fc.oneof(fc.constant(undefined), fc.boolean(), fc.constant(null), fc.constant('true'), fc.integer());
     const value = fc.oneof(fc.string({ maxLength: 3 }), fc.double(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}));
-    const context = fc.oneof(fc.constant(undefined), fc.constant(null), fc.constant([]), fc.constant('ctx'), fc.dictionary(fc.string({ maxLength: 3 }), value, { maxKeys: 3 }));
+    const context = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.constant([]),
+      fc.constant('ctx'),
+      fc.dictionary(fc.string({ maxLength: 3 }), value, { maxKeys: 3 }),
+    );
     const body = fc.record(
-      { visitor_id: id, visitorId: id, anonymous_id: id, anonymousId: id, context, trigger_hit: flag, visitor_consent: flag, extra: fc.anything() },
+      {
+        visitor_id: id,
+        visitorId: id,
+        anonymous_id: id,
+        anonymousId: id,
+        context,
+        trigger_hit: flag,
+        visitor_consent: flag,
+        extra: fc.anything(),
+      },
       { requiredKeys: [] },
     );
     fc.assert(
@@ -283,7 +337,13 @@ describe('the plain campaigns body skips the schema only where the schema would 
   });
 
   it('takes the shape the SDKs send', () => {
-    const sent = { visitor_id: 'v1', anonymous_id: null, context: { plan: 'gold', visits: 7, vip: true }, trigger_hit: false, visitor_consent: true };
+    const sent = {
+      visitor_id: 'v1',
+      anonymous_id: null,
+      context: { plan: 'gold', visits: 7, vip: true },
+      trigger_hit: false,
+      visitor_consent: true,
+    };
     expect(plainCampaignsRequest(sent)).toBe(sent);
   });
 });

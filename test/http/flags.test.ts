@@ -10,15 +10,26 @@ import { NAMED } from '../helpers/named-config';
 
 const API_KEY = 'bucketing-key-0123456789';
 
-
 async function setup(clock = () => 1_700_000_000_000) {
   const engine = new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: 'prod', clock, refreshIntervalMs: 0 });
   await engine.load(NAMED, { environment: 'prod' });
   await engine.load(NAMED, { environment: 'locked', apiKey: API_KEY });
-  const handler = createDecisionHandler({ engine, onError: (e) => { throw e; } });
+  const handler = createDecisionHandler({
+    engine,
+    onError: (e) => {
+      throw e;
+    },
+  });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    handler(new Request(`http://abkit.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }));
-  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => handler(new Request(`http://abkit.test${path}`, { method, headers }));
+    handler(
+      new Request(`http://abkit.test${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    handler(new Request(`http://abkit.test${path}`, { method, headers }));
   return { engine, handler, post, get };
 }
 
@@ -48,7 +59,17 @@ describe('POST /v2[/{envId}]/flags', () => {
       variationName: 'Green',
       reference: false,
     };
-    const toggleMeta = { campaignId: 'c-toggle', campaignName: null, slug: null, type: 'toggle', variationGroupId: 'vg-toggle', variationGroupName: null, variationId: 'on', variationName: null, reference: false };
+    const toggleMeta = {
+      campaignId: 'c-toggle',
+      campaignName: null,
+      slug: null,
+      type: 'toggle',
+      variationGroupId: 'vg-toggle',
+      variationGroupName: null,
+      variationId: 'on',
+      variationName: null,
+      reference: false,
+    };
     expect(await res.json()).toEqual({
       color: { value: 'green', metadata: colorMeta },
       cta: { value: 'Buy now', metadata: colorMeta },
@@ -65,13 +86,18 @@ describe('POST /v2[/{envId}]/flags', () => {
     expect(await engine.storage.activations.list({ environmentId: 'locked' })).toHaveLength(1);
     await post('/v2/locked/flags', { visitor_id: 'v2', trigger_hit: false }, { 'x-api-key': API_KEY });
     expect(await engine.storage.activations.list({ environmentId: 'locked' })).toHaveLength(1);
-    expect(await (await post('/v2/nowhere/flags', { visitor_id: 'v1' })).json()).toEqual({ message: 'environment "nowhere" does not exist' });
+    expect(await (await post('/v2/nowhere/flags', { visitor_id: 'v1' })).json()).toEqual({
+      message: 'environment "nowhere" does not exist',
+    });
   });
 
   it('exposeAllKeys gives sibling keys as null; panic mode and untargeted visitors get no flags', async () => {
     const { engine, post } = await setup();
     const grey = await visitorIn(engine, 'grey');
-    const all = (await (await post('/v2/flags?exposeAllKeys=true', { visitor_id: grey, trigger_hit: false })).json()) as Record<string, { value: unknown }>;
+    const all = (await (await post('/v2/flags?exposeAllKeys=true', { visitor_id: grey, trigger_hit: false })).json()) as Record<
+      string,
+      { value: unknown }
+    >;
     expect(all.color!.value).toBe('grey');
     expect(all.cta!.value).toBeNull();
     const plain = (await (await post('/v2/flags', { visitor_id: grey, trigger_hit: false })).json()) as Record<string, unknown>;
@@ -113,14 +139,28 @@ describe('/v2/campaigns?mode=…&extras[]=accountSettings', () => {
 
   it('extras[]=accountSettings adds { enabledXPC, enabled1V1T }, false when unset; other extras are ignored', async () => {
     const { engine, post } = await setup();
-    const res = await post('/v2/prod/campaigns?exposeAllKeys=true&extras[]=accountSettings&extras[]=somethingElse', { visitor_id: 'v1', trigger_hit: false });
+    const res = await post('/v2/prod/campaigns?exposeAllKeys=true&extras[]=accountSettings&extras[]=somethingElse', {
+      visitor_id: 'v1',
+      trigger_hit: false,
+    });
     const body = (await res.json()) as Record<string, unknown>;
     expect(body.extras).toEqual({ accountSettings: { enabledXPC: true, enabled1V1T: false } });
-    const simple = (await (await post('/v2/campaigns?mode=simple&extras=accountSettings', { visitor_id: 'v1' })).json()) as Record<string, unknown>;
+    const simple = (await (await post('/v2/campaigns?mode=simple&extras=accountSettings', { visitor_id: 'v1' })).json()) as Record<
+      string,
+      unknown
+    >;
     expect(simple.extras).toEqual({ accountSettings: { enabledXPC: true, enabled1V1T: false } });
     await engine.load({ campaigns: [] }, { environment: 'bare' });
-    const bare = (await (await post('/v2/bare/campaigns?extras[]=accountSettings', { visitor_id: 'v1' })).json()) as Record<string, unknown>;
-    expect(bare).toEqual({ visitor_id: 'v1', campaigns: [], panic: false, extras: { accountSettings: { enabledXPC: false, enabled1V1T: false } } });
+    const bare = (await (await post('/v2/bare/campaigns?extras[]=accountSettings', { visitor_id: 'v1' })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(bare).toEqual({
+      visitor_id: 'v1',
+      campaigns: [],
+      panic: false,
+      extras: { accountSettings: { enabledXPC: false, enabled1V1T: false } },
+    });
     expect('extras' in ((await (await post('/v2/campaigns', { visitor_id: 'v1' })).json()) as object)).toBe(false);
   });
 

@@ -45,7 +45,12 @@ const config = {
             ],
           },
           variations: [
-            { id: 'var-checkout-ref', reference: true, allocation: 50, modifications: { type: 'FLAG', value: { checkout_layout: 'classic' } } },
+            {
+              id: 'var-checkout-ref',
+              reference: true,
+              allocation: 50,
+              modifications: { type: 'FLAG', value: { checkout_layout: 'classic' } },
+            },
             {
               id: 'var-checkout-b',
               allocation: 50,
@@ -63,7 +68,12 @@ const config = {
           id: 'vg-pricing-fr',
           targeting: { targetingGroups: [{ targetings: [{ key: 'country', operator: 'EQUALS', value: 'fr' }] }] },
           variations: [
-            { id: 'var-pricing-fr-a', reference: true, allocation: 50, modifications: { type: 'FLAG', value: { price_discount: 10, price_label: 'remise' } } },
+            {
+              id: 'var-pricing-fr-a',
+              reference: true,
+              allocation: 50,
+              modifications: { type: 'FLAG', value: { price_discount: 10, price_label: 'remise' } },
+            },
             { id: 'var-pricing-fr-b', allocation: 50, modifications: { type: 'FLAG', value: { price_discount: 20 } } },
           ],
         },
@@ -72,7 +82,11 @@ const config = {
           targeting: { targetingGroups: [{ targetings: [{ key: 'country', operator: 'EXISTS' }] }] },
           variations: [
             { id: 'var-pricing-world-a', reference: true, allocation: 25, modifications: { type: 'FLAG', value: { price_discount: 5 } } },
-            { id: 'var-pricing-world-b', allocation: 25, modifications: { type: 'FLAG', value: { price_discount: 15, price_label: 'sale' } } },
+            {
+              id: 'var-pricing-world-b',
+              allocation: 25,
+              modifications: { type: 'FLAG', value: { price_discount: 15, price_label: 'sale' } },
+            },
           ],
         },
       ],
@@ -98,7 +112,10 @@ const config = {
             {
               id: 'var-search-on',
               allocation: 100,
-              modifications: { type: 'FLAG', value: { search_v2: true, search_config: { limit: 25, engine: 'fts', boosts: ['title', 'brand'] } } },
+              modifications: {
+                type: 'FLAG',
+                value: { search_v2: true, search_config: { limit: 25, engine: 'fts', boosts: ['title', 'brand'] } },
+              },
             },
           ],
         },
@@ -110,7 +127,9 @@ const config = {
       variationGroups: [
         {
           id: 'vg-qa',
-          targeting: { targetingGroups: [{ targetings: [{ key: 'fs_users', operator: 'EQUALS', value: ['qa-tester-1', 'qa-tester-2'] }] }] },
+          targeting: {
+            targetingGroups: [{ targetings: [{ key: 'fs_users', operator: 'EQUALS', value: ['qa-tester-1', 'qa-tester-2'] }] }],
+          },
           variations: [{ id: 'var-qa-on', allocation: 100, modifications: { type: 'FLAG', value: { qa_panel: true } } }],
         },
       ],
@@ -138,7 +157,10 @@ interface TestVisitor {
 // Ids picked so that both checkout variations, both pricing groups, the pricing gap and every
 // targeting outcome occur (the coverage test below checks that they do).
 const VISITORS: TestVisitor[] = [
-  ...Array.from({ length: 8 }, (_, i): TestVisitor => ({ id: `gold-${i}`, context: { plan: 'gold', country: i % 2 ? 'fr' : 'de' }, consent: true })),
+  ...Array.from(
+    { length: 8 },
+    (_, i): TestVisitor => ({ id: `gold-${i}`, context: { plan: 'gold', country: i % 2 ? 'fr' : 'de' }, consent: true }),
+  ),
   ...Array.from({ length: 6 }, (_, i): TestVisitor => ({ id: `us-${i}`, context: { country: 'us', plan: 'free' }, consent: i % 2 === 0 })),
   { id: 'platinum-1', context: { plan: 'platinum' }, consent: true },
   { id: 'shouting-1', context: { plan: 'GOLD', country: 'FR' }, consent: true },
@@ -355,7 +377,11 @@ describe('@flagship.io/js-sdk in DECISION-API mode against createDecisionHandler
     const vip = outcomes.find((o) => o.visitor.id === 'vip-adult')!.sdk;
     expect(vip.getFlag('search_v2').getValue(false, false)).toBe(true);
     expect(vip.getFlag('search_config').getValue({}, false)).toEqual({ limit: 25, engine: 'fts', boosts: ['title', 'brand'] });
-    expect(vip.getFlag('search_v2').metadata).toMatchObject({ campaignId: 'cmp-search', campaignType: 'toggle', variationId: 'var-search-on' });
+    expect(vip.getFlag('search_v2').metadata).toMatchObject({
+      campaignId: 'cmp-search',
+      campaignType: 'toggle',
+      variationId: 'var-search-on',
+    });
     const qa = outcomes.find((o) => o.visitor.id === 'qa-tester-1')!.sdk;
     expect(qa.getFlag('qa_panel').getValue(false, false)).toBe(true);
     const french = outcomes.find((o) => o.expected.some((c) => c.variationGroupId === 'vg-pricing-fr'))!;
@@ -414,7 +440,11 @@ describe('closing the SDK', () => {
     const httpsBefore = httpsCalls().length;
     const seenBefore = seen.length;
     await Flagship.close();
-    expect(httpsCalls().slice(httpsBefore).every((call) => call.startsWith('POST events.flagship.io'))).toBe(true);
+    expect(
+      httpsCalls()
+        .slice(httpsBefore)
+        .every((call) => call.startsWith('POST events.flagship.io')),
+    ).toBe(true);
     expect(seen).toHaveLength(seenBefore);
     expect(seen.every((s) => s.path === `/v2/${ENV}/campaigns`)).toBe(true);
   });

@@ -26,13 +26,34 @@ describe('createHandler', () => {
     const decision = await handler(new Request('http://x/v2/campaigns', { method: 'POST', body: '{"visitor_id":"v"}' }));
     expect(decision.status).toBe(200);
     const { clientId, clientSecret } = await accesses.createAccess({ account: 'acme', name: 'n', actions: ['campaigns.read'] });
-    const token = await handler(new Request('http://x/acme/token', { method: 'POST', body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }) }));
+    const token = await handler(
+      new Request('http://x/acme/token', {
+        method: 'POST',
+        body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+      }),
+    );
     expect(token.status).toBe(200);
     const { access_token } = (await token.json()) as { access_token: string };
-    const remote = await handler(new Request('http://x/v1/accounts/acme/environments/prod/panic', { headers: { authorization: `Bearer ${access_token}` } }));
+    const remote = await handler(
+      new Request('http://x/v1/accounts/acme/environments/prod/panic', { headers: { authorization: `Bearer ${access_token}` } }),
+    );
     expect(await remote.json()).toMatchObject({ panic: false });
-    const item = { id: 'a', is_recommendable: true, name: 'Galaxy phone', absolute_link: null, img_link: null, price: 1, categories_ids: null };
-    const put = await handler(new Request('http://x/indexes/catalog/a', { method: 'PUT', headers: { authorization: `Bearer ${catalogApiKey}` }, body: JSON.stringify(item) }));
+    const item = {
+      id: 'a',
+      is_recommendable: true,
+      name: 'Galaxy phone',
+      absolute_link: null,
+      img_link: null,
+      price: 1,
+      categories_ids: null,
+    };
+    const put = await handler(
+      new Request('http://x/indexes/catalog/a', {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${catalogApiKey}` },
+        body: JSON.stringify(item),
+      }),
+    );
     expect(put.status).toBe(200);
     const search = await handler(new Request('http://x/search?text='));
     expect(((await search.json()) as { totalHits: number }).totalHits).toBe(0);
@@ -46,14 +67,25 @@ describe('createHandler', () => {
     });
     const doc = (await (await handler(new Request('http://x/openapi.json'))).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    const result = await new Validator().validate(doc as Parameters<Validator["validate"]>[0]);
+    const result = await new Validator().validate(doc as Parameters<Validator['validate']>[0]);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/v2/campaigns', '/v2/activate', '/{account_id}/token', '/token', '/indexes/catalog/batch', '/search', '/v0.3/search', '/autocomplete']),
+      expect.arrayContaining([
+        '/v2/campaigns',
+        '/v2/activate',
+        '/{account_id}/token',
+        '/token',
+        '/indexes/catalog/batch',
+        '/search',
+        '/v0.3/search',
+        '/autocomplete',
+      ]),
     );
     // The request body schema is the one that parses requests.
-    const campaigns = doc.paths['/v2/campaigns'] as { post: { requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } } } };
+    const campaigns = doc.paths['/v2/campaigns'] as {
+      post: { requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } } };
+    };
     expect(Object.keys(campaigns.post.requestBody.content['application/json'].schema.properties)).toEqual(
       expect.arrayContaining(['visitor_id', 'anonymous_id', 'context', 'trigger_hit', 'visitor_consent']),
     );
@@ -61,15 +93,22 @@ describe('createHandler', () => {
 
   it('documents exactly the routes of the tables, each under its prefix, and serves every one', async () => {
     const { handler } = await setup({ prefix: '/api' });
-    const doc = (await (await handler(new Request('http://x/api/openapi.json'))).json()) as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await handler(new Request('http://x/api/openapi.json'))).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const tables = [DECISION_ROUTES, TOKEN_ROUTES, REMOTE_CONTROL_ROUTES, CATALOG_ROUTES, SEARCH_ROUTES, SERVICE_ROUTES];
     const routes = tables.flatMap((t) => t.map((r) => `${r.method} /api${r.path.replace(/:(\w+)/g, '{$1}')}`));
-    const documented = Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.sort()).toEqual([...new Set(routes)].sort());
     for (const [path, operations] of Object.entries(doc.paths)) {
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       for (const operation of Object.values(operations) as { parameters?: { name: string; in: string }[] }[]) {
-        expect((operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name), path).toEqual(names);
+        expect(
+          (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
+          path,
+        ).toEqual(names);
       }
       // Every documented operation is routed: OPTIONS lists its methods.
       const concrete = path.replace(/\{\w+\}/g, 'x');
@@ -116,7 +155,9 @@ describe('createHandler', () => {
 
   it('applies the configured body size limit', async () => {
     const { handler } = await setup({ maxBodyBytes: 64 });
-    const res = await handler(new Request('http://x/v2/campaigns', { method: 'POST', body: JSON.stringify({ visitor_id: 'v'.repeat(100) }) }));
+    const res = await handler(
+      new Request('http://x/v2/campaigns', { method: 'POST', body: JSON.stringify({ visitor_id: 'v'.repeat(100) }) }),
+    );
     expect(res.status).toBe(413);
   });
 

@@ -6,7 +6,16 @@ import { nodeRequest } from '../../node/request';
 import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, SearchService, TokenService, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
 
-const item = (id: string, extra: Record<string, unknown> = {}) => ({ id, is_recommendable: true, name: `Item ${id}`, absolute_link: null, img_link: null, price: 1, categories_ids: null, ...extra });
+const item = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  is_recommendable: true,
+  name: `Item ${id}`,
+  absolute_link: null,
+  img_link: null,
+  price: 1,
+  categories_ids: null,
+  ...extra,
+});
 
 describe('hardening', () => {
   it('ids from the URL with line breaks or non-Latin-1 characters never break the WWW-Authenticate header', async () => {
@@ -19,16 +28,24 @@ describe('hardening', () => {
     const errors: unknown[] = [];
     const handler = createHandler({ decision: engine, access: tokens, onError: (e) => errors.push(e) });
     for (const account of ['x%0Ay', 'x%E2%82%ACy', 'x%22y']) {
-      const res = await handler(new Request(`http://x/v1/accounts/${account}/environments/prod/configuration`, { headers: { authorization: `Bearer ${accessToken}` } }));
+      const res = await handler(
+        new Request(`http://x/v1/accounts/${account}/environments/prod/configuration`, {
+          headers: { authorization: `Bearer ${accessToken}` },
+        }),
+      );
       expect(res.status).toBe(403);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="abkit", error="insufficient_scope", error_description="[\x20-\x7e]*", scope="campaigns.read"$/);
+      expect(res.headers.get('www-authenticate')).toMatch(
+        /^Bearer realm="abkit", error="insufficient_scope", error_description="[\x20-\x7e]*", scope="campaigns.read"$/,
+      );
     }
     expect(errors).toEqual([]);
   });
 
   it('only the first 10 terms of a query count, and text is at most 512 characters', async () => {
     const { catalog } = await new CatalogRegistry({ storage: memoryStorage() }).create({ identifier: 'shop' });
-    await catalog.batch(Array.from({ length: 500 }, (_, i) => ({ operation: 'create-replace' as const, product: item(`p${i}`, { brand: `brand${i % 7}` }) })));
+    await catalog.batch(
+      Array.from({ length: 500 }, (_, i) => ({ operation: 'create-replace' as const, product: item(`p${i}`, { brand: `brand${i % 7}` }) })),
+    );
     await catalog.sync();
     const search = new SearchService({ catalog });
     // Terms past the tenth are ignored: 'brand3' at position 11 changes nothing.
@@ -48,7 +65,7 @@ describe('hardening', () => {
     expect(Object.getPrototypeOf(facets)).toBe(Object.prototype);
   });
 
-  it('a Web body whose stream fails (its connection closed) is the client\'s doing: a 499, not a 500 or a reported error', async () => {
+  it("a Web body whose stream fails (its connection closed) is the client's doing: a 499, not a 500 or a reported error", async () => {
     const errors: unknown[] = [];
     const tokens = new TokenService({ storage: memoryStorage(), accesses: new AccessManager({ storage: memoryStorage() }) });
     const handler = createHandler({ access: tokens, onError: (e) => errors.push(e) });
@@ -58,7 +75,14 @@ describe('hardening', () => {
         controller.error(new Error('other side closed'));
       },
     });
-    const res = await handler(new Request('http://x/acme/token', { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit));
+    const res = await handler(
+      new Request('http://x/acme/token', {
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: { 'content-type': 'application/json' },
+      } as RequestInit),
+    );
     expect(res.status).toBe(499);
     expect(errors).toEqual([]);
   });
@@ -70,11 +94,15 @@ describe('hardening', () => {
 
   it('options are checked where they are given', () => {
     const registry = new CatalogRegistry({ storage: memoryStorage() });
-    expect(() => new CatalogRegistry({ storage: memoryStorage(), clock: 'now' as never })).toThrow('CatalogRegistry: clock must be a function');
+    expect(() => new CatalogRegistry({ storage: memoryStorage(), clock: 'now' as never })).toThrow(
+      'CatalogRegistry: clock must be a function',
+    );
     expect(() => new TokenService({ storage: memoryStorage(), clock: 'x' as never })).toThrow('TokenService: clock must be a function');
     expect(() => createHandler({ requestIdHeader: 'bad header' })).toThrow(/requestIdHeader must be a header name/);
     return registry.create({ identifier: 'shop' }).then(({ catalog }) => {
-      expect(() => new SearchService({ catalog, searchableFields: 'name' as never })).toThrow('SearchService: searchableFields must be an array of field names');
+      expect(() => new SearchService({ catalog, searchableFields: 'name' as never })).toThrow(
+        'SearchService: searchableFields must be an array of field names',
+      );
       expect(() => new SearchService({ catalog, facets: 'brand' as never })).toThrow(/facets must be an array/);
     });
   });

@@ -58,7 +58,13 @@ describe('JSON nesting depth of request bodies', () => {
 
   it('a catalog item with a field nested 20,000 arrays deep, or a deep id, is a 400; the catalog keeps working', async () => {
     const { call, catalog, errors } = await stack();
-    await refused(await call('PUT', '/indexes/catalog/x', { token: CATALOG_KEY, body: JSON.stringify(item('x')).replace('}', `,"deep":${nestedArrays(20_000)}}`) }), tooDeep);
+    await refused(
+      await call('PUT', '/indexes/catalog/x', {
+        token: CATALOG_KEY,
+        body: JSON.stringify(item('x')).replace('}', `,"deep":${nestedArrays(20_000)}}`),
+      }),
+      tooDeep,
+    );
     await refused(await call('PUT', '/indexes/catalog/x', { token: CATALOG_KEY, body: `{"id":${nestedArrays(20_000, '"x"')}}` }), tooDeep);
     const batch = `[{"operation":${nestedArrays(20_000, '"create-replace"')},"product":${JSON.stringify(item('y'))}}]`;
     await refused(await call('POST', '/indexes/catalog/batch', { token: CATALOG_KEY, body: batch }), tooDeep);
@@ -69,7 +75,9 @@ describe('JSON nesting depth of request bodies', () => {
 
   it('brackets inside strings do not count, and the limit itself is accepted', async () => {
     const { call, token } = await stack();
-    const res = await call('POST', '/v2/campaigns', { body: { visitor_id: 'v', context: { note: `${'['.repeat(1000) + '{'.repeat(1000)}\\"[` } } });
+    const res = await call('POST', '/v2/campaigns', {
+      body: { visitor_id: 'v', context: { note: `${'['.repeat(1000) + '{'.repeat(1000)}\\"[` } },
+    });
     expect(res.status).toBe(200);
     // Exactly the limit: the body parses and the route judges it (here: a bad configuration, not a depth error).
     const atLimit = await call('PUT', `${ENV}/configuration`, { token, body: `{"campaigns":[],"x":${nestedArrays(MAX_JSON_DEPTH - 1)}}` });
@@ -100,7 +108,10 @@ describe('configuration values', () => {
   it(`a modification value over ${CONFIG_LIMITS.valueBytes} bytes of JSON is a 400 naming the limit`, async () => {
     const { call, token } = await stack();
     const big = { text: 'x'.repeat(CONFIG_LIMITS.valueBytes) };
-    await refused(await call('PUT', `${ENV}/campaigns/c1`, { token, body: withValue(big) }), new RegExp(`limit of ${CONFIG_LIMITS.valueBytes} bytes`));
+    await refused(
+      await call('PUT', `${ENV}/campaigns/c1`, { token, body: withValue(big) }),
+      new RegExp(`limit of ${CONFIG_LIMITS.valueBytes} bytes`),
+    );
   });
 
   it('the library API refuses a value 3,000 levels deep, or kept members nested past the limit, without overflowing the stack', async () => {
@@ -108,7 +119,9 @@ describe('configuration values', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 3000; i++) deep = { a: deep };
     await expect(engine.load({ campaigns: [withValue({ deep })] }, { environment: 'prod' })).rejects.toThrow(/limit of 32 levels/);
-    await expect(engine.load({ campaigns: [{ ...withValue({}), note: deep }] }, { environment: 'prod' })).rejects.toThrow(/configuration limit of 48 levels/);
+    await expect(engine.load({ campaigns: [{ ...withValue({}), note: deep }] }, { environment: 'prod' })).rejects.toThrow(
+      /configuration limit of 48 levels/,
+    );
     await expect(engine.load({ ...config([]), note: deep }, { environment: 'prod' })).rejects.toThrow(/configuration limit of 48 levels/);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
@@ -132,7 +145,9 @@ describe('malformed bodies', () => {
 describe('environment API keys', () => {
   it('are at least 16 characters, with an error naming apiKey', async () => {
     const { engine } = await stack();
-    await expect(engine.load(config([]), { environment: 'e', apiKey: 'short' })).rejects.toThrow(/apiKey must be a string of at least 16 characters/);
+    await expect(engine.load(config([]), { environment: 'e', apiKey: 'short' })).rejects.toThrow(
+      /apiKey must be a string of at least 16 characters/,
+    );
     await expect(engine.load(config([]), { environment: 'e', apiKey: 'x'.repeat(16) })).resolves.toMatchObject({ id: 'e' });
   });
 });
@@ -179,7 +194,9 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     expect(((await ok.json()) as { visitor_id: string }).visitor_id).toBe(atLimit);
     expect((await s.engine.storage.activations.list({ environmentId: 'prod', visitorId: atLimit })).length).toBe(2);
     expect((await s.call('POST', '/v2/campaigns', { body: { visitor_id: over } })).status).toBe(400);
-    expect((await s.call('POST', '/v2/activate', { body: { cid: 'prod', vid: atLimit, aid: atLimit, caid: 'c1-vg', vaid: 'c1-v0' } })).status).toBe(204);
+    expect(
+      (await s.call('POST', '/v2/activate', { body: { cid: 'prod', vid: atLimit, aid: atLimit, caid: 'c1-vg', vaid: 'c1-v0' } })).status,
+    ).toBe(204);
   });
 
   it('a context over its limits (keys, key length, value length) is a 400 naming the limit; at the limits it is served', async () => {
@@ -187,8 +204,16 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
     const cases: [Record<string, unknown>, RegExp][] = [
       [keys(DECISION_LIMITS.contextKeys + 1), new RegExp(`context: holds more than the limit of ${DECISION_LIMITS.contextKeys} keys`)],
-      [{ ['k'.repeat(100_000)]: 1 }, new RegExp(`context\\.k{64}: key is 100000 characters long; the limit is ${DECISION_LIMITS.contextKeyLength}`)],
-      [{ url: 'u'.repeat(DECISION_LIMITS.contextValueLength + 1) }, new RegExp(`context\\.url: is ${DECISION_LIMITS.contextValueLength + 1} characters long; the limit is ${DECISION_LIMITS.contextValueLength}`)],
+      [
+        { ['k'.repeat(100_000)]: 1 },
+        new RegExp(`context\\.k{64}: key is 100000 characters long; the limit is ${DECISION_LIMITS.contextKeyLength}`),
+      ],
+      [
+        { url: 'u'.repeat(DECISION_LIMITS.contextValueLength + 1) },
+        new RegExp(
+          `context\\.url: is ${DECISION_LIMITS.contextValueLength + 1} characters long; the limit is ${DECISION_LIMITS.contextValueLength}`,
+        ),
+      ],
     ];
     for (const [context, pattern] of cases) {
       const res = await call('POST', '/v2/campaigns', { body: { visitor_id: 'v', context } });
@@ -197,7 +222,10 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
       expect(text.length).toBeLessThan(1000);
       expect((JSON.parse(text) as { message: string }).message).toMatch(pattern);
     }
-    const full = { ...keys(DECISION_LIMITS.contextKeys - 1), ['k'.repeat(DECISION_LIMITS.contextKeyLength)]: 'u'.repeat(DECISION_LIMITS.contextValueLength) };
+    const full = {
+      ...keys(DECISION_LIMITS.contextKeys - 1),
+      ['k'.repeat(DECISION_LIMITS.contextKeyLength)]: 'u'.repeat(DECISION_LIMITS.contextValueLength),
+    };
     expect((await call('POST', '/v2/campaigns', { body: { visitor_id: 'v', context: full } })).status).toBe(200);
     expect(errors).toEqual([]);
   });
@@ -207,9 +235,13 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     const item = { vid: 'v', caid: 'c1-vg', vaid: 'c1-v0' };
     const res = await call('POST', '/v2/activate', { body: { cid: 'prod', batch: Array.from({ length: 19_000 }, () => item) } });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toMatch(new RegExp(`batch: must hold at most ${DECISION_LIMITS.activationsPerCall} activations`));
+    expect(((await res.json()) as { message: string }).message).toMatch(
+      new RegExp(`batch: must hold at most ${DECISION_LIMITS.activationsPerCall} activations`),
+    );
     expect((await engine.storage.activations.list({ environmentId: 'prod' })).length).toBe(0);
-    const full = await call('POST', '/v2/activate', { body: { cid: 'prod', batch: Array.from({ length: DECISION_LIMITS.activationsPerCall }, () => item) } });
+    const full = await call('POST', '/v2/activate', {
+      body: { cid: 'prod', batch: Array.from({ length: DECISION_LIMITS.activationsPerCall }, () => item) },
+    });
     expect(full.status).toBe(204);
   });
 
@@ -222,9 +254,18 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     await expect(engine.explain({ visitorId: MB })).rejects.toThrow(name('visitorId'));
     await expect(engine.decideCampaign('c1', { visitorId: MB })).rejects.toThrow(name('visitorId'));
     await expect(engine.decide({ visitorId: 'v', context: { ['k'.repeat(300)]: 1 } })).rejects.toThrow(ValidationError);
-    await expect(engine.decide({ visitorId: 'v', context: { u: 'u'.repeat(DECISION_LIMITS.contextValueLength + 1) } })).rejects.toThrow(/context\.u is 8193 characters long; the limit is 8192/);
-    await expect(experiments.activate({ environmentId: 'prod', visitorId: MB, variationGroupId: 'c1-vg', variationId: 'c1-v0' })).rejects.toThrow(name('visitorId'));
-    const many = Array.from({ length: DECISION_LIMITS.activationsPerCall + 1 }, () => ({ environmentId: 'prod', visitorId: 'v', variationGroupId: 'c1-vg', variationId: 'c1-v0' }));
+    await expect(engine.decide({ visitorId: 'v', context: { u: 'u'.repeat(DECISION_LIMITS.contextValueLength + 1) } })).rejects.toThrow(
+      /context\.u is 8193 characters long; the limit is 8192/,
+    );
+    await expect(
+      experiments.activate({ environmentId: 'prod', visitorId: MB, variationGroupId: 'c1-vg', variationId: 'c1-v0' }),
+    ).rejects.toThrow(name('visitorId'));
+    const many = Array.from({ length: DECISION_LIMITS.activationsPerCall + 1 }, () => ({
+      environmentId: 'prod',
+      visitorId: 'v',
+      variationGroupId: 'c1-vg',
+      variationId: 'c1-v0',
+    }));
     await expect(experiments.activate(many)).rejects.toThrow(/at most 1000 per call/);
     await expect(experiments.track({ visitorId: MB, event: 'purchase' })).rejects.toThrow(name('visitorId'));
     await expect(engine.load(config([]), { environment: MB })).rejects.toThrow(name('environment'));
@@ -242,10 +283,20 @@ describe('ids and context of the decision interface (issue 23, defect 1)', () =>
     c.variationGroups[0]!.variations[0]!.id = worst('\u0003');
     await engine.load({ campaigns: [c] }, { environment: env, account: 'acme' });
     const access = await accesses.createAccess({ account: 'acme', name: 'reader', environments: [env], actions: ['activations.read'] });
-    const reader = (await tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret, expiresIn: 3600 })).accessToken;
+    const reader = (
+      await tokens.issue({ accountId: 'acme', clientId: access.clientId, clientSecret: access.clientSecret, expiresIn: 3600 })
+    ).accessToken;
     expect(token).not.toBe(reader);
     const n = DECISION_LIMITS.activationsPerCall;
-    await experiments.activate(Array.from({ length: n }, (_, i) => ({ environmentId: env, visitorId: worst('\u0004').slice(4) + String(i).padStart(4, '0'), anonymousId: worst('\u0005'), variationGroupId: worst('\u0002'), variationId: worst('\u0003') })));
+    await experiments.activate(
+      Array.from({ length: n }, (_, i) => ({
+        environmentId: env,
+        visitorId: worst('\u0004').slice(4) + String(i).padStart(4, '0'),
+        anonymousId: worst('\u0005'),
+        variationGroupId: worst('\u0002'),
+        variationId: worst('\u0003'),
+      })),
+    );
     const res = await call('GET', `/v1/accounts/acme/environments/${env}/activations?limit=${n}`, { token: reader });
     expect(res.status).toBe(200);
     const length = (await res.text()).length;
@@ -287,7 +338,9 @@ describe('campaigns, variation groups, targeting lists and size of a configurati
     const extra = campaign({ id: 'one-more', split: [100] });
     const res = await call('PUT', `${ENV}/campaigns/one-more`, { token, body: extra });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toMatch(new RegExp(`at most ${CONFIG_LIMITS.campaigns} campaigns per environment`));
+    expect(((await res.json()) as { message: string }).message).toMatch(
+      new RegExp(`at most ${CONFIG_LIMITS.campaigns} campaigns per environment`),
+    );
     expect((await call('PUT', `${ENV}/campaigns/c7`, { token, body: campaign({ id: 'c7', split: [50, 50] }) })).status).toBe(200);
     expect((await engine.configuration('prod')).config.campaigns.length).toBe(CONFIG_LIMITS.campaigns);
     expect(errors).toEqual([]);
@@ -296,10 +349,18 @@ describe('campaigns, variation groups, targeting lists and size of a configurati
   it(`more than ${CONFIG_LIMITS.variationGroups} variation groups per environment, or ${CONFIG_LIMITS.variationsPerGroup} variations per group, are refused`, async () => {
     const { engine } = await stack();
     const groups = await problem(engine.load({ campaigns: many(CONFIG_LIMITS.variationGroups / 4 + 1, 4) }, { environment: 'g' }));
-    expect(groups.message).toMatch(new RegExp(`campaigns: hold ${CONFIG_LIMITS.variationGroups + 4} variation groups; the limit is ${CONFIG_LIMITS.variationGroups} per environment`));
+    expect(groups.message).toMatch(
+      new RegExp(
+        `campaigns: hold ${CONFIG_LIMITS.variationGroups + 4} variation groups; the limit is ${CONFIG_LIMITS.variationGroups} per environment`,
+      ),
+    );
     const wide = campaign({ id: 'wide', split: Array.from({ length: CONFIG_LIMITS.variationsPerGroup + 1 }, () => 0.5) });
     const variations = await problem(engine.load({ campaigns: [wide] }, { environment: 'g' }));
-    expect(variations.message).toMatch(new RegExp(`campaigns\\[0\\]\\.variationGroups\\[0\\]\\.variations: must hold at most ${CONFIG_LIMITS.variationsPerGroup} variations`));
+    expect(variations.message).toMatch(
+      new RegExp(
+        `campaigns\\[0\\]\\.variationGroups\\[0\\]\\.variations: must hold at most ${CONFIG_LIMITS.variationsPerGroup} variations`,
+      ),
+    );
   });
 
   it(`configuration ids and targeting keys are at most ${CONFIG_LIMITS.idLength} characters`, async () => {
@@ -308,26 +369,43 @@ describe('campaigns, variation groups, targeting lists and size of a configurati
     const c = campaign({ id: long, split: [100], groupId: long, targeting: [[{ key: long, operator: 'EXISTS' }]] });
     const error = await problem(engine.load({ campaigns: [c] }, { environment: 'ids' }));
     expect(error.details.map((d) => formatPath(d.path))).toEqual(
-      expect.arrayContaining(['campaigns[0].id', 'campaigns[0].variationGroups[0].id', 'campaigns[0].variationGroups[0].targeting.targetingGroups[0].targetings[0].key']),
+      expect.arrayContaining([
+        'campaigns[0].id',
+        'campaigns[0].variationGroups[0].id',
+        'campaigns[0].variationGroups[0].targeting.targetingGroups[0].targetings[0].key',
+      ]),
     );
   });
 
   it(`a targeting list of more than ${CONFIG_LIMITS.targetingValues} values, or targeting values over ${CONFIG_LIMITS.targetingBytes} characters in all, are refused with their path`, async () => {
     const { call, token } = await stack();
     const list = (n: number, width = 8) => Array.from({ length: n }, (_, i) => `v${String(i).padStart(width, '0')}`);
-    const targeted = (id: string, value: string[]) => campaign({ id, split: [100], targeting: [[{ key: 'sku', operator: 'CONTAINS', value }]] });
+    const targeted = (id: string, value: string[]) =>
+      campaign({ id, split: [100], targeting: [[{ key: 'sku', operator: 'CONTAINS', value }]] });
     const tooMany = await call('PUT', `${ENV}/campaigns/long`, { token, body: targeted('long', list(74_000)) });
     expect(tooMany.status).toBe(400);
     const body = (await tooMany.json()) as { message: string; details: { path: string; message: string }[] };
-    expect(body.details).toContainEqual({ path: 'variationGroups[0].targeting.targetingGroups[0].targetings[0].value', message: `must hold at most ${CONFIG_LIMITS.targetingValues} values` });
+    expect(body.details).toContainEqual({
+      path: 'variationGroups[0].targeting.targetingGroups[0].targetings[0].value',
+      message: `must hold at most ${CONFIG_LIMITS.targetingValues} values`,
+    });
     // Lists within the per-list limit (120,002 characters each), written one by one until the
     // configuration would hold more than the total.
-    for (let i = 0; i < 8; i++) expect((await call('PUT', `${ENV}/campaigns/t${i}`, { token, body: targeted(`t${i}`, list(CONFIG_LIMITS.targetingValues)) })).status).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect(
+        (await call('PUT', `${ENV}/campaigns/t${i}`, { token, body: targeted(`t${i}`, list(CONFIG_LIMITS.targetingValues)) })).status,
+      ).toBe(200);
     const total = await call('PUT', `${ENV}/campaigns/t8`, { token, body: targeted('t8', list(CONFIG_LIMITS.targetingValues)) });
     expect(total.status).toBe(400);
-    expect(((await total.json()) as { message: string }).message).toMatch(new RegExp(`campaigns: hold 10800\\d\\d characters of targeting values; the limit is ${CONFIG_LIMITS.targetingBytes} per environment`));
+    expect(((await total.json()) as { message: string }).message).toMatch(
+      new RegExp(
+        `campaigns: hold 10800\\d\\d characters of targeting values; the limit is ${CONFIG_LIMITS.targetingBytes} per environment`,
+      ),
+    );
     const { engine } = await stack();
-    await expect(engine.load({ campaigns: Array.from({ length: 9 }, (_, i) => targeted(`t${i}`, list(CONFIG_LIMITS.targetingValues))) })).rejects.toThrow(/characters of targeting values/);
+    await expect(
+      engine.load({ campaigns: Array.from({ length: 9 }, (_, i) => targeted(`t${i}`, list(CONFIG_LIMITS.targetingValues))) }),
+    ).rejects.toThrow(/characters of targeting values/);
   });
 
   it(`a configuration over ${CONFIG_LIMITS.configBytes} bytes of JSON is a 413 naming the limit, by the remote API and the library`, async () => {
@@ -342,7 +420,9 @@ describe('campaigns, variation groups, targeting lists and size of a configurati
     await engine.load({ campaigns: campaigns.slice(0, 69) }, { environment: 'prod', account: 'acme' });
     const res = await call('PUT', `${ENV}/campaigns/big69`, { token, body: campaigns[69] });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { message: string }).message).toMatch(new RegExp(`the limit is ${CONFIG_LIMITS.configBytes} bytes per environment`));
+    expect(((await res.json()) as { message: string }).message).toMatch(
+      new RegExp(`the limit is ${CONFIG_LIMITS.configBytes} bytes per environment`),
+    );
     expect((await engine.configuration('prod')).config.campaigns.length).toBe(69);
   });
 });

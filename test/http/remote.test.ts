@@ -14,7 +14,13 @@ async function setup() {
   let now = T0;
   const clock = () => now;
   const engine = new DecisionEngine({ storage, defaultEnvironment: 'prod', clock });
-  await engine.load(config([{ id: 'c1', split: [50, 50] }, { id: 'c2', split: [100] }]), { environment: 'prod', account: 'acme' });
+  await engine.load(
+    config([
+      { id: 'c1', split: [50, 50] },
+      { id: 'c2', split: [100] },
+    ]),
+    { environment: 'prod', account: 'acme' },
+  );
   await engine.load(config([{ id: 's1', split: [100] }]), { environment: 'staging', account: 'acme' });
   await engine.load(config([{ id: 'g1', split: [100] }]), { environment: 'gprod', account: 'globex' });
   const accesses = new AccessManager({ storage, clock });
@@ -48,7 +54,21 @@ async function setup() {
     return (await res.json()) as { panic: boolean; campaigns: { id: string; variation: { id: string } }[] };
   };
   const all = await tokenFor(['campaigns.read', 'campaigns.write', 'panic.write', 'activations.read']);
-  return { storage, engine, accesses, tokens, remote, handler, call, decide, tokenFor, token: all.token, access: all.access, errors, advance: (ms: number) => (now += ms) };
+  return {
+    storage,
+    engine,
+    accesses,
+    tokens,
+    remote,
+    handler,
+    call,
+    decide,
+    tokenFor,
+    token: all.token,
+    access: all.access,
+    errors,
+    advance: (ms: number) => (now += ms),
+  };
 }
 
 /** An error body `{ error, message, details? }` with JSON content type. */
@@ -68,14 +88,23 @@ describe('GET/PUT configuration', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('etag')).toBe('"1"');
-    const body = (await res.json()) as { account: string; environment: string; version: number; configuration: { campaigns: { id: string }[] } };
+    const body = (await res.json()) as {
+      account: string;
+      environment: string;
+      version: number;
+      configuration: { campaigns: { id: string }[] };
+    };
     expect(body).toMatchObject({ account: 'acme', environment: 'prod', version: 1 });
     expect(body.configuration.campaigns.map((c) => c.id)).toEqual(['c1', 'c2']);
   });
 
   it('replaces the configuration with a fresh If-Match; the decision interface serves it at once', async () => {
     const { call, token, decide } = await setup();
-    const res = await call('PUT', `${PROD}/configuration`, { token, body: config([{ id: 'only', split: [100] }]), headers: { 'if-match': '"1"' } });
+    const res = await call('PUT', `${PROD}/configuration`, {
+      token,
+      body: config([{ id: 'only', split: [100] }]),
+      headers: { 'if-match': '"1"' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('etag')).toBe('"2"');
     expect(await res.json()).toMatchObject({ version: 2 });
@@ -85,7 +114,11 @@ describe('GET/PUT configuration', () => {
   it('a stale If-Match is 412 and changes nothing', async () => {
     const { call, token } = await setup();
     expect((await call('PUT', `${PROD}/configuration`, { token, body: config([]) })).status).toBe(200);
-    const res = await call('PUT', `${PROD}/configuration`, { token, body: config([{ id: 'late', split: [100] }]), headers: { 'if-match': '"1"' } });
+    const res = await call('PUT', `${PROD}/configuration`, {
+      token,
+      body: config([{ id: 'late', split: [100] }]),
+      headers: { 'if-match': '"1"' },
+    });
     await errorBody(res, 412, 'precondition_failed');
     const now = await call('GET', `${PROD}/configuration`, { token });
     expect(now.headers.get('etag')).toBe('"2"');
@@ -95,22 +128,32 @@ describe('GET/PUT configuration', () => {
   it('writes without If-Match never fail because another writer was faster; concurrent ones with the same If-Match: one 200, the rest 412 (issue #23)', async () => {
     const { call, token } = await setup();
     const ids = Array.from({ length: 30 }, (_, i) => `n${i}`);
-    const puts = await Promise.all(ids.map((id) => call('PUT', `${PROD}/campaigns/${id}`, { token, body: campaign({ id, split: [100] }) })));
+    const puts = await Promise.all(
+      ids.map((id) => call('PUT', `${PROD}/campaigns/${id}`, { token, body: campaign({ id, split: [100] }) })),
+    );
     expect(puts.map((r) => r.status)).toEqual(ids.map(() => 200));
-    const panics = await Promise.all(Array.from({ length: 20 }, (_, i) => call('PUT', `${PROD}/panic`, { token, body: { panic: i % 2 === 0 } })));
+    const panics = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call('PUT', `${PROD}/panic`, { token, body: { panic: i % 2 === 0 } })),
+    );
     expect(panics.map((r) => r.status)).toEqual(panics.map(() => 200));
     const read = await call('GET', `${PROD}/configuration`, { token });
     expect(read.headers.get('etag')).toBe('"51"');
     const body = (await read.json()) as { configuration: { campaigns: { id: string }[] } };
     expect(body.configuration.campaigns.map((c) => c.id)).toEqual(['c1', 'c2', ...ids]);
-    const racing = await Promise.all([1, 2, 3].map(() => call('PUT', `${PROD}/configuration`, { token, body: config([]), headers: { 'if-match': '"51"' } })));
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => call('PUT', `${PROD}/configuration`, { token, body: config([]), headers: { 'if-match': '"51"' } })),
+    );
     expect(racing.map((r) => r.status).sort()).toEqual([200, 412, 412]);
   });
 
   it('accepts a weak ETag in If-Match and refuses a malformed one with 400', async () => {
     const { call, token } = await setup();
     expect((await call('PUT', `${PROD}/configuration`, { token, body: config([]), headers: { 'if-match': 'W/"1"' } })).status).toBe(200);
-    await errorBody(await call('PUT', `${PROD}/configuration`, { token, body: config([]), headers: { 'if-match': '2' } }), 400, 'invalid_request');
+    await errorBody(
+      await call('PUT', `${PROD}/configuration`, { token, body: config([]), headers: { 'if-match': '2' } }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('an invalid configuration is 400 naming each problem by path', async () => {
@@ -171,7 +214,10 @@ describe('GET/PUT/DELETE campaigns/{id}', () => {
 
   it('decodes a percent-encoded campaign id', async () => {
     const { call, token } = await setup();
-    const res = await call('PUT', `${PROD}/campaigns/${encodeURIComponent('new one')}`, { token, body: campaign({ id: 'new one', split: [100] }) });
+    const res = await call('PUT', `${PROD}/campaigns/${encodeURIComponent('new one')}`, {
+      token,
+      body: campaign({ id: 'new one', split: [100] }),
+    });
     expect(res.status).toBe(200);
     expect((await call('GET', `${PROD}/campaigns/new%20one`, { token })).status).toBe(200);
   });
@@ -209,7 +255,12 @@ describe('GET campaigns', () => {
   it('lists the campaigns (id, slug, name, type, status) with campaigns.read; panic shows in status', async () => {
     const { call, tokenFor, engine } = await setup();
     await engine.load(
-      { campaigns: [{ ...config([{ id: 'c1', slug: 'first', split: [50, 50] }]).campaigns[0]!, name: 'First test' }, ...config([{ id: 'c2', type: 'toggle', split: [100] }]).campaigns] },
+      {
+        campaigns: [
+          { ...config([{ id: 'c1', slug: 'first', split: [50, 50] }]).campaigns[0]!, name: 'First test' },
+          ...config([{ id: 'c2', type: 'toggle', split: [100] }]).campaigns,
+        ],
+      },
       { environment: 'prod', account: 'acme' },
     );
     const { token } = await tokenFor(['campaigns.read']);
@@ -230,7 +281,11 @@ describe('GET campaigns', () => {
   it('has the same auth rules as the other routes: token, action, environment, account', async () => {
     const { call, tokenFor } = await setup();
     await errorBody(await call('GET', `${PROD}/campaigns`), 401);
-    await errorBody(await call('GET', `${PROD}/campaigns`, { token: (await tokenFor(['activations.read'])).token }), 403, 'insufficient_scope');
+    await errorBody(
+      await call('GET', `${PROD}/campaigns`, { token: (await tokenFor(['activations.read'])).token }),
+      403,
+      'insufficient_scope',
+    );
     const narrow = (await tokenFor(['campaigns.read'], ['staging'])).token;
     expect((await call('GET', `${PROD}/campaigns`, { token: narrow })).status).toBe(403);
     expect((await call('GET', '/v1/accounts/acme/environments/staging/campaigns', { token: narrow })).status).toBe(200);
@@ -252,7 +307,9 @@ describe('GET activations', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { activations: { visitorId: string; campaignId: string }[] };
     expect(body.activations.map((a) => `${a.visitorId}:${a.campaignId}`)).toEqual(['alice:c1', 'alice:c2', 'bob:c1', 'bob:c2']);
-    const alice = (await (await call('GET', `${PROD}/activations?visitor_id=alice&limit=1`, { token })).json()) as { activations: unknown[] };
+    const alice = (await (await call('GET', `${PROD}/activations?visitor_id=alice&limit=1`, { token })).json()) as {
+      activations: unknown[];
+    };
     expect(alice.activations).toEqual([expect.objectContaining({ visitorId: 'alice', campaignId: 'c1' })]);
     await errorBody(await call('GET', `${PROD}/activations?limit=-1`, { token }), 400);
   });
@@ -380,8 +437,18 @@ describe('refusals (RFC 6750)', () => {
 
   it('an action held by the access but left out of the token scope is 403', async () => {
     const { call, accesses, tokens } = await setup();
-    const a = await accesses.createAccess({ account: 'acme', name: 'narrow', environments: ['prod'], actions: ['campaigns.read', 'campaigns.write'] });
-    const { accessToken } = await tokens.issue({ accountId: 'acme', clientId: a.clientId, clientSecret: a.clientSecret, scope: 'campaigns.read' });
+    const a = await accesses.createAccess({
+      account: 'acme',
+      name: 'narrow',
+      environments: ['prod'],
+      actions: ['campaigns.read', 'campaigns.write'],
+    });
+    const { accessToken } = await tokens.issue({
+      accountId: 'acme',
+      clientId: a.clientId,
+      clientSecret: a.clientSecret,
+      scope: 'campaigns.read',
+    });
     await errorBody(await call('DELETE', `${PROD}/campaigns/c1`, { token: accessToken }), 403, 'insufficient_scope');
   });
 

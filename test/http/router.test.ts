@@ -37,7 +37,12 @@ function setup(prefix?: string) {
         throw new Error('secret internals');
       },
     },
-    { prefix, maxBodyBytes: 16, onError, render: (e: AbkitError, route) => json({ code: e.code, text: e.message, route: route.name }, e.status) },
+    {
+      prefix,
+      maxBodyBytes: 16,
+      onError,
+      render: (e: AbkitError, route) => json({ code: e.code, text: e.message, route: route.name }, e.status),
+    },
   );
   return { handler: handlerOf([routes]), onError, seen };
 }
@@ -60,7 +65,11 @@ describe('route table dispatch', () => {
     expect(res.status).toBe(405);
     // Every route matching the path counts: the static GET and the parameterised GET, DELETE.
     expect(res.headers.get('allow')).toBe('GET, HEAD, DELETE');
-    expect(await res.json()).toEqual({ code: 'method_not_allowed', text: 'PUT is not allowed on /things/special; use GET, HEAD, DELETE', route: 'special' });
+    expect(await res.json()).toEqual({
+      code: 'method_not_allowed',
+      text: 'PUT is not allowed on /things/special; use GET, HEAD, DELETE',
+      route: 'special',
+    });
     expect((await call(handler, 'PATCH', '/things')).headers.get('allow')).toBe('GET, HEAD, POST');
     expect(seen).toEqual([]);
   });
@@ -118,13 +127,23 @@ describe('route table dispatch', () => {
     expect(onError).toHaveBeenCalledTimes(1);
   });
 
-  it("a renderer that throws is reported and the client gets a bare 500", async () => {
+  it('a renderer that throws is reported and the client gets a bare 500', async () => {
     const onError = vi.fn();
-    const routes = routeTable([TABLE[0]], { list: async () => { throw new ValidationError('bad'); } }, {
-      maxBodyBytes: 1,
-      onError,
-      render: () => { throw new Error('renderer bug'); },
-    });
+    const routes = routeTable(
+      [TABLE[0]],
+      {
+        list: async () => {
+          throw new ValidationError('bad');
+        },
+      },
+      {
+        maxBodyBytes: 1,
+        onError,
+        render: () => {
+          throw new Error('renderer bug');
+        },
+      },
+    );
     const res = await handlerOf([routes])(new Request('http://x/things'));
     expect([res.status, await res.json()]).toEqual([500, { message: 'internal error' }]);
     expect(onError).toHaveBeenCalledTimes(1);
@@ -164,7 +183,10 @@ describe('body reader', () => {
 
   it('streams a body without a length and stops at the limit', async () => {
     const { stream, pulled } = counted(100, 1024);
-    await expect(bodyReader(post(stream), 4096).bytes()).rejects.toMatchObject({ status: 413, message: 'request body exceeds the limit of 4096 bytes' });
+    await expect(bodyReader(post(stream), 4096).bytes()).rejects.toMatchObject({
+      status: 413,
+      message: 'request body exceeds the limit of 4096 bytes',
+    });
     expect(pulled()).toBeLessThanOrEqual(6);
   });
 
@@ -182,13 +204,16 @@ describe('body reader', () => {
     expect(await bodyReader(new Request('http://x/', { method: 'POST' }), 10).json()).toBeUndefined();
     expect(await bodyReader(post('  \n'), 10).json()).toBeUndefined();
     await expect(bodyReader(post('{"a":'), 10).json()).rejects.toMatchObject({ status: 400, code: 'invalid_json' });
-    await expect(bodyReader(post(new Uint8Array([0x7b, 0xff, 0x7d])), 10).text()).rejects.toMatchObject({ status: 400, message: 'request body is not valid UTF-8' });
+    await expect(bodyReader(post(new Uint8Array([0x7b, 0xff, 0x7d])), 10).text()).rejects.toMatchObject({
+      status: 400,
+      message: 'request body is not valid UTF-8',
+    });
   });
 });
 
 describe('Bearer parser', () => {
   const withAuth = (value?: string) => new Request('http://x/', value === undefined ? {} : { headers: { authorization: value } });
-  const tokenChar = fc.constantFrom(...'ABCxyz019-._~+/=!#$%&\'*:;<>?@[]^`{|}'.split(''));
+  const tokenChar = fc.constantFrom(..."ABCxyz019-._~+/=!#$%&'*:;<>?@[]^`{|}".split(''));
   const token = fc.array(tokenChar, { minLength: 1, maxLength: 40 }).map((a) => a.join(''));
 
   it('reads the credentials after the scheme in any case and any number of spaces', () => {
@@ -201,14 +226,31 @@ describe('Bearer parser', () => {
 
   it('a header that is not exactly "Bearer <credentials>" is a 400 invalid_request', () => {
     fc.assert(
-      fc.property(token, fc.constantFrom((t: string) => `Basic ${t}`, (t: string) => t, (t: string) => `Bearer ${t} ${t}`, (t: string) => `Bearer "${t}"`, (t: string) => `Bearer${t}`, (t: string) => `Bearer ${t},x`), (t, shape) => {
-        const header = shape(t);
-        fc.pre(!/^bearer +[^\s",\\]+$/i.test(header));
-        expect(() => optionalBearerToken(withAuth(header))).toThrow(MalformedAuthorizationError);
-      }),
+      fc.property(
+        token,
+        fc.constantFrom(
+          (t: string) => `Basic ${t}`,
+          (t: string) => t,
+          (t: string) => `Bearer ${t} ${t}`,
+          (t: string) => `Bearer "${t}"`,
+          (t: string) => `Bearer${t}`,
+          (t: string) => `Bearer ${t},x`,
+        ),
+        (t, shape) => {
+          const header = shape(t);
+          fc.pre(!/^bearer +[^\s",\\]+$/i.test(header));
+          expect(() => optionalBearerToken(withAuth(header))).toThrow(MalformedAuthorizationError);
+        },
+      ),
     );
     for (const header of ['Bearer', 'Bearer ', '']) {
-      const error = (() => { try { optionalBearerToken(withAuth(header)); } catch (e) { return e; } })();
+      const error = (() => {
+        try {
+          optionalBearerToken(withAuth(header));
+        } catch (e) {
+          return e;
+        }
+      })();
       expect(error, JSON.stringify(header)).toMatchObject({ status: 400, code: 'invalid_request' });
     }
   });
@@ -222,7 +264,25 @@ describe('Bearer parser', () => {
 describe('paths routed without parsing the URL', () => {
   it('route as the URL parser reads them: dot segments, percent-encoding and odd characters', async () => {
     const { handler } = setup();
-    const segment = fc.constantFrom('things', 'special', '7', '.', '..', '%2E', '%2e%2E', 'a%20b', '%7E', '~', '-_', 'x.y', '', 'é', 'a b', '%', ':id');
+    const segment = fc.constantFrom(
+      'things',
+      'special',
+      '7',
+      '.',
+      '..',
+      '%2E',
+      '%2e%2E',
+      'a%20b',
+      '%7E',
+      '~',
+      '-_',
+      'x.y',
+      '',
+      'é',
+      'a b',
+      '%',
+      ':id',
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.constantFrom('', '?q=1', '#f'), async (segments, tail) => {
         const raw = `/${segments.join('/')}${tail}`;
@@ -237,7 +297,10 @@ describe('paths routed without parsing the URL', () => {
   it('a route that reads url gets the parsed URL with its query; params come decoded', async () => {
     const urls: string[] = [];
     const routes = routeTable(
-      [{ method: 'GET', path: '/a/:x', name: 'a' }, { method: 'GET', path: '/b', name: 'b' }] as const,
+      [
+        { method: 'GET', path: '/a/:x', name: 'a' },
+        { method: 'GET', path: '/b', name: 'b' },
+      ] as const,
       { a: async ({ params }) => json(params), b: async ({ url }) => (urls.push(url.search), json({})) },
       { maxBodyBytes: 16, render: (e: AbkitError) => json({ message: e.message }, e.status) },
     );
@@ -250,11 +313,27 @@ describe('paths routed without parsing the URL', () => {
 
 describe('dot segments', () => {
   // A node request's target, as the client sent it (fetch and the URL parser would resolve it).
-  const asSent = (url: string) => nodeRequest(Object.assign(Readable.from([]), { url, method: 'GET', headers: { host: 'x' } }) as unknown as IncomingMessage);
+  const asSent = (url: string) =>
+    nodeRequest(Object.assign(Readable.from([]), { url, method: 'GET', headers: { host: 'x' } }) as unknown as IncomingMessage);
 
   it('a target with a . or .. segment, percent-encoded or not, is a 404: never the route it resolves to', async () => {
     const { handler, seen } = setup();
-    const targets = ['/things/../things/7', '/x/../things', '/things/%2e%2e/things/special', '/things/%2E%2e/things', '/things/.%2e/things', '/things/%2e./things', '/things/./7', '/things/%2e/7', '/things/7/.', '/things/7/..?q=1', '/things\\..\\things', '/things/.\t./things', 'http://x/y/../things/7', 'http://x/y/%2e%2e/things'];
+    const targets = [
+      '/things/../things/7',
+      '/x/../things',
+      '/things/%2e%2e/things/special',
+      '/things/%2E%2e/things',
+      '/things/.%2e/things',
+      '/things/%2e./things',
+      '/things/./7',
+      '/things/%2e/7',
+      '/things/7/.',
+      '/things/7/..?q=1',
+      '/things\\..\\things',
+      '/things/.\t./things',
+      'http://x/y/../things/7',
+      'http://x/y/%2e%2e/things',
+    ];
     for (const target of targets) {
       const res = await handler(asSent(target));
       expect(res.status, target).toBe(404);
@@ -277,13 +356,54 @@ describe('dot segments', () => {
 describe('RouteContext.query', () => {
   const QUERY_TABLE = [{ method: 'GET', path: '/q', name: 'q' }] as const satisfies readonly RouteSpec[];
   const handler = handlerOf([
-    routeTable(QUERY_TABLE, { q: async ({ query, url }) => json({ query: [...query], url: [...url.searchParams] }) }, { maxBodyBytes: 16, render: (e) => json({ message: e.message }, e.status) }),
+    routeTable(
+      QUERY_TABLE,
+      { q: async ({ query, url }) => json({ query: [...query], url: [...url.searchParams] }) },
+      { maxBodyBytes: 16, render: (e) => json({ message: e.message }, e.status) },
+    ),
   ]);
   // A node request's URL is its raw request target after the origin (not normalized by the URL parser).
   const raw = (href: string) => ({ method: 'GET', url: href, headers: new Headers() }) as unknown as Request;
 
   it('has the same entries as the URL parser gives, for any query text', async () => {
-    const unit = fc.constantFrom('a', 'Z', '0', '=', '&', '+', '%', '%', '2', '0', 'F', 'c', 'C', '3', 'A', '9', 'e', 'é', '€', '😀', '\uD800', ' ', '\t', '"', "'", '<', '>', '`', '#', '?', '/', '[', ']', ';', '\x00', '\x7f');
+    const unit = fc.constantFrom(
+      'a',
+      'Z',
+      '0',
+      '=',
+      '&',
+      '+',
+      '%',
+      '%',
+      '2',
+      '0',
+      'F',
+      'c',
+      'C',
+      '3',
+      'A',
+      '9',
+      'e',
+      'é',
+      '€',
+      '😀',
+      '\uD800',
+      ' ',
+      '\t',
+      '"',
+      "'",
+      '<',
+      '>',
+      '`',
+      '#',
+      '?',
+      '/',
+      '[',
+      ']',
+      ';',
+      '\x00',
+      '\x7f',
+    );
     await fc.assert(
       fc.asyncProperty(fc.string({ unit, maxLength: 16 }), async (text) => {
         const href = `http://abkit.test/q?${text}`;

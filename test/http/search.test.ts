@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import qs from 'qs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CatalogRegistry, memoryStorage, SearchService, type Catalog, type Handler, type SearchQueryInput, type SearchResponse } from '../../src/index';
+import {
+  CatalogRegistry,
+  memoryStorage,
+  SearchService,
+  type Catalog,
+  type Handler,
+  type SearchQueryInput,
+  type SearchResponse,
+} from '../../src/index';
 import { createSearchHandler } from '../../src/http/search';
 import { RANGE_OPERATORS } from '../../src/search/query';
 import { loadBestBuy, type BestBuyCatalog } from '../helpers/bestbuy';
@@ -23,7 +31,10 @@ async function tenants(): Promise<{ registry: CatalogRegistry; acme: Catalog; gl
   const { catalog: acme } = await registry.create({ identifier: 'acme', catalogApiKey: ACME_CATALOG_KEY, searchApiKey: ACME_SEARCH_KEY });
   const { catalog: globex } = await registry.create({ identifier: 'globex', searchApiKey: GLOBEX_SEARCH_KEY });
   await acme.batch([
-    { operation: 'create-replace', product: item('a1', 'Acme rocket', { brand: 'Acme', constructor: 'oak', toString: 'blue', valueOf: 3, price: 100 }) },
+    {
+      operation: 'create-replace',
+      product: item('a1', 'Acme rocket', { brand: 'Acme', constructor: 'oak', toString: 'blue', valueOf: 3, price: 100 }),
+    },
     { operation: 'create-replace', product: item('a2', 'Acme anvil', { brand: 'Acme', constructor: 'pine', valueOf: 5, price: 50 }) },
     { operation: 'create-replace', product: item('a3', 'Roadrunner trap', { brand: 'Coyote', price: 20 }) },
   ]);
@@ -84,22 +95,38 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
     expect(Object.keys(body).sort()).toEqual(['facets', 'hits', 'hitsPerPage', 'page', 'totalHits', 'totalPages']);
     expect(body).toMatchObject({ hitsPerPage: 3, page: 0, totalPages: Math.ceil(body.totalHits / 3) });
     expect(body.hits).toHaveLength(3);
-    expect(body.hits[0]).toMatchObject({ id: expect.any(String), name: expect.any(String), price: expect.any(Number), img_link: expect.any(String) });
+    expect(body.hits[0]).toMatchObject({
+      id: expect.any(String),
+      name: expect.any(String),
+      price: expect.any(Number),
+      img_link: expect.any(String),
+    });
     expect(body.facets.price).toEqual({ type: 'range', values: { min: expect.any(Number), max: expect.any(Number) } });
     expect(body.facets.brand?.type).toBe('list');
     for (const pair of body.facets.brand!.values as unknown[]) expect(pair).toEqual([expect.any(String), expect.any(Number)]);
   });
 
   it('reads repeated [] values as a list filter (interfaces.md, Search: a repeated `[]` is a list)', async () => {
-    const body = await same('text=&filters[brand][]=Samsung&filters[brand][]=Apple', { text: '', filters: { brand: ['Samsung', 'Apple'] } });
+    const body = await same('text=&filters[brand][]=Samsung&filters[brand][]=Apple', {
+      text: '',
+      filters: { brand: ['Samsung', 'Apple'] },
+    });
     expect(body.totalHits).toBe(146 + 165);
   });
 
   it('reads indexed objects with URL-encoded operators as a range filter (rule 3)', async () => {
-    const body = await same('text=&filters[price][0][operator]=%3E%3D&filters[price][0][value]=100&filters[price][1][operator]=%3C&filters[price][1][value]=200', {
-      text: '',
-      filters: { price: [{ operator: '>=', value: 100 }, { operator: '<', value: 200 }] },
-    });
+    const body = await same(
+      'text=&filters[price][0][operator]=%3E%3D&filters[price][0][value]=100&filters[price][1][operator]=%3C&filters[price][1][value]=200',
+      {
+        text: '',
+        filters: {
+          price: [
+            { operator: '>=', value: 100 },
+            { operator: '<', value: 200 },
+          ],
+        },
+      },
+    );
     expect(body.totalHits).toBe(bb.items.filter((i) => i.price >= 100 && i.price < 200).length);
     const { min, max } = body.facets.price!.values as { min: number; max: number };
     expect(min).toBeGreaterThanOrEqual(100);
@@ -112,7 +139,14 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
       const encoded = await same(`text=&filters[price][0][operator]=${encodeURIComponent(operator)}&filters[price][0][value]=49.99`, query);
       const raw = await ok(await get(handler, `/search?text=&filters[price][0][operator]=${operator}&filters[price][0][value]=49.99`));
       expect(raw, operator).toEqual(encoded);
-      expect(encoded.totalHits, operator).toBe(bb.items.filter((i) => ({ '>': i.price > 49.99, '<': i.price < 49.99, '>=': i.price >= 49.99, '<=': i.price <= 49.99, '=': i.price === 49.99 })[operator]).length);
+      expect(encoded.totalHits, operator).toBe(
+        bb.items.filter(
+          (i) =>
+            ({ '>': i.price > 49.99, '<': i.price < 49.99, '>=': i.price >= 49.99, '<=': i.price <= 49.99, '=': i.price === 49.99 })[
+              operator
+            ],
+        ).length,
+      );
     }
   });
 
@@ -120,7 +154,17 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
     const queries = [
       { text: 'samsung galaxy' },
       { text: 'case', filters: { brand: ['OtterBox', 'Incipio'] }, page: 1, hitsPerPage: 7 },
-      { text: '', filters: { price: [{ operator: '>=', value: 100 }, { operator: '<', value: 200 }], categories_ids: ['unlocked-cell-phones'] }, sort: ['price:asc'] },
+      {
+        text: '',
+        filters: {
+          price: [
+            { operator: '>=', value: 100 },
+            { operator: '<', value: 200 },
+          ],
+          categories_ids: ['unlocked-cell-phones'],
+        },
+        sort: ['price:asc'],
+      },
       { text: 'AT&T prepaid', filters: { brand: ['AT&T GoPhone'] }, sort: ['price:desc', 'name:asc'], rankingScoreThreshold: 0.5 },
       { text: 'iphone', semanticRatio: 0.5, hitsPerPage: 1000 },
       { text: 'charger', filters: { popularity: [{ operator: '>', value: 1000 }] }, sort: ['popularity:desc'] },
@@ -141,7 +185,10 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
             filters: fc.record(
               {
                 brand: fc.subarray(brands, { minLength: 1 }),
-                price: fc.array(fc.record({ operator: fc.constantFrom(...RANGE_OPERATORS), value: fc.integer({ min: 0, max: 900 }) }), { minLength: 1, maxLength: 2 }),
+                price: fc.array(fc.record({ operator: fc.constantFrom(...RANGE_OPERATORS), value: fc.integer({ min: 0, max: 900 }) }), {
+                  minLength: 1,
+                  maxLength: 2,
+                }),
               },
               { requiredKeys: [] },
             ),
@@ -163,9 +210,17 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
     const brands = [...new Set(bb.items.map((i) => i.brand))].slice(0, 25);
     expect(brands).toHaveLength(25);
     const expected = bb.items.filter((i) => brands.includes(i.brand)).length;
-    const repeated = await same(`text=&${brands.map((b) => `filters[brand][]=${encodeURIComponent(b)}`).join('&')}&hitsPerPage=1`, { text: '', filters: { brand: brands }, hitsPerPage: 1 });
+    const repeated = await same(`text=&${brands.map((b) => `filters[brand][]=${encodeURIComponent(b)}`).join('&')}&hitsPerPage=1`, {
+      text: '',
+      filters: { brand: brands },
+      hitsPerPage: 1,
+    });
     expect(repeated.totalHits).toBe(expected);
-    const indexed = await same(qs.stringify({ text: '', filters: { brand: brands }, hitsPerPage: 1 }), { text: '', filters: { brand: brands }, hitsPerPage: 1 });
+    const indexed = await same(qs.stringify({ text: '', filters: { brand: brands }, hitsPerPage: 1 }), {
+      text: '',
+      filters: { brand: brands },
+      hitsPerPage: 1,
+    });
     expect(indexed.totalHits).toBe(expected);
     expect((indexed.facets.brand!.values as [string, number][]).map(([b]) => b).sort()).toEqual([...brands].sort());
   });
@@ -211,11 +266,28 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
   });
 
   it('adds _rankingScoreDetails with showRankingScoreDetails=true, as the library does', async () => {
-    const body = await same('text=galaxy%20case&hitsPerPage=5&showRankingScoreDetails=true', { text: 'galaxy case', hitsPerPage: 5, showRankingScoreDetails: true });
-    for (const h of body.hits) expect(Object.keys(h._rankingScoreDetails ?? {})).toEqual(['words', 'typo', 'exactness', 'subject', 'variant', 'proximity', 'attribute', 'bm25', 'tieBreak']);
+    const body = await same('text=galaxy%20case&hitsPerPage=5&showRankingScoreDetails=true', {
+      text: 'galaxy case',
+      hitsPerPage: 5,
+      showRankingScoreDetails: true,
+    });
+    for (const h of body.hits)
+      expect(Object.keys(h._rankingScoreDetails ?? {})).toEqual([
+        'words',
+        'typo',
+        'exactness',
+        'subject',
+        'variant',
+        'proximity',
+        'attribute',
+        'bm25',
+        'tieBreak',
+      ]);
     const plain = await ok(await get(handler, '/search?text=galaxy%20case&hitsPerPage=5'));
     for (const h of plain.hits) expect(h).not.toHaveProperty('_rankingScoreDetails');
-    expect((await errorBody(await get(handler, '/search?text=a&showRankingScoreDetails=yes'), 400)).message).toMatch(/showRankingScoreDetails must be true or false/);
+    expect((await errorBody(await get(handler, '/search?text=a&showRankingScoreDetails=yes'), 400)).message).toMatch(
+      /showRankingScoreDetails must be true or false/,
+    );
   });
 
   it('answers a 512-character word on /search and /autocomplete', async () => {
@@ -237,16 +309,28 @@ describe('field names constructor, toString and __proto__ over HTTP', () => {
 
   it('filter on constructor and toString like any field', async () => {
     expect(ids(await ok(await get(handler, '/search?index=acme_Catalog&text=&filters[constructor][]=oak')))).toEqual(['a1']);
-    expect(ids(await ok(await get(handler, '/search?index=acme_Catalog&text=&filters[constructor][]=oak&filters[constructor][]=pine')))).toEqual(['a1', 'a2']);
+    expect(
+      ids(await ok(await get(handler, '/search?index=acme_Catalog&text=&filters[constructor][]=oak&filters[constructor][]=pine'))),
+    ).toEqual(['a1', 'a2']);
     expect(ids(await ok(await get(handler, '/search?index=acme_Catalog&text=&filters[toString][]=blue')))).toEqual(['a1']);
-    expect(ids(await ok(await get(handler, '/search?index=acme_Catalog&text=&filters[valueOf][0][operator]=%3E&filters[valueOf][0][value]=4')))).toEqual(['a2']);
-    expect(ids(await ok(await get(handler, `/search?${qs.stringify({ index: 'acme_Catalog', text: '', filters: { constructor: ['pine'] } })}`)))).toEqual(['a2']);
+    expect(
+      ids(await ok(await get(handler, '/search?index=acme_Catalog&text=&filters[valueOf][0][operator]=%3E&filters[valueOf][0][value]=4'))),
+    ).toEqual(['a2']);
+    expect(
+      ids(await ok(await get(handler, `/search?${qs.stringify({ index: 'acme_Catalog', text: '', filters: { constructor: ['pine'] } })}`))),
+    ).toEqual(['a2']);
   });
 
   it('facet and sort on them', async () => {
     const body = await ok(await get(handler, '/search?index=acme_Catalog&text=&sort[]=valueOf:desc'));
     expect(ids(body)).toEqual(['a2', 'a1', 'a3']);
-    expect(body.facets.constructor).toEqual({ type: 'list', values: [['oak', 1], ['pine', 1]] });
+    expect(body.facets.constructor).toEqual({
+      type: 'list',
+      values: [
+        ['oak', 1],
+        ['pine', 1],
+      ],
+    });
     expect(body.facets.toString).toEqual({ type: 'list', values: [['blue', 1]] });
   });
 
@@ -258,7 +342,12 @@ describe('field names constructor, toString and __proto__ over HTTP', () => {
   });
 
   it('refuses __proto__ as a filter name with a 400 naming it, polluting nothing', async () => {
-    for (const search of ['text=&filters[__proto__][]=x', 'text=&filters[__proto__][polluted]=1', 'text=&filters%5B__proto__%5D%5B%5D=x', 'text=&filters[brand][__proto__][polluted]=1']) {
+    for (const search of [
+      'text=&filters[__proto__][]=x',
+      'text=&filters[__proto__][polluted]=1',
+      'text=&filters%5B__proto__%5D%5B%5D=x',
+      'text=&filters[brand][__proto__][polluted]=1',
+    ]) {
       const body = await errorBody(await get(handler, `/search?index=acme_Catalog&${search}`), 400);
       expect(body.message, search).toMatch(/__proto__/);
     }
@@ -311,9 +400,11 @@ describe('errors: JSON naming the parameter', () => {
   it('hitsPerPage 0', () => named('text=&hitsPerPage=0', /\bhitsPerPage\b/));
   it('hitsPerPage above 1000', () => named('text=&hitsPerPage=1001', /\bhitsPerPage\b.*1000/));
   it('unknown operator', () => named('text=&filters[price][0][operator]=%21%3D&filters[price][0][value]=1', /filters\[price\].*operator/));
-  it('non-numeric range value', () => named('text=&filters[price][0][operator]=%3E&filters[price][0][value]=cheap', /filters\[price\].*number/));
+  it('non-numeric range value', () =>
+    named('text=&filters[price][0][operator]=%3E&filters[price][0][value]=cheap', /filters\[price\].*number/));
   it('filter on an unknown field', () => named('text=&filters[color][]=red', /filters\[color\].*unknown field/));
-  it('range filter on a string field', () => named('text=&filters[brand][0][operator]=%3E&filters[brand][0][value]=1', /filters\[brand\].*number field/));
+  it('range filter on a string field', () =>
+    named('text=&filters[brand][0][operator]=%3E&filters[brand][0][value]=1', /filters\[brand\].*number field/));
   it('sort on an unknown field', () => named('text=&sort[]=color:asc', /\bsort\b.*unknown field color/));
   it('sort with a direction other than asc or desc', () => named('text=&sort[]=price:up', /\bsort\b.*asc.*desc/));
   it('sort on v0.3', () => named('text=&sort[]=price:asc', /\bsort\b.*v0\.3/, '/v0.3/search'));
@@ -322,13 +413,17 @@ describe('errors: JSON naming the parameter', () => {
   it('semanticRatio below 0', () => named('text=&semanticRatio=-1', /\bsemanticRatio\b/));
   it('semanticRatio above 1', () => named('text=&semanticRatio=2', /\bsemanticRatio\b/));
   it('a malformed index', () => named('text=&index=acme', /\bindex\b/));
-  it('a query string over the parser limits', () => named(`text=&${Array.from({ length: 1001 }, (_, i) => `filters[brand][]=b${i}`).join('&')}`, /too large or too deep/));
+  it('a query string over the parser limits', () =>
+    named(`text=&${Array.from({ length: 1001 }, (_, i) => `filters[brand][]=b${i}`).join('&')}`, /too large or too deep/));
   it('autocomplete without query', () => named('hits_per_page=5', /\bquery\b.*required/, '/autocomplete'));
   it('autocomplete hits_per_page 0', () => named('query=ac&hits_per_page=0', /\bhits_per_page\b/, '/autocomplete'));
   it('autocomplete hits_per_page above 100', () => named('query=ac&hits_per_page=101', /\bhits_per_page\b/, '/autocomplete'));
 
   it('details name each parameter in the query string notation', async () => {
-    const body = (await errorBody(await search('text=&page=-1&filters[price][0][operator]=%21%3D&filters[price][0][value]=1'), 400)) as ErrorBody & { details?: { parameter: string; message: string }[] };
+    const body = (await errorBody(
+      await search('text=&page=-1&filters[price][0][operator]=%21%3D&filters[price][0][value]=1'),
+      400,
+    )) as ErrorBody & { details?: { parameter: string; message: string }[] };
     expect(body.details?.map((d) => d.parameter).sort()).toEqual(['filters[price]', 'page']);
     const unknown = (await errorBody(await search('text=&filters[color][]=red'), 400)) as ErrorBody & { details?: { parameter: string }[] };
     expect(unknown.details).toEqual([{ parameter: 'filters[color]', message: expect.stringMatching(/unknown field color/) }]);
@@ -373,11 +468,17 @@ describe('tenancy', () => {
 
   const names = async (res: Response) => (await ok(res)).hits.map((h) => h.name);
 
-  it("from the leading label of the Host header, when it names a catalog", async () => {
+  it('from the leading label of the Host header, when it names a catalog', async () => {
     expect(await names(await get(handler, 'http://acme.search.example/search?text=acme'))).toEqual(['Acme anvil', 'Acme rocket']); // equal but for length: the shorter name (more of it typed) first
     expect(await names(await get(handler, 'http://globex.search.example/search?text='))).toEqual(['Globex doomsday device']);
-    expect(await names(await get(handler, 'http://localhost/search?text=', { host: 'globex.search.example' }))).toEqual(['Globex doomsday device']);
-    expect(await names(await get(handler, 'http://localhost/search?text=', { host: 'ACME.search.example:8443' }))).toEqual(['Acme rocket', 'Acme anvil', 'Roadrunner trap']);
+    expect(await names(await get(handler, 'http://localhost/search?text=', { host: 'globex.search.example' }))).toEqual([
+      'Globex doomsday device',
+    ]);
+    expect(await names(await get(handler, 'http://localhost/search?text=', { host: 'ACME.search.example:8443' }))).toEqual([
+      'Acme rocket',
+      'Acme anvil',
+      'Roadrunner trap',
+    ]);
   });
 
   it('from index=<identifier>_Catalog, before the host', async () => {
@@ -388,9 +489,13 @@ describe('tenancy', () => {
   it('from client_id for autocomplete', async () => {
     const body = await ok<{ suggestions: { text: string }[] }>(await get(handler, '/autocomplete?query=acme&client_id=acme'));
     expect(body.suggestions.map((s) => s.text)).toEqual(['Acme anvil', 'Acme rocket']);
-    const globex = await ok<{ suggestions: { text: string }[] }>(await get(handler, 'http://acme.search.example/autocomplete?query=glob&client_id=globex'));
+    const globex = await ok<{ suggestions: { text: string }[] }>(
+      await get(handler, 'http://acme.search.example/autocomplete?query=glob&client_id=globex'),
+    );
     expect(globex.suggestions).toEqual([{ text: 'Globex doomsday device' }]);
-    const byHost = await ok<{ suggestions: { text: string }[] }>(await get(handler, 'http://globex.search.example/autocomplete?query=glob'));
+    const byHost = await ok<{ suggestions: { text: string }[] }>(
+      await get(handler, 'http://globex.search.example/autocomplete?query=glob'),
+    );
     expect(byHost.suggestions).toEqual([{ text: 'Globex doomsday device' }]);
   });
 
@@ -416,7 +521,9 @@ describe('tenancy', () => {
     const h = createSearchHandler({ registry: single });
     expect(await names(await get(h, 'http://localhost/search?text='))).toEqual(['Solo item']);
     expect(await names(await get(h, 'http://www.shop.example/search?text=solo'))).toEqual(['Solo item']);
-    expect((await ok<{ suggestions: unknown[] }>(await get(h, 'http://localhost/autocomplete?query=sol'))).suggestions).toEqual([{ text: 'Solo item' }]);
+    expect((await ok<{ suggestions: unknown[] }>(await get(h, 'http://localhost/autocomplete?query=sol'))).suggestions).toEqual([
+      { text: 'Solo item' },
+    ]);
     // An identifier that is not that catalog is still a 404.
     await errorBody(await get(h, '/search?text=&index=other_Catalog'), 404);
   });
@@ -439,7 +546,10 @@ describe('tenancy', () => {
     await acme.put(item('a4', 'Coyote rocket skates', { brand: 'Coyote' }));
     expect(await names(await get(h, '/search?index=acme_Catalog&text=coyote'))).toEqual(['Roadrunner trap']);
     await acme.sync();
-    expect((await names(await get(h, '/search?index=acme_Catalog&text=coyote'))).sort()).toEqual(['Coyote rocket skates', 'Roadrunner trap']);
+    expect((await names(await get(h, '/search?index=acme_Catalog&text=coyote'))).sort()).toEqual([
+      'Coyote rocket skates',
+      'Roadrunner trap',
+    ]);
   });
 });
 
@@ -463,7 +573,10 @@ describe('requireSearchKey', () => {
   });
 
   it('401 with an unknown key', async () => {
-    await errorBody(await get(handler, '/search?index=acme_Catalog&text=', { authorization: 'Bearer sk-nobody-0123456789abcdef0123456789abcdef' }), 401);
+    await errorBody(
+      await get(handler, '/search?index=acme_Catalog&text=', { authorization: 'Bearer sk-nobody-0123456789abcdef0123456789abcdef' }),
+      401,
+    );
   });
 
   it("403 with another catalog's key", async () => {
@@ -472,8 +585,12 @@ describe('requireSearchKey', () => {
   });
 
   it('200 with the search key, as a Bearer token or x-api-key', async () => {
-    expect(ids(await ok(await get(handler, '/search?index=acme_Catalog&text=rocket', { authorization: `Bearer ${ACME_SEARCH_KEY}` })))).toEqual(['a1']);
-    expect(ids(await ok(await get(handler, 'http://acme.search.example/search?text=rocket', { 'x-api-key': ACME_SEARCH_KEY })))).toEqual(['a1']);
+    expect(
+      ids(await ok(await get(handler, '/search?index=acme_Catalog&text=rocket', { authorization: `Bearer ${ACME_SEARCH_KEY}` }))),
+    ).toEqual(['a1']);
+    expect(ids(await ok(await get(handler, 'http://acme.search.example/search?text=rocket', { 'x-api-key': ACME_SEARCH_KEY })))).toEqual([
+      'a1',
+    ]);
     await ok(await get(handler, '/autocomplete?client_id=acme&query=roc', { authorization: `bearer ${ACME_SEARCH_KEY}` }));
     await ok(await get(handler, '/search?index=globex_Catalog&text=', { authorization: `Bearer ${GLOBEX_SEARCH_KEY}` }));
   });
@@ -507,7 +624,13 @@ describe('onSearch', () => {
   it('a hook that throws is reported, and the client still gets its answer', async () => {
     const { registry } = await tenants();
     const reported: unknown[] = [];
-    const handler = createSearchHandler({ registry, onError: (e) => reported.push(e), onSearch: () => { throw new Error('hook broke'); } });
+    const handler = createSearchHandler({
+      registry,
+      onError: (e) => reported.push(e),
+      onSearch: () => {
+        throw new Error('hook broke');
+      },
+    });
     expect((await ok(await get(handler, '/search?index=acme_Catalog&text=acme'))).totalHits).toBe(2);
     expect(reported).toEqual([new Error('hook broke')]);
   });

@@ -38,7 +38,10 @@ describe('jsonBodySteps', () => {
   it('refuses what JSON.parse refuses, with the same code, and names the bad element', () => {
     const cases = ['[1,]', '[,1]', '[1 2]', '[1}', '[1] x', '[[1]', '[', '[1,{"a":}]', '["\\u12"]', '[1,,2]'];
     for (const text of cases) {
-      expect(outcome(() => runAtOnce(jsonBodySteps(encode(text)))), text).toEqual(outcome(() => parseJsonBody(text)));
+      expect(
+        outcome(() => runAtOnce(jsonBodySteps(encode(text)))),
+        text,
+      ).toEqual(outcome(() => parseJsonBody(text)));
     }
     const many = `[${Array.from({ length: 600 }, (_, i) => (i === 555 ? '{"a":tru}' : '1')).join(',')}]`;
     expect(() => runAtOnce(jsonBodySteps(encode(many)))).toThrow(/element 555/);
@@ -46,7 +49,9 @@ describe('jsonBodySteps', () => {
   });
 
   it('agrees with parseJsonBody on arbitrary text near JSON', () => {
-    const near = fc.array(fc.constantFrom('[', ']', '{', '}', ',', ':', '"', '\\', '1', 'a', ' ', 'true', '"k"'), { maxLength: 30 }).map((parts) => parts.join(''));
+    const near = fc
+      .array(fc.constantFrom('[', ']', '{', '}', ',', ':', '"', '\\', '1', 'a', ' ', 'true', '"k"'), { maxLength: 30 })
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(near, (text) => {
         expect(outcome(() => runAtOnce(jsonBodySteps(encode(text))))).toEqual(outcome(() => parseJsonBody(decodeUtf8(encode(text)))));
@@ -59,7 +64,10 @@ describe('jsonBodySteps', () => {
 describe('a 10,000-operation batch', () => {
   it('gives the event loop a turn at least every 250 operations, and decisions answer meanwhile', async () => {
     const { call, catalog } = await stack();
-    const operations = Array.from({ length: 10_000 }, (_, i) => ({ operation: 'create-replace', product: item(`b${i}`, { brand: `brand${i % 50}` }) }));
+    const operations = Array.from({ length: 10_000 }, (_, i) => ({
+      operation: 'create-replace',
+      product: item(`b${i}`, { brand: `brand${i % 50}` }),
+    }));
     let turns = 0;
     let decisions = 0;
     let done = false;

@@ -5,18 +5,34 @@ import { createTokenHandler } from '../../src/http/token';
 const T0 = 1_700_000_000_000;
 const BASE = 'http://auth.abkit.test';
 
-async function setup(options: { prefix?: string; maxBodyBytes?: number; tokens?: Omit<TokenServiceOptions, 'storage' | 'accesses' | 'clock'> } = {}) {
+async function setup(
+  options: { prefix?: string; maxBodyBytes?: number; tokens?: Omit<TokenServiceOptions, 'storage' | 'accesses' | 'clock'> } = {},
+) {
   const storage = memoryStorage();
-  for (const [id, accountId] of [['prod', 'acme'], ['staging', 'acme'], ['gprod', 'globex']] as const) {
+  for (const [id, accountId] of [
+    ['prod', 'acme'],
+    ['staging', 'acme'],
+    ['gprod', 'globex'],
+  ] as const) {
     await storage.environments.put({ id, accountId, config: { campaigns: [] } });
   }
   let now = T0;
   const clock = () => now;
   const accesses = new AccessManager({ storage, clock });
   const tokens = new TokenService({ storage, accesses, clock, ...options.tokens });
-  const access = await accesses.createAccess({ account: 'acme', name: 'bot', environments: ['prod'], actions: ['campaigns.read', 'campaigns.write'] });
+  const access = await accesses.createAccess({
+    account: 'acme',
+    name: 'bot',
+    environments: ['prod'],
+    actions: ['campaigns.read', 'campaigns.write'],
+  });
   const errors: unknown[] = [];
-  const handler = createTokenHandler({ tokens, prefix: options.prefix, maxBodyBytes: options.maxBodyBytes, onError: (e) => errors.push(e) });
+  const handler = createTokenHandler({
+    tokens,
+    prefix: options.prefix,
+    maxBodyBytes: options.maxBodyBytes,
+    onError: (e) => errors.push(e),
+  });
   const prefix = options.prefix ?? '';
   const valid = { grant_type: 'client_credentials', scope: '*', client_id: access.clientId, client_secret: access.clientSecret };
 
@@ -73,7 +89,9 @@ describe('POST /{account_id}/token', () => {
 
   it('accepts a form-encoded body', async () => {
     const { post, valid } = await setup();
-    const res = await post('acme', new URLSearchParams(valid).toString(), { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await post('acme', new URLSearchParams(valid).toString(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'campaigns.read campaigns.write' });
@@ -81,7 +99,9 @@ describe('POST /{account_id}/token', () => {
 
   it('accepts a form-encoded body with a charset parameter', async () => {
     const { post, valid } = await setup();
-    const res = await post('acme', new URLSearchParams(valid).toString(), { headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' } });
+    const res = await post('acme', new URLSearchParams(valid).toString(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -143,11 +163,14 @@ describe('POST /{account_id}/token', () => {
       expect((await issue({ expires_in: 60 }, '?expires_in=30')).expires_in).toBe(30);
     });
 
-    it.each(['?expires_in=-1', '?expires_in=1.5', '?expires_in=abc', '?expires_in=1e3', '?expires_in=%2060'])('query %s is 400 invalid_request', async (query) => {
-      const { post, valid } = await setup();
-      const description = await oauthError(await post('acme', valid, { query }), 400, 'invalid_request');
-      expect(description).toMatch(/expires_in/);
-    });
+    it.each(['?expires_in=-1', '?expires_in=1.5', '?expires_in=abc', '?expires_in=1e3', '?expires_in=%2060'])(
+      'query %s is 400 invalid_request',
+      async (query) => {
+        const { post, valid } = await setup();
+        const description = await oauthError(await post('acme', valid, { query }), 400, 'invalid_request');
+        expect(description).toMatch(/expires_in/);
+      },
+    );
 
     it('clamps a lifetime of any number of digits, as documented (issue #23); still refuses what is not one, without echoing it whole', async () => {
       const { issue, post, valid } = await setup();
@@ -200,7 +223,10 @@ describe('POST /{account_id}/token', () => {
     it('a wrong secret in HTTP Basic is 401 invalid_client with WWW-Authenticate: Basic', async () => {
       const { post, access } = await setup();
       const res = await post('acme', 'grant_type=client_credentials', {
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(access.clientId, 'wrong-wrong-wrong-wrong-wrong-wrong') },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(access.clientId, 'wrong-wrong-wrong-wrong-wrong-wrong'),
+        },
       });
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm="abkit"/);
       await oauthError(res, 401, 'invalid_client');
@@ -251,7 +277,11 @@ describe('POST /{account_id}/token', () => {
     it('a repeated form field is 400 invalid_request', async () => {
       const { post, valid } = await setup();
       const body = `${new URLSearchParams(valid).toString()}&scope=campaigns.read`;
-      await oauthError(await post('acme', body, { headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, 'invalid_request');
+      await oauthError(
+        await post('acme', body, { headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        400,
+        'invalid_request',
+      );
     });
 
     it('a body over the limit is 413 invalid_request', async () => {

@@ -41,7 +41,12 @@ function countWebObjects(): void {
 }
 
 // A client that builds no Web objects either (fetch would), and may send any Host header.
-function send(url: string, method: string, body: string | undefined, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+function send(
+  url: string,
+  method: string,
+  body: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers }, (res) => {
       let text = '';
@@ -74,7 +79,7 @@ describe('createNodeListener', () => {
     expect(built).toBe(0);
   });
 
-  it('routes and reads the query from the node request\'s own target, as from its URL', async () => {
+  it("routes and reads the query from the node request's own target, as from its URL", async () => {
     const url = await listen(createServer(createNodeListener(handler)));
     const simple = await send(`${url}/v2/campaigns?mode=simple`, 'POST', '{"visitor_id":"v1"}', { 'content-type': 'application/json' });
     expect(simple.status).toBe(200);
@@ -89,7 +94,9 @@ describe('createNodeListener', () => {
   it('writes a Content-Length without touching a header record responses share', async () => {
     const shared = { 'content-type': 'text/plain' };
     let n = 0;
-    const url = await listen(createServer(createNodeListener(async () => respond(n++ === 0 ? 'first' : null, n === 1 ? 200 : 204, shared))));
+    const url = await listen(
+      createServer(createNodeListener(async () => respond(n++ === 0 ? 'first' : null, n === 1 ? 200 : 204, shared))),
+    );
     const first = await send(url, 'GET', undefined);
     expect(first.headers['content-length']).toBe('5');
     const second = await send(url, 'GET', undefined);
@@ -102,7 +109,11 @@ describe('createNodeListener', () => {
     const url = await listen(createServer(createNodeListener(handler)));
     const big = await fetch(`${url}/v2/campaigns`, { method: 'POST', body: JSON.stringify({ visitor_id: 'x'.repeat(5000) }) });
     expect(big.status).toBe(413);
-    const chunked = await fetch(`${url}/v2/campaigns`, { method: 'POST', body: new Blob(['{"visitor_id":"', 'y'.repeat(5000), '"}']).stream(), duplex: 'half' } as RequestInit);
+    const chunked = await fetch(`${url}/v2/campaigns`, {
+      method: 'POST',
+      body: new Blob(['{"visitor_id":"', 'y'.repeat(5000), '"}']).stream(),
+      duplex: 'half',
+    } as RequestInit);
     expect(chunked.status).toBe(413);
     expect((await fetch(`${url}/v2/campaigns`, { method: 'POST', body: '{"visitor_id":"v"}' })).status).toBe(200);
   });
@@ -160,11 +171,19 @@ describe('createNodeListener', () => {
     const app = express();
     app.use(express.json(), createNodeListener(handler));
     const url = await listen(createServer(app));
-    const ok = await fetch(`${url}/v2/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"visitor_id":"parsed"}' });
+    const ok = await fetch(`${url}/v2/campaigns`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"visitor_id":"parsed"}',
+    });
     expect(await ok.json()).toMatchObject({ visitor_id: 'parsed' });
     let deep: unknown = 1;
     for (let i = 0; i < 70; i++) deep = [deep];
-    const tooDeep = await fetch(`${url}/v2/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ visitor_id: 'v', context: { d: deep } }) });
+    const tooDeep = await fetch(`${url}/v2/campaigns`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ visitor_id: 'v', context: { d: deep } }),
+    });
     expect(tooDeep.status).toBe(400);
     expect(((await tooDeep.json()) as { message: string }).message).toMatch(/deeper than the limit of 64/);
   });
@@ -175,7 +194,16 @@ describe('createNodeListener', () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     const errors: unknown[] = [];
-    const failing = await listen(createServer(createNodeListener(async () => { throw new Error('secret detail'); }, { onError: (e) => errors.push(e) })));
+    const failing = await listen(
+      createServer(
+        createNodeListener(
+          async () => {
+            throw new Error('secret detail');
+          },
+          { onError: (e) => errors.push(e) },
+        ),
+      ),
+    );
     const res = await fetch(`${failing}/x`);
     expect(res.status).toBe(500);
     expect(await res.text()).toBe('{"message":"internal error"}');
@@ -190,12 +218,18 @@ describe('createNodeListener', () => {
 
   it('rejects an origin with a path, and a coalesceWrites that is not a boolean', () => {
     expect(() => createNodeListener(handler, { origin: 'https://x.example/base' })).toThrow(/origin must be a scheme and host/);
-    expect(() => createNodeListener(handler, { coalesceWrites: 'yes' as unknown as boolean })).toThrow(/coalesceWrites must be a boolean, got string/);
+    expect(() => createNodeListener(handler, { coalesceWrites: 'yes' as unknown as boolean })).toThrow(
+      /coalesceWrites must be a boolean, got string/,
+    );
   });
 
   it('with coalesceWrites, writes the responses ready in one turn together at its end, each whole and to its own request', async () => {
     const url = await listen(createServer(createNodeListener(handler, { coalesceWrites: true })));
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => send(`${url}/v2/campaigns`, 'POST', `{"visitor_id":"v${i}"}`, { 'content-type': 'application/json' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        send(`${url}/v2/campaigns`, 'POST', `{"visitor_id":"v${i}"}`, { 'content-type': 'application/json' }),
+      ),
+    );
     answers.forEach((res, i) => {
       expect(res.status).toBe(200);
       expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
@@ -222,7 +256,10 @@ describe('createNodeListener', () => {
           written.push(`${name} destroyed`);
         },
       }) as unknown as ServerResponse;
-    const listener = createNodeListener(async () => respond('ok', 200, { 'content-type': 'text/plain' }), { coalesceWrites: true, onError: (e) => errors.push(e) });
+    const listener = createNodeListener(async () => respond('ok', 200, { 'content-type': 'text/plain' }), {
+      coalesceWrites: true,
+      onError: (e) => errors.push(e),
+    });
     const request = (path: string) => ({ method: 'GET', url: path, headers: { host: 'x' } }) as unknown as IncomingMessage;
     await Promise.all([listener(request('/a'), fake('a')), listener(request('/b'), fake('b', true)), listener(request('/c'), fake('c'))]);
     expect(written).toEqual([]);

@@ -34,7 +34,16 @@ const CONFIG = {
         {
           id: 'vg-vip',
           targeting: { targetingGroups: [{ targetings: [{ key: 'plan', operator: 'EQUALS', value: 'gold' }] }] },
-          variations: [{ id: 'vip-on', allocation: 100, modifications: { type: 'JSON', value: { vip: true, perks: { shipping: 'free', lounges: ['paris'] }, tiers: [1, 2], nothing: null } } }],
+          variations: [
+            {
+              id: 'vip-on',
+              allocation: 100,
+              modifications: {
+                type: 'JSON',
+                value: { vip: true, perks: { shipping: 'free', lounges: ['paris'] }, tiers: [1, 2], nothing: null },
+              },
+            },
+          ],
         },
       ],
     },
@@ -45,9 +54,11 @@ let engine: DecisionEngine;
 const client = () => OpenFeature.getClient('abkit-tests');
 const seen: { stage: string; details?: EvaluationDetails<FlagValue>; flagKey: string }[] = [];
 const hook: Hook = {
-  after: (context: HookContext, details: EvaluationDetails<FlagValue>) => void seen.push({ stage: 'after', details, flagKey: context.flagKey }),
+  after: (context: HookContext, details: EvaluationDetails<FlagValue>) =>
+    void seen.push({ stage: 'after', details, flagKey: context.flagKey }),
   error: (context: HookContext) => void seen.push({ stage: 'error', flagKey: context.flagKey }),
-  finally: (context: HookContext, details: EvaluationDetails<FlagValue>) => void seen.push({ stage: 'finally', details, flagKey: context.flagKey }),
+  finally: (context: HookContext, details: EvaluationDetails<FlagValue>) =>
+    void seen.push({ stage: 'finally', details, flagKey: context.flagKey }),
 };
 
 /** A visitor the hash (not the forced variation) puts in `variation`. */
@@ -61,7 +72,12 @@ async function visitorIn(variation: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  engine = new DecisionEngine({ storage: memoryStorage(), defaultEnvironment: 'prod', refreshIntervalMs: 0, forcedVariations: { 'c-split': 'b' } });
+  engine = new DecisionEngine({
+    storage: memoryStorage(),
+    defaultEnvironment: 'prod',
+    refreshIntervalMs: 0,
+    forcedVariations: { 'c-split': 'b' },
+  });
   await engine.load(CONFIG, { environment: 'prod' });
   await engine.load(CONFIG, { environment: 'qa' });
   await OpenFeature.setProviderAndWait(new AbkitProvider({ engine, environment: 'prod' }));
@@ -81,7 +97,15 @@ describe('reasons', () => {
     const details = await plain.getStringDetails('color', 'none', { targetingKey: visitor });
     expect(details).toMatchObject({ value: 'grey', reason: 'SPLIT', variant: 'a', flagKey: 'color' });
     expect(details.errorCode).toBeUndefined();
-    expect(details.flagMetadata).toEqual({ campaignId: 'c-split', campaignName: 'Split test', slug: 'split-test', type: 'ab', variationGroupId: 'vg-split', variationId: 'a', reference: true });
+    expect(details.flagMetadata).toEqual({
+      campaignId: 'c-split',
+      campaignName: 'Split test',
+      slug: 'split-test',
+      type: 'ab',
+      variationGroupId: 'vg-split',
+      variationId: 'a',
+      reference: true,
+    });
   });
 
   it('STATIC for a forced variation', async () => {
@@ -97,8 +121,14 @@ describe('reasons', () => {
   });
 
   it('DEFAULT for a known flag the visitor is not targeted by, or whose value is null', async () => {
-    expect(await client().getBooleanDetails('vip', false, { targetingKey: 'v1', plan: 'free' })).toMatchObject({ value: false, reason: 'DEFAULT' });
-    expect(await client().getObjectDetails('nothing', { d: 1 }, { targetingKey: 'v1', plan: 'gold' })).toMatchObject({ value: { d: 1 }, reason: 'DEFAULT' });
+    expect(await client().getBooleanDetails('vip', false, { targetingKey: 'v1', plan: 'free' })).toMatchObject({
+      value: false,
+      reason: 'DEFAULT',
+    });
+    expect(await client().getObjectDetails('nothing', { d: 1 }, { targetingKey: 'v1', plan: 'gold' })).toMatchObject({
+      value: { d: 1 },
+      reason: 'DEFAULT',
+    });
   });
 
   it('DISABLED in panic mode', async () => {
@@ -141,7 +171,11 @@ describe('types and errors', () => {
     const missing = await client().getBooleanDetails('no-such-flag', true, { targetingKey: 'v1' });
     expect(missing).toMatchObject({ value: true, reason: 'ERROR', errorCode: ErrorCode.FLAG_NOT_FOUND });
     expect(missing.errorMessage).toContain('no-such-flag');
-    expect(await client().getStringDetails('color', 'd', {})).toMatchObject({ value: 'd', reason: 'ERROR', errorCode: ErrorCode.TARGETING_KEY_MISSING });
+    expect(await client().getStringDetails('color', 'd', {})).toMatchObject({
+      value: 'd',
+      reason: 'ERROR',
+      errorCode: ErrorCode.TARGETING_KEY_MISSING,
+    });
     const bad = await client().getStringDetails('color', 'd', { targetingKey: 'v1', address: { city: 'Paris' } });
     expect(bad).toMatchObject({ value: 'd', reason: 'ERROR', errorCode: ErrorCode.INVALID_CONTEXT });
     expect(bad.errorMessage).toContain('address');
@@ -163,7 +197,12 @@ describe('hooks, exposures and track()', () => {
     await client().getBooleanValue('vip', false, { targetingKey: 'v1', plan: 'gold' });
     await client().getBooleanValue('no-such-flag', false, { targetingKey: 'v1' });
     const after = seen.find((s) => s.stage === 'after' && s.flagKey === 'vip')!;
-    expect(after.details).toMatchObject({ value: true, reason: 'TARGETING_MATCH', variant: 'vip-on', flagMetadata: { campaignId: 'c-vip' } });
+    expect(after.details).toMatchObject({
+      value: true,
+      reason: 'TARGETING_MATCH',
+      variant: 'vip-on',
+      flagMetadata: { campaignId: 'c-vip' },
+    });
     expect(seen.some((s) => s.stage === 'error' && s.flagKey === 'no-such-flag')).toBe(true);
     const fin = seen.find((s) => s.stage === 'finally' && s.flagKey === 'no-such-flag')!;
     expect(fin.details).toMatchObject({ reason: 'ERROR', errorCode: ErrorCode.FLAG_NOT_FOUND });
@@ -176,13 +215,16 @@ describe('hooks, exposures and track()', () => {
     await client().getNumberValue('color', 0, { targetingKey: 'exposed-1', plan: 'gold' }); // type mismatch
     await client().getBooleanValue('vip', false, { targetingKey: 'exposed-2', plan: 'free' }); // default
     const recorded = await engine.storage.activations.list({ environmentId: 'prod' });
-    expect(recorded.filter((a) => a.visitorId.startsWith('exposed-')).map((a) => [a.visitorId, a.campaignId, a.variationId])).toEqual([['exposed-1', 'c-vip', 'vip-on']]);
+    expect(recorded.filter((a) => a.visitorId.startsWith('exposed-')).map((a) => [a.visitorId, a.campaignId, a.variationId])).toEqual([
+      ['exposed-1', 'c-vip', 'vip-on'],
+    ]);
   });
 
   it('track() records a conversion event with its value for the context visitor', async () => {
     client().track('purchase', { targetingKey: 'buyer-1' }, { value: 42.5 });
     client().track('signup', { targetingKey: 'buyer-2' });
-    const events = async () => (await engine.storage.events.list({ environmentId: 'prod' })).filter((e) => e.visitorId.startsWith('buyer-'));
+    const events = async () =>
+      (await engine.storage.events.list({ environmentId: 'prod' })).filter((e) => e.visitorId.startsWith('buyer-'));
     await expect.poll(async () => (await events()).length).toBe(2);
     expect((await events()).map((e) => [e.visitorId, e.event, e.value])).toEqual([
       ['buyer-1', 'purchase', 42.5],

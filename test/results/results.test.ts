@@ -19,10 +19,22 @@ describe('ExperimentService.results', () => {
     for (const visitorId of ids) await engine.decide({ visitorId });
     const explained = await Promise.all(ids.map((visitorId) => engine.explain({ visitorId })));
     now = 2000;
-    await experiments.track([{ visitorId: 'ann', event: 'purchase', value: 30 }, { visitorId: 'ann', event: 'purchase', value: 12 }, { visitorId: 'bob', event: 'purchase', value: 5 }]);
+    await experiments.track([
+      { visitorId: 'ann', event: 'purchase', value: 30 },
+      { visitorId: 'ann', event: 'purchase', value: 12 },
+      { visitorId: 'bob', event: 'purchase', value: 5 },
+    ]);
     await experiments.track({ visitorId: 'cid', event: 'purchase', timestamp: 500 }); // before its exposure
     const results = await experiments.results({ campaignId: 'checkout', metric: 'purchase' });
-    expect(results).toMatchObject({ environmentId: 'default', campaignId: 'exp', metric: 'purchase', valueMetric: true, multipleExposures: 0, since: null, until: null });
+    expect(results).toMatchObject({
+      environmentId: 'default',
+      campaignId: 'exp',
+      metric: 'purchase',
+      valueMetric: true,
+      multipleExposures: 0,
+      since: null,
+      until: null,
+    });
     const [group] = results.groups;
     expect(group!.variationGroupId).toBe(explained[0]!.campaigns[0]!.variationGroupId);
     expect(group!.referenceVariationId).toBe('exp-v0');
@@ -101,7 +113,12 @@ describe('simulated experiments through the real engine', () => {
     const storage = await open();
     try {
       const { engine, experiments } = await engineWith([50, 50], storage);
-      await simulate(engine, { visitors: 20_000, rates: { 'exp-v0': 0.1, 'exp-v1': 0.12 }, orderValue: { 'exp-v0': 50, 'exp-v1': 55 }, seed: 7 });
+      await simulate(engine, {
+        visitors: 20_000,
+        rates: { 'exp-v0': 0.1, 'exp-v1': 0.12 },
+        orderValue: { 'exp-v0': 50, 'exp-v1': 55 },
+        seed: 7,
+      });
       const { groups } = await experiments.results({ campaignId: 'exp', metric: 'purchase' });
       const [control, treatment] = groups[0]!.variations;
       expect(control!.exposed + treatment!.exposed).toBe(20_000);

@@ -35,7 +35,14 @@ interface Fixture {
     comparisons: {
       variationId: string;
       rate: { z: number | null; pValue: number | null; difference: Interval | null; relative: Interval | null; chanceToBeat: number };
-      value: { t: number | null; df: number | null; pValue: number | null; difference: Interval | null; relative: Interval | null; chanceToBeat: number | null } | null;
+      value: {
+        t: number | null;
+        df: number | null;
+        pValue: number | null;
+        difference: Interval | null;
+        relative: Interval | null;
+        chanceToBeat: number | null;
+      } | null;
     }[];
   }[];
 }
@@ -71,7 +78,12 @@ function campaignOf(variations: FixtureVariation[]) {
           {
             id: 'g',
             targeting: { targetingGroups: [] },
-            variations: variations.map((v, i) => ({ id: v.id, allocation: v.allocation, reference: i === 0, modifications: { type: 'FLAG', value: {} } })),
+            variations: variations.map((v, i) => ({
+              id: v.id,
+              allocation: v.allocation,
+              reference: i === 0,
+              modifications: { type: 'FLAG', value: {} },
+            })),
           },
         ],
       },
@@ -102,7 +114,10 @@ describe('results statistics against SciPy reference values', () => {
 
   for (const dataset of fixture.datasets) {
     it(dataset.name, () => {
-      const results = analyzeCampaign(campaignOf(dataset.variations), dataset.variations.map(aggregateOf), { environmentId: 'env', metric: 'm' });
+      const results = analyzeCampaign(campaignOf(dataset.variations), dataset.variations.map(aggregateOf), {
+        environmentId: 'env',
+        metric: 'm',
+      });
       const [group] = results.groups;
       expect(group!.variations.map((v) => v.variationId)).toEqual(dataset.variations.map((v) => v.id));
       expect(group!.referenceVariationId).toBe(dataset.variations[0]!.id);
@@ -186,14 +201,24 @@ describe('results statistics: properties', () => {
 
   it('the sample-ratio check is 0 (p = 1) for counts in the allocated proportions, and p lies in [0, 1]', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 2, maxLength: 6 }), fc.integer({ min: 1, max: 1000 }), (weights, scale) => {
-        const exact = sampleRatioMismatch(weights.map((w) => w * scale), weights)!;
-        expect(exact.statistic).toBeCloseTo(0, 9);
-        expect(exact.pValue).toBeCloseTo(1, 9);
-        const skewed = sampleRatioMismatch(weights.map((w, i) => w * scale + (i === 0 ? scale : 0)), weights)!;
-        expect(inUnit(skewed.pValue)).toBe(true);
-        expect(skewed.degreesOfFreedom).toBe(weights.length - 1);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 2, maxLength: 6 }),
+        fc.integer({ min: 1, max: 1000 }),
+        (weights, scale) => {
+          const exact = sampleRatioMismatch(
+            weights.map((w) => w * scale),
+            weights,
+          )!;
+          expect(exact.statistic).toBeCloseTo(0, 9);
+          expect(exact.pValue).toBeCloseTo(1, 9);
+          const skewed = sampleRatioMismatch(
+            weights.map((w, i) => w * scale + (i === 0 ? scale : 0)),
+            weights,
+          )!;
+          expect(inUnit(skewed.pValue)).toBe(true);
+          expect(skewed.degreesOfFreedom).toBe(weights.length - 1);
+        },
+      ),
     );
   });
 
@@ -207,9 +232,14 @@ describe('results statistics: properties', () => {
     );
     fc.assert(
       // x on a binary grid, so that 1 − x is exact.
-      fc.property(fc.integer({ min: 0, max: 1024 }), fc.double({ min: 0.05, max: 500, noNaN: true }), fc.double({ min: 0.05, max: 500, noNaN: true }), (k, a, b) => {
-        expect(incompleteBeta(k / 1024, a, b) + incompleteBeta(1 - k / 1024, b, a)).toBeCloseTo(1, 9);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 1024 }),
+        fc.double({ min: 0.05, max: 500, noNaN: true }),
+        fc.double({ min: 0.05, max: 500, noNaN: true }),
+        (k, a, b) => {
+          expect(incompleteBeta(k / 1024, a, b) + incompleteBeta(1 - k / 1024, b, a)).toBeCloseTo(1, 9);
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.double({ min: 0.51, max: 0.9999, noNaN: true }), fc.double({ min: 0.5, max: 1e5, noNaN: true }), (p, df) => {

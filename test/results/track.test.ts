@@ -12,7 +12,10 @@ async function engineAt(now: number) {
 }
 
 async function problems(run: () => Promise<unknown>): Promise<ErrorDetail[]> {
-  const error = await run().then(() => undefined, (e: unknown) => e);
+  const error = await run().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ValidationError);
   return [...(error as ValidationError).details];
 }
@@ -22,8 +25,12 @@ describe('ExperimentService.track', () => {
     const { experiments, storage } = await engineAt(5000);
     await experiments.track({ visitorId: 'v1', event: 'signup' });
     await experiments.track({ visitorId: 'v1', event: 'purchase', value: 12.5, environment: 'prod', timestamp: 4000 });
-    expect(await storage.events.list({ environmentId: 'default' })).toEqual([{ environmentId: 'default', visitorId: 'v1', event: 'signup', value: null, timestamp: 5000 }]);
-    expect(await storage.events.list({ environmentId: 'prod' })).toEqual([{ environmentId: 'prod', visitorId: 'v1', event: 'purchase', value: 12.5, timestamp: 4000 }]);
+    expect(await storage.events.list({ environmentId: 'default' })).toEqual([
+      { environmentId: 'default', visitorId: 'v1', event: 'signup', value: null, timestamp: 5000 },
+    ]);
+    expect(await storage.events.list({ environmentId: 'prod' })).toEqual([
+      { environmentId: 'prod', visitorId: 'v1', event: 'purchase', value: 12.5, timestamp: 4000 },
+    ]);
   });
 
   it('records a list all or nothing, naming each bad element by index', async () => {
@@ -42,7 +49,10 @@ describe('ExperimentService.track', () => {
       { path: [3, 'environment'], message: '"nowhere" is not a known environment' },
     ]);
     expect(await storage.events.list({ environmentId: 'default' })).toEqual([]);
-    await experiments.track([{ visitorId: 'v1', event: 'a' }, { visitorId: 'v2', event: 'b', environment: 'prod' }]);
+    await experiments.track([
+      { visitorId: 'v1', event: 'a' },
+      { visitorId: 'v2', event: 'b', environment: 'prod' },
+    ]);
     expect((await storage.events.list({ environmentId: 'default' })).map((e) => e.event)).toEqual(['a']);
   });
 

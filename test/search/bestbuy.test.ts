@@ -5,7 +5,10 @@ import { describeWithBestBuy } from '../helpers/bestbuy-suite';
 
 /** Lower-case words of a text, split like a tokenizer would. */
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 function countBy<T>(values: readonly T[]): Map<T, number> {
@@ -69,7 +72,12 @@ describeWithBestBuy('search over the 3,291 real Best Buy products, loaded throug
   });
 
   it('a price range >= 100 and < 200 returns only such prices, and its range facet lies inside', async () => {
-    const filters = { price: [{ operator: '>=', value: 100 }, { operator: '<', value: 200 }] };
+    const filters = {
+      price: [
+        { operator: '>=', value: 100 },
+        { operator: '<', value: 200 },
+      ],
+    };
     const inRange = items.filter((i) => i.price >= 100 && i.price < 200);
     const hits = await everyHit(service, { text: '', filters });
     expect(hits.length).toBe(inRange.length);
@@ -96,7 +104,10 @@ describeWithBestBuy('search over the 3,291 real Best Buy products, loaded throug
     ]) {
       const r = await wide.search(query);
       const brands = r.facets.brand?.values as [string, number][];
-      expect(brands.reduce((sum, [, n]) => sum + n, 0), JSON.stringify(query)).toBe(r.totalHits);
+      expect(
+        brands.reduce((sum, [, n]) => sum + n, 0),
+        JSON.stringify(query),
+      ).toBe(r.totalHits);
       // And each count is the brute-force count over every hit.
       const hits = await everyHit(wide, query);
       expect(new Map(brands), JSON.stringify(query)).toEqual(countBy(hits.map((h) => h.brand as string)));
@@ -116,7 +127,9 @@ describeWithBestBuy('search over the 3,291 real Best Buy products, loaded throug
     const r = await service.search({ text: '' });
     const brands = r.facets.brand?.values as [string, number][];
     expect(brands).toHaveLength(100);
-    const ranked = [...countBy(items.map((i) => i.brand))].sort((a, b) => b[1] - a[1] || a[0].toLowerCase().localeCompare(b[0].toLowerCase()));
+    const ranked = [...countBy(items.map((i) => i.brand))].sort(
+      (a, b) => b[1] - a[1] || a[0].toLowerCase().localeCompare(b[0].toLowerCase()),
+    );
     expect(brands.map(([, n]) => n)).toEqual(ranked.slice(0, 100).map(([, n]) => n));
     expect(brands.slice(0, 3)).toEqual([
       ['Incipio', 305],
@@ -192,9 +205,14 @@ describeWithBestBuy('search over the 3,291 real Best Buy products, loaded throug
     // Every suggestion's item has a word starting with "gala" in its searched text.
     for (const t of texts) {
       const item = items.find((i) => i.name === t)!;
-      expect(words(`${item.name} ${item.description}`).some((w) => w.startsWith('gala')), t).toBe(true);
+      expect(
+        words(`${item.name} ${item.description}`).some((w) => w.startsWith('gala')),
+        t,
+      ).toBe(true);
     }
-    expect((await service.autocomplete({ query: 'gala', hitsPerPage: 50 })).suggestions.filter((s) => /galaxy/i.test(s.text)).length).toBeGreaterThan(25);
+    expect(
+      (await service.autocomplete({ query: 'gala', hitsPerPage: 50 })).suggestions.filter((s) => /galaxy/i.test(s.text)).length,
+    ).toBeGreaterThan(25);
   });
 
   it('ranks products matching both terms first, with scores in [0, 1] that never increase down the list', async () => {

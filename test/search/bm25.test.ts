@@ -10,11 +10,17 @@ describe('BM25', () => {
 
   it('gives, to the bit, the shares of the formula with k1 + 1 = 2.2 and 1 - b = 0.25 written out', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 5000 }), fc.double({ min: 0, max: 1000, noNaN: true }), fc.integer({ min: 1, max: 255 }), fc.double({ min: 0.01, max: 10, noNaN: true }), (length, average, tf, weight) => {
-        const norm = 1.2 * (0.25 + (0.75 * length) / (average || 1));
-        expect(bm25Norm(length, average)).toBe(norm);
-        expect(bm25Share(weight, tf, norm)).toBe(weight * ((tf * 2.2) / (tf + norm)));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 5000 }),
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        fc.integer({ min: 1, max: 255 }),
+        fc.double({ min: 0.01, max: 10, noNaN: true }),
+        (length, average, tf, weight) => {
+          const norm = 1.2 * (0.25 + (0.75 * length) / (average || 1));
+          expect(bm25Norm(length, average)).toBe(norm);
+          expect(bm25Share(weight, tf, norm)).toBe(weight * ((tf * 2.2) / (tf + norm)));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -28,7 +28,13 @@ describe('Dictionary.lookup: a bounded Damerau automaton over a trie', () => {
 
   it('finds a word exactly, and its completions as a prefix', () => {
     expect(lookup(dict, 'case', 0, false)).toEqual(new Map([['case', 0]]));
-    expect(lookup(dict, 'case', 0, true)).toEqual(new Map([['case', 0], ['cases', 0], ['casemate', 0]]));
+    expect(lookup(dict, 'case', 0, true)).toEqual(
+      new Map([
+        ['case', 0],
+        ['cases', 0],
+        ['casemate', 0],
+      ]),
+    );
   });
 
   it('counts an adjacent swap as one typo, two swaps as two', () => {
@@ -48,9 +54,15 @@ describe('Dictionary.lookup: a bounded Damerau automaton over a trie', () => {
 
   it('agrees with the brute force distance, whole words and prefixes (property)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(letters, { minLength: 1, maxLength: 30 }), letters, fc.constantFrom(0, 1, 2), fc.boolean(), (words, term, typos, prefix) => {
-        expect(lookup(Dictionary.of(words), term, typos, prefix)).toEqual(brute(words, term, typos, prefix));
-      }),
+      fc.property(
+        fc.uniqueArray(letters, { minLength: 1, maxLength: 30 }),
+        letters,
+        fc.constantFrom(0, 1, 2),
+        fc.boolean(),
+        (words, term, typos, prefix) => {
+          expect(lookup(Dictionary.of(words), term, typos, prefix)).toEqual(brute(words, term, typos, prefix));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -62,11 +74,22 @@ describe('Dictionary.lookup: a bounded Damerau automaton over a trie', () => {
       return out;
     };
     fc.assert(
-      fc.property(fc.uniqueArray(letters, { minLength: 1, maxLength: 40 }), letters, fc.constantFrom(0, 1, 2), fc.boolean(), fc.integer({ min: 1, max: 10 }), (words, term, typos, prefix, limit) => {
-        const sorted = [...words].sort();
-        expect(emitted(Dictionary.of(words), term, typos, prefix, limit)).toEqual(emitted(Dictionary.of(sorted), term, typos, prefix, limit));
-        expect(emitted(Dictionary.of([...sorted].reverse()), term, typos, prefix, limit)).toEqual(emitted(Dictionary.of(sorted), term, typos, prefix, limit));
-      }),
+      fc.property(
+        fc.uniqueArray(letters, { minLength: 1, maxLength: 40 }),
+        letters,
+        fc.constantFrom(0, 1, 2),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 10 }),
+        (words, term, typos, prefix, limit) => {
+          const sorted = [...words].sort();
+          expect(emitted(Dictionary.of(words), term, typos, prefix, limit)).toEqual(
+            emitted(Dictionary.of(sorted), term, typos, prefix, limit),
+          );
+          expect(emitted(Dictionary.of([...sorted].reverse()), term, typos, prefix, limit)).toEqual(
+            emitted(Dictionary.of(sorted), term, typos, prefix, limit),
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -45,7 +45,12 @@ function brute(items: readonly Item[], path: string) {
   const counts = new Map<unknown, number>();
   for (const i of items) for (const v of new Set(valuesAt(i, path))) counts.set(v, (counts.get(v) ?? 0) + 1);
   if (counts.size === 0) return undefined;
-  const values = [...counts].sort((a, b) => b[1] - a[1] || (String(a[0]).toLowerCase() < String(b[0]).toLowerCase() ? -1 : String(a[0]).toLowerCase() > String(b[0]).toLowerCase() ? 1 : 0) || (String(a[0]) < String(b[0]) ? -1 : 1));
+  const values = [...counts].sort(
+    (a, b) =>
+      b[1] - a[1] ||
+      (String(a[0]).toLowerCase() < String(b[0]).toLowerCase() ? -1 : String(a[0]).toLowerCase() > String(b[0]).toLowerCase() ? 1 : 0) ||
+      (String(a[0]) < String(b[0]) ? -1 : 1),
+  );
   return { type: 'list', values };
 }
 
@@ -70,7 +75,14 @@ describe('facets and sorts over rare fields', () => {
   });
 
   it('facets every path as the brute force does, whatever the matches (all, a few, none)', async () => {
-    const queries = [{ text: '' }, { text: 'galaxy' }, { text: '', filters: { brand: ['beta'] } }, { text: '', filters: { engraving: ['silver'] } }, { text: 'case', filters: { stock: [{ operator: '<' as const, value: 3 }] } }, { text: 'nothing-matches-this' }];
+    const queries = [
+      { text: '' },
+      { text: 'galaxy' },
+      { text: '', filters: { brand: ['beta'] } },
+      { text: '', filters: { engraving: ['silver'] } },
+      { text: 'case', filters: { stock: [{ operator: '<' as const, value: 3 }] } },
+      { text: 'nothing-matches-this' },
+    ];
     for (const query of queries) {
       const r = await service.search({ ...query, hitsPerPage: 1000 });
       const hits = new Set(r.hits.map((h) => h.id));
@@ -85,7 +97,9 @@ describe('facets and sorts over rare fields', () => {
   it('by default answers no facet for a field no matching item has', async () => {
     const r = await defaults.search({ text: '', filters: { brand: ['Zeta'] } });
     const matching = ITEMS.filter((i) => i.brand === 'Zeta');
-    expect(Object.keys(r.facets).sort()).toEqual(['brand', 'price', ...['bundle', 'engraving', 'refurbished'].filter((p) => brute(matching, p))].sort());
+    expect(Object.keys(r.facets).sort()).toEqual(
+      ['brand', 'price', ...['bundle', 'engraving', 'refurbished'].filter((p) => brute(matching, p))].sort(),
+    );
     const none = await defaults.search({ text: 'nothing-matches-this' });
     expect(none.facets).toEqual({});
   });
@@ -93,7 +107,9 @@ describe('facets and sorts over rare fields', () => {
   it('sorts by a rare number path as by a common one: missing values last', async () => {
     for (const direction of ['asc', 'desc'] as const) {
       const r: SearchResponse = await service.search({ text: '', sort: [`weight:${direction}`], hitsPerPage: 1000 });
-      const withWeight = ITEMS.filter((i) => typeof i.weight === 'number').sort((a, b) => ((a.weight as number) - (b.weight as number)) * (direction === 'asc' ? 1 : -1) || (a.id < b.id ? -1 : 1));
+      const withWeight = ITEMS.filter((i) => typeof i.weight === 'number').sort(
+        (a, b) => ((a.weight as number) - (b.weight as number)) * (direction === 'asc' ? 1 : -1) || (a.id < b.id ? -1 : 1),
+      );
       expect(r.hits.slice(0, withWeight.length).map((h) => h.id)).toEqual(withWeight.map((i) => i.id));
       expect(r.hits.slice(withWeight.length).every((h) => h.weight === undefined)).toBe(true);
     }
@@ -103,7 +119,9 @@ describe('facets and sorts over rare fields', () => {
 describe(`object keys: at most ${MAX_OBJECT_KEY_PATHS} indexed, those the most items hold`, () => {
   it('filters on the kept keys, and names the limit for a key left out', async () => {
     const n = MAX_OBJECT_KEY_PATHS + 100;
-    const catalog = await catalogOf(Array.from({ length: n }, (_, i) => item(`p${pad(i)}`, { attrs: { shared: 'yes', [`k${pad(i)}`]: 'x' } })));
+    const catalog = await catalogOf(
+      Array.from({ length: n }, (_, i) => item(`p${pad(i)}`, { attrs: { shared: 'yes', [`k${pad(i)}`]: 'x' } })),
+    );
     const service = new SearchService({ catalog });
     expect((await service.search({ text: '', filters: { 'attrs.shared': ['yes'] } })).totalHits).toBe(n);
     expect((await service.search({ text: '', filters: { 'attrs.k0000': ['x'] } })).totalHits).toBe(1);
@@ -112,7 +130,9 @@ describe(`object keys: at most ${MAX_OBJECT_KEY_PATHS} indexed, those the most i
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).message).toBe(`filters[attrs.k${pad(n - 1)}]: unknown field attrs.k${pad(n - 1)} (the catalog's object fields hold ${n + 1} keys; search indexes the ${MAX_OBJECT_KEY_PATHS} the most items hold)`);
+    expect((error as ValidationError).message).toBe(
+      `filters[attrs.k${pad(n - 1)}]: unknown field attrs.k${pad(n - 1)} (the catalog's object fields hold ${n + 1} keys; search indexes the ${MAX_OBJECT_KEY_PATHS} the most items hold)`,
+    );
   });
 });
 
@@ -121,7 +141,18 @@ describe('a field of its own named like an object key (stored before writes refu
     const storage = memoryStorage();
     const { catalog } = await new CatalogRegistry({ storage }).create({ identifier: 'shop' });
     // Straight to the store, as an older version accepted them.
-    await storage.catalogs.applyBatch('shop', [{ name: 'dims', type: 'object<number>' }, { name: 'dims.w', type: 'string' }], [{ op: 'put', item: item('a', { dims: { w: 7 } }) }, { op: 'put', item: item('b', { 'dims.w': 'wide' }) }], 0);
+    await storage.catalogs.applyBatch(
+      'shop',
+      [
+        { name: 'dims', type: 'object<number>' },
+        { name: 'dims.w', type: 'string' },
+      ],
+      [
+        { op: 'put', item: item('a', { dims: { w: 7 } }) },
+        { op: 'put', item: item('b', { 'dims.w': 'wide' }) },
+      ],
+      0,
+    );
     await catalog.sync();
     const service = new SearchService({ catalog, facets: ['dims.w'] });
     const r = await service.search({ text: '', filters: { 'dims.w': ['wide'] } });

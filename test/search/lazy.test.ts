@@ -15,12 +15,40 @@ import type { SortCriterion } from '../../src/search/query';
 import { serviceOf } from '../helpers/search';
 
 // Few words, so that documents tie often and share the query's words in every place a rule reads.
-const WORDS = ['phone', 'phones', 'phon', 'case', 'cases', 'galaxy', 's7', 'edge', 'plus', 'iphone', '7', 'apple', 'samsung', 'for', 'with', 'the', 'black', 'cell', 'charger', 'usb', 'c', 'cellphone'];
+const WORDS = [
+  'phone',
+  'phones',
+  'phon',
+  'case',
+  'cases',
+  'galaxy',
+  's7',
+  'edge',
+  'plus',
+  'iphone',
+  '7',
+  'apple',
+  'samsung',
+  'for',
+  'with',
+  'the',
+  'black',
+  'cell',
+  'charger',
+  'usb',
+  'c',
+  'cellphone',
+];
 const SEPARATORS = [' ', ' ', ' ', ' - ', ' | ', ', ', ' (', ') '];
 const CATEGORIES = ['cell-phones', 'cell-phone-cases-clips', 'prepaid-phones', 'chargers-for-phones', 'cases'];
 
 const text = (min: number, max: number) =>
-  fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...SEPARATORS)), { minLength: min, maxLength: max }).map((parts) => parts.map(([w, s]) => w + s).join('').trim());
+  fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...SEPARATORS)), { minLength: min, maxLength: max }).map((parts) =>
+    parts
+      .map(([w, s]) => w + s)
+      .join('')
+      .trim(),
+  );
 
 const itemArb = fc.record({
   name: text(1, 9),
@@ -32,24 +60,50 @@ const itemArb = fc.record({
 });
 
 // Typos, prefixes, compounds written apart in the items ("phonecase") or as one ("cell phone"), a price word.
-const queryArb = fc.array(fc.constantFrom(...WORDS, 'phnoe', 'galax', 'cas', 'samsnug', 'phonecase', 'cheap'), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
+const queryArb = fc
+  .array(fc.constantFrom(...WORDS, 'phnoe', 'galax', 'cas', 'samsnug', 'phonecase', 'cheap'), { minLength: 1, maxLength: 4 })
+  .map((w) => w.join(' '));
 
 const rulesArb = fc.oneof(fc.constant([...RANKING_RULES]), fc.shuffledSubarray([...RANKING_RULES], { minLength: 1 }));
 
 function items(list: readonly Record<string, unknown>[]): CatalogItem[] {
   // Ids in order, as stores give them.
-  return list.map((x, i) => ({ id: `d${String(i).padStart(4, '0')}`, is_recommendable: true, absolute_link: null, img_link: null, ...x }) as unknown as CatalogItem);
+  return list.map(
+    (x, i) =>
+      ({
+        id: `d${String(i).padStart(4, '0')}`,
+        is_recommendable: true,
+        absolute_link: null,
+        img_link: null,
+        ...x,
+      }) as unknown as CatalogItem,
+  );
 }
 
 /** The services' facets: two fields each item has. */
 const FACETS = { facets: ['brand', 'price'] };
 
-async function rankerOf(index: SearchIndex, analyzer: Analyzer, text: string, rules: readonly RankingRule[], strategy: MatchingStrategy, sort: SortCriterion[]): Promise<Ranker | undefined> {
+async function rankerOf(
+  index: SearchIndex,
+  analyzer: Analyzer,
+  text: string,
+  rules: readonly RankingRule[],
+  strategy: MatchingStrategy,
+  sort: SortCriterion[],
+): Promise<Ranker | undefined> {
   const analyzed = analyzer.query(text, 10);
   if (analyzed.terms.length === 0) return undefined;
   const match = matchQuery(index, analyzer, analyzed);
   const tieBreak = TIE_BREAK.map((t) => ({ field: t.split(':')[0]!, direction: t.split(':')[1] as 'asc' | 'desc' }));
-  return new Ranker(index, match, gather(index, match, strategy, undefined), { rules, customRanking: [{ field: 'popularity', direction: 'desc' }], tieBreak, strategy, sort, stopWords: analyzer.stopWords, priceField: 'price' });
+  return new Ranker(index, match, gather(index, match, strategy, undefined), {
+    rules,
+    customRanking: [{ field: 'popularity', direction: 'desc' }],
+    tieBreak,
+    strategy,
+    sort,
+    stopWords: analyzer.stopWords,
+    priceField: 'price',
+  });
 }
 
 /** Checks that the lazy ranker's first `take` candidates are the eager order's, with the same scores; releases both. */
@@ -77,36 +131,55 @@ describe('lazy ranking against the eager order (property)', () => {
   it('every bound is at least the exact rank; exactness, attribute and coverage are exact', async () => {
     const analyzer = new Analyzer({ priceWords: ['cheap'] });
     await fc.assert(
-      fc.asyncProperty(fc.array(itemArb, { minLength: 1, maxLength: 40 }), queryArb, fc.constantFrom<MatchingStrategy>('frequency', 'last', 'all'), async (list, text, strategy) => {
-        const index = await SearchIndex.build(1, items(list), {}, analyzer);
-        const ranker = await rankerOf(index, analyzer, text, RANKING_RULES, strategy, []);
-        if (!ranker) return;
-        const bounds = BOUNDED.map((rule) => Array.from(ranker[rule]));
-        for (let c = 0; c < ranker.size; c++) ranker.describe(c);
-        BOUNDED.forEach((rule, k) => {
-          for (let c = 0; c < ranker.size; c++) {
-            const exact = ranker[rule][c]!;
-            const bound = bounds[k]![c]!;
-            if (!(exact <= bound)) throw new Error(`${rule} of candidate ${c} for "${text}": exact ${exact} above its bound ${bound}`);
-            if ((rule === 'exactness' || rule === 'attribute' || rule === 'coverage' || rule === 'textCoverage') && exact !== bound) throw new Error(`${rule} of candidate ${c} for "${text}": exact ${exact}, bound ${bound}`);
-          }
-        });
-      }),
+      fc.asyncProperty(
+        fc.array(itemArb, { minLength: 1, maxLength: 40 }),
+        queryArb,
+        fc.constantFrom<MatchingStrategy>('frequency', 'last', 'all'),
+        async (list, text, strategy) => {
+          const index = await SearchIndex.build(1, items(list), {}, analyzer);
+          const ranker = await rankerOf(index, analyzer, text, RANKING_RULES, strategy, []);
+          if (!ranker) return;
+          const bounds = BOUNDED.map((rule) => Array.from(ranker[rule]));
+          for (let c = 0; c < ranker.size; c++) ranker.describe(c);
+          BOUNDED.forEach((rule, k) => {
+            for (let c = 0; c < ranker.size; c++) {
+              const exact = ranker[rule][c]!;
+              const bound = bounds[k]![c]!;
+              if (!(exact <= bound)) throw new Error(`${rule} of candidate ${c} for "${text}": exact ${exact} above its bound ${bound}`);
+              if ((rule === 'exactness' || rule === 'attribute' || rule === 'coverage' || rule === 'textCoverage') && exact !== bound)
+                throw new Error(`${rule} of candidate ${c} for "${text}": exact ${exact}, bound ${bound}`);
+            }
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('gives the eager order, whatever the rules, strategy and sort', async () => {
     const analyzer = new Analyzer({ priceWords: ['cheap'] });
-    const sortArb = fc.constantFrom<SortCriterion[]>([], [], [{ field: 'price', direction: 'asc' }], [{ field: 'popularity', direction: 'desc' }]);
+    const sortArb = fc.constantFrom<SortCriterion[]>(
+      [],
+      [],
+      [{ field: 'price', direction: 'asc' }],
+      [{ field: 'popularity', direction: 'desc' }],
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(itemArb, { minLength: 1, maxLength: 60 }), queryArb, rulesArb, fc.constantFrom<MatchingStrategy>('frequency', 'last', 'all'), sortArb, fc.integer({ min: 1, max: 30 }), async (list, text, rules, strategy, sort, take) => {
-        const index = await SearchIndex.build(1, items(list), {}, analyzer);
-        const eager = await rankerOf(index, analyzer, text, rules, strategy, sort);
-        const lazy = await rankerOf(index, analyzer, text, rules, strategy, sort);
-        if (!eager || !lazy) return;
-        expectEagerOrder(eager, lazy, take);
-      }),
+      fc.asyncProperty(
+        fc.array(itemArb, { minLength: 1, maxLength: 60 }),
+        queryArb,
+        rulesArb,
+        fc.constantFrom<MatchingStrategy>('frequency', 'last', 'all'),
+        sortArb,
+        fc.integer({ min: 1, max: 30 }),
+        async (list, text, rules, strategy, sort, take) => {
+          const index = await SearchIndex.build(1, items(list), {}, analyzer);
+          const eager = await rankerOf(index, analyzer, text, rules, strategy, sort);
+          const lazy = await rankerOf(index, analyzer, text, rules, strategy, sort);
+          if (!eager || !lazy) return;
+          expectEagerOrder(eager, lazy, take);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -118,16 +191,22 @@ describe('lazy ranking over many searched fields (property)', () => {
     const analyzer = new Analyzer({ priceWords: ['cheap'] });
     const extraArb = fc.constantFrom(0, 6, 12, 30, 32);
     await fc.assert(
-      fc.asyncProperty(extraArb.chain((k) => fc.array(fc.tuple(itemArb, fc.array(text(0, 3), { minLength: k, maxLength: k })), { minLength: 1, maxLength: 30 })), queryArb, async (rows, text) => {
-        const list = rows.map(([item, extra]) => ({ ...item, ...Object.fromEntries(extra.map((t, f) => [`f${f}`, t])) }));
-        const index = await SearchIndex.build(1, items(list), {}, analyzer);
-        const eager = await rankerOf(index, analyzer, text, RANKING_RULES, 'last', []);
-        const lazy = await rankerOf(index, analyzer, text, RANKING_RULES, 'last', []);
-        if (!eager || !lazy) return;
-        const bounds = Array.from(lazy.bm25);
-        expectEagerOrder(eager, lazy, lazy.size);
-        for (let c = 0; c < eager.size; c++) expect(eager.bm25[c]!).toBeLessThanOrEqual(bounds[c]!);
-      }),
+      fc.asyncProperty(
+        extraArb.chain((k) =>
+          fc.array(fc.tuple(itemArb, fc.array(text(0, 3), { minLength: k, maxLength: k })), { minLength: 1, maxLength: 30 }),
+        ),
+        queryArb,
+        async (rows, text) => {
+          const list = rows.map(([item, extra]) => ({ ...item, ...Object.fromEntries(extra.map((t, f) => [`f${f}`, t])) }));
+          const index = await SearchIndex.build(1, items(list), {}, analyzer);
+          const eager = await rankerOf(index, analyzer, text, RANKING_RULES, 'last', []);
+          const lazy = await rankerOf(index, analyzer, text, RANKING_RULES, 'last', []);
+          if (!eager || !lazy) return;
+          const bounds = Array.from(lazy.bm25);
+          expectEagerOrder(eager, lazy, lazy.size);
+          for (let c = 0; c < eager.size; c++) expect(eager.bm25[c]!).toBeLessThanOrEqual(bounds[c]!);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -155,24 +234,40 @@ describe('bm25 shares kept as float32 (property)', () => {
 describe('a threshold keeps its meaning (property)', () => {
   it('totals, facets and pages count exactly the hits scoring at least the threshold', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(itemArb, { minLength: 1, maxLength: 40 }), queryArb, fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 7 }), fc.boolean(), async (list, text, raw, hitsPerPage, fromHit) => {
-        const service = await serviceOf(items(list), FACETS);
-        const all = await service.search({ text, hitsPerPage: 1000 });
-        // A threshold equal to a hit's score keeps that hit (scores are returned unrounded).
-        const threshold = fromHit && all.hits.length > 0 ? all.hits[Math.floor(raw * all.hits.length) % all.hits.length]!._rankingScore : raw;
-        const kept = all.hits.filter((h) => h._rankingScore >= threshold);
-        const got = await service.search({ text, hitsPerPage: 1000, rankingScoreThreshold: threshold });
-        expect(got.hits.map((h) => h.id)).toEqual(kept.map((h) => h.id));
-        expect(got.totalHits).toBe(kept.length);
-        const brands = new Map<string, number>();
-        for (const h of kept) brands.set(h.brand as string, (brands.get(h.brand as string) ?? 0) + 1);
-        const facet = got.facets.brand;
-        expect(facet?.type === 'list' ? new Map(facet.values as [string, number][]) : new Map()).toEqual(brands);
-        const page = await service.search({ text, hitsPerPage, page: 1, rankingScoreThreshold: threshold, showRankingScoreDetails: true });
-        expect(page.hits.map((h) => [h.id, h._rankingScore])).toEqual(kept.slice(hitsPerPage, 2 * hitsPerPage).map((h) => [h.id, h._rankingScore]));
-        expect(page.totalHits).toBe(kept.length);
-        for (const h of page.hits) expect(h._rankingScoreDetails?.words).toBeDefined();
-      }),
+      fc.asyncProperty(
+        fc.array(itemArb, { minLength: 1, maxLength: 40 }),
+        queryArb,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.boolean(),
+        async (list, text, raw, hitsPerPage, fromHit) => {
+          const service = await serviceOf(items(list), FACETS);
+          const all = await service.search({ text, hitsPerPage: 1000 });
+          // A threshold equal to a hit's score keeps that hit (scores are returned unrounded).
+          const threshold =
+            fromHit && all.hits.length > 0 ? all.hits[Math.floor(raw * all.hits.length) % all.hits.length]!._rankingScore : raw;
+          const kept = all.hits.filter((h) => h._rankingScore >= threshold);
+          const got = await service.search({ text, hitsPerPage: 1000, rankingScoreThreshold: threshold });
+          expect(got.hits.map((h) => h.id)).toEqual(kept.map((h) => h.id));
+          expect(got.totalHits).toBe(kept.length);
+          const brands = new Map<string, number>();
+          for (const h of kept) brands.set(h.brand as string, (brands.get(h.brand as string) ?? 0) + 1);
+          const facet = got.facets.brand;
+          expect(facet?.type === 'list' ? new Map(facet.values as [string, number][]) : new Map()).toEqual(brands);
+          const page = await service.search({
+            text,
+            hitsPerPage,
+            page: 1,
+            rankingScoreThreshold: threshold,
+            showRankingScoreDetails: true,
+          });
+          expect(page.hits.map((h) => [h.id, h._rankingScore])).toEqual(
+            kept.slice(hitsPerPage, 2 * hitsPerPage).map((h) => [h.id, h._rankingScore]),
+          );
+          expect(page.totalHits).toBe(kept.length);
+          for (const h of page.hits) expect(h._rankingScoreDetails?.words).toBeDefined();
+        },
+      ),
       { numRuns: 120 },
     );
   });
@@ -208,10 +303,15 @@ describe('work: a common word reads about a page of documents, not every candida
 describe('word numbers two bytes each up to 65,536 words, four beyond', () => {
   it('each document reads back its words, in either width', async () => {
     const analyzer = new Analyzer({});
-    for (const [docs, perDoc] of [[50, 4], [7000, 10]] as const) {
+    for (const [docs, perDoc] of [
+      [50, 4],
+      [7000, 10],
+    ] as const) {
       // Distinct words of letters only ("qab", "qac", …): docs × perDoc of them.
       const word = (n: number) => `q${n.toString(26).replace(/./g, (c) => String.fromCharCode(97 + parseInt(c, 26)))}`;
-      const list = Array.from({ length: docs }, (_, d) => ({ name: Array.from({ length: perDoc }, (_, k) => word(d * perDoc + k)).join(' ') }));
+      const list = Array.from({ length: docs }, (_, d) => ({
+        name: Array.from({ length: perDoc }, (_, k) => word(d * perDoc + k)).join(' '),
+      }));
       const index = await SearchIndex.build(1, items(list), { searchableFields: ['name'] }, analyzer);
       expect(index.dictionary.words.length).toBe(docs * perDoc);
       expect(index.tokens).toBeInstanceOf(docs * perDoc <= 0x10000 ? Uint16Array : Uint32Array);

@@ -58,7 +58,8 @@ describeWithBestBuy('property: totals and pages against a brute-force count over
     for (const text of new Set(TEXTS)) {
       const r = await service.search({ text, hitsPerPage: 1000 });
       const ids = new Set(r.hits.map((h) => h.id));
-      for (let page = 1; page < r.totalPages; page++) for (const h of (await service.search({ text, hitsPerPage: 1000, page })).hits) ids.add(h.id);
+      for (let page = 1; page < r.totalPages; page++)
+        for (const h of (await service.search({ text, hitsPerPage: 1000, page })).hits) ids.add(h.id);
       expect(ids.size).toBe(r.totalHits);
       textMatches.set(text, ids);
     }
@@ -72,16 +73,22 @@ describeWithBestBuy('property: totals and pages against a brute-force count over
     const categories = [...categoryCounts].sort((a, b) => b[1] - a[1]).map(([c]) => c);
     const categoryPool = [...categories.slice(0, 30), ...categories.slice(-5), 'no-such-category'];
     const prices = [...new Set(items.map((i) => i.price))];
-    const value = fc.oneof(fc.constantFrom(...prices), fc.integer({ min: 0, max: 900 }), fc.double({ min: -10, max: 1000, noNaN: true, noDefaultInfinity: true }));
+    const value = fc.oneof(
+      fc.constantFrom(...prices),
+      fc.integer({ min: 0, max: 900 }),
+      fc.double({ min: -10, max: 1000, noNaN: true, noDefaultInfinity: true }),
+    );
     const condition = fc.record({ operator: fc.constantFrom(...RANGE_OPERATORS), value });
     // Mostly useful ranges (a lower and an upper bound), sometimes one bound, an exact price, or anything.
     const priceFilter: fc.Arbitrary<Condition[]> = fc.oneof(
       {
         weight: 4,
-        arbitrary: fc.tuple(fc.constantFrom<RangeOperator>('>', '>='), fc.constantFrom<RangeOperator>('<', '<='), value, value).map(([lo, hi, a, b]) => [
-          { operator: lo, value: Math.min(a, b) },
-          { operator: hi, value: Math.max(a, b) },
-        ]),
+        arbitrary: fc
+          .tuple(fc.constantFrom<RangeOperator>('>', '>='), fc.constantFrom<RangeOperator>('<', '<='), value, value)
+          .map(([lo, hi, a, b]) => [
+            { operator: lo, value: Math.min(a, b) },
+            { operator: hi, value: Math.max(a, b) },
+          ]),
       },
       { weight: 2, arbitrary: fc.record({ operator: fc.constantFrom<RangeOperator>('>', '<', '>=', '<='), value }).map((c) => [c]) },
       { weight: 1, arbitrary: fc.constantFrom(...prices).map((v) => [{ operator: '=' as RangeOperator, value: v }]) },
@@ -93,7 +100,10 @@ describeWithBestBuy('property: totals and pages against a brute-force count over
         brand: fc.subarray(brandPool, { minLength: 1, maxLength: 6 }),
         price: priceFilter,
         categories: fc.subarray(categoryPool, { minLength: 1, maxLength: 4 }),
-        page: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 2 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 200 }) }),
+        page: fc.oneof(
+          { weight: 3, arbitrary: fc.integer({ min: 0, max: 2 }) },
+          { weight: 1, arbitrary: fc.integer({ min: 0, max: 200 }) },
+        ),
         hitsPerPage: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 1000 })),
       },
       { requiredKeys: ['text', 'page', 'hitsPerPage'] },
@@ -128,7 +138,11 @@ describeWithBestBuy('property: totals and pages against a brute-force count over
           const brandSum = ((r.facets.brand?.values ?? []) as [string, number][]).reduce((s, [, n]) => s + n, 0);
           expect(brandSum).toBe(r.totalHits);
           if (expected.length === 0) expect(r.facets.price).toBeUndefined();
-          else expect(r.facets.price).toEqual({ type: 'range', values: { min: Math.min(...expected.map((i) => i.price)), max: Math.max(...expected.map((i) => i.price)) } });
+          else
+            expect(r.facets.price).toEqual({
+              type: 'range',
+              values: { min: Math.min(...expected.map((i) => i.price)), max: Math.max(...expected.map((i) => i.price)) },
+            });
         },
       ),
       { numRuns: 150 },

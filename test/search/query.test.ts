@@ -1,7 +1,16 @@
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
 import { ValidationError, type SearchQueryInput } from '../../src/index';
-import { autocompleteQuerySchema, DEFAULT_HITS_PER_PAGE, DEFAULT_SUGGESTIONS, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, parseQueryString, RANGE_OPERATORS, searchQuerySchema } from '../../src/search/query';
+import {
+  autocompleteQuerySchema,
+  DEFAULT_HITS_PER_PAGE,
+  DEFAULT_SUGGESTIONS,
+  MAX_HITS_PER_PAGE,
+  MAX_SUGGESTIONS,
+  parseQueryString,
+  RANGE_OPERATORS,
+  searchQuerySchema,
+} from '../../src/search/query';
 
 /** The zod issues of a failing parse, as "path: message". */
 function issues(input: unknown): string[] {
@@ -23,16 +32,29 @@ function refused(search: string): ValidationError {
 
 describe('searchQuerySchema: the typed library input', () => {
   it('defaults page to 0, hitsPerPage to 20, filters to none, sort to none and details off', () => {
-    expect(searchQuerySchema.parse({ text: 'galaxy' })).toEqual({ text: 'galaxy', filters: {}, page: 0, hitsPerPage: DEFAULT_HITS_PER_PAGE, sort: [], showRankingScoreDetails: false });
+    expect(searchQuerySchema.parse({ text: 'galaxy' })).toEqual({
+      text: 'galaxy',
+      filters: {},
+      page: 0,
+      hitsPerPage: DEFAULT_HITS_PER_PAGE,
+      sort: [],
+      showRankingScoreDetails: false,
+    });
     expect(DEFAULT_HITS_PER_PAGE).toBe(20);
     expect(MAX_HITS_PER_PAGE).toBe(1000);
   });
 
   it('takes showRankingScoreDetails as a boolean or its text, and refuses anything else, naming it', () => {
-    for (const [value, parsed] of [[true, true], ['true', true], [false, false], ['false', false]] as const) {
+    for (const [value, parsed] of [
+      [true, true],
+      ['true', true],
+      [false, false],
+      ['false', false],
+    ] as const) {
       expect(searchQuerySchema.parse({ text: '', showRankingScoreDetails: value }).showRankingScoreDetails).toBe(parsed);
     }
-    for (const value of ['1', 'yes', 1, null]) expect(issues({ text: '', showRankingScoreDetails: value }).join()).toMatch(/showRankingScoreDetails must be true or false/);
+    for (const value of ['1', 'yes', 1, null])
+      expect(issues({ text: '', showRankingScoreDetails: value }).join()).toMatch(/showRankingScoreDetails must be true or false/);
   });
 
   it('accepts an empty text (placeholder search) but requires text, naming it', () => {
@@ -47,24 +69,34 @@ describe('searchQuerySchema: the typed library input', () => {
   });
 
   it('refuses a negative, fractional or non-numeric page, naming page', () => {
-    for (const page of [-1, '-1', 1.5, '1.5', 'abc', '', '1e400']) expect(issues({ text: '', page }).join(), String(page)).toMatch(/^page: page must be an integer/);
+    for (const page of [-1, '-1', 1.5, '1.5', 'abc', '', '1e400'])
+      expect(issues({ text: '', page }).join(), String(page)).toMatch(/^page: page must be an integer/);
   });
 
   it('refuses hitsPerPage 0 or above 1000, and accepts 1 and 1000', () => {
-    for (const hitsPerPage of [0, '0', 1001, '1001', -5, 2.5]) expect(issues({ text: '', hitsPerPage }).join(), String(hitsPerPage)).toMatch(/^hitsPerPage: hitsPerPage must be an integer from 1 to 1000/);
+    for (const hitsPerPage of [0, '0', 1001, '1001', -5, 2.5])
+      expect(issues({ text: '', hitsPerPage }).join(), String(hitsPerPage)).toMatch(
+        /^hitsPerPage: hitsPerPage must be an integer from 1 to 1000/,
+      );
     expect(searchQuerySchema.parse({ text: '', hitsPerPage: '1' }).hitsPerPage).toBe(1);
     expect(searchQuerySchema.parse({ text: '', hitsPerPage: 1000 }).hitsPerPage).toBe(1000);
   });
 
   it('refuses rankingScoreThreshold and semanticRatio outside [0, 1], naming them', () => {
     for (const name of ['rankingScoreThreshold', 'semanticRatio']) {
-      for (const v of [-0.01, 1.01, '2', 'high', '']) expect(issues({ text: '', [name]: v }).join(), `${name}=${v}`).toMatch(new RegExp(`^${name}: ${name} must be a number from 0 to 1`));
+      for (const v of [-0.01, 1.01, '2', 'high', ''])
+        expect(issues({ text: '', [name]: v }).join(), `${name}=${v}`).toMatch(
+          new RegExp(`^${name}: ${name} must be a number from 0 to 1`),
+        );
       for (const v of [0, 1, '0.5']) expect(searchQuerySchema.parse({ text: '', [name]: v })).toHaveProperty(name, Number(v));
     }
   });
 
   it('parses list filters: arrays of strings (any matches), a single value, numbers and booleans as text', () => {
-    const q = searchQuerySchema.parse({ text: '', filters: { brand: ['Apple', 'Samsung'], color: 'red', waterproof: [true], weight: [150] } });
+    const q = searchQuerySchema.parse({
+      text: '',
+      filters: { brand: ['Apple', 'Samsung'], color: 'red', waterproof: [true], weight: [150] },
+    });
     expect({ ...q.filters }).toEqual({
       brand: { kind: 'list', values: ['Apple', 'Samsung'] },
       color: { kind: 'list', values: ['red'] },
@@ -81,7 +113,10 @@ describe('searchQuerySchema: the typed library input', () => {
   });
 
   it('takes indexed objects (qs without arrays) like arrays', () => {
-    const q = searchQuerySchema.parse({ text: '', filters: { brand: { 0: 'Apple', 1: 'Samsung' }, price: { 0: { operator: '>=', value: '100' } } } });
+    const q = searchQuerySchema.parse({
+      text: '',
+      filters: { brand: { 0: 'Apple', 1: 'Samsung' }, price: { 0: { operator: '>=', value: '100' } } },
+    });
     expect(q.filters.brand).toEqual({ kind: 'list', values: ['Apple', 'Samsung'] });
     expect(q.filters.price).toEqual({ kind: 'range', conditions: [{ operator: '>=', value: 100 }] });
   });
@@ -94,7 +129,9 @@ describe('searchQuerySchema: the typed library input', () => {
 
   it('refuses a non-numeric range value, naming the filter', () => {
     for (const value of ['abc', '', '12abc', null, 'Infinity']) {
-      expect(issues({ text: '', filters: { price: [{ operator: '>', value }] } }).join(), String(value)).toMatch(/filters\[price\]: the value of condition 0 must be a number/);
+      expect(issues({ text: '', filters: { price: [{ operator: '>', value }] } }).join(), String(value)).toMatch(
+        /filters\[price\]: the value of condition 0 must be a number/,
+      );
     }
   });
 
@@ -148,26 +185,55 @@ describe('parseQueryString: bracket notation with qs under limits', () => {
   });
 
   it('reads object members (rule 1) and indexed objects (rule 3)', () => {
-    expect(parseQueryString('filters[price][0][operator]=%3E%3D&filters[price][0][value]=100&filters[price][1][operator]=%3C&filters[price][1][value]=200')).toEqual({
-      filters: { price: [{ operator: '>=', value: '100' }, { operator: '<', value: '200' }] },
+    expect(
+      parseQueryString(
+        'filters[price][0][operator]=%3E%3D&filters[price][0][value]=100&filters[price][1][operator]=%3C&filters[price][1][value]=200',
+      ),
+    ).toEqual({
+      filters: {
+        price: [
+          { operator: '>=', value: '100' },
+          { operator: '<', value: '200' },
+        ],
+      },
     });
     expect(parseQueryString('filters[specs.color][]=red&x[a]=1')).toEqual({ filters: { 'specs.color': ['red'] }, x: { a: '1' } });
   });
 
   it('decodes URL-encoded operators, and accepts them unencoded too', () => {
-    for (const [raw, operator] of [['%3E', '>'], ['%3C', '<'], ['%3E%3D', '>='], ['%3C%3D', '<='], ['%3D', '='], ['>=', '>='], ['<=', '<='], ['=', '=']]) {
-      expect(parseQueryString(`filters[p][0][operator]=${raw}&filters[p][0][value]=1`), raw).toEqual({ filters: { p: [{ operator, value: '1' }] } });
+    for (const [raw, operator] of [
+      ['%3E', '>'],
+      ['%3C', '<'],
+      ['%3E%3D', '>='],
+      ['%3C%3D', '<='],
+      ['%3D', '='],
+      ['>=', '>='],
+      ['<=', '<='],
+      ['=', '='],
+    ]) {
+      expect(parseQueryString(`filters[p][0][operator]=${raw}&filters[p][0][value]=1`), raw).toEqual({
+        filters: { p: [{ operator, value: '1' }] },
+      });
     }
   });
 
   it('decodes + as a space and percent-encoded brackets', () => {
-    expect(parseQueryString('text=samsung+galaxy&filters%5Bbrand%5D%5B%5D=AT%26T+GoPhone')).toEqual({ text: 'samsung galaxy', filters: { brand: ['AT&T GoPhone'] } });
+    expect(parseQueryString('text=samsung+galaxy&filters%5Bbrand%5D%5B%5D=AT%26T+GoPhone')).toEqual({
+      text: 'samsung galaxy',
+      filters: { brand: ['AT&T GoPhone'] },
+    });
   });
 
   it('reads back what qs.stringify produces by default (and with indices or encodeValuesOnly)', () => {
     const query = {
       text: 'samsung galaxy',
-      filters: { brand: ['Apple', 'AT&T GoPhone'], price: [{ operator: '>=', value: 100 }, { operator: '<', value: 200 }] },
+      filters: {
+        brand: ['Apple', 'AT&T GoPhone'],
+        price: [
+          { operator: '>=', value: 100 },
+          { operator: '<', value: 200 },
+        ],
+      },
       page: 2,
       hitsPerPage: 5,
       sort: ['price:asc', 'name:desc'],
@@ -200,7 +266,9 @@ describe('parseQueryString: bracket notation with qs under limits', () => {
   });
 
   it('keeps constructor and toString as field names', () => {
-    const parsed = parseQueryString('text=&filters[constructor][]=oak&filters[toString][]=blue&filters[hasOwnProperty][]=x') as { filters: Record<string, unknown> };
+    const parsed = parseQueryString('text=&filters[constructor][]=oak&filters[toString][]=blue&filters[hasOwnProperty][]=x') as {
+      filters: Record<string, unknown>;
+    };
     expect(Object.keys(parsed.filters).sort()).toEqual(['constructor', 'hasOwnProperty', 'toString']);
     expect(parsed.filters.constructor).toEqual(['oak']);
     expect(parsed.filters.toString).toEqual(['blue']);
@@ -240,7 +308,10 @@ describe('parseQueryString: bracket notation with qs under limits', () => {
   });
 
   it('never lets constructor[prototype] reach a prototype', () => {
-    const parsed = parseQueryString('filters[constructor][prototype][polluted]=1&constructor[prototype][polluted]=1') as Record<string, unknown>;
+    const parsed = parseQueryString('filters[constructor][prototype][polluted]=1&constructor[prototype][polluted]=1') as Record<
+      string,
+      unknown
+    >;
     expect(Object.getPrototypeOf(parsed)).toBeNull();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((Object as unknown as Record<string, unknown>).polluted).toBeUndefined();

@@ -24,7 +24,11 @@ describe('each rule decides between two documents that differ only in what it me
   });
 
   it('words (last): the earlier query term outweighs the later one', async () => {
-    const ids = await order([item('a', 'case zzz'), item('b', 'otterbox zzz'), ...Array.from({ length: 20 }, (_, i) => item(`f${i}`, `case filler${i}`))], 'case otterbox', { matchingStrategy: 'last' });
+    const ids = await order(
+      [item('a', 'case zzz'), item('b', 'otterbox zzz'), ...Array.from({ length: 20 }, (_, i) => item(`f${i}`, `case filler${i}`))],
+      'case otterbox',
+      { matchingStrategy: 'last' },
+    );
     expect(ids.indexOf('a')).toBeLessThan(ids.indexOf('b'));
   });
 
@@ -53,25 +57,36 @@ describe('each rule decides between two documents that differ only in what it me
   });
 
   it('exactness: a field equal to the query before one that starts with it', async () => {
-    expect(await order([item('a', 'galaxy tab case'), item('b', 'galaxy tab')], 'galaxy tab', { rankingRules: ['exactness'] })).toEqual(['b', 'a']);
+    expect(await order([item('a', 'galaxy tab case'), item('b', 'galaxy tab')], 'galaxy tab', { rankingRules: ['exactness'] })).toEqual([
+      'b',
+      'a',
+    ]);
   });
 
   it('subject: the query word naming what an item is, in its name, before the same word in what it fits', async () => {
     // Same words: b IS a phone (battery for zed's sake), a is a battery for a zed phone. Proximity alone would put a first.
     expect(await order([item('a', 'battery for zed phone'), item('b', 'phone battery for zed')], 'zed phone')).toEqual(['b', 'a']);
-    expect(await order([item('a', 'mount compatible with zed phone'), item('b', 'phone mount compatible with zed')], 'zed phone')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'mount compatible with zed phone'), item('b', 'phone mount compatible with zed')], 'zed phone')).toEqual([
+      'b',
+      'a',
+    ]);
     // The same words; in b a new part of the name (" - ") ends what the mount fits.
     expect(await order([item('a', 'mount fits zed phone'), item('b', 'mount fits zed - phone')], 'zed phone')).toEqual(['b', 'a']);
   });
 
   it('subject: the same after a rebuild that copies unchanged items from the previous index', async () => {
-    const catalog = await catalogOf([item('a', 'battery for zed phone', { categories_ids: ['all', 'batteries'] }), item('b', 'phone battery for zed', { categories_ids: ['all', 'phones'] })]);
+    const catalog = await catalogOf([
+      item('a', 'battery for zed phone', { categories_ids: ['all', 'batteries'] }),
+      item('b', 'phone battery for zed', { categories_ids: ['all', 'phones'] }),
+    ]);
     const s = new SearchService({ catalog });
     const before = await s.search({ text: 'zed phone', showRankingScoreDetails: true });
     await catalog.put(item('c', 'lamp'));
     await catalog.sync();
     const after = await s.search({ text: 'zed phone', showRankingScoreDetails: true });
-    expect(after.hits.map((h) => [h.id, h._rankingScoreDetails?.subject])).toEqual(before.hits.map((h) => [h.id, h._rankingScoreDetails?.subject]));
+    expect(after.hits.map((h) => [h.id, h._rankingScoreDetails?.subject])).toEqual(
+      before.hits.map((h) => [h.id, h._rankingScoreDetails?.subject]),
+    );
     expect(after.hits.map((h) => h.id)).toEqual(['b', 'a']);
   });
 
@@ -80,23 +95,34 @@ describe('each rule decides between two documents that differ only in what it me
     // Exactness alone would put a first (its categories start with the query): only subject decides here.
     expect(await order(items, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
     // The category's last word before "with" is its type: "lamps with shades" are lamps.
-    const withs = [item('a', 'zed', { categories_ids: ['all', 'shades-with-lamps'] }), item('b', 'zed', { categories_ids: ['all', 'lamps-with-shades'] })];
+    const withs = [
+      item('a', 'zed', { categories_ids: ['all', 'shades-with-lamps'] }),
+      item('b', 'zed', { categories_ids: ['all', 'lamps-with-shades'] }),
+    ];
     expect(await order(withs, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
   });
 
   it('subject: a stem where the item says what it is counts though the word as typed is elsewhere; a lone letter does not count', async () => {
     // Both have "lamp" as typed in their description; b's category type "lamps" is its stem.
-    const stems = [item('a', 'zed', { categories_ids: ['all', 'shades'], description: 'lamp' }), item('b', 'zed', { categories_ids: ['all', 'lamps'], description: 'lamp' })];
+    const stems = [
+      item('a', 'zed', { categories_ids: ['all', 'shades'], description: 'lamp' }),
+      item('b', 'zed', { categories_ids: ['all', 'lamps'], description: 'lamp' }),
+    ];
     expect(await order(stems, 'lamp', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
     // "s" of "s7" in a's "S-View" is no more what a is than b without it.
     const s = await serviceOf([item('a', 'case s-view for zed s7'), item('b', 'case view for zed s7')]);
     const { hits } = await s.search({ text: 's7 case', showRankingScoreDetails: true });
-    expect(hits.map((h) => h._rankingScoreDetails?.subject?.score)).toEqual([1, 1].map(() => hits[0]!._rankingScoreDetails!.subject!.score));
+    expect(hits.map((h) => h._rankingScoreDetails?.subject?.score)).toEqual(
+      [1, 1].map(() => hits[0]!._rankingScoreDetails!.subject!.score),
+    );
   });
 
   it('subject: a plural before the category type word is a type too (a coordination the slug lost: "cases-clips")', async () => {
     // a's "lamp shades" are shades; b's "lamps shades" (Lamps & Shades) are lamps and shades.
-    const items = [item('a', 'zed', { categories_ids: ['all', 'lamp-shades'] }), item('b', 'zed', { categories_ids: ['all', 'lamps-shades'] })];
+    const items = [
+      item('a', 'zed', { categories_ids: ['all', 'lamp-shades'] }),
+      item('b', 'zed', { categories_ids: ['all', 'lamps-shades'] }),
+    ];
     expect(await order(items, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
   });
 
@@ -115,11 +141,21 @@ describe('each rule decides between two documents that differ only in what it me
     // The same words: b is a phone ("zed card phone"), a a card ("zed phone card"); attribute alone would put a first.
     expect(await order([item('a', 'zed phone card'), item('b', 'zed card phone')], 'phone')).toEqual(['b', 'a']);
     // A phrase also ends at "with", "for", "w/", a parenthesis, a comma, or a name part of two words or more.
-    for (const b of ['zed phone with card', 'zed phone w/ card', 'zed phone (card)', 'zed phone, card', 'zed phone - card', 'zed phone and card']) {
+    for (const b of [
+      'zed phone with card',
+      'zed phone w/ card',
+      'zed phone (card)',
+      'zed phone, card',
+      'zed phone - card',
+      'zed phone and card',
+    ]) {
       expect(await order([item('a', 'zed phone card'), item('b', b)], 'phone'), b).toEqual(['b', 'a']);
     }
     // A one-word part is a label (a brand, a colour), not a phrase: "Phone - Zed card" names a card.
-    expect(await order([item('a', 'phone - zed card'), item('b', 'zed card phone')], 'phone', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+    expect(await order([item('a', 'phone - zed card'), item('b', 'zed card phone')], 'phone', { rankingRules: ['subject'] })).toEqual([
+      'b',
+      'a',
+    ]);
     const s = await serviceOf([item('a', 'zed phone card'), item('b', 'zed card phone')]);
     const { hits } = await s.search({ text: 'phone', showRankingScoreDetails: true });
     expect(hits.map((h) => h._rankingScoreDetails?.subject?.headNamesItem)).toEqual([true, false]);
@@ -149,14 +185,30 @@ describe('each rule decides between two documents that differ only in what it me
     ];
     expect((await order(items, 'prepaid phone')).slice(0, 2)).toEqual(['b', 'a']);
     const s = await serviceOf(items);
-    expect((await s.search({ text: 'prepaid phone', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe('phone');
+    expect((await s.search({ text: 'prepaid phone', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe(
+      'phone',
+    );
   });
 
   it('subject: a query word the names read as a model variant ("edge" after "7") says what an item is only right after that word', async () => {
     // The names insert "edge" between "7" and what follows "7": "zed 7 edge" is a model, as "iPhone 6s Plus".
-    const evidence = [item('e1', 'zed 7 edge 32gb phone'), item('e2', 'zed 7 32gb phone'), item('e3', 'zed 7 edge 64gb phone'), item('e4', 'zed 7 64gb phone')];
-    const s = await serviceOf([item('a', 'edge case for zed 7'), item('b', 'slim case for zed 7'), item('c', 'zed 7 edge case'), ...evidence], { rankingRules: ['subject'] });
-    const words = async (text: string) => Object.fromEntries((await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [h.id, h._rankingScoreDetails?.subject?.subjectWords]));
+    const evidence = [
+      item('e1', 'zed 7 edge 32gb phone'),
+      item('e2', 'zed 7 32gb phone'),
+      item('e3', 'zed 7 edge 64gb phone'),
+      item('e4', 'zed 7 64gb phone'),
+    ];
+    const s = await serviceOf(
+      [item('a', 'edge case for zed 7'), item('b', 'slim case for zed 7'), item('c', 'zed 7 edge case'), ...evidence],
+      { rankingRules: ['subject'] },
+    );
+    const words = async (text: string) =>
+      Object.fromEntries(
+        (await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [
+          h.id,
+          h._rankingScoreDetails?.subject?.subjectWords,
+        ]),
+      );
     // a's "Edge" names its style, not the model: a case for the "zed 7" is no more a "zed 7 edge" case than b.
     expect(await words('zed 7 edge case')).toMatchObject({ a: 1, b: 1, c: 4 });
     // "edge" typed alone, or after a word it is no variant of, counts wherever it says what the item is.
@@ -165,8 +217,17 @@ describe('each rule decides between two documents that differ only in what it me
 
   it('subject: a query word before a model number ("zed" in "zed 6") says what an item is only where the name continues to that number', async () => {
     // a is a "zed 7" lamp whose description holds a 6: its "zed" is no more a "zed 6" than b's lamp without one.
-    const s = await serviceOf([item('a', 'zed 7 lamp', { description: '6 bulbs' }), item('b', 'slim lamp', { description: 'zed 6' }), item('c', 'zed 6 lamp')], { rankingRules: ['subject'] });
-    const words = async (text: string) => Object.fromEntries((await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [h.id, h._rankingScoreDetails?.subject?.subjectWords]));
+    const s = await serviceOf(
+      [item('a', 'zed 7 lamp', { description: '6 bulbs' }), item('b', 'slim lamp', { description: 'zed 6' }), item('c', 'zed 6 lamp')],
+      { rankingRules: ['subject'] },
+    );
+    const words = async (text: string) =>
+      Object.fromEntries(
+        (await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [
+          h.id,
+          h._rankingScoreDetails?.subject?.subjectWords,
+        ]),
+      );
     expect(await words('zed 6 lamp')).toEqual({ a: 1, b: 1, c: 3 });
     expect(await words('zed lamp')).toMatchObject({ a: 2, b: 1 });
   });
@@ -174,10 +235,23 @@ describe('each rule decides between two documents that differ only in what it me
   it('variant: a name whose query phrase continues into another model ("zed 7 edge" for "zed 7") after one that does not', async () => {
     // The catalog's names insert "edge" between "7" and what follows "7" ("cell", "32"); "cell" is followed by "phones", which never follows "7".
     const evidence = [item('e1', 'zed 7 edge 32gb phone'), item('e2', 'zed 7 32gb phone')];
-    expect(await order([item('a', 'case for zed 7 edge cell phones'), item('b', 'case for zed 7 cell phones'), ...evidence], 'zed 7 case')).toEqual(['b', 'a', 'e2', 'e1']);
+    expect(
+      await order([item('a', 'case for zed 7 edge cell phones'), item('b', 'case for zed 7 cell phones'), ...evidence], 'zed 7 case'),
+    ).toEqual(['b', 'a', 'e2', 'e1']);
     // A stop word after the model ("7 and 8"), a word the query typed, or a word after a lone query word is no variant.
-    const s = await serviceOf([item('a', 'case for zed 7 edge cell phones'), item('b', 'case for zed 7 and 8 cell phones'), item('c', 'case for zed 7 edge'), ...evidence]);
-    const variant = async (text: string) => Object.fromEntries((await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [h.id, h._rankingScoreDetails?.variant?.variantTerms]));
+    const s = await serviceOf([
+      item('a', 'case for zed 7 edge cell phones'),
+      item('b', 'case for zed 7 and 8 cell phones'),
+      item('c', 'case for zed 7 edge'),
+      ...evidence,
+    ]);
+    const variant = async (text: string) =>
+      Object.fromEntries(
+        (await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [
+          h.id,
+          h._rankingScoreDetails?.variant?.variantTerms,
+        ]),
+      );
     expect(await variant('zed 7 case')).toMatchObject({ a: 1, b: 0, e1: 1, e2: 0 });
     expect(await variant('zed 7 edge case')).toMatchObject({ a: 0, c: 0, e1: 0 });
     expect(await variant('7 case')).toMatchObject({ a: 0, e1: 0 });
@@ -185,10 +259,17 @@ describe('each rule decides between two documents that differ only in what it me
 
   it('variant: a name numbering the model otherwise ("zed 7" for "zed 6"), and never as typed, after one numbering it as typed', async () => {
     // Both hold every query word; a's 6 is only in its description (a case for the zed 7 that "also fits the zed 6").
-    const items = [item('a', 'case for zed 7 edge', { description: 'zed 6' }), item('b', 'case for zed 6 edge', { description: 'zed 7' }), item('c', 'case for zed 7 and 6 edge')];
+    const items = [
+      item('a', 'case for zed 7 edge', { description: 'zed 6' }),
+      item('b', 'case for zed 6 edge', { description: 'zed 7' }),
+      item('c', 'case for zed 7 and 6 edge'),
+    ];
     expect(await order(items.slice(0, 2), 'zed 6 edge case', { rankingRules: ['variant'], tieBreak: [] })).toEqual(['b', 'a']);
     const s = await serviceOf(items, { rankingRules: ['variant'] });
-    const variant = async (text: string) => Object.fromEntries((await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.variant?.variantTerms]));
+    const variant = async (text: string) =>
+      Object.fromEntries(
+        (await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.variant?.variantTerms]),
+      );
     // A name holding the query's number too is not another model ("for zed 7 and 6"); without a number in the query, nothing is renumbered.
     expect(await variant('zed 6 edge case')).toEqual({ a: 1, b: 0, c: 0 });
     expect(await variant('zed 7 edge case')).toEqual({ a: 0, b: 1, c: 0 });
@@ -196,8 +277,14 @@ describe('each rule decides between two documents that differ only in what it me
   });
 
   it('bm25 ties: the name more of which the query covers first, then the text more of which it covers', async () => {
-    expect(await order([item('a', 'lamp - midnight blue'), item('b', 'lamp - red')], 'lamp', { rankingRules: ['bm25'] })).toEqual(['b', 'a']);
-    const text = [item('a', 'lamp - red', { description: 'a lamp for a very long winter evening' }), item('b', 'lamp - red', { description: 'a lamp' })];
+    expect(await order([item('a', 'lamp - midnight blue'), item('b', 'lamp - red')], 'lamp', { rankingRules: ['bm25'] })).toEqual([
+      'b',
+      'a',
+    ]);
+    const text = [
+      item('a', 'lamp - red', { description: 'a lamp for a very long winter evening' }),
+      item('b', 'lamp - red', { description: 'a lamp' }),
+    ];
     expect(await order(text, 'lamp', { rankingRules: ['bm25'] })).toEqual(['b', 'a']);
   });
 
@@ -230,7 +317,10 @@ describe('each rule decides between two documents that differ only in what it me
     // The price word is not searched: a listing calling itself cheap gains nothing by it.
     expect(await order([item('a', 'cheap lamp', { price: 30 }), item('b', 'tan lamp', { price: 12 })], 'cheap lamp')).toEqual(['b', 'a']);
     // After what the item is: a lamp before a cheaper lamp shade on "budget lamp".
-    expect(await order([item('a', 'small lamp shade', { price: 5 }), item('b', 'table lamp', { price: 40 })], 'budget lamp')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'small lamp shade', { price: 5 }), item('b', 'table lamp', { price: 40 })], 'budget lamp')).toEqual([
+      'b',
+      'a',
+    ]);
   });
 
   it('priceIntent: its words and field are configurable; a price word alone, or with the option false, is searched as text', async () => {
@@ -244,8 +334,13 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order(items, 'cheap lamp', { rankingRules: ['words', 'typo', 'proximity'] })).toEqual(['a', 'b']);
     const s = await serviceOf(items);
     const { hits } = await s.search({ text: 'cheap lamp', showRankingScoreDetails: true });
-    expect(hits.map((h) => h._rankingScoreDetails?.priceIntent)).toEqual([{ order: 5, value: 12 }, { order: 5, value: 30 }]);
-    expect((await s.search({ text: 'lamp', showRankingScoreDetails: true })).hits[0]!._rankingScoreDetails).not.toHaveProperty('priceIntent');
+    expect(hits.map((h) => h._rankingScoreDetails?.priceIntent)).toEqual([
+      { order: 5, value: 12 },
+      { order: 5, value: 30 },
+    ]);
+    expect((await s.search({ text: 'lamp', showRankingScoreDetails: true })).hits[0]!._rankingScoreDetails).not.toHaveProperty(
+      'priceIntent',
+    );
   });
 
   it('customRanking: by the configured criteria', async () => {
@@ -256,7 +351,10 @@ describe('each rule decides between two documents that differ only in what it me
   });
 
   it('bm25: more occurrences of the term, in a shorter field, first', async () => {
-    expect(await order([item('a', 'lamp', { description: 'a lamp' }), item('b', 'lamp', { description: 'lamp lamp' })], 'lamp')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'lamp', { description: 'a lamp' }), item('b', 'lamp', { description: 'lamp lamp' })], 'lamp')).toEqual([
+      'b',
+      'a',
+    ]);
   });
 
   it('id: the last tie-breaker', async () => {
@@ -277,7 +375,11 @@ describe('each rule decides between two documents that differ only in what it me
   });
 
   it('placeholder search: sort, then customRanking, then id', async () => {
-    const items = [item('a', 'x', { price: 2, popularity: 1 }), item('b', 'y', { price: 1, popularity: 2 }), item('c', 'z', { price: 2, popularity: 3 })];
+    const items = [
+      item('a', 'x', { price: 2, popularity: 1 }),
+      item('b', 'y', { price: 1, popularity: 2 }),
+      item('c', 'z', { price: 2, popularity: 3 }),
+    ];
     const s = await serviceOf(items, { customRanking: ['popularity:desc'] });
     expect((await s.search({ text: '' })).hits.map((h) => h.id)).toEqual(['c', 'b', 'a']);
     expect((await s.search({ text: '', sort: ['price:desc'] })).hits.map((h) => h.id)).toEqual(['c', 'a', 'b']);
@@ -307,7 +409,9 @@ describe('matching', () => {
     expect(await order([item('b', 'zed ear hooks'), item('a', 'zed earbuds')], 'ear buds')).toEqual(['a', 'b']);
     const matched = async (items: Item[], text: string) => {
       const s = await serviceOf(items, { rankingRules: ['words'] });
-      return Object.fromEntries((await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.words?.matchingWords]));
+      return Object.fromEntries(
+        (await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.words?.matchingWords]),
+      );
     };
     expect(await matched([item('a', 'zed earbud')], 'ear buds')).toEqual({ a: 2 });
     // A lone letter is not joined: "galaxy s" would join to "galaxys", a plural of "galaxy".
@@ -371,7 +475,9 @@ describe('matching', () => {
     expect(make({ rankingRules: ['words', 'speed'] as never })).toThrow(/rankingRules\[1\]: unknown rule "speed"; use words, typo/);
     expect(make({ rankingRules: ['words', 'words'] })).toThrow(/rankingRules\[1\]: words is listed twice/);
     expect(make({ rankingRules: 'words' as never })).toThrow(/rankingRules must be an array/);
-    expect(make({ customRanking: ['popularity'] })).toThrow(/customRanking\[0\] must have the form <field>:asc or <field>:desc, got "popularity"/);
+    expect(make({ customRanking: ['popularity'] })).toThrow(
+      /customRanking\[0\] must have the form <field>:asc or <field>:desc, got "popularity"/,
+    );
     expect(make({ tieBreak: ['price:asc', 'name'] })).toThrow(/tieBreak\[1\] must have the form <field>:asc or <field>:desc, got "name"/);
     expect(make({ tieBreak: 'price:asc' as never })).toThrow(/tieBreak must be an array/);
     expect(make({ matchingStrategy: 'any' as never })).toThrow(/matchingStrategy must be last, all or frequency/);
@@ -386,7 +492,12 @@ describe('matching', () => {
 });
 
 describe('_rankingScore and _rankingScoreDetails', () => {
-  const ITEMS = [item('a', 'galaxy case'), item('b', 'samsung galaxy case', { description: 'a slim case' }), item('c', 'galaxy', { description: 'phone case' }), item('d', 'galxy cases')];
+  const ITEMS = [
+    item('a', 'galaxy case'),
+    item('b', 'samsung galaxy case', { description: 'a slim case' }),
+    item('c', 'galaxy', { description: 'phone case' }),
+    item('d', 'galxy cases'),
+  ];
 
   it('lies in [0, 1], is 1 only for a field equal to the query, and never increases down the hits', async () => {
     const s = await serviceOf(ITEMS);

@@ -29,7 +29,15 @@ function text(seed: number, count: number): string {
 }
 
 function product(i: number, words: number): CatalogItem {
-  return { id: `p${String(i).padStart(5, '0')}`, is_recommendable: true, name: text(i + 1, words), absolute_link: null, img_link: null, price: i % 50, categories_ids: ['phones'] } as CatalogItem;
+  return {
+    id: `p${String(i).padStart(5, '0')}`,
+    is_recommendable: true,
+    name: text(i + 1, words),
+    absolute_link: null,
+    img_link: null,
+    price: i % 50,
+    categories_ids: ['phones'],
+  } as CatalogItem;
 }
 
 describe('SearchIndex.steps', () => {
@@ -66,7 +74,8 @@ describe('SearchIndex.steps', () => {
     const analysed = slices.filter((s) => s.readsBefore < N);
     const total = analysed.reduce((sum, s) => sum + s.characters, 0);
     expect(analysed.length).toBeGreaterThanOrEqual(Math.floor(total / (BUILD_CHECKPOINT_CHARACTERS + longest)));
-    for (const s of analysed) if (s.readsBefore + s.reads <= N) expect(s.characters).toBeLessThanOrEqual(BUILD_CHECKPOINT_CHARACTERS + longest);
+    for (const s of analysed)
+      if (s.readsBefore + s.reads <= N) expect(s.characters).toBeLessThanOrEqual(BUILD_CHECKPOINT_CHARACTERS + longest);
     for (const s of slices) expect(s.reads).toBeLessThanOrEqual(BUILD_CHECKPOINT_ITEMS);
     // And the index built in steps is a whole one.
     expect(index.items.length).toBe(N);
@@ -98,7 +107,11 @@ describe('zeroed', () => {
 function contents(index: SearchIndex) {
   const F = index.searchable.length;
   const words = index.dictionary.words;
-  const fields = index.items.map((_, d) => index.searchable.map((_, f) => Array.from(index.tokens.subarray(index.offsets[d * F + f], index.offsets[d * F + f + 1]), (w) => words[w])));
+  const fields = index.items.map((_, d) =>
+    index.searchable.map((_, f) =>
+      Array.from(index.tokens.subarray(index.offsets[d * F + f], index.offsets[d * F + f + 1]), (w) => words[w]),
+    ),
+  );
   const postings = Object.fromEntries(words.map((w, k) => [w, Array.from(index.docs(k))]));
   const stems = Object.fromEntries([...index.stems].map(([stem, list]) => [stem, list.map((k) => words[k]).sort()]));
   return { fields, postings, stems, words: [...words].sort(), averageLength: Array.from(index.averageLength), paths: pathContents(index) };
@@ -110,11 +123,19 @@ function pathContents(index: SearchIndex) {
   for (const [path, p] of index.paths) {
     if (p.sortedValues) {
       // A rare path has no per-document arrays (either build leaves them out alike).
-      out[path] = { docs: Array.from(p.postingDocs), values: Array.from(p.sortedValues), first: p.first && Array.from(p.first), min: p.min && Array.from(p.min), max: p.max && Array.from(p.max) };
+      out[path] = {
+        docs: Array.from(p.postingDocs),
+        values: Array.from(p.sortedValues),
+        first: p.first && Array.from(p.first),
+        min: p.min && Array.from(p.min),
+        max: p.max && Array.from(p.max),
+      };
       continue;
     }
     const byValue = p.values!.map((v) => [String(v), Array.from(docsWith(p, v))] as const).filter(([, docs]) => docs.length > 0);
-    const perDoc = p.offsets && index.items.map((_, d) => Array.from(p.ids!.subarray(p.offsets![d], p.offsets![d + 1]), (k) => String(p.values![k])).sort());
+    const perDoc =
+      p.offsets &&
+      index.items.map((_, d) => Array.from(p.ids!.subarray(p.offsets![d], p.offsets![d + 1]), (k) => String(p.values![k])).sort());
     out[path] = { byValue: byValue.sort(([a], [b]) => (a < b ? -1 : 1)), perDoc };
   }
   return out;
@@ -127,28 +148,38 @@ describe('a rebuild from the previous index', () => {
 
   it('gives the index a build from scratch gives, whatever changed (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(phrase, phrase, edit, phrase), { minLength: 1, maxLength: 25 }), fc.array(phrase, { maxLength: 5 }), (rows, added) => {
-        // A text value per item (link), a few shared ones (brand), lists (tags): the value indexes' numbering is reused too.
-        const described = (item: CatalogItem, description: string) => ({ ...item, description, tags: description.split(' ').filter(Boolean) }) as CatalogItem;
-        const before = rows.map(([name, description], i) => described({ ...product(i, 0), id: `i${String(i).padStart(3, '0')}`, name, link: `u${i}`, brand: name.split(' ')[0] }, description));
-        const after: CatalogItem[] = [];
-        rows.forEach(([, , change, text], i) => {
-          const item = before[i]!;
-          if (change === 'keep') after.push(item);
-          else if (change === 'copy') after.push({ ...item });
-          else if (change === 'rename') after.push({ ...item, name: text });
-          else if (change === 'describe') after.push(described(item, text));
-        });
-        added.forEach((name, k) => after.push(described({ ...product(k, 0), id: `j${k}`, name, link: `v${k}`, brand: 'new' }, name)));
-        after.sort((a, b) => (a.id < b.id ? -1 : 1));
-        const analyzer = new Analyzer();
-        const previous = runAtOnce(SearchIndex.steps(1, before, {}, analyzer));
-        const scratch = runAtOnce(SearchIndex.steps(2, after, {}, analyzer));
-        const incremental = runAtOnce(SearchIndex.steps(2, after, {}, analyzer, previous));
-        expect(contents(incremental)).toEqual(contents(scratch));
-        // And back: values numbered by the rebuild, and those it left without documents, carried one version further.
-        expect(contents(runAtOnce(SearchIndex.steps(3, before, {}, analyzer, incremental)))).toEqual(contents(previous));
-      }),
+      fc.property(
+        fc.array(fc.tuple(phrase, phrase, edit, phrase), { minLength: 1, maxLength: 25 }),
+        fc.array(phrase, { maxLength: 5 }),
+        (rows, added) => {
+          // A text value per item (link), a few shared ones (brand), lists (tags): the value indexes' numbering is reused too.
+          const described = (item: CatalogItem, description: string) =>
+            ({ ...item, description, tags: description.split(' ').filter(Boolean) }) as CatalogItem;
+          const before = rows.map(([name, description], i) =>
+            described(
+              { ...product(i, 0), id: `i${String(i).padStart(3, '0')}`, name, link: `u${i}`, brand: name.split(' ')[0] },
+              description,
+            ),
+          );
+          const after: CatalogItem[] = [];
+          rows.forEach(([, , change, text], i) => {
+            const item = before[i]!;
+            if (change === 'keep') after.push(item);
+            else if (change === 'copy') after.push({ ...item });
+            else if (change === 'rename') after.push({ ...item, name: text });
+            else if (change === 'describe') after.push(described(item, text));
+          });
+          added.forEach((name, k) => after.push(described({ ...product(k, 0), id: `j${k}`, name, link: `v${k}`, brand: 'new' }, name)));
+          after.sort((a, b) => (a.id < b.id ? -1 : 1));
+          const analyzer = new Analyzer();
+          const previous = runAtOnce(SearchIndex.steps(1, before, {}, analyzer));
+          const scratch = runAtOnce(SearchIndex.steps(2, after, {}, analyzer));
+          const incremental = runAtOnce(SearchIndex.steps(2, after, {}, analyzer, previous));
+          expect(contents(incremental)).toEqual(contents(scratch));
+          // And back: values numbered by the rebuild, and those it left without documents, carried one version further.
+          expect(contents(runAtOnce(SearchIndex.steps(3, before, {}, analyzer, incremental)))).toEqual(contents(previous));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -201,11 +232,23 @@ describe('value indexes', () => {
       { ...product(1, 2), tags: ['dual'] },
     ] as CatalogItem[]);
     const service = new SearchService({ catalog });
-    expect((await service.search({ text: '' })).facets.tags).toEqual({ type: 'list', values: [['dual', 2], ['5g', 1]] });
+    expect((await service.search({ text: '' })).facets.tags).toEqual({
+      type: 'list',
+      values: [
+        ['dual', 2],
+        ['5g', 1],
+      ],
+    });
     await catalog.batch([{ operation: 'create-replace', product: { ...product(0, 2), tags: ['lte'] } }]);
     await catalog.sync();
     const page = await service.search({ text: '' });
-    expect(page.facets.tags).toEqual({ type: 'list', values: [['dual', 1], ['lte', 1]] });
+    expect(page.facets.tags).toEqual({
+      type: 'list',
+      values: [
+        ['dual', 1],
+        ['lte', 1],
+      ],
+    });
     expect((await service.search({ text: '', filters: { tags: ['5g'] } })).totalHits).toBe(0);
   });
 
@@ -217,7 +260,13 @@ describe('value indexes', () => {
     ] as CatalogItem[]);
     const page = await new SearchService({ catalog }).search({ text: '', filters: { tags: ['5g'] } });
     expect(page.hits.map((h) => h.id)).toEqual(['p00000', 'p00001']);
-    expect(page.facets.tags).toEqual({ type: 'list', values: [['5g', 2], ['dual', 2]] });
+    expect(page.facets.tags).toEqual({
+      type: 'list',
+      values: [
+        ['5g', 2],
+        ['dual', 2],
+      ],
+    });
   });
 });
 
@@ -229,7 +278,9 @@ describe('a rebuild after a sync', () => {
     const service = new SearchService({ catalog });
     expect((await service.search({ text: 'zqxmarker' })).totalHits).toBe(0);
     // Every item changes (a full rebuild: nothing can be copied from the previous index).
-    const changed = items.map((item, i) => ({ ...item, description: `${item.description} ${i === 5 ? 'zqxmarker' : 'plain'}` }) as CatalogItem);
+    const changed = items.map(
+      (item, i) => ({ ...item, description: `${item.description} ${i === 5 ? 'zqxmarker' : 'plain'}` }) as CatalogItem,
+    );
     await catalog.batch(changed.map((product) => ({ operation: 'create-replace' as const, product })));
     await catalog.sync();
 

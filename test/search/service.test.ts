@@ -1,5 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SearchService, ValidationError, type Catalog, type SearchQueryInput, type SearchResponse, type SearchServiceOptions } from '../../src/index';
+import {
+  SearchService,
+  ValidationError,
+  type Catalog,
+  type SearchQueryInput,
+  type SearchResponse,
+  type SearchServiceOptions,
+} from '../../src/index';
 import { formatPath } from '../../src/errors';
 import type { Embedder, Facet } from '../../src/search/service';
 import { catalogOf, ids, item, type Item } from '../helpers/search';
@@ -42,9 +49,35 @@ const TYPED: Item[] = [
     dims: { h: 15, w: 7.5 },
     flags: { nfc: false },
   }),
-  item('p3', 'Gamma Case', { price: 20, categories_ids: ['cases'], color: 'red', tags: ['leather'], specs: { material: 'leather', finish: 'gloss' }, dims: { h: 15.2 }, flags: { esim: true } }),
-  item('p4', 'Delta Charger', { price: null, categories_ids: ['chargers', 'accessories'], color: 'white', weight: 80, waterproof: false, tags: [], specs: {}, flags: { nfc: true } }),
-  item('p5', 'alpha case', { price: 15, categories_ids: ['cases', 'accessories'], color: 'blue', weight: 30, waterproof: true, tags: ['dual', 'leather'], specs: { material: 'silicone' }, dims: { h: 14, w: 6.8 } }),
+  item('p3', 'Gamma Case', {
+    price: 20,
+    categories_ids: ['cases'],
+    color: 'red',
+    tags: ['leather'],
+    specs: { material: 'leather', finish: 'gloss' },
+    dims: { h: 15.2 },
+    flags: { esim: true },
+  }),
+  item('p4', 'Delta Charger', {
+    price: null,
+    categories_ids: ['chargers', 'accessories'],
+    color: 'white',
+    weight: 80,
+    waterproof: false,
+    tags: [],
+    specs: {},
+    flags: { nfc: true },
+  }),
+  item('p5', 'alpha case', {
+    price: 15,
+    categories_ids: ['cases', 'accessories'],
+    color: 'blue',
+    weight: 30,
+    waterproof: true,
+    tags: ['dual', 'leather'],
+    specs: { material: 'silicone' },
+    dims: { h: 14, w: 6.8 },
+  }),
   item('p6', 'Epsilon Phone', { price: 350, is_recommendable: false }),
 ];
 
@@ -94,8 +127,11 @@ function bruteFacet(items: readonly Item[], path: string): Facet | undefined {
     return values.length === 0 ? undefined : { type: 'range', values: { min: Math.min(...values), max: Math.max(...values) } };
   }
   const counts = new Map<string | boolean, number>();
-  for (const i of items) for (const v of new Set(valuesAt(i, path))) counts.set(v as string | boolean, (counts.get(v as string | boolean) ?? 0) + 1);
-  const values = [...counts].sort((a, b) => b[1] - a[1] || String(a[0]).toLowerCase().localeCompare(String(b[0]).toLowerCase()) || (String(a[0]) < String(b[0]) ? -1 : 1));
+  for (const i of items)
+    for (const v of new Set(valuesAt(i, path))) counts.set(v as string | boolean, (counts.get(v as string | boolean) ?? 0) + 1);
+  const values = [...counts].sort(
+    (a, b) => b[1] - a[1] || String(a[0]).toLowerCase().localeCompare(String(b[0]).toLowerCase()) || (String(a[0]) < String(b[0]) ? -1 : 1),
+  );
   return { type: 'list', values };
 }
 
@@ -146,9 +182,27 @@ describe('filters, facets and sort on every field type of the schema', () => {
     ['string: exact values, any of them, case-sensitive', { color: ['red', 'Blue'] }, ['p1', 'p2', 'p3']],
     ['string: one value', { color: 'white' }, ['p4']],
     ['number: exact value as a list', { weight: ['150', '80'] }, ['p1', 'p4']],
-    ['number: range conditions are ANDed', { weight: [{ operator: '>=', value: 80 }, { operator: '<', value: 180 }] }, ['p1', 'p4']],
+    [
+      'number: range conditions are ANDed',
+      {
+        weight: [
+          { operator: '>=', value: 80 },
+          { operator: '<', value: 180 },
+        ],
+      },
+      ['p1', 'p4'],
+    ],
     ['number: = operator', { weight: [{ operator: '=', value: '180' }] }, ['p2']],
-    ['number: > and <=', { weight: [{ operator: '>', value: 30 }, { operator: '<=', value: 150 }] }, ['p1', 'p4']],
+    [
+      'number: > and <=',
+      {
+        weight: [
+          { operator: '>', value: 30 },
+          { operator: '<=', value: 150 },
+        ],
+      },
+      ['p1', 'p4'],
+    ],
     ['boolean: true', { waterproof: ['true'] }, ['p1', 'p5']],
     ['boolean: false (missing values do not match)', { waterproof: ['false'] }, ['p2', 'p4']],
     ['boolean: given as a boolean', { waterproof: [true] }, ['p1', 'p5']],
@@ -165,8 +219,26 @@ describe('filters, facets and sort on every field type of the schema', () => {
     ['standard boolean: is_recommendable', { is_recommendable: ['false'] }, ['p6']],
     ['standard string: id', { id: ['p2', 'p6', 'nope'] }, ['p2', 'p6']],
     ['several fields are ANDed', { color: ['red'], price: [{ operator: '>', value: 50 }] }, ['p1']],
-    ['contradictory range conditions match nothing', { price: [{ operator: '>', value: 100 }, { operator: '<', value: 50 }] }, []],
-    ['two different = conditions match nothing', { price: [{ operator: '=', value: 100 }, { operator: '=', value: 200 }] }, []],
+    [
+      'contradictory range conditions match nothing',
+      {
+        price: [
+          { operator: '>', value: 100 },
+          { operator: '<', value: 50 },
+        ],
+      },
+      [],
+    ],
+    [
+      'two different = conditions match nothing',
+      {
+        price: [
+          { operator: '=', value: 100 },
+          { operator: '=', value: 200 },
+        ],
+      },
+      [],
+    ],
     ['an unknown value matches nothing', { color: ['purple'] }, []],
   ];
 
@@ -196,8 +268,20 @@ describe('filters, facets and sort on every field type of the schema', () => {
 
   it('gives boolean facet values as booleans and number ranges as { min, max }', async () => {
     const r = await faceted.search({ text: '' });
-    expect(r.facets.waterproof).toEqual({ type: 'list', values: [[false, 2], [true, 2]] });
-    expect(r.facets['flags.nfc']).toEqual({ type: 'list', values: [[true, 2], [false, 1]] });
+    expect(r.facets.waterproof).toEqual({
+      type: 'list',
+      values: [
+        [false, 2],
+        [true, 2],
+      ],
+    });
+    expect(r.facets['flags.nfc']).toEqual({
+      type: 'list',
+      values: [
+        [true, 2],
+        [false, 1],
+      ],
+    });
     expect(r.facets['dims.w']).toEqual({ type: 'range', values: { min: 6.8, max: 7.5 } });
     expect(r.facets.price).toEqual({ type: 'range', values: { min: 15, max: 350 } });
   });
@@ -207,12 +291,28 @@ describe('filters, facets and sort on every field type of the schema', () => {
     expect(Object.keys(r.facets).sort()).toEqual(['categories_ids', 'color', 'price', 'tags', 'waterproof']);
     expect(r.facets.price?.type).toBe('range');
     // Equal counts: by value case-insensitively, then by code unit (Blue before blue).
-    expect(r.facets.color).toEqual({ type: 'list', values: [['red', 2], ['Blue', 1], ['blue', 1], ['white', 1]] });
+    expect(r.facets.color).toEqual({
+      type: 'list',
+      values: [
+        ['red', 2],
+        ['Blue', 1],
+        ['blue', 1],
+        ['white', 1],
+      ],
+    });
   });
 
   it('sorts list facet values by count, then value, and keeps at most maxFacetValues', async () => {
     const r = await service.search({ text: '' });
-    expect(r.facets.categories_ids).toEqual({ type: 'list', values: [['accessories', 2], ['cases', 2], ['phones', 2], ['chargers', 1]] });
+    expect(r.facets.categories_ids).toEqual({
+      type: 'list',
+      values: [
+        ['accessories', 2],
+        ['cases', 2],
+        ['phones', 2],
+        ['chargers', 1],
+      ],
+    });
     const one = new SearchService({ catalog, maxFacetValues: 1 });
     const top = await one.search({ text: '' });
     expect(top.facets.categories_ids).toEqual({ type: 'list', values: [['accessories', 2]] });
@@ -247,7 +347,13 @@ describe('filters, facets and sort on every field type of the schema', () => {
   });
 
   it('sorts within the filtered hits and pages after sorting', async () => {
-    const r = await service.search({ text: '', filters: { categories_ids: ['cases', 'phones'] }, sort: ['price:asc'], hitsPerPage: 2, page: 1 });
+    const r = await service.search({
+      text: '',
+      filters: { categories_ids: ['cases', 'phones'] },
+      sort: ['price:asc'],
+      hitsPerPage: 2,
+      page: 1,
+    });
     expect(ids(r)).toEqual(['p1', 'p2']);
     expect(r).toMatchObject({ totalHits: 4, totalPages: 2, page: 1, hitsPerPage: 2 });
   });
@@ -260,7 +366,9 @@ describe('filters, facets and sort on every field type of the schema', () => {
 
   it('refuses a filter on an object field without a key, and on an absent key', async () => {
     expect((await rejected(service, { text: '', filters: { specs: ['metal'] } })).message).toMatch(/filters\[specs\]: unknown field/);
-    expect((await rejected(service, { text: '', filters: { 'specs.color': ['red'] } })).message).toMatch(/filters\[specs\.color\]: unknown field/);
+    expect((await rejected(service, { text: '', filters: { 'specs.color': ['red'] } })).message).toMatch(
+      /filters\[specs\.color\]: unknown field/,
+    );
   });
 
   it('refuses a range filter on a field that is not a number, naming field and kind', async () => {
@@ -273,7 +381,9 @@ describe('filters, facets and sort on every field type of the schema', () => {
       ['name', 'string'],
     ] as const) {
       const error = await rejected(service, { text: '', filters: { [field]: [{ operator: '>', value: 1 }] } });
-      expect(error.message, field).toMatch(new RegExp(`filters\\[${field.replace('.', '\\.')}\\]: a range filter needs a number field; .* is ${kind}`));
+      expect(error.message, field).toMatch(
+        new RegExp(`filters\\[${field.replace('.', '\\.')}\\]: a range filter needs a number field; .* is ${kind}`),
+      );
     }
   });
 
@@ -377,7 +487,10 @@ describe('follows the catalog visible version', () => {
     });
     const first = service.search({ text: 'phone' }); // builds the index of version 2, held at the embedder
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const meanwhile = await Promise.race([service.search({ text: 'phone' }), new Promise((resolve) => setTimeout(() => resolve('blocked'), 1000))]);
+    const meanwhile = await Promise.race([
+      service.search({ text: 'phone' }),
+      new Promise((resolve) => setTimeout(() => resolve('blocked'), 1000)),
+    ]);
     expect(meanwhile).not.toBe('blocked');
     expect(ids(meanwhile as SearchResponse)).toEqual(['a']);
     release();
@@ -500,7 +613,13 @@ describe('ranking score', () => {
   });
 
   it('breaks ties by score, then id, deterministically', async () => {
-    const twins = [item('x-2', 'Twin phone'), item('x-10', 'Twin phone'), item('x-1', 'Twin phone'), item('y-0', 'Twin phones'), item('a-9', 'Twin phone')];
+    const twins = [
+      item('x-2', 'Twin phone'),
+      item('x-10', 'Twin phone'),
+      item('x-1', 'Twin phone'),
+      item('y-0', 'Twin phones'),
+      item('a-9', 'Twin phone'),
+    ];
     const s = new SearchService({ catalog: await catalogOf(twins) });
     const first = await s.search(all({ text: 'twin phone' }));
     // Names equal to the query (1.0) by id in code-unit order, then the stem match "phones".
@@ -598,7 +717,13 @@ function cosine(a: readonly number[], b: readonly number[]): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-const HYBRID: Item[] = [item('a-bbb', 'apple bbb'), item('b-pie', 'apple pie'), item('c-pale', 'pale leap pal'), item('d-zebra', 'zebra'), item('e-xyz', 'xyz qwv')];
+const HYBRID: Item[] = [
+  item('a-bbb', 'apple bbb'),
+  item('b-pie', 'apple pie'),
+  item('c-pale', 'pale leap pal'),
+  item('d-zebra', 'zebra'),
+  item('e-xyz', 'xyz qwv'),
+];
 
 describe('semanticRatio', () => {
   let calls: (readonly string[])[];
@@ -709,7 +834,9 @@ describe('paging', () => {
   });
 
   it('defaults to page 0 and 20 hits per page', async () => {
-    const service = new SearchService({ catalog: await catalogOf(Array.from({ length: 25 }, (_, i) => item(`i${String(i).padStart(2, '0')}`, 'Phone'))) });
+    const service = new SearchService({
+      catalog: await catalogOf(Array.from({ length: 25 }, (_, i) => item(`i${String(i).padStart(2, '0')}`, 'Phone'))),
+    });
     const r = await service.search({ text: '' });
     expect(r).toMatchObject({ page: 0, hitsPerPage: 20, totalHits: 25, totalPages: 2 });
     expect(r.hits).toHaveLength(20);
@@ -786,7 +913,13 @@ describe('field names of Object.prototype', () => {
     expect(ids(await service.search({ text: '', filters: { valueOf: [{ operator: '>', value: 4 }] } }))).toEqual(['b']);
     const r = await service.search({ text: '', sort: ['valueOf:desc'] });
     expect(ids(r)).toEqual(['b', 'a', 'c']);
-    expect(r.facets.constructor).toEqual({ type: 'list', values: [['oak', 1], ['pine', 1]] });
+    expect(r.facets.constructor).toEqual({
+      type: 'list',
+      values: [
+        ['oak', 1],
+        ['pine', 1],
+      ],
+    });
     expect(r.facets.toString).toEqual({ type: 'list', values: [['blue', 1]] });
     expect(ids(await service.search({ text: '', sort: ['constructor:asc'] }))).toEqual(['a', 'b', 'c']);
   });

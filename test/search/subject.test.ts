@@ -9,7 +9,11 @@ import { categoryWords, fieldWords, NO_SPAN, nameWords } from '../../src/search/
 
 describe('nameWords: the words of a name and the part naming what it fits', () => {
   it('gives the words of the whole name, and a tail inside them or none, for any text', () => {
-    const name = fc.array(fc.oneof(fc.constantFrom('for', 'fits', 'compatible', 'with', ' - ', ' | ', '|', ' – ', 'For', 'É'), fc.string()), { maxLength: 12 }).map((parts) => parts.join(' '));
+    const name = fc
+      .array(fc.oneof(fc.constantFrom('for', 'fits', 'compatible', 'with', ' - ', ' | ', '|', ' – ', 'For', 'É'), fc.string()), {
+        maxLength: 12,
+      })
+      .map((parts) => parts.join(' '));
     fc.assert(
       fc.property(name, (text) => {
         const read = nameWords(text);
@@ -27,7 +31,8 @@ describe('nameWords: the words of a name and the part naming what it fits', () =
 
   it('reads no unit across a part boundary: the words of each part are the words of the whole', () => {
     // Counterexample of the property above: "in" ended its part ("0 In" alone: 0 inch) but not the name.
-    for (const text of ['0 In | for', '0 in - Black', '0 in|x', 'É 0 in|x', '0 | v', '61in | Black']) expect(nameWords(text).words, text).toEqual(words(text));
+    for (const text of ['0 In | for', '0 in - Black', '0 in|x', 'É 0 in|x', '0 | v', '61in | Black'])
+      expect(nameWords(text).words, text).toEqual(words(text));
     expect(nameWords('Tablet 10 in').words).toEqual(['tablet', '10', 'inch']);
   });
 
@@ -67,8 +72,14 @@ describe('nameWords: the words of a name and the part naming what it fits', () =
 });
 
 describe('categoryWords: the words of a category list and its type word', () => {
-  it('gives the words of the list as searched, and a type among the last category\'s words, for any values', () => {
-    const value = fc.oneof(fc.string(), fc.constantFrom('cell-phones', 'lamps-with-shades', 'for-her', '', '-'), fc.integer(), fc.constant(null), fc.object());
+  it("gives the words of the list as searched, and a type among the last category's words, for any values", () => {
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom('cell-phones', 'lamps-with-shades', 'for-her', '', '-'),
+      fc.integer(),
+      fc.constant(null),
+      fc.object(),
+    );
     fc.assert(
       fc.property(fc.array(value, { maxLength: 6 }), (values) => {
         const read = categoryWords(values);
@@ -84,9 +95,15 @@ describe('categoryWords: the words of a category list and its type word', () => 
     );
   });
 
-  it('reads no unit across two values, and a value\'s end as the end of a text', () => {
+  it("reads no unit across two values, and a value's end as the end of a text", () => {
     // Counterexample of the property above: joined by a space, "0" and "v" read "0 volt".
-    for (const values of [['0', 'v'], ['0', '"'], ['0-', 'in'], ['55 in', 'smart'], ['1', '2 v']]) {
+    for (const values of [
+      ['0', 'v'],
+      ['0', '"'],
+      ['0-', 'in'],
+      ['55 in', 'smart'],
+      ['1', '2 v'],
+    ]) {
       expect(categoryWords(values).words, values.join()).toEqual(words(searchableText(values)));
     }
     expect(categoryWords(['0', 'v']).words).toEqual(['0', 'v']);
@@ -110,10 +127,18 @@ describe('categoryWords: the words of a category list and its type word', () => 
 
 describe('fieldWords', () => {
   it('reads no subject in a name or categories that are not text, nor in other fields', () => {
-    for (const [field, value] of [['name', 42], ['name', null], ['categories_ids', 'lamps'], ['description', 'lamp for zed']] as const) {
+    for (const [field, value] of [
+      ['name', 42],
+      ['name', null],
+      ['categories_ids', 'lamps'],
+      ['description', 'lamp for zed'],
+    ] as const) {
       const read = fieldWords(field, value, searchableText(value));
       expect(read.words, field).toEqual(words(searchableText(value)));
-      expect(read.words.some((_, k) => read.isSubject(k)), `${field} ${String(value)}`).toBe(false);
+      expect(
+        read.words.some((_, k) => read.isSubject(k)),
+        `${field} ${String(value)}`,
+      ).toBe(false);
     }
   });
 });

@@ -102,7 +102,11 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
     const term = 'x'.repeat(50);
     await service.search({ text: term });
     const one = service.work.dictionaryNodes;
-    await service.search({ text: Array.from({ length: 12 }, () => term).join(' ').slice(0, 512) });
+    await service.search({
+      text: Array.from({ length: 12 }, () => term)
+        .join(' ')
+        .slice(0, 512),
+    });
     expect(service.work.dictionaryNodes).toBeLessThanOrEqual(10 * one);
   });
 });

@@ -4,7 +4,20 @@ import { ConfigError, parseServeConfig } from '../../server/config';
 describe('abkit serve configuration', () => {
   it('reads the variables the README lists with their defaults', () => {
     const c = parseServeConfig([], {});
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', storage: undefined, bootstrap: undefined, corsOrigins: [], logLevel: 'info', headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, maxConnectionsPerIp: 256, coalesceWrites: true });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      storage: undefined,
+      bootstrap: undefined,
+      corsOrigins: [],
+      logLevel: 'info',
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1_000,
+      maxConnectionsPerIp: 256,
+      coalesceWrites: true,
+    });
     const e = parseServeConfig([], {
       PORT: '9000',
       HOST: '0.0.0.0',
@@ -16,17 +29,31 @@ describe('abkit serve configuration', () => {
       ABKIT_API_KEY: 'k'.repeat(20),
       ABKIT_COALESCE_WRITES: 'off',
     });
-    expect(e).toMatchObject({ port: 9000, host: '0.0.0.0', storage: 'memory', bootstrap: 'b.json', pepper: 'p'.repeat(16), corsOrigins: ['https://shop.example', 'http://localhost:3000'], logLevel: 'warn', apiKey: 'k'.repeat(20), coalesceWrites: false });
+    expect(e).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      storage: 'memory',
+      bootstrap: 'b.json',
+      pepper: 'p'.repeat(16),
+      corsOrigins: ['https://shop.example', 'http://localhost:3000'],
+      logLevel: 'warn',
+      apiKey: 'k'.repeat(20),
+      coalesceWrites: false,
+    });
   });
 
   it('takes the same names as flags, which win over the environment', () => {
-    const c = parseServeConfig(['--port', '0', '--storage=sqlite:x.db', '--cors-origins', '*', '--ABKIT_LOG_LEVEL=debug', '--api-key', 'a'.repeat(16)], { PORT: '1234', ABKIT_STORAGE: 'memory' });
+    const c = parseServeConfig(
+      ['--port', '0', '--storage=sqlite:x.db', '--cors-origins', '*', '--ABKIT_LOG_LEVEL=debug', '--api-key', 'a'.repeat(16)],
+      { PORT: '1234', ABKIT_STORAGE: 'memory' },
+    );
     expect(c).toMatchObject({ port: 0, storage: 'sqlite:x.db', corsOrigins: ['*'], logLevel: 'debug', apiKey: 'a'.repeat(16) });
     expect(parseServeConfig(['--max-connections-per-ip', '10'], { ABKIT_MAX_CONNECTIONS_PER_IP: '20' }).maxConnectionsPerIp).toBe(10);
   });
 
   it('refuses bad values and unknown flags, naming the variable', () => {
-    const fails = (args: string[], env: Record<string, string>, pattern: RegExp) => expect(() => parseServeConfig(args, env)).toThrow(pattern);
+    const fails = (args: string[], env: Record<string, string>, pattern: RegExp) =>
+      expect(() => parseServeConfig(args, env)).toThrow(pattern);
     fails([], { PORT: 'http' }, /^PORT must be an integer/);
     fails([], { PORT: '70000' }, /PORT must be at most 65535/);
     fails([], { ABKIT_LOG_LEVEL: 'loud' }, /ABKIT_LOG_LEVEL must be one of/);

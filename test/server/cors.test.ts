@@ -8,7 +8,14 @@ import { json } from '../../src/http/respond';
 
 /** The edge of `abkit serve` around a handler answering 200 everywhere, with CORS for `origins`. */
 function edge(origins: string[]) {
-  return observe({ handler: async () => json({ ok: true }), storage: memoryStorage(), logger: pino({ level: 'silent' }), metrics: createMetrics(), cors: corsPolicy(origins), draining: () => false });
+  return observe({
+    handler: async () => json({ ok: true }),
+    storage: memoryStorage(),
+    logger: pino({ level: 'silent' }),
+    metrics: createMetrics(),
+    cors: corsPolicy(origins),
+    draining: () => false,
+  });
 }
 
 const get = (path: string, origin?: string) => new Request(`http://abkit.test${path}`, { headers: origin === undefined ? {} : { origin } });
@@ -26,9 +33,19 @@ describe('CORS answers (issue #23)', () => {
         }
       }
       // A preflight from a refused origin is not answered as one, but still varies.
-      const refused = await serve(new Request('http://abkit.test/search', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } }));
+      const refused = await serve(
+        new Request('http://abkit.test/search', {
+          method: 'OPTIONS',
+          headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+        }),
+      );
       if (origins[0] !== '*') expect(refused.headers.get('vary')).toBe('Origin');
-      const preflight = await serve(new Request('http://abkit.test/search', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } }));
+      const preflight = await serve(
+        new Request('http://abkit.test/search', {
+          method: 'OPTIONS',
+          headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+        }),
+      );
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('vary')).toBe('Origin');
     }

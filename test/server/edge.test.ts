@@ -20,10 +20,17 @@ afterEach(async () => {
 async function start(env: Record<string, string> = {}): Promise<{ port: number; url: string }> {
   logs = '';
   const stream = new Writable({ write: (chunk, _e, done) => ((logs += chunk.toString()), done()) });
-  running = await serve(parseServeConfig([], { PORT: '0', ABKIT_STORAGE: 'memory', ABKIT_SHUTDOWN_TIMEOUT_MS: '200', ...env }), { logger: pino(stream), banner: () => undefined });
+  running = await serve(parseServeConfig([], { PORT: '0', ABKIT_STORAGE: 'memory', ABKIT_SHUTDOWN_TIMEOUT_MS: '200', ...env }), {
+    logger: pino(stream),
+    banner: () => undefined,
+  });
   return { port: Number(new URL(running.url).port), url: running.url };
 }
-const logLines = () => logs.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const logLines = () =>
+  logs
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** A socket to the server, from `localAddress` (any of 127/8 on Linux), once connected. */
 function open(port: number, localAddress = '127.0.0.1'): Promise<Socket> {
@@ -63,7 +70,9 @@ describe('a request whose body never completes', () => {
       const socket = await open(port);
       const closed = untilClosed(socket);
       // Half of the declared body, then the client goes away.
-      socket.write('POST /acme/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"grant_type":"cl');
+      socket.write(
+        'POST /acme/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"grant_type":"cl',
+      );
       await new Promise((r) => setTimeout(r, 5));
       socket.destroy();
       await closed;
@@ -77,7 +86,9 @@ describe('a request whose body never completes', () => {
       }
       return metricsText(port);
     })();
-    expect(text).toMatch(new RegExp(`^abkit_http_request_duration_seconds_count\\{method="POST",route="/:account_id/token",status="499"\\} ${aborted}$`, 'm'));
+    expect(text).toMatch(
+      new RegExp(`^abkit_http_request_duration_seconds_count\\{method="POST",route="/:account_id/token",status="499"\\} ${aborted}$`, 'm'),
+    );
     expect(text).not.toMatch(/status="5\d\d"/);
     const lines = logLines();
     expect(lines.filter((l) => l.msg === 'request aborted' && l.level === 30 && l.status === 499)).toHaveLength(aborted);
@@ -112,7 +123,11 @@ describe('the per-address connection limit', () => {
     for (const socket of flood) socket.write('POST /acme/token HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{');
     const closed = await Promise.race([Promise.all(answers.slice(4)), new Promise<undefined>((r) => setTimeout(r, 5_000))]);
     expect(closed, 'the 8 sockets past the limit are closed').toBeDefined();
-    for (const text of closed!) expect(text === '' || /^HTTP\/1\.1 429 Too Many Requests\r\n[\s\S]*at most 4 at once \(ABKIT_MAX_CONNECTIONS_PER_IP\)/.test(text), text).toBe(true);
+    for (const text of closed!)
+      expect(
+        text === '' || /^HTTP\/1\.1 429 Too Many Requests\r\n[\s\S]*at most 4 at once \(ABKIT_MAX_CONNECTIONS_PER_IP\)/.test(text),
+        text,
+      ).toBe(true);
     expect(closed!.filter((t) => t.startsWith('HTTP/1.1 429')).length).toBeGreaterThan(0);
     // The four within the limit are still open, waiting for their bodies, and another address
     // is served as before.

@@ -17,8 +17,20 @@ describe('LatencyHistogram', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(observation, { maxLength: 40 }), async (observations) => {
         const [theirs, ours] = [new Registry(), new Registry()];
-        const reference = new Histogram({ name: 'x_seconds', help: 'Latency "of" x', labelNames: LABELS, buckets: BUCKETS, registers: [theirs] });
-        const fast = new LatencyHistogram({ name: 'x_seconds', help: 'Latency "of" x', labelNames: LABELS, buckets: BUCKETS, registers: [ours] });
+        const reference = new Histogram({
+          name: 'x_seconds',
+          help: 'Latency "of" x',
+          labelNames: LABELS,
+          buckets: BUCKETS,
+          registers: [theirs],
+        });
+        const fast = new LatencyHistogram({
+          name: 'x_seconds',
+          help: 'Latency "of" x',
+          labelNames: LABELS,
+          buckets: BUCKETS,
+          registers: [ours],
+        });
         for (const { value, ...labels } of observations) {
           reference.observe(labels, value);
           // Both entries: a label record, and the values in label-name order.

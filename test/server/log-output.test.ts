@@ -30,7 +30,13 @@ describe('logOutput', () => {
   it('with stdout full, keeps lines up to its bound and drops (and counts) the rest', async () => {
     // A stdout that takes everything and writes nothing: what it holds grows.
     let held = 0;
-    const full: LogStream = { on: () => undefined, get writableLength() { return held; }, write: (text) => ((held += text.length), false) };
+    const full: LogStream = {
+      on: () => undefined,
+      get writableLength() {
+        return held;
+      },
+      write: (text) => ((held += text.length), false),
+    };
     const output = logOutput(full, 1000);
     const seen: number[] = [];
     output.onDropped((n) => seen.push(n));
@@ -44,7 +50,9 @@ describe('logOutput', () => {
     expect(seen.reduce((a, b) => a + b, 0)).toBe(15);
     // Ending waits for the last write at most as long as it is told.
     const ended = output.end(50);
-    await expect(Promise.race([ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('waiting'), 2_000))])).resolves.toBe('ended');
+    await expect(Promise.race([ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('waiting'), 2_000))])).resolves.toBe(
+      'ended',
+    );
   });
 
   it('once stdout fails (its reader closed it), counts the lines it lost and drops every later one', async () => {
@@ -121,7 +129,8 @@ async function startWithPipe(): Promise<{ url: string; reader: Socket; stop: () 
   return { url, reader, stop };
 }
 
-const dropped = async (url: string) => Number(/^abkit_log_lines_dropped_total (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
+const dropped = async (url: string) =>
+  Number(/^abkit_log_lines_dropped_total (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
 
 describe('abkit serve with a stdout nobody reads', () => {
   it('closed by its reader: drops and counts the lines, and exits on SIGTERM within the shutdown timeout + 2 s (5 tries)', async () => {

@@ -30,19 +30,64 @@ afterAll(async () => {
 
 describeIf(need(built, 'dist/ is absent; npm test builds it first'), 'npx abkit serve on a fresh install', () => {
   beforeAll(async () => {
-    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', project], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', project], { cwd: root, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!;
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
     // Dependencies come from the local npm cache: no network when it is warm.
-    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(project, tarball)], { cwd: project, stdio: 'pipe' });
+    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(project, tarball)], {
+      cwd: project,
+      stdio: 'pipe',
+    });
     writeFileSync(
       join(project, 'bootstrap.json'),
       JSON.stringify({
-        accounts: [{ id: 'acme', environments: [{ id: 'prod', default: true, bucketing: { campaigns: [{ id: 'hello', type: 'toggle', variationGroups: [{ id: 'g', targeting: { targetingGroups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: '' }] }] }, variations: [{ id: 'on', allocation: 100, modifications: { type: 'FLAG', value: { hello: true } } }] }] }] } }] }],
-        accesses: [{ account: 'acme', name: 'bot', environments: [], actions: ['campaigns.read'], clientId: 'bot-client', clientSecret: CLIENT_SECRET }],
+        accounts: [
+          {
+            id: 'acme',
+            environments: [
+              {
+                id: 'prod',
+                default: true,
+                bucketing: {
+                  campaigns: [
+                    {
+                      id: 'hello',
+                      type: 'toggle',
+                      variationGroups: [
+                        {
+                          id: 'g',
+                          targeting: { targetingGroups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: '' }] }] },
+                          variations: [{ id: 'on', allocation: 100, modifications: { type: 'FLAG', value: { hello: true } } }],
+                        },
+                      ],
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+        accesses: [
+          {
+            account: 'acme',
+            name: 'bot',
+            environments: [],
+            actions: ['campaigns.read'],
+            clientId: 'bot-client',
+            clientSecret: CLIENT_SECRET,
+          },
+        ],
         catalogs: [{ identifier: 'shop', catalogApiKey: CATALOG_KEY, searchApiKey: 'search-key-of-the-npx-test-000000000001', items: [] }],
       }),
     );
-    child = spawn('npx', ['--no-install', 'abkit', 'serve', '--port', '0', '--bootstrap', 'bootstrap.json'], { cwd: project, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ABKIT_STORAGE: '' } });
+    child = spawn('npx', ['--no-install', 'abkit', 'serve', '--port', '0', '--bootstrap', 'bootstrap.json'], {
+      cwd: project,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ABKIT_STORAGE: '' },
+    });
     child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     base = await new Promise<string>((resolve, reject) => {

@@ -12,7 +12,24 @@ const file = (name: string, text: string) => {
 
 describe('abkit validate', () => {
   it('accepts a valid file', async () => {
-    const ok = file('ok.json', JSON.stringify({ campaigns: [{ id: 'c', type: 'ab', variationGroups: [{ id: 'g', targeting: { targetingGroups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: '' }] }] }, variations: [{ id: 'v', allocation: 100, modifications: { type: 'FLAG', value: {} } }] }] }] }));
+    const ok = file(
+      'ok.json',
+      JSON.stringify({
+        campaigns: [
+          {
+            id: 'c',
+            type: 'ab',
+            variationGroups: [
+              {
+                id: 'g',
+                targeting: { targetingGroups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: '' }] }] },
+                variations: [{ id: 'v', allocation: 100, modifications: { type: 'FLAG', value: {} } }],
+              },
+            ],
+          },
+        ],
+      }),
+    );
     expect(await validateBucketingFile(ok)).toEqual([]);
   });
 
@@ -21,20 +38,50 @@ describe('abkit validate', () => {
       'bad.json',
       JSON.stringify({
         campaigns: [
-          { id: 'c1', type: 'ab', variationGroups: [{ id: 'g', targeting: { targetingGroups: [{ targetings: [{ key: 'plan', operator: 'LIKE', value: 'x' }] }] }, variations: [{ id: 'v', allocation: 100, modifications: { type: 'FLAG', value: {} } }] }] },
-          { id: 5, type: 'ab', variationGroups: [{ id: 'g2', targeting: { targetingGroups: [] }, variations: [{ id: 'v2', allocation: 'half', modifications: { type: 'FLAG', value: {} } }] }] },
+          {
+            id: 'c1',
+            type: 'ab',
+            variationGroups: [
+              {
+                id: 'g',
+                targeting: { targetingGroups: [{ targetings: [{ key: 'plan', operator: 'LIKE', value: 'x' }] }] },
+                variations: [{ id: 'v', allocation: 100, modifications: { type: 'FLAG', value: {} } }],
+              },
+            ],
+          },
+          {
+            id: 5,
+            type: 'ab',
+            variationGroups: [
+              {
+                id: 'g2',
+                targeting: { targetingGroups: [] },
+                variations: [{ id: 'v2', allocation: 'half', modifications: { type: 'FLAG', value: {} } }],
+              },
+            ],
+          },
         ],
       }),
     );
     const problems = await validateBucketingFile(bad);
     const paths = problems.map((p) => p.path);
-    expect(paths).toEqual(expect.arrayContaining(['campaigns[0].variationGroups[0].targeting.targetingGroups[0].targetings[0].operator', 'campaigns[1].id', 'campaigns[1].variationGroups[0].variations[0].allocation']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'campaigns[0].variationGroups[0].targeting.targetingGroups[0].targetings[0].operator',
+        'campaigns[1].id',
+        'campaigns[1].variationGroups[0].variations[0].allocation',
+      ]),
+    );
     expect(problems.length).toBeGreaterThanOrEqual(3);
     for (const p of problems) expect(p.message).not.toBe('');
   });
 
   it('names unreadable files and invalid JSON', async () => {
-    expect(await validateBucketingFile(join(dir, 'missing.json'))).toEqual([{ path: '(file)', message: expect.stringContaining('ENOENT') }]);
-    expect(await validateBucketingFile(file('broken.json', '{"campaigns": ['))).toEqual([{ path: '(file)', message: expect.stringMatching(/^not valid JSON/) }]);
+    expect(await validateBucketingFile(join(dir, 'missing.json'))).toEqual([
+      { path: '(file)', message: expect.stringContaining('ENOENT') },
+    ]);
+    expect(await validateBucketingFile(file('broken.json', '{"campaigns": ['))).toEqual([
+      { path: '(file)', message: expect.stringMatching(/^not valid JSON/) },
+    ]);
   });
 });

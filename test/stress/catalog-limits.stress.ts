@@ -12,14 +12,17 @@ const figures: string[] = [];
 afterAll(() => console.log(`\n${figures.join('\n')}\n`));
 
 /** `n` fields `${prefix}${i}` whose values are `width` characters long. */
-const wide = (n: number, prefix: string, width: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, `${prefix}${i}-`.padEnd(width, 'v')]));
+const wide = (n: number, prefix: string, width: number) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, `${prefix}${i}-`.padEnd(width, 'v')]));
 const customFields = async (s: Awaited<ReturnType<typeof stack>>) => (await s.catalog.schema()).fields.filter((f) => !f.standard).length;
 
 describe('catalog limits (issue 23, defect 4)', () => {
   it("the issue's 10 items × 3,000 fields batch is refused before anything is stored", async () => {
     const s = await stack();
     const before = { items: await s.catalog.count(), fields: await customFields(s) };
-    const body = JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ operation: 'create-replace', product: item(`w${i}`, wide(3000, 'f', 8)) })));
+    const body = JSON.stringify(
+      Array.from({ length: 10 }, (_, i) => ({ operation: 'create-replace', product: item(`w${i}`, wide(3000, 'f', 8)) })),
+    );
     const res = await s.call('POST', '/indexes/catalog/batch', { token: CATALOG_KEY, body });
     expect(res.status).toBe(400);
     const answer = (await res.json()) as { details: { index: number; reason: string }[] };
@@ -27,7 +30,9 @@ describe('catalog limits (issue 23, defect 4)', () => {
     expect(answer.details[0]!.reason).toContain(`the limit is ${MAX_ITEM_FIELDS}`);
     expect(await s.catalog.count()).toBe(before.items);
     expect(await customFields(s)).toBe(before.fields);
-    figures.push(`STRESS catalog limits: the ${(body.length / 1024).toFixed(0)} KB batch of 10 items x 3,000 fields: 400, ${await s.catalog.count()} items and ${await customFields(s)} custom field(s) stored (as before)`);
+    figures.push(
+      `STRESS catalog limits: the ${(body.length / 1024).toFixed(0)} KB batch of 10 items x 3,000 fields: 400, ${await s.catalog.count()} items and ${await customFields(s)} custom field(s) stored (as before)`,
+    );
   });
 
   it('with a catalog at the limits, answers hold only the facets of the matching items', async () => {
@@ -43,7 +48,10 @@ describe('catalog limits (issue 23, defect 4)', () => {
       created += n;
     }
     for (const product of products) expect(JSON.stringify(product).length).toBeLessThanOrEqual(MAX_ITEM_SIZE);
-    const res = await s.call('POST', '/indexes/catalog/batch', { token: CATALOG_KEY, body: products.map((product) => ({ operation: 'create-replace', product })) });
+    const res = await s.call('POST', '/indexes/catalog/batch', {
+      token: CATALOG_KEY,
+      body: products.map((product) => ({ operation: 'create-replace', product })),
+    });
     expect(res.status).toBe(200);
     expect(await customFields(s)).toBe(MAX_SCHEMA_FIELDS);
     // One field more is refused.
@@ -59,7 +67,9 @@ describe('catalog limits (issue 23, defect 4)', () => {
     const hitsBytes = JSON.stringify(parsed.hits).length;
     expect(narrow.length - hitsBytes).toBeLessThan(1024);
     // Before: 1,000 empty facets of ~40 characters each.
-    const emptyFacets = JSON.stringify(Object.fromEntries(Array.from({ length: MAX_SCHEMA_FIELDS }, (_, i) => [`g0_${i}`, { type: 'list', values: [] }]))).length;
+    const emptyFacets = JSON.stringify(
+      Object.fromEntries(Array.from({ length: MAX_SCHEMA_FIELDS }, (_, i) => [`g0_${i}`, { type: 'list', values: [] }])),
+    ).length;
 
     // Every item: hits of at most 100,000 characters each, and facets no longer than the matching items' values.
     const whole = await (await s.call('GET', '/search?text=&hitsPerPage=1000')).text();

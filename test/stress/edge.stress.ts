@@ -34,7 +34,10 @@ async function start(env: Record<string, string> = {}): Promise<number> {
       done();
     },
   });
-  running = await serve(parseServeConfig([], { PORT: '0', ABKIT_STORAGE: 'memory', ABKIT_SHUTDOWN_TIMEOUT_MS: '500', ...env }), { logger: pino(stream), banner: () => undefined });
+  running = await serve(parseServeConfig([], { PORT: '0', ABKIT_STORAGE: 'memory', ABKIT_SHUTDOWN_TIMEOUT_MS: '500', ...env }), {
+    logger: pino(stream),
+    banner: () => undefined,
+  });
   return Number(new URL(running.url).port);
 }
 
@@ -67,7 +70,8 @@ async function raw(port: number, target: string, localAddress?: string): Promise
 async function countsByStatus(port: number): Promise<Map<string, number>> {
   const { text } = await raw(port, '/metrics');
   const counts = new Map<string, number>();
-  for (const m of text.matchAll(/^abkit_http_request_duration_seconds_count\{[^}]*status="(\d+)"\} (\d+)$/gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + Number(m[2]));
+  for (const m of text.matchAll(/^abkit_http_request_duration_seconds_count\{[^}]*status="(\d+)"\} (\d+)$/gm))
+    counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + Number(m[2]));
   return counts;
 }
 const fivexx = (counts: Map<string, number>) => [...counts].filter(([s]) => s.startsWith('5')).reduce((a, [, n]) => a + n, 0);
@@ -101,7 +105,9 @@ describe('aborted bodies', () => {
       await new Promise((r) => setTimeout(r, 50));
       after = await countsByStatus(port);
     }
-    figures.push(`aborted bodies: ${total} sent (${cutByServer} cut at the 1 s request timeout): status 499 +${(after.get('499') ?? 0) - (before.get('499') ?? 0)}, 5xx +${fivexx(after) - fivexx(before)}, log lines at warn or above: ${[...levels].filter(([l]) => l >= 40).reduce((a, [, n]) => a + n, 0)}`);
+    figures.push(
+      `aborted bodies: ${total} sent (${cutByServer} cut at the 1 s request timeout): status 499 +${(after.get('499') ?? 0) - (before.get('499') ?? 0)}, 5xx +${fivexx(after) - fivexx(before)}, log lines at warn or above: ${[...levels].filter(([l]) => l >= 40).reduce((a, [, n]) => a + n, 0)}`,
+    );
     expect((after.get('499') ?? 0) - (before.get('499') ?? 0)).toBe(total);
     expect(fivexx(after)).toBe(fivexx(before));
     expect([...levels].filter(([l]) => l >= 40)).toEqual([]);
@@ -130,7 +136,9 @@ describe('one address floods the connections', () => {
     const { text } = await raw(port, '/metrics', '127.0.0.3');
     const refused = Number(/^abkit_connections_refused_total (\d+)$/m.exec(text)?.[1]);
     const still = flood.filter((s) => !s.destroyed && !s.readableEnded).length;
-    figures.push(`connection flood: 1,000 sockets from 127.0.0.2: ${refused} refused with 429, ${still} held (limit 256); /health/live from other addresses: ${served}/10 answered 200`);
+    figures.push(
+      `connection flood: 1,000 sockets from 127.0.0.2: ${refused} refused with 429, ${still} held (limit 256); /health/live from other addresses: ${served}/10 answered 200`,
+    );
     expect(refused).toBe(1_000 - 256);
     expect(still).toBeLessThanOrEqual(256);
     expect((await raw(port, '/health/live', '127.0.0.1')).status).toBe(200);
@@ -145,7 +153,13 @@ describe('dot segments', () => {
     const dot = fc.constantFrom('.', '..', '%2e', '%2E', '%2e%2e', '%2E%2e', '.%2e', '%2e.', '.%2E');
     const name = fc.constantFrom('v2', 'metrics', 'health', 'live', 'ready', 'search', 'campaigns', 'token', 'indexes', 'catalog', 'x');
     const target = fc
-      .tuple(fc.array(fc.oneof(name, dot), { minLength: 0, maxLength: 4 }), dot, fc.array(fc.oneof(name, dot), { minLength: 0, maxLength: 4 }), fc.constantFrom('', '?x=1', '?access_token=t'), fc.boolean())
+      .tuple(
+        fc.array(fc.oneof(name, dot), { minLength: 0, maxLength: 4 }),
+        dot,
+        fc.array(fc.oneof(name, dot), { minLength: 0, maxLength: 4 }),
+        fc.constantFrom('', '?x=1', '?access_token=t'),
+        fc.boolean(),
+      )
       .map(([a, d, b, query, absolute]) => `${absolute ? 'http://127.0.0.1' : ''}/${[...a, d, ...b].join('/')}${query}`);
     const statuses = new Map<number, number>();
     for (const t of fc.sample(target, 2_000)) {

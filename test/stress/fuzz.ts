@@ -55,7 +55,27 @@ export interface FuzzRequest {
   body: string | undefined;
 }
 
-const hostile = fc.constantFrom('', ' ', '..', '%', '%00', '%ZZ', '__proto__', 'constructor', 'a/b', '\u0000', 'é', '𝔘', 'x'.repeat(600), '[]', '{}', 'null', '-1', '1e400', 'NaN');
+const hostile = fc.constantFrom(
+  '',
+  ' ',
+  '..',
+  '%',
+  '%00',
+  '%ZZ',
+  '__proto__',
+  'constructor',
+  'a/b',
+  '\u0000',
+  'é',
+  '𝔘',
+  'x'.repeat(600),
+  '[]',
+  '{}',
+  'null',
+  '-1',
+  '1e400',
+  'NaN',
+);
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), hostile);
 
 const PARAMS: Record<string, string[]> = {
@@ -68,39 +88,159 @@ const PARAMS: Record<string, string[]> = {
   fieldID: ['brand', 'price', 'name', 'unknown'],
 };
 
-const QUERY_KEYS = ['text', 'query', 'filters[brand][]', 'filters[price][0][operator]', 'filters[price][0][value]', 'filters[brand]', 'sort[]', 'sort', 'page', 'hitsPerPage', 'hits_per_page', 'index', 'client_id', 'access_token', 'exposeAllKeys', 'expires_in', 'metric', 'since', 'until', 'mode', 'extras[]', 'rankingScoreThreshold', 'showRankingScoreDetails', '__proto__[polluted]', 'constructor[prototype][polluted]'];
+const QUERY_KEYS = [
+  'text',
+  'query',
+  'filters[brand][]',
+  'filters[price][0][operator]',
+  'filters[price][0][value]',
+  'filters[brand]',
+  'sort[]',
+  'sort',
+  'page',
+  'hitsPerPage',
+  'hits_per_page',
+  'index',
+  'client_id',
+  'access_token',
+  'exposeAllKeys',
+  'expires_in',
+  'metric',
+  'since',
+  'until',
+  'mode',
+  'extras[]',
+  'rankingScoreThreshold',
+  'showRankingScoreDetails',
+  '__proto__[polluted]',
+  'constructor[prototype][polluted]',
+];
 
-const queryValue = fc.oneof(text, fc.constantFrom('1', '0', '20', '1000', '1001', 'true', 'price:asc', 'name:desc', '<', '>=', 'Samsung', 'brand1', 'item', 'a'.repeat(510), 'a'.repeat(512), 'conversion', 'shop-catalog'));
+const queryValue = fc.oneof(
+  text,
+  fc.constantFrom(
+    '1',
+    '0',
+    '20',
+    '1000',
+    '1001',
+    'true',
+    'price:asc',
+    'name:desc',
+    '<',
+    '>=',
+    'Samsung',
+    'brand1',
+    'item',
+    'a'.repeat(510),
+    'a'.repeat(512),
+    'conversion',
+    'shop-catalog',
+  ),
+);
 
 const query = fc.oneof(
-  { weight: 4, arbitrary: fc.array(fc.tuple(fc.constantFrom(...QUERY_KEYS), queryValue), { maxLength: 5 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .array(fc.tuple(fc.constantFrom(...QUERY_KEYS), queryValue), { maxLength: 5 })
+      .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
 );
 
-const POLLUTE = ['{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '[{"operation":"create-replace","product":{"id":"z","__proto__":{"polluted":1}}}]'];
+const POLLUTE = [
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"polluted":1}}}',
+  '[{"operation":"create-replace","product":{"id":"z","__proto__":{"polluted":1}}}]',
+];
 
 function bodies(credentials: Credentials) {
   const json = (value: fc.Arbitrary<unknown>) => value.map((v) => JSON.stringify(v));
-  const context = fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('plan', 'appVersion', '__proto__', 'fs_users')), fc.oneof(fc.string({ maxLength: 20 }), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('1.2.3', 'v2.0.0-rc.1')), { maxKeys: 4 });
+  const context = fc.dictionary(
+    fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('plan', 'appVersion', '__proto__', 'fs_users')),
+    fc.oneof(fc.string({ maxLength: 20 }), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('1.2.3', 'v2.0.0-rc.1')),
+    { maxKeys: 4 },
+  );
   const decision = fc.record(
-    { visitor_id: fc.oneof(text, fc.integer()), anonymous_id: fc.option(text), context, trigger_hit: fc.boolean(), visitor_consent: fc.boolean(), cid: fc.constantFrom('prod', 'nope'), vid: text, caid: fc.constantFrom('c1-vg', 'x'), vaid: fc.constantFrom('c1-v0', 'x') },
+    {
+      visitor_id: fc.oneof(text, fc.integer()),
+      anonymous_id: fc.option(text),
+      context,
+      trigger_hit: fc.boolean(),
+      visitor_consent: fc.boolean(),
+      cid: fc.constantFrom('prod', 'nope'),
+      vid: text,
+      caid: fc.constantFrom('c1-vg', 'x'),
+      vaid: fc.constantFrom('c1-v0', 'x'),
+    },
     { requiredKeys: [] },
   );
   const product = fc.record(
-    { id: fc.oneof(text, fc.integer()), is_recommendable: fc.oneof(fc.boolean(), text), name: text, absolute_link: fc.constantFrom(null, 'https://x', 1), img_link: fc.constant(null), price: fc.oneof(fc.double(), text), categories_ids: fc.oneof(fc.constant(null), fc.array(text, { maxLength: 3 })), brand: fc.oneof(text, fc.integer()), nested: fc.jsonValue({ maxDepth: 3 }) },
+    {
+      id: fc.oneof(text, fc.integer()),
+      is_recommendable: fc.oneof(fc.boolean(), text),
+      name: text,
+      absolute_link: fc.constantFrom(null, 'https://x', 1),
+      img_link: fc.constant(null),
+      price: fc.oneof(fc.double(), text),
+      categories_ids: fc.oneof(fc.constant(null), fc.array(text, { maxLength: 3 })),
+      brand: fc.oneof(text, fc.integer()),
+      nested: fc.jsonValue({ maxDepth: 3 }),
+    },
     { requiredKeys: [] },
   );
-  const batch = fc.array(fc.record({ operation: fc.constantFrom('create-replace', 'delete', 'upsert'), product }, { requiredKeys: [] }), { maxLength: 5 });
-  const campaign = fc.record({ id: text, type: fc.constantFrom('ab', 'toggle', ''), variationGroups: fc.jsonValue({ maxDepth: 4 }) }, { requiredKeys: [] });
+  const batch = fc.array(fc.record({ operation: fc.constantFrom('create-replace', 'delete', 'upsert'), product }, { requiredKeys: [] }), {
+    maxLength: 5,
+  });
+  const campaign = fc.record(
+    { id: text, type: fc.constantFrom('ab', 'toggle', ''), variationGroups: fc.jsonValue({ maxDepth: 4 }) },
+    { requiredKeys: [] },
+  );
   const tokenRequest = fc.record(
-    { grant_type: fc.constantFrom('client_credentials', 'password', ''), scope: fc.constantFrom('*', 'campaigns.read', 'x'), client_id: fc.constantFrom(credentials.clientId, 'nope'), client_secret: fc.constantFrom(credentials.clientSecret, 'wrong'), expires_in: fc.oneof(fc.integer(), text) },
+    {
+      grant_type: fc.constantFrom('client_credentials', 'password', ''),
+      scope: fc.constantFrom('*', 'campaigns.read', 'x'),
+      client_id: fc.constantFrom(credentials.clientId, 'nope'),
+      client_secret: fc.constantFrom(credentials.clientSecret, 'wrong'),
+      expires_in: fc.oneof(fc.integer(), text),
+    },
     { requiredKeys: [] },
   );
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant(undefined) },
-    { weight: 6, arbitrary: json(fc.oneof(decision, product, batch, campaign, tokenRequest, fc.record({ panic: fc.oneof(fc.boolean(), text) }), fc.record({ campaigns: fc.jsonValue({ maxDepth: 4 }) }))) },
+    {
+      weight: 6,
+      arbitrary: json(
+        fc.oneof(
+          decision,
+          product,
+          batch,
+          campaign,
+          tokenRequest,
+          fc.record({ panic: fc.oneof(fc.boolean(), text) }),
+          fc.record({ campaigns: fc.jsonValue({ maxDepth: 4 }) }),
+        ),
+      ),
+    },
     { weight: 2, arbitrary: json(fc.jsonValue({ maxDepth: 5 })) },
-    { weight: 1, arbitrary: fc.constantFrom('null', '', ' ', '[]', '{}', '"x"', '1e999', '{"a":1', nestedArrays(65), nestedObjects(200), nestedArrays(20_000), ...POLLUTE) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'null',
+        '',
+        ' ',
+        '[]',
+        '{}',
+        '"x"',
+        '1e999',
+        '{"a":1',
+        nestedArrays(65),
+        nestedObjects(200),
+        nestedArrays(20_000),
+        ...POLLUTE,
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
     { weight: 1, arbitrary: tokenRequest.map((r) => new URLSearchParams(Object.entries(r).map(([k, v]) => [k, String(v)])).toString()) },
   );
@@ -123,7 +263,13 @@ function headers(credentials: Credentials) {
   return fc.record({
     authorization,
     'x-api-key': fc.constantFrom(undefined, credentials.envKey, 'short', ''),
-    'content-type': fc.constantFrom(undefined, 'application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-8'),
+    'content-type': fc.constantFrom(
+      undefined,
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'application/json; charset=utf-8',
+    ),
     'if-match': fc.constantFrom(undefined, '"1"', '"999"', 'garbage'),
   });
 }
@@ -135,14 +281,18 @@ export function requests(routes: readonly RouteTemplate[], credentials: Credenti
   const route = fc.constantFrom(...routes);
   return route.chain((r) => {
     const names = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-    const params = fc.tuple(...names.map((n) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(PARAMS[n] ?? ['x'])) }, { weight: 1, arbitrary: text })));
+    const params = fc.tuple(
+      ...names.map((n) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(PARAMS[n] ?? ['x'])) }, { weight: 1, arbitrary: text })),
+    );
     const method = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...r.methods) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) });
-    return fc.record({ params, method, query, headers: headers(credentials), body: bodies(credentials) }).map(({ params: values, method: m, query: q, headers: h, body }) => {
-      let i = 0;
-      const path = r.path.replace(/\{\w+\}/g, () => encodeURIComponent(values[i++] as string));
-      const clean = Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>;
-      return { method: m, path, query: q, headers: clean, body: m === 'GET' || m === 'HEAD' ? undefined : body };
-    });
+    return fc
+      .record({ params, method, query, headers: headers(credentials), body: bodies(credentials) })
+      .map(({ params: values, method: m, query: q, headers: h, body }) => {
+        let i = 0;
+        const path = r.path.replace(/\{\w+\}/g, () => encodeURIComponent(values[i++] as string));
+        const clean = Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>;
+        return { method: m, path, query: q, headers: clean, body: m === 'GET' || m === 'HEAD' ? undefined : body };
+      });
   });
 }
 

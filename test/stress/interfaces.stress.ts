@@ -19,7 +19,14 @@ afterAll(() => console.log(`\n${figures.join('\n')}\n`));
 async function setUp() {
   const s = await stack();
   const document = (await (await s.call('GET', '/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
-  const credentials: Credentials = { token: s.token, catalogKey: CATALOG_KEY, searchKey: SEARCH_KEY, envKey: ENV_KEY, clientId: s.access.clientId, clientSecret: s.access.clientSecret };
+  const credentials: Credentials = {
+    token: s.token,
+    catalogKey: CATALOG_KEY,
+    searchKey: SEARCH_KEY,
+    envKey: ENV_KEY,
+    clientId: s.access.clientId,
+    clientSecret: s.access.clientSecret,
+  };
   return { s, routes: routesByInterface(document), credentials };
 }
 
@@ -30,7 +37,13 @@ describe('fuzz in process', async () => {
       const statuses = new Map<number, number>();
       await fc.assert(
         fc.asyncProperty(requests(routes[name], credentials), async (r: FuzzRequest) => {
-          const response = await s.handler(new Request(`http://shop.search.test${r.path}${r.query ? `?${r.query}` : ''}`, { method: r.method, headers: r.headers, body: r.body }));
+          const response = await s.handler(
+            new Request(`http://shop.search.test${r.path}${r.query ? `?${r.query}` : ''}`, {
+              method: r.method,
+              headers: r.headers,
+              body: r.body,
+            }),
+          );
           const status = await checkAnswer(r, response);
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
         }),
@@ -39,7 +52,10 @@ describe('fuzz in process', async () => {
       expectPrototypeUntouched();
       expect(s.errors).toEqual([]);
       const fives = [...statuses].filter(([st]) => st >= 500).reduce((n, [, c]) => n + c, 0);
-      const spread = [...statuses].sort(([a], [b]) => a - b).map(([st, c]) => `${st}:${c}`).join(' ');
+      const spread = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([st, c]) => `${st}:${c}`)
+        .join(' ');
       figures.push(`STRESS fuzz in process ${name}: ${RUNS} requests, ${fives} 5xx (${spread})`);
       // Not only refusals: the fuzzer reaches the working paths too.
       expect([...statuses.keys()].some((st) => st < 300)).toBe(true);
@@ -62,7 +78,11 @@ describe('fuzz over HTTP', async () => {
         fc.asyncProperty(requests(routes[name], credentials), async (r: FuzzRequest) => {
           // Host names the search tenant; fetch cannot set it, so the index parameter does.
           const query = name === 'search' ? `index=shop-catalog${r.query ? `&${r.query}` : ''}` : r.query;
-          const response = await fetch(`${base}${r.path}${query ? `?${query}` : ''}`, { method: r.method, headers: r.headers, body: r.body });
+          const response = await fetch(`${base}${r.path}${query ? `?${query}` : ''}`, {
+            method: r.method,
+            headers: r.headers,
+            body: r.body,
+          });
           if ((await checkAnswer(r, response)) >= 500) fives++;
         }),
         { numRuns: HTTP_RUNS },

@@ -59,10 +59,15 @@ describeIf(need(pgUp, 'PostgreSQL at 127.0.0.1:5432 is unreachable'), 'PostgreSQ
       stop = true;
       await Promise.all(workers);
       expect(db.unhandled).toEqual([]);
-      expect([...statuses.keys()].every((st) => st < 300 || st === 503), `statuses ${[...statuses].join(' ')} (-503: without Retry-After)`).toBe(true);
+      expect(
+        [...statuses.keys()].every((st) => st < 300 || st === 503),
+        `statuses ${[...statuses].join(' ')} (-503: without Retry-After)`,
+      ).toBe(true);
       const worst = Math.max(...recoveries);
       const spread = [...statuses].map(([st, c]) => `${st}:${c}`).join(' ');
-      figures.push(`STRESS PostgreSQL: 10 terminations of every backend under load (${spread}); recovery after termination: median ${median(recoveries).toFixed(0)} ms, worst ${worst.toFixed(0)} ms`);
+      figures.push(
+        `STRESS PostgreSQL: 10 terminations of every backend under load (${spread}); recovery after termination: median ${median(recoveries).toFixed(0)} ms, worst ${worst.toFixed(0)} ms`,
+      );
       expect(worst).toBeLessThan(10_000);
     } finally {
       stop = true;
@@ -84,12 +89,17 @@ describe('regressions of issue 11', () => {
     const long = await work('a'.repeat(512));
     const cut = await work('a'.repeat(MAX_WORD_LENGTH));
     expect(long).toEqual(cut);
-    for (const [path, name, length] of [['/autocomplete', 'query', 510], ['/search', 'text', 512]] as const) {
+    for (const [path, name, length] of [
+      ['/autocomplete', 'query', 510],
+      ['/search', 'text', 512],
+    ] as const) {
       const res = await call('GET', `${path}?${name}=${'a'.repeat(length)}`);
       expect(res.status).toBe(200);
     }
     expect((await call('GET', `/search?text=${'a'.repeat(513)}`)).status).toBe(400);
-    figures.push(`STRESS long word: 512 characters visit ${long.search.dictionaryNodes} dictionary nodes (search) and ${long.autocomplete.dictionaryNodes} (autocomplete), as many as ${MAX_WORD_LENGTH}`);
+    figures.push(
+      `STRESS long word: 512 characters visit ${long.search.dictionaryNodes} dictionary nodes (search) and ${long.autocomplete.dictionaryNodes} (autocomplete), as many as ${MAX_WORD_LENGTH}`,
+    );
   });
 
   it('a campaign nested 3,000 levels deep is refused and the environment keeps serving', async () => {
@@ -111,7 +121,11 @@ describe('regressions of issue 11', () => {
 
   it('1,000 decisions with a unique 1 MB appVersion leave RSS bounded', async () => {
     const { call, engine } = await stack();
-    const c = campaign({ id: 'semver', split: [100], targeting: [[{ key: 'appVersion', operator: 'SEMVER_GREATER_THAN', value: '1.0.0' }]] });
+    const c = campaign({
+      id: 'semver',
+      split: [100],
+      targeting: [[{ key: 'appVersion', operator: 'SEMVER_GREATER_THAN', value: '1.0.0' }]],
+    });
     await engine.load({ campaigns: [c] }, { environment: 'prod', account: 'acme' });
     gc();
     const before = process.memoryUsage().rss;
@@ -125,13 +139,23 @@ describe('regressions of issue 11', () => {
     await turn();
     gc();
     const after = process.memoryUsage().rss;
-    figures.push(`STRESS semver cache: RSS ${(before / 2 ** 20).toFixed(0)} MB before, ${(after / 2 ** 20).toFixed(0)} MB after 1,000 decisions with unique 1 MB appVersion values (growth ${((after - before) / 2 ** 20).toFixed(0)} MB)`);
+    figures.push(
+      `STRESS semver cache: RSS ${(before / 2 ** 20).toFixed(0)} MB before, ${(after / 2 ** 20).toFixed(0)} MB after 1,000 decisions with unique 1 MB appVersion values (growth ${((after - before) / 2 ** 20).toFixed(0)} MB)`,
+    );
     expect(after - before).toBeLessThan(256 * 2 ** 20);
   });
 
   it('decisions are served while a 10,000-operation batch is applied (longest event-loop delay reported)', async () => {
     const { call, catalog } = await stack();
-    const operations = Array.from({ length: 10_000 }, (_, i) => ({ operation: 'create-replace', product: item(`b${i}`, { brand: `brand${i % 50}`, color: i % 2 ? 'red' : 'blue', size: i % 40, description: 'lorem ipsum dolor sit amet '.repeat(10) }) }));
+    const operations = Array.from({ length: 10_000 }, (_, i) => ({
+      operation: 'create-replace',
+      product: item(`b${i}`, {
+        brand: `brand${i % 50}`,
+        color: i % 2 ? 'red' : 'blue',
+        size: i % 40,
+        description: 'lorem ipsum dolor sit amet '.repeat(10),
+      }),
+    }));
     const body = JSON.stringify(operations);
     const delays: number[] = [];
     const served: number[] = [];
@@ -156,7 +180,9 @@ describe('regressions of issue 11', () => {
       served.push(decisions);
     }
     expect(await catalog.count()).toBe(10_050);
-    figures.push(`STRESS 10,000-operation batch (${(body.length / 2 ** 20).toFixed(1)} MB): longest event-loop delay ${delays.map((d) => `${d.toFixed(0)} ms`).join(', ')} over 3 runs; decisions served meanwhile: ${served.join(', ')}`);
+    figures.push(
+      `STRESS 10,000-operation batch (${(body.length / 2 ** 20).toFixed(1)} MB): longest event-loop delay ${delays.map((d) => `${d.toFixed(0)} ms`).join(', ')} over 3 runs; decisions served meanwhile: ${served.join(', ')}`,
+    );
     expect(Math.min(...served)).toBeGreaterThan(10);
   });
 });

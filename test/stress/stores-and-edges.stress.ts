@@ -35,31 +35,54 @@ describe('remote-control writes without If-Match in one process', () => {
   it.each([
     ['memory', () => Promise.resolve(memoryStorage())],
     ['SQLite file', () => sqliteStorage({ filename: join(dir, 'writes.db') })],
-  ] as [string, () => Promise<Storage>][])('%s: 50 concurrent campaign PUTs and 50 panic PUTs, every one 200, every campaign kept', async (name, open) => {
-    const s = await stack(await open());
-    try {
-      const before = (await s.storage.environments.get('prod'))!;
-      const ids = Array.from({ length: 50 }, (_, i) => `n-${i}`);
-      const put = (path: string, body: unknown) => s.call('PUT', `${ENV}/${path}`, { token: s.token, body, headers: { 'content-type': 'application/json' } });
-      const [puts, panics] = await Promise.all([Promise.all(ids.map((id) => put(`campaigns/${id}`, campaign({ id, split: [100] })))), Promise.all(Array.from({ length: 50 }, (_, i) => put('panic', { panic: i % 2 === 0 })))]);
-      figures.push(`${name}, one process: 50 campaign PUTs ${JSON.stringify(tally(puts.map((r) => r.status)))}, 50 panic PUTs ${JSON.stringify(tally(panics.map((r) => r.status)))}`);
-      for (const r of [...puts, ...panics]) expect(r.status).toBe(200);
-      const after = (await s.storage.environments.get('prod'))!;
-      expect(ids.filter((id) => !after.config.campaigns.some((c) => c.id === id))).toEqual([]);
-      expect(after.version).toBe(before.version + 100);
-      expect(s.errors).toEqual([]);
-    } finally {
-      await s.storage.close();
-    }
-  });
+  ] as [string, () => Promise<Storage>][])(
+    '%s: 50 concurrent campaign PUTs and 50 panic PUTs, every one 200, every campaign kept',
+    async (name, open) => {
+      const s = await stack(await open());
+      try {
+        const before = (await s.storage.environments.get('prod'))!;
+        const ids = Array.from({ length: 50 }, (_, i) => `n-${i}`);
+        const put = (path: string, body: unknown) =>
+          s.call('PUT', `${ENV}/${path}`, { token: s.token, body, headers: { 'content-type': 'application/json' } });
+        const [puts, panics] = await Promise.all([
+          Promise.all(ids.map((id) => put(`campaigns/${id}`, campaign({ id, split: [100] })))),
+          Promise.all(Array.from({ length: 50 }, (_, i) => put('panic', { panic: i % 2 === 0 }))),
+        ]);
+        figures.push(
+          `${name}, one process: 50 campaign PUTs ${JSON.stringify(tally(puts.map((r) => r.status)))}, 50 panic PUTs ${JSON.stringify(tally(panics.map((r) => r.status)))}`,
+        );
+        for (const r of [...puts, ...panics]) expect(r.status).toBe(200);
+        const after = (await s.storage.environments.get('prod'))!;
+        expect(ids.filter((id) => !after.config.campaigns.some((c) => c.id === id))).toEqual([]);
+        expect(after.version).toBe(before.version + 100);
+        expect(s.errors).toEqual([]);
+      } finally {
+        await s.storage.close();
+      }
+    },
+  );
 });
 
 describe('expires_in of any length', () => {
   it('a 60,000-digit lifetime in the body and in the query is clamped to the maximum; a 60,000-character non-number is a short 400', async () => {
     const s = await stack();
     const access = await s.accesses.createAccess({ account: 'acme', name: 'edges', actions: ['campaigns.read'] });
-    const form = (expiresIn: string) => new URLSearchParams({ grant_type: 'client_credentials', scope: '*', client_id: access.clientId, client_secret: access.clientSecret, expires_in: expiresIn }).toString();
-    const post = (body: string, query = '') => s.handler(new Request(`http://abkit.test/acme/token${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+    const form = (expiresIn: string) =>
+      new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: '*',
+        client_id: access.clientId,
+        client_secret: access.clientSecret,
+        expires_in: expiresIn,
+      }).toString();
+    const post = (body: string, query = '') =>
+      s.handler(
+        new Request(`http://abkit.test/acme/token${query}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        }),
+      );
     const digits = '9'.repeat(60_000);
     for (const res of [await post(form(digits)), await post(form(''), `?expires_in=${digits}`)]) {
       expect(res.status).toBe(200);
@@ -67,7 +90,9 @@ describe('expires_in of any length', () => {
     }
     const bad = await post(form(`${digits}x`));
     const text = await bad.text();
-    figures.push(`expires_in: 60,000 digits clamped to 86400; a 60,001-character non-number answered ${bad.status} in ${text.length} bytes`);
+    figures.push(
+      `expires_in: 60,000 digits clamped to 86400; a 60,001-character non-number answered ${bad.status} in ${text.length} bytes`,
+    );
     expect(bad.status).toBe(400);
     expect(text.length).toBeLessThan(300);
   });
@@ -82,17 +107,30 @@ describe.skipIf(!pgUp)('remote-control writes without If-Match on PostgreSQL', (
     const a = await stack(await postgresStorage({ connectionString: POSTGRES_URL, schema }), { refreshIntervalMs: 0 });
     // A second instance over the same schema: its own pool, engine, token service and handler.
     const storageB = await postgresStorage({ connectionString: POSTGRES_URL, schema });
-    const b = createHandler({ decision: new DecisionEngine({ storage: storageB, defaultEnvironment: 'prod' }), access: new TokenService({ storage: storageB, accesses: new AccessManager({ storage: storageB }) }) });
+    const b = createHandler({
+      decision: new DecisionEngine({ storage: storageB, defaultEnvironment: 'prod' }),
+      access: new TokenService({ storage: storageB, accesses: new AccessManager({ storage: storageB }) }),
+    });
     const put = (handler: typeof b, path: string, body: unknown, headers: Record<string, string> = {}) =>
-      handler(new Request(`http://abkit.test${ENV}/${path}`, { method: 'PUT', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }));
+      handler(
+        new Request(`http://abkit.test${ENV}/${path}`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        }),
+      );
     try {
       const before = (await a.storage.environments.get('prod'))!;
       const one = Array.from({ length: 30 }, (_, i) => `one-${i}`);
       const onePuts = await Promise.all(one.map((id) => put(a.handler, `campaigns/${id}`, campaign({ id, split: [100] }))));
       const panics = await Promise.all(Array.from({ length: 20 }, (_, i) => put(a.handler, 'panic', { panic: i % 2 === 0 })));
       const two = Array.from({ length: 30 }, (_, i) => `two-${i}`);
-      const twoPuts = await Promise.all(two.map((id, i) => put(i % 2 === 0 ? a.handler : b, `campaigns/${id}`, campaign({ id, split: [100] }))));
-      figures.push(`PostgreSQL, one instance: 30 campaign PUTs ${JSON.stringify(tally(onePuts.map((r) => r.status)))}, 20 panic PUTs ${JSON.stringify(tally(panics.map((r) => r.status)))}`);
+      const twoPuts = await Promise.all(
+        two.map((id, i) => put(i % 2 === 0 ? a.handler : b, `campaigns/${id}`, campaign({ id, split: [100] }))),
+      );
+      figures.push(
+        `PostgreSQL, one instance: 30 campaign PUTs ${JSON.stringify(tally(onePuts.map((r) => r.status)))}, 20 panic PUTs ${JSON.stringify(tally(panics.map((r) => r.status)))}`,
+      );
       figures.push(`PostgreSQL, two instances: 30 campaign PUTs ${JSON.stringify(tally(twoPuts.map((r) => r.status)))}`);
       for (const r of [...onePuts, ...panics, ...twoPuts]) expect(r.status, await r.clone().text()).toBe(200);
       const after = (await a.storage.environments.get('prod'))!;
