@@ -4,22 +4,15 @@
  */
 import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, memoryStorage, TokenService, type Storage } from '../../src/index';
 import { config } from './configs';
+import { item as searchItem } from './search';
 
 export const CATALOG_KEY = 'abk_ck_stack-catalog-key-0123456789abcdef';
 export const SEARCH_KEY = 'abk_sk_stack-search-key-0123456789abcdef';
 export const ENV_KEY = 'stack-env-key-0123456789';
 export const ENV = '/v1/accounts/acme/environments/prod';
 
-export const item = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  is_recommendable: true,
-  name: `Item ${id}`,
-  absolute_link: null,
-  img_link: null,
-  price: 1,
-  categories_ids: null,
-  ...extra,
-});
+/** A valid item of price 1 (test/helpers/search.ts's item), `extra` over it. */
+export const item = (id: string, extra: Record<string, unknown> = {}) => searchItem(id, { price: 1, ...extra });
 
 /** The stack; `errors` collects what reached `onError` (unexpected errors and outages). */
 export async function stack(storage: Storage = memoryStorage(), options: { refreshIntervalMs?: number } = {}) {

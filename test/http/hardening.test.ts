@@ -5,17 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeRequest } from '../../node/request';
 import { AccessManager, CatalogRegistry, createHandler, DecisionEngine, SearchService, TokenService, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
-
-const item = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  is_recommendable: true,
-  name: `Item ${id}`,
-  absolute_link: null,
-  img_link: null,
-  price: 1,
-  categories_ids: null,
-  ...extra,
-});
+import { item } from '../helpers/stack';
 
 describe('hardening', () => {
   it('ids from the URL with line breaks or non-Latin-1 characters never break the WWW-Authenticate header', async () => {

@@ -2,13 +2,14 @@
  * The server's edge against clients that misbehave, over real sockets: bodies that never
  * complete, one address opening many connections, dot segments in the request target.
  */
-import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseServeConfig } from '../../server/config';
 import { addressKey } from '../../server/connections';
 import { serve, type RunningServer } from '../../server/serve';
+import type { Socket } from 'node:net';
+import { open, raw, untilClosed } from '../helpers/raw-http';
 
 let running: RunningServer | undefined;
 let logs = '';
@@ -31,34 +32,6 @@ const logLines = () =>
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-
-/** A socket to the server, from `localAddress` (any of 127/8 on Linux), once connected. */
-function open(port: number, localAddress = '127.0.0.1'): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-/** Everything the server sends on `socket` until it closes (a reset ends it too). */
-function untilClosed(socket: Socket): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(text));
-  });
-}
-
-/** One raw request (sent as written, which fetch would normalize), answered then closed. */
-async function raw(port: number, head: string, localAddress?: string): Promise<{ status: number; text: string }> {
-  const socket = await open(port, localAddress);
-  const answer = untilClosed(socket);
-  socket.write(`${head}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-  const text = await answer;
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text };
-}
 
 const metricsText = async (port: number) => (await raw(port, 'GET /metrics HTTP/1.1')).text;
 

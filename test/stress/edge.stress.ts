@@ -4,13 +4,14 @@
  * /health/live reachable from the others; no request target with a dot segment reaches another
  * route. Asserted by counting (metrics, statuses, log lines), never by timing.
  */
-import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseServeConfig } from '../../server/config';
 import { serve, type RunningServer } from '../../server/serve';
+import type { Socket } from 'node:net';
+import { open, raw, untilClosed } from '../helpers/raw-http';
 
 const figures: string[] = [];
 afterAll(() => console.log(`\n${figures.join('\n')}\n`));
@@ -41,34 +42,9 @@ async function start(env: Record<string, string> = {}): Promise<number> {
   return Number(new URL(running.url).port);
 }
 
-function open(port: number, localAddress = '127.0.0.1'): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-function untilClosed(socket: Socket): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(text));
-  });
-}
-
-async function raw(port: number, target: string, localAddress?: string): Promise<{ status: number; text: string }> {
-  const socket = await open(port, localAddress);
-  const answer = untilClosed(socket);
-  socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-  const text = await answer;
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text };
-}
-
 /** The request counts of /metrics by status. */
 async function countsByStatus(port: number): Promise<Map<string, number>> {
-  const { text } = await raw(port, '/metrics');
+  const { text } = await raw(port, 'GET /metrics HTTP/1.1');
   const counts = new Map<string, number>();
   for (const m of text.matchAll(/^abkit_http_request_duration_seconds_count\{[^}]*status="(\d+)"\} (\d+)$/gm))
     counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + Number(m[2]));
@@ -128,12 +104,12 @@ describe('one address floods the connections', () => {
       socket.write('POST /acme/token HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{');
       // Another address asks now and then while the flood grows.
       if (i % 100 === 99) {
-        const live = await raw(port, '/health/live', `127.0.0.${3 + (i % 7)}`);
+        const live = await raw(port, 'GET /health/live HTTP/1.1', `127.0.0.${3 + (i % 7)}`);
         expect(live.status).toBe(200);
         served++;
       }
     }
-    const { text } = await raw(port, '/metrics', '127.0.0.3');
+    const { text } = await raw(port, 'GET /metrics HTTP/1.1', '127.0.0.3');
     const refused = Number(/^abkit_connections_refused_total (\d+)$/m.exec(text)?.[1]);
     const still = flood.filter((s) => !s.destroyed && !s.readableEnded).length;
     figures.push(
@@ -141,7 +117,7 @@ describe('one address floods the connections', () => {
     );
     expect(refused).toBe(1_000 - 256);
     expect(still).toBeLessThanOrEqual(256);
-    expect((await raw(port, '/health/live', '127.0.0.1')).status).toBe(200);
+    expect((await raw(port, 'GET /health/live HTTP/1.1', '127.0.0.1')).status).toBe(200);
     for (const s of flood) s.destroy();
     await Promise.all(closed);
   });
@@ -163,7 +139,7 @@ describe('dot segments', () => {
       .map(([a, d, b, query, absolute]) => `${absolute ? 'http://127.0.0.1' : ''}/${[...a, d, ...b].join('/')}${query}`);
     const statuses = new Map<number, number>();
     for (const t of fc.sample(target, 2_000)) {
-      const { status, text } = await raw(port, t);
+      const { status, text } = await raw(port, `GET ${t} HTTP/1.1`);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       expect(status, t).toBe(404);
       expect(text, t).not.toContain('abkit_');
