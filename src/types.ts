@@ -17,7 +17,7 @@ export type { CampaignExplanation, Outcome, TargetingFailure, AllocationStep } f
 export type { TrackInput } from './results/track';
 export type { ResultsQuery, ExperimentResults, GroupResult, VariationResult, RateComparison, ValueComparison } from './results/results';
 export type { Estimate, SampleRatioCheck, TestResult } from './results/statistics';
-export type { LoadOptions } from './decision/engine';
+export type { LoadOptions } from './decision/load-options';
 export type { Explanation } from './decision/request';
 export type { ActivationInput } from './results/experiments';
 export type { ErrorPath } from './errors';

@@ -9,9 +9,10 @@ import type { Assigned, CampaignDecision, CompiledCampaign, CompiledConfig } fro
 import { evaluate, type CampaignExplanation } from './evaluate';
 import { flagsOf, type FlagsResult } from './flags';
 import { loadFrom, type BucketingSource, type BucketingSourceOptions } from './poll';
-import { plainRequest, type DecisionRequest, type DecisionResult, type Explanation } from './request';
+import { checkRequest, plainRequest, type DecisionRequest, type DecisionResult, type Explanation } from './request';
 import { assignedAnew, decisionWrite } from './writes';
-import { contextProblems, idLengthProblem, requireId } from './limits';
+import { MIN_API_KEY_LENGTH, type LoadOptions } from './load-options';
+import { idLengthProblem, requireId } from './limits';
 import { failWith } from '../validation';
 
 /**
@@ -74,46 +75,6 @@ export interface DecisionEngineOptions {
    */
   pepper?: string;
 }
-
-/**
- * Shortest environment API key {@link DecisionEngine.load} accepts: a shorter one could be
- * guessed by trying.
- *
- * @example
- * ```ts
- * const apiKey = crypto.randomUUID(); // 36 characters, well over MIN_API_KEY_LENGTH (16)
- * await engine.load(bucketingFile, { environment: 'prod', apiKey });
- * ```
- */
-export const MIN_API_KEY_LENGTH = 16;
-
-/**
- * Where {@link DecisionEngine.load} files a configuration.
- *
- * @example
- * ```ts
- * const options: LoadOptions = { environment: 'prod', account: 'acme', apiKey: process.env.DECISION_API_KEY };
- * await engine.load(bucketingFile, options);
- * ```
- */
-export interface LoadOptions {
-  /** @defaultValue the engine's `defaultEnvironment` */
-  environment?: string;
-  /** @defaultValue the engine's `defaultAccount` */
-  account?: string;
-  /**
-   * API key the decision interface then requires in `x-api-key`, at least 16 characters
-   * (a shorter key is guessable); stored as its hash (see `pepper`). `null` removes it.
-   */
-  apiKey?: string | null;
-  /**
-   * Write only if the stored version is this one (0: only if the environment does not exist);
-   * otherwise `ConflictError`. @defaultValue none: always write
-   */
-  expectedVersion?: number;
-}
-
-const NO_FORCED: Readonly<Record<string, string>> = Object.freeze({});
 
 function checkOption(condition: boolean, message: string): void {
   if (!condition) throw new TypeError(`DecisionEngine: ${message}`);
@@ -430,43 +391,7 @@ export class DecisionEngine {
    */
   #validate(config: CompiledConfig, request: DecisionRequest): Readonly<Record<string, string>> | undefined {
     if (this.#noForced && request.forcedVariations === undefined && plainRequest(request)) return undefined;
-    const details: ErrorDetail[] = [];
-    requireId(request.visitorId, ['visitorId'], details);
-    idLengthProblem(request.visitorId, ['visitorId'], details);
-    if (request.anonymousId != null && typeof request.anonymousId !== 'string')
-      details.push({ path: ['anonymousId'], message: 'must be a string or null' });
-    idLengthProblem(request.anonymousId, ['anonymousId'], details);
-    const context = request.context;
-    if (context !== undefined) {
-      if (typeof context !== 'object' || context === null || Array.isArray(context)) {
-        details.push({ path: ['context'], message: 'must be an object' });
-      } else {
-        contextProblems(context, ['context'], details);
-      }
-    }
-    // The engine's forced variations apply where they resolve (it serves many environments);
-    // a request's own are checked strictly.
-    const requested = request.forcedVariations ?? NO_FORCED;
-    const resolves = (campaignId: string, variationId: string) => {
-      const campaign = config.campaignByKey.get(campaignId);
-      return campaign !== undefined && campaign.id === campaignId && campaign.groups.some((g) => g.variationById.has(variationId));
-    };
-    let forced: Record<string, string> | undefined;
-    for (const campaignId in this.#forced) {
-      if (!Object.hasOwn(requested, campaignId) && resolves(campaignId, this.#forced[campaignId]!))
-        (forced ??= {})[campaignId] = this.#forced[campaignId]!;
-    }
-    for (const campaignId in requested) {
-      const campaign = config.campaignByKey.get(campaignId);
-      const variationId = requested[campaignId]!;
-      if (!campaign || campaign.id !== campaignId) {
-        details.push({ path: ['forcedVariations', campaignId], message: `campaign "${campaignId}" does not exist` });
-      } else if (!resolves(campaignId, variationId)) {
-        details.push({ path: ['forcedVariations', campaignId], message: `variation "${variationId}" is not in campaign "${campaignId}"` });
-      } else (forced ??= {})[campaignId] = variationId;
-    }
-    if (details.length > 0) failWith(details);
-    return forced;
+    return checkRequest(config, request, this.#forced);
   }
 
   /**

@@ -4,9 +4,11 @@
  *
  * @module
  */
-import type { CampaignDecision } from './compile';
+import type { ErrorDetail } from '../errors';
+import { failWith } from '../validation';
+import type { CampaignDecision, CompiledConfig } from './compile';
 import type { CampaignExplanation } from './evaluate';
-import { contextWithinLimits, DECISION_LIMITS } from './limits';
+import { contextProblems, contextWithinLimits, DECISION_LIMITS, idLengthProblem, requireId } from './limits';
 import type { VisitorContext } from './visitor-values';
 
 /**
@@ -89,4 +91,56 @@ export function plainRequest(request: DecisionRequest): boolean {
   if (context === undefined) return true;
   if (typeof context !== 'object' || context === null || Array.isArray(context)) return false;
   return contextWithinLimits(context);
+}
+
+const NO_FORCED: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The full check of a decision request, naming every problem ({@link ValidationError}), and its
+ * forced variations resolved: the engine's where they exist in this environment (an engine
+ * serves many), the request's own strictly. What the engine runs when {@link plainRequest} did
+ * not recognize the request at once.
+ */
+export function checkRequest(
+  config: CompiledConfig,
+  request: DecisionRequest,
+  engineForced: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> | undefined {
+  const details: ErrorDetail[] = [];
+  requireId(request.visitorId, ['visitorId'], details);
+  idLengthProblem(request.visitorId, ['visitorId'], details);
+  if (request.anonymousId != null && typeof request.anonymousId !== 'string')
+    details.push({ path: ['anonymousId'], message: 'must be a string or null' });
+  idLengthProblem(request.anonymousId, ['anonymousId'], details);
+  const context = request.context;
+  if (context !== undefined) {
+    if (typeof context !== 'object' || context === null || Array.isArray(context)) {
+      details.push({ path: ['context'], message: 'must be an object' });
+    } else {
+      contextProblems(context, ['context'], details);
+    }
+  }
+  // The engine's forced variations apply where they resolve (it serves many environments);
+  // a request's own are checked strictly.
+  const requested = request.forcedVariations ?? NO_FORCED;
+  const resolves = (campaignId: string, variationId: string) => {
+    const campaign = config.campaignByKey.get(campaignId);
+    return campaign !== undefined && campaign.id === campaignId && campaign.groups.some((g) => g.variationById.has(variationId));
+  };
+  let forced: Record<string, string> | undefined;
+  for (const campaignId in engineForced) {
+    if (!Object.hasOwn(requested, campaignId) && resolves(campaignId, engineForced[campaignId]!))
+      (forced ??= {})[campaignId] = engineForced[campaignId]!;
+  }
+  for (const campaignId in requested) {
+    const campaign = config.campaignByKey.get(campaignId);
+    const variationId = requested[campaignId]!;
+    if (!campaign || campaign.id !== campaignId) {
+      details.push({ path: ['forcedVariations', campaignId], message: `campaign "${campaignId}" does not exist` });
+    } else if (!resolves(campaignId, variationId)) {
+      details.push({ path: ['forcedVariations', campaignId], message: `variation "${variationId}" is not in campaign "${campaignId}"` });
+    } else (forced ??= {})[campaignId] = variationId;
+  }
+  if (details.length > 0) failWith(details);
+  return forced;
 }

@@ -16,7 +16,7 @@ export {
   TARGETING_OPERATORS,
 } from '../model/bucketing-config';
 export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from '../decision/poll';
-export { MIN_API_KEY_LENGTH } from '../decision/engine';
+export { MIN_API_KEY_LENGTH } from '../decision/load-options';
 export { DECISION_LIMITS } from '../decision/limits';
 export { CONFIG_LIMITS } from '../model/bucketing-config';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
