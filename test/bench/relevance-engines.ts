@@ -84,6 +84,68 @@ export function fts5Query(text: string): string | undefined {
   return words.length === 0 ? undefined : words.map((w) => `"${w}"*`).join(' OR ');
 }
 
+/** A product as every peer indexes it on the shared catalogs: its id and one text per searchable field. */
+export type FieldDoc = { id: string } & Record<string, string>;
+
+/** How much a match in the name counts over other fields, in every peer of the four-catalog comparison. */
+export const NAME_BOOST = 2;
+
+/** MiniSearch 7 over `fields` (the first one, the name, boosted by {@link NAME_BOOST}), the baseline's other options. */
+export function miniSearchOver(docs: readonly FieldDoc[], fields: readonly string[]): Engine {
+  const index = new MiniSearch<FieldDoc>({
+    fields: [...fields],
+    idField: 'id',
+    searchOptions: { ...MINISEARCH_BASELINE, boost: { [fields[0]!]: NAME_BOOST } },
+  });
+  index.addAll(docs);
+  return {
+    name: 'MiniSearch 7 (BM25)',
+    setup: `fields ${fields.join('/')}, prefix: true, fuzzy: 0.2, boost { ${fields[0]}: ${NAME_BOOST} }, combineWith OR`,
+    search: (text, k) =>
+      index
+        .search(text)
+        .slice(0, k)
+        .map((r) => r.id as string),
+  };
+}
+
+/** Orama 3 over `fields` with its default BM25 (no typo tolerance), the name boosted by {@link NAME_BOOST}. */
+export async function oramaOver(docs: readonly FieldDoc[], fields: readonly string[]): Promise<Engine> {
+  const db: AnyOrama = create({ schema: Object.fromEntries(['id', ...fields].map((f) => [f, 'string'])) as Record<string, 'string'> });
+  await insertMultiple(db, [...docs]);
+  return {
+    name: 'Orama 3 (BM25)',
+    setup: `default search (BM25, tolerance 0) over ${fields.join('/')}, boost { ${fields[0]}: ${NAME_BOOST} }`,
+    search: async (text, k) => {
+      const result = await oramaSearch(db, { term: text, properties: [...fields], boost: { [fields[0]!]: NAME_BOOST }, limit: k });
+      return result.hits.map((h) => String(h.document.id));
+    },
+  };
+}
+
+/** SQLite FTS5 (porter) over `fields`, ranked by bm25() with the name's column weighted {@link NAME_BOOST}, the others 1. */
+export function fts5Over(docs: readonly FieldDoc[], fields: readonly string[]): Engine {
+  const db = new Database(':memory:');
+  const columns = fields.map((f) => `"${f}"`).join(', ');
+  db.exec(`CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, ${columns}, tokenize = 'porter unicode61')`);
+  const insert = db.prepare(`INSERT INTO docs (id, ${columns}) VALUES (?, ${fields.map(() => '?').join(', ')})`);
+  db.transaction((list: readonly FieldDoc[]) => {
+    for (const d of list) insert.run(d.id, ...fields.map((f) => d[f] ?? ''));
+  })(docs);
+  // bm25() takes one weight per column, the unindexed id included.
+  const weights = [0, NAME_BOOST, ...fields.slice(1).map(() => 1)].join(', ');
+  const select = db.prepare(`SELECT id FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, ${weights}) LIMIT ?`).pluck();
+  return {
+    name: 'SQLite FTS5 (porter, bm25())',
+    setup: `tokenize 'porter unicode61' over ${fields.join('/')}; every word a quoted prefix term joined by OR; ORDER BY bm25(docs, ${weights})`,
+    search: (text, k) => {
+      const query = fts5Query(text);
+      return query === undefined ? [] : (select.all(query, k) as string[]);
+    },
+    close: () => db.close(),
+  };
+}
+
 /** SQLite FTS5 with the porter stemmer, ranked by bm25() with equal column weights. */
 export function fts5Engine(products: readonly BestBuyProduct[]): Engine {
   const db = new Database(':memory:');

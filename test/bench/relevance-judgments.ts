@@ -27,3 +27,21 @@ export function readJudgedQueries(file = 'bestbuy-judgments.json'): JudgedQuery[
 export function readHoldoutQueries(): JudgedQuery[] {
   return readJudgedQueries('bestbuy-holdout.json');
 }
+
+/** A judged set's half: the tuning half, or the held-out half never read while tuning. */
+export type Half = 'tuning' | 'holdout';
+
+interface CatalogFixture {
+  queries: { query: string; kind: string; judgments: Record<string, number> }[];
+}
+
+/**
+ * The judged queries of a shared catalog's half (test/fixtures/relevance/<catalog>-<half>.json,
+ * written by judge-<catalog>.ts): every product not listed is graded 0.
+ */
+export function readCatalogQueries(catalog: string, half: Half): JudgedQuery[] {
+  const fixture = JSON.parse(
+    readFileSync(new URL(`../fixtures/relevance/${catalog}-${half}.json`, import.meta.url), 'utf8'),
+  ) as CatalogFixture;
+  return fixture.queries.map((q) => ({ query: q.query, kind: q.kind, judged: new Map(Object.entries(q.judgments)) }));
+}

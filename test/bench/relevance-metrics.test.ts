@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gain, median, ndcgAt, percentile, precisionAt, reciprocalRankAt, unjudgedAt } from './relevance-metrics';
+import {
+  gain,
+  median,
+  ndcgAt,
+  pairedBootstrap,
+  percentile,
+  precisionAt,
+  reciprocalRankAt,
+  seededRandom,
+  unjudgedAt,
+} from './relevance-metrics';
 
 // a exact, b relevant, d marginal, c judged irrelevant; x and y were never judged.
 const judged = new Map([
@@ -76,5 +86,54 @@ describe('percentiles', () => {
     expect(percentile(values, 99)).toBe(99);
     expect(percentile([5], 99)).toBe(5);
     expect(median([9, 1, 5])).toBe(5);
+  });
+});
+
+describe('paired bootstrap interval', () => {
+  const scores = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 2, maxLength: 60 });
+
+  it('puts an engine compared with itself at exactly 0', () => {
+    fc.assert(
+      fc.property(scores, (a) => {
+        const ci = pairedBootstrap(a, a, { resamples: 200 });
+        expect([ci.mean, ci.low, ci.high]).toEqual([0, 0, 0]);
+      }),
+    );
+  });
+
+  it('is above 0 against a clearly worse copy, and around the mean difference', () => {
+    fc.assert(
+      fc.property(scores, fc.double({ min: 0.05, max: 0.5, noNaN: true }), (a, drop) => {
+        const worse = a.map((x, i) => x - drop - (i % 3) * 0.01);
+        const ci = pairedBootstrap(a, worse, { resamples: 500 });
+        expect(ci.low).toBeGreaterThan(0);
+        expect(ci.low).toBeLessThanOrEqual(ci.mean + 1e-12);
+        expect(ci.high).toBeGreaterThanOrEqual(ci.mean - 1e-12);
+      }),
+    );
+  });
+
+  it('straddles 0 when the two engines trade wins evenly', () => {
+    const a = Array.from({ length: 80 }, (_, i) => (i % 2 === 0 ? 0.9 : 0.1));
+    const b = a.map((x) => 1 - x);
+    const ci = pairedBootstrap(a, b);
+    expect(ci.mean).toBeCloseTo(0, 10);
+    expect(ci.low).toBeLessThan(0);
+    expect(ci.high).toBeGreaterThan(0);
+  });
+
+  it('is reproducible for a seed and differs across seeds', () => {
+    const a = Array.from({ length: 50 }, (_, i) => ((i * 37) % 11) / 10);
+    const b = Array.from({ length: 50 }, (_, i) => ((i * 17) % 7) / 10);
+    expect(pairedBootstrap(a, b)).toEqual(pairedBootstrap(a, b));
+    expect(pairedBootstrap(a, b, { seed: 1 })).not.toEqual(pairedBootstrap(a, b, { seed: 2 }));
+    const r = seededRandom(7);
+    const draws = Array.from({ length: 1000 }, r);
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...draws)).toBeLessThan(1);
+  });
+
+  it('refuses score lists of different lengths', () => {
+    expect(() => pairedBootstrap([1, 2], [1])).toThrow(/2 scores against 1/);
   });
 });

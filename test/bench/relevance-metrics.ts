@@ -60,3 +60,52 @@ export function median(values: readonly number[]): number {
     50,
   );
 }
+
+/** A seeded pseudo-random generator (mulberry32): the same seed gives the same resamples on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A mean difference and its bootstrap interval. */
+export interface BootstrapInterval {
+  /** Mean of a[i] − b[i] over all queries. */
+  mean: number;
+  /** Lower and upper bounds of the interval (2.5th and 97.5th percentiles for 95%). */
+  low: number;
+  high: number;
+}
+
+/**
+ * Paired bootstrap interval of mean(a − b) over queries: `resamples` times, draw as many queries
+ * as there are with replacement (the same draw for both engines, so the pairing holds) and take
+ * the mean difference; the interval is the middle `level` of those means. Seeded, so a run is
+ * reproducible.
+ */
+export function pairedBootstrap(
+  a: readonly number[],
+  b: readonly number[],
+  { resamples = 10_000, seed = 26, level = 0.95 }: { resamples?: number; seed?: number; level?: number } = {},
+): BootstrapInterval {
+  if (a.length !== b.length) throw new Error(`pairedBootstrap: ${a.length} scores against ${b.length}`);
+  const n = a.length;
+  if (n === 0) return { mean: NaN, low: NaN, high: NaN };
+  const diff = a.map((x, i) => x - b[i]!);
+  const random = seededRandom(seed);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += diff[Math.floor(random() * n)]!;
+    means[r] = sum / n;
+  }
+  means.sort();
+  const tail = (1 - level) / 2;
+  const at = (q: number) => means[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))]!;
+  return { mean: diff.reduce((s, d) => s + d, 0) / n, low: at(tail), high: at(1 - tail) };
+}

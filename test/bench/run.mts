@@ -8,6 +8,7 @@ import { benchDecisionHeap } from './decision-heap';
 import { benchDecisionPeers } from './decision-peers';
 import { benchHttp } from './http';
 import { benchRelevance } from './relevance';
+import { benchRelevanceCatalogs } from './relevance-catalogs';
 import { benchResults } from './results';
 import { benchSearch } from './search';
 import { benchSearchSync } from './search-sync';
@@ -38,5 +39,9 @@ if (!only || only === 'catalog') print('Catalog batches', await benchCatalog());
 if (!only || only === 'search') await withBestBuy('Search latency', benchSearch);
 if (!only || only === 'search-sync') await withBestBuy('Search sync on SQL stores', benchSearchSync);
 if (!only || only === 'storage') await benchStorage();
-if (!only || only === 'relevance') await withBestBuy('Relevance', benchRelevance);
+if (!only || only === 'relevance')
+  await withBestBuy('Relevance', async () => {
+    await benchRelevance();
+    await benchRelevanceCatalogs();
+  });
 if (!only || only === 'results') await benchResults();
