@@ -4,6 +4,7 @@ import type { EnvironmentRecord, EnvironmentStore, EnvironmentWrite } from '../.
 import type { DecidedWrite, DecisionWrite, Storage } from '../../src/storage/storage';
 import type { TokenRecord, TokenStore } from '../../src/storage/tokens';
 import { frozenCopy } from '../../src/freeze';
+import { MemoryAccountStore, MemoryAuditStore, MemoryCatalogSettingsStore } from './admin';
 import { MemoryActivationStore } from './activations';
 import { MemoryAssignmentStore } from './assignments';
 import { MemoryCatalogStore } from './catalog';
@@ -92,6 +93,18 @@ class MemoryAccessStore implements AccessStore {
     this.#byId.set(id, snapshot({ ...current, revokedAt: at }));
     return true;
   }
+
+  async rotateSecret(id: string, secretHash: string): Promise<boolean> {
+    const current = this.#byId.get(id);
+    if (!current || current.revokedAt !== null) return false;
+    this.#byId.set(id, snapshot({ ...current, secretHash }));
+    return true;
+  }
+
+  async touch(id: string, at: number): Promise<void> {
+    const current = this.#byId.get(id);
+    if (current && (current.lastUsedAt === null || current.lastUsedAt < at)) this.#byId.set(id, snapshot({ ...current, lastUsedAt: at }));
+  }
 }
 
 class MemoryTokenStore implements TokenStore {
@@ -152,6 +165,11 @@ export interface MemoryStorageOptions {
    * keeps them as a record, up to about 85 bytes each. @defaultValue `2000000`
    */
   maxAssignments?: number;
+  /**
+   * Most audit log entries kept; beyond it the oldest are forgotten. Admin actions come at a
+   * human pace: 10,000 is months of them, about 3 MB. @defaultValue `10000`
+   */
+  maxAuditEntries?: number;
 }
 
 /**
@@ -167,7 +185,9 @@ export interface MemoryStorageOptions {
  * ```
  */
 export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
-  const { maxEvents = 1_000_000, maxActivations = 1_000_000, maxAssignments = 2_000_000 } = options;
+  const { maxEvents = 1_000_000, maxActivations = 1_000_000, maxAssignments = 2_000_000, maxAuditEntries = 10_000 } = options;
+  if (!Number.isInteger(maxAuditEntries) || maxAuditEntries < 1)
+    throw new TypeError(`memoryStorage: maxAuditEntries must be a positive integer, got ${maxAuditEntries}`);
   if (!Number.isInteger(maxEvents) || maxEvents < 1)
     throw new TypeError(`memoryStorage: maxEvents must be a positive integer, got ${maxEvents}`);
   if (!Number.isInteger(maxActivations) || maxActivations < 1)
@@ -193,6 +213,9 @@ export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
     accesses: new MemoryAccessStore(),
     tokens: new MemoryTokenStore(),
     catalogs: new MemoryCatalogStore(),
+    accounts: new MemoryAccountStore(),
+    catalogSettings: new MemoryCatalogSettingsStore(),
+    audit: new MemoryAuditStore(maxAuditEntries),
     async close() {},
   };
 }

@@ -14,6 +14,7 @@ function access(row: Row): AccessRecord {
     secretHash: row.secret_hash as string,
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null || row.revoked_at === undefined ? null : Number(row.revoked_at),
+    lastUsedAt: row.last_used_at === null || row.last_used_at === undefined ? null : Number(row.last_used_at),
   });
 }
 
@@ -37,7 +38,7 @@ export class SqlAccessStore implements AccessStore {
   async create(a: AccessRecord): Promise<void> {
     try {
       await this.db.exec(
-        'INSERT INTO accesses (id, account_id, name, environments, actions, client_id, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO accesses (id, account_id, name, environments, actions, client_id, secret_hash, created_at, revoked_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         [
           a.id,
           a.accountId,
@@ -48,6 +49,7 @@ export class SqlAccessStore implements AccessStore {
           a.secretHash,
           a.createdAt,
           a.revokedAt,
+          a.lastUsedAt ?? null,
         ],
       );
     } catch (error) {
@@ -72,6 +74,14 @@ export class SqlAccessStore implements AccessStore {
 
   async revoke(id: string, at: number): Promise<boolean> {
     return (await this.db.exec('UPDATE accesses SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id])) > 0;
+  }
+
+  async rotateSecret(id: string, secretHash: string): Promise<boolean> {
+    return (await this.db.exec('UPDATE accesses SET secret_hash = ? WHERE id = ? AND revoked_at IS NULL', [secretHash, id])) > 0;
+  }
+
+  async touch(id: string, at: number): Promise<void> {
+    await this.db.exec('UPDATE accesses SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)', [at, id, at]);
   }
 }
 

@@ -86,6 +86,16 @@ const MIGRATIONS: Migration[] = [
     statements: (dialect) =>
       dialect === 'postgres' ? ['CREATE INDEX catalog_visible_bytes ON catalog_visible (identifier, id COLLATE "C")'] : [],
   },
+  {
+    version: 7,
+    description: 'the admin API: accounts, catalog settings, the audit log, and when an access was last used',
+    statements: (dialect) => [
+      'CREATE TABLE accounts (id TEXT PRIMARY KEY, created_at BIGINT NOT NULL, default_environment TEXT)',
+      'CREATE TABLE catalog_settings (identifier TEXT PRIMARY KEY, sync_interval_ms BIGINT, search TEXT, updated_at BIGINT NOT NULL)',
+      `CREATE TABLE audit_log (seq ${dialect === 'postgres' ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT'}, actor TEXT NOT NULL, action TEXT NOT NULL, target TEXT NOT NULL, time BIGINT NOT NULL, outcome TEXT NOT NULL, detail TEXT)`,
+      'ALTER TABLE accesses ADD COLUMN last_used_at BIGINT',
+    ],
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { Storage } from '../../src/storage/storage';
 import { SqlAccessStore, SqlTokenStore } from './access-stores';
+import { SqlAccountStore, SqlAuditStore, SqlCatalogSettingsStore } from './admin-stores';
 import { SqlCatalogStore } from './catalog-store';
 import { SqlActivationStore, SqlAssignmentStore, SqlEnvironmentStore, writeDecision } from './decision-stores';
 import type { SqlDriver } from './driver';
@@ -38,6 +39,9 @@ export async function sqlStorage(driver: SqlDriver, options: { migrate?: boolean
     accesses: new SqlAccessStore(driver),
     tokens: new SqlTokenStore(driver),
     catalogs: new SqlCatalogStore(driver),
+    accounts: new SqlAccountStore(driver),
+    catalogSettings: new SqlCatalogSettingsStore(driver),
+    audit: new SqlAuditStore(driver),
     migrate: () => migrate(driver),
     close: () => driver.close(),
   };

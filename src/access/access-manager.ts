@@ -1,5 +1,5 @@
 import { constantTimeEqual, credentialHash, randomCredential, secureRandom, type RandomSource } from '../crypto';
-import { AuthenticationError, formatPath, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { AuthenticationError, ConflictError, formatPath, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
 import type { AccessRecord } from '../storage/accesses';
 import type { Storage } from '../storage/storage';
 import { ACCESS_ACTIONS, isAccessAction, type AccessAction } from './actions';
@@ -46,6 +46,12 @@ export interface AccessManagerOptions {
   clock?: () => number;
   /** Random bytes for ids and secrets. @defaultValue Web Crypto `getRandomValues` */
   random?: RandomSource;
+  /**
+   * Most accesses one account may have, revoked ones included (they are kept for audit);
+   * {@link AccessManager.createAccess} refuses more with a `ConflictError`.
+   * @defaultValue `1000`
+   */
+  maxAccessesPerAccount?: number;
 }
 
 /**
@@ -110,11 +116,38 @@ export interface AccessPreview {
   /** Last four characters of the client id, to tell accesses apart. */
   readonly clientIdHint: string;
   readonly createdAt: number;
+  /** Epoch milliseconds of the last token issued with it, or null before the first. */
+  readonly lastUsedAt: number | null;
   readonly revokedAt: number | null;
   readonly status: 'active' | 'revoked';
 }
 
+/**
+ * A rotated access's new secret, the only time it is shown.
+ *
+ * @example
+ * ```ts
+ * const rotated: RotatedSecret = await accesses.rotateSecret(accessId);
+ * console.log(rotated.clientSecret); // the old secret no longer gets tokens
+ * ```
+ */
+export interface RotatedSecret {
+  readonly id: string;
+  readonly clientSecret: string;
+}
+
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+/**
+ * Default most accesses per account (see {@link AccessManagerOptions.maxAccessesPerAccount}).
+ *
+ * @example
+ * ```ts
+ * const previews = await accesses.listAccesses('acme');
+ * if (previews.length >= MAX_ACCESSES_PER_ACCOUNT) console.warn('acme cannot create another access');
+ * ```
+ */
+export const MAX_ACCESSES_PER_ACCOUNT = 1000;
 
 /**
  * Remote-control accesses: named credentials restricted to environments and actions.
@@ -135,11 +168,14 @@ export class AccessManager {
   readonly #clock: () => number;
   readonly #random: RandomSource;
   readonly #listeners = new Set<(accessId: string) => void>();
+  readonly #maxPerAccount: number;
   #revocations = 0;
 
   /** Creates a manager; a bad option throws a `TypeError` prefixed `AccessManager:`. */
   constructor(options: AccessManagerOptions) {
-    const { storage, pepper, clock = Date.now, random = secureRandom } = options;
+    const { storage, pepper, clock = Date.now, random = secureRandom, maxAccessesPerAccount = MAX_ACCESSES_PER_ACCOUNT } = options;
+    if (!Number.isInteger(maxAccessesPerAccount) || maxAccessesPerAccount < 1)
+      throw new TypeError(`AccessManager: maxAccessesPerAccount must be a positive integer, got ${maxAccessesPerAccount}`);
     if (pepper !== undefined && (typeof pepper !== 'string' || pepper.length < 16)) {
       throw new TypeError('AccessManager: pepper must be a string of at least 16 characters');
     }
@@ -151,6 +187,7 @@ export class AccessManager {
     this.#pepper = pepper;
     this.#clock = clock;
     this.#random = random;
+    this.#maxPerAccount = maxAccessesPerAccount;
   }
 
   /**
@@ -204,7 +241,11 @@ export class AccessManager {
       secretHash: await credentialHash(secret, this.#pepper),
       createdAt: this.#clock(),
       revokedAt: null,
+      lastUsedAt: null,
     };
+    if ((await this.storage.accesses.list(account)).length >= this.#maxPerAccount) {
+      throw new ConflictError(`account "${account}" already has ${this.#maxPerAccount} accesses, the most it may have; revoked ones count`);
+    }
     await this.storage.accesses.create(record);
     return {
       id: record.id,
@@ -228,6 +269,7 @@ export class AccessManager {
       actions: a.actions,
       clientIdHint: `…${a.clientId.slice(-4)}`,
       createdAt: a.createdAt,
+      lastUsedAt: a.lastUsedAt ?? null,
       revokedAt: a.revokedAt,
       status: a.revokedAt === null ? 'active' : 'revoked',
     }));
@@ -244,6 +286,31 @@ export class AccessManager {
     await this.storage.accesses.revoke(id, this.#clock());
     this.#revocations++;
     for (const listener of this.#listeners) listener(id);
+  }
+
+  /**
+   * Gives an active access a new secret, returned once: the old one no longer gets tokens.
+   * Tokens issued before keep working until they expire (revoke the access to stop them at
+   * once). Throws {@link NotFoundError} for an unknown id and `ConflictError` for a revoked access.
+   *
+   * @example
+   * ```ts
+   * const { id } = await accesses.createAccess({ account: 'acme', name: 'ci', actions: ['campaigns.read'] });
+   * const { clientSecret } = await accesses.rotateSecret(id);
+   * ```
+   */
+  async rotateSecret(id: string): Promise<RotatedSecret> {
+    const access = await this.storage.accesses.get(id);
+    if (!access) throw new NotFoundError(`access "${id}" does not exist`);
+    const secret = randomCredential(CLIENT_SECRET_PREFIX, 32, this.#random);
+    if (!(await this.storage.accesses.rotateSecret(id, await credentialHash(secret, this.#pepper))))
+      throw new ConflictError(`access "${id}" is revoked: create a new one`);
+    return { id, clientSecret: secret };
+  }
+
+  /** Records that a token was just issued for the access (its preview's `lastUsedAt`). @internal */
+  async recordUse(id: string): Promise<void> {
+    await this.storage.accesses.touch(id, this.#clock());
   }
 
   /**

@@ -273,6 +273,7 @@ export class TokenService {
       expiresAt: now + lifetime * 1000,
     };
     await this.#storage.tokens.save(record);
+    await this.accesses.recordUse(access.id);
     // Expired tokens are useless rows: sweep them now and then, so the table does not grow forever.
     if (now - this.#lastPurge >= PURGE_INTERVAL_MS) {
       this.#lastPurge = now;

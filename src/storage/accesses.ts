@@ -24,6 +24,8 @@ export interface AccessRecord {
   readonly createdAt: number;
   /** Epoch milliseconds of revocation, or null while active. */
   readonly revokedAt: number | null;
+  /** Epoch milliseconds of the last token issued for it, or null before the first. */
+  readonly lastUsedAt: number | null;
 }
 
 /**
@@ -47,4 +49,8 @@ export interface AccessStore {
   list(accountId: string): Promise<AccessRecord[]>;
   /** Marks the access revoked at `at` (kept for audit); false when unknown or already revoked. */
   revoke(id: string, at: number): Promise<boolean>;
+  /** Replaces the secret's hash (rotation); false when the access is unknown or revoked. */
+  rotateSecret(id: string, secretHash: string): Promise<boolean>;
+  /** Records that a token was issued for the access at `at` (kept when a later time is stored). */
+  touch(id: string, at: number): Promise<void>;
 }

@@ -1,7 +1,10 @@
 import type { AccessStore } from './accesses';
+import type { AccountStore } from './accounts';
 import type { Activation, ActivationStore } from './activations';
 import type { Assignments, AssignmentStore } from './assignments';
+import type { AuditStore } from './audit';
 import type { CatalogStore } from './catalog';
+import type { CatalogSettingsStore } from './catalog-settings';
 import type { EnvironmentStore } from './environments';
 import type { EventStore } from './events';
 import type { TokenStore } from './tokens';
@@ -33,6 +36,12 @@ export interface Storage {
   readonly tokens: TokenStore;
   /** Catalogs: items, schema, visible snapshots, keys. */
   readonly catalogs: CatalogStore;
+  /** Accounts created through the admin API, and their default environment. */
+  readonly accounts: AccountStore;
+  /** Catalog settings set through the admin API (synchronization interval, search settings). */
+  readonly catalogSettings: CatalogSettingsStore;
+  /** The audit log of admin actions. */
+  readonly audit: AuditStore;
   /**
    * Writes what one decision produced, at once: the visitor's new sticky assignments (merged
    * like {@link AssignmentStore.save}) and its activations (appended like

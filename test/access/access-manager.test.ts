@@ -1,7 +1,15 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AccessManager, AuthenticationError, NotFoundError, ValidationError, memoryStorage } from '../../src/index';
+import {
+  AccessManager,
+  AuthenticationError,
+  ConflictError,
+  NotFoundError,
+  TokenService,
+  ValidationError,
+  memoryStorage,
+} from '../../src/index';
 import { ACCESS_ACTIONS } from '../../src/access/actions';
 import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../../src/access/access-manager';
 import { seeded, T0 } from '../helpers/accounts';
@@ -218,6 +226,7 @@ describe('listAccesses', () => {
         actions: ['campaigns.read'],
         clientIdHint: `…${first.clientId.slice(-4)}`,
         createdAt: T0,
+        lastUsedAt: null,
         revokedAt: null,
         status: 'active',
       },
@@ -298,5 +307,53 @@ describe('verifyClient', () => {
     const a = await one.createAccess({ account: 'acme', name: 'bot', actions: ['campaigns.read'] });
     await expect(one.verifyClient('acme', a.clientId, a.clientSecret)).resolves.toBeDefined();
     await expect(two.verifyClient('acme', a.clientId, a.clientSecret)).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
+describe('rotateSecret', () => {
+  it('returns a new secret once: the old one no longer verifies, the new one does', async () => {
+    const { accesses } = await setup();
+    const created = await accesses.createAccess({ account: 'acme', name: 'bot', actions: ['campaigns.read'] });
+    const rotated = await accesses.rotateSecret(created.id);
+    expect(rotated.id).toBe(created.id);
+    expect(rotated.clientSecret.startsWith(CLIENT_SECRET_PREFIX)).toBe(true);
+    expect(rotated.clientSecret).not.toBe(created.clientSecret);
+    await expect(accesses.verifyClient('acme', created.clientId, created.clientSecret)).rejects.toBeInstanceOf(AuthenticationError);
+    expect((await accesses.verifyClient('acme', created.clientId, rotated.clientSecret)).id).toBe(created.id);
+    // Listing still shows no secret.
+    expect(JSON.stringify(await accesses.listAccesses('acme'))).not.toContain(rotated.clientSecret);
+  });
+
+  it('refuses an unknown access (NotFoundError) and a revoked one (ConflictError)', async () => {
+    const { accesses } = await setup();
+    await expect(accesses.rotateSecret('acc_nope')).rejects.toBeInstanceOf(NotFoundError);
+    const { id, clientId } = await accesses.createAccess({ account: 'acme', name: 'bot', actions: ['campaigns.read'] });
+    await accesses.revokeAccess(id);
+    await expect(accesses.rotateSecret(id)).rejects.toBeInstanceOf(ConflictError);
+    expect((await accesses.findByClientId(clientId))?.revokedAt).not.toBeNull();
+  });
+});
+
+describe('lastUsedAt and the ceiling per account', () => {
+  it('the preview shows when a token was last issued for the access', async () => {
+    const { storage, accesses, advance, clock } = await setup();
+    const tokens = new TokenService({ storage, accesses, clock });
+    const { clientId, clientSecret } = await accesses.createAccess({ account: 'acme', name: 'bot', actions: ['campaigns.read'] });
+    expect((await accesses.listAccesses('acme'))[0]?.lastUsedAt).toBeNull();
+    advance(5000);
+    await tokens.issue({ accountId: 'acme', clientId, clientSecret });
+    expect((await accesses.listAccesses('acme'))[0]?.lastUsedAt).toBe(T0 + 5000);
+  });
+
+  it('refuses an access beyond maxAccessesPerAccount, revoked ones counted', async () => {
+    const storage = await seeded();
+    const accesses = new AccessManager({ storage, maxAccessesPerAccount: 2 });
+    const first = await accesses.createAccess({ account: 'acme', name: 'a', actions: ['campaigns.read'] });
+    await accesses.createAccess({ account: 'acme', name: 'b', actions: ['campaigns.read'] });
+    await accesses.revokeAccess(first.id);
+    await expect(accesses.createAccess({ account: 'acme', name: 'c', actions: ['campaigns.read'] })).rejects.toThrow(
+      /already has 2 accesses/,
+    );
+    expect(() => new AccessManager({ storage, maxAccessesPerAccount: 0 })).toThrow(/maxAccessesPerAccount must be a positive integer/);
   });
 });

@@ -65,6 +65,7 @@ function access(over: Partial<AccessRecord> = {}): AccessRecord {
     secretHash: 'f'.repeat(64),
     createdAt: 1000,
     revokedAt: null,
+    lastUsedAt: null,
     ...over,
   };
 }
@@ -310,6 +311,101 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         expect(await storage.accesses.revoke('nope', 4000)).toBe(false);
         expect((await storage.accesses.get('acc_1'))?.revokedAt).toBe(3000);
         expect((await storage.accesses.getByClientId('abk_ci_client1'))?.revokedAt).toBe(3000);
+      });
+
+      it('rotates the secret hash of an active access only', async () => {
+        await storage.accesses.create(access());
+        await storage.accesses.create(access({ id: 'acc_2', clientId: 'abk_ci_client2' }));
+        expect(await storage.accesses.rotateSecret('acc_1', 'e'.repeat(64))).toBe(true);
+        expect((await storage.accesses.getByClientId('abk_ci_client1'))?.secretHash).toBe('e'.repeat(64));
+        expect((await storage.accesses.get('acc_2'))?.secretHash).toBe('f'.repeat(64));
+        await storage.accesses.revoke('acc_2', 3000);
+        expect(await storage.accesses.rotateSecret('acc_2', 'e'.repeat(64))).toBe(false);
+        expect((await storage.accesses.get('acc_2'))?.secretHash).toBe('f'.repeat(64));
+        expect(await storage.accesses.rotateSecret('nope', 'e'.repeat(64))).toBe(false);
+      });
+
+      it('keeps the latest time an access was used', async () => {
+        await storage.accesses.create(access());
+        expect((await storage.accesses.get('acc_1'))?.lastUsedAt).toBeNull();
+        await storage.accesses.touch('acc_1', 5000);
+        await storage.accesses.touch('acc_1', 4000);
+        await storage.accesses.touch('nope', 4000);
+        expect((await storage.accesses.get('acc_1'))?.lastUsedAt).toBe(5000);
+        expect((await storage.accesses.list('acme'))[0]?.lastUsedAt).toBe(5000);
+      });
+    });
+
+    describe('accounts', () => {
+      it('creates once, reads, lists by id up to a limit, and sets the default environment', async () => {
+        await storage.accounts.create({ id: 'zeta', createdAt: 2000, defaultEnvironment: null });
+        await storage.accounts.create({ id: 'Acme', createdAt: 1000, defaultEnvironment: 'prod' });
+        await storage.accounts.create({ id: 'acme', createdAt: 1500, defaultEnvironment: null });
+        await expect(storage.accounts.create({ id: 'acme', createdAt: 3000, defaultEnvironment: null })).rejects.toBeInstanceOf(
+          ConflictError,
+        );
+        expect(await storage.accounts.get('Acme')).toEqual({ id: 'Acme', createdAt: 1000, defaultEnvironment: 'prod' });
+        expect(await storage.accounts.get('nope')).toBeUndefined();
+        expect((await storage.accounts.list(10)).map((a) => a.id)).toEqual(['Acme', 'acme', 'zeta']);
+        expect((await storage.accounts.list(2)).map((a) => a.id)).toEqual(['Acme', 'acme']);
+        expect(await storage.accounts.setDefaultEnvironment('acme', 'staging')).toBe(true);
+        expect((await storage.accounts.get('acme'))?.defaultEnvironment).toBe('staging');
+        expect(await storage.accounts.setDefaultEnvironment('acme', null)).toBe(true);
+        expect((await storage.accounts.get('acme'))?.defaultEnvironment).toBeNull();
+        expect(await storage.accounts.setDefaultEnvironment('nope', 'x')).toBe(false);
+      });
+    });
+
+    describe('catalog settings', () => {
+      it('creates, replaces and lists by identifier', async () => {
+        const search = { customRanking: ['price:asc'], synonyms: { multiWay: [['tv', 'télé 🙂']] } };
+        await storage.catalogSettings.put({ identifier: 'shop', syncIntervalMs: 60_000, search, updatedAt: 1000 });
+        await storage.catalogSettings.put({ identifier: 'b-shop', syncIntervalMs: null, search: null, updatedAt: 1000 });
+        expect(await storage.catalogSettings.get('shop')).toEqual({ identifier: 'shop', syncIntervalMs: 60_000, search, updatedAt: 1000 });
+        await storage.catalogSettings.put({ identifier: 'shop', syncIntervalMs: null, search: null, updatedAt: 2000 });
+        expect(await storage.catalogSettings.get('shop')).toEqual({
+          identifier: 'shop',
+          syncIntervalMs: null,
+          search: null,
+          updatedAt: 2000,
+        });
+        expect(await storage.catalogSettings.get('nope')).toBeUndefined();
+        expect((await storage.catalogSettings.list()).map((r) => r.identifier)).toEqual(['b-shop', 'shop']);
+      });
+    });
+
+    describe('audit log', () => {
+      const write = (n: number) => ({
+        actor: n % 2 ? 'ops' : 'cli',
+        action: 'access.create',
+        target: `accounts/acme/accesses/acc_${n}`,
+        time: 1000 + n,
+        outcome: n % 3 ? 'ok' : 'validation_error',
+        detail: n % 2 ? { name: `bot ${n} é🙂`, actions: ['campaigns.read'] } : null,
+      });
+
+      it('appends with growing positions and lists newest first, a page at a time', async () => {
+        const appended = [];
+        for (let n = 1; n <= 7; n++) appended.push(await storage.audit.append(write(n)));
+        for (let i = 1; i < appended.length; i++) expect(appended[i]!.seq).toBeGreaterThan(appended[i - 1]!.seq);
+        expect(appended[0]).toEqual({ ...write(1), seq: appended[0]!.seq });
+        const first = await storage.audit.list({ limit: 3 });
+        expect(first.map((e) => e.target)).toEqual([
+          'accounts/acme/accesses/acc_7',
+          'accounts/acme/accesses/acc_6',
+          'accounts/acme/accesses/acc_5',
+        ]);
+        expect(first[0]).toEqual(appended[6]);
+        const second = await storage.audit.list({ before: first.at(-1)!.seq, limit: 3 });
+        expect(second.map((e) => e.time)).toEqual([1004, 1003, 1002]);
+        const last = await storage.audit.list({ before: second.at(-1)!.seq, limit: 3 });
+        expect(last).toEqual([appended[0]]);
+        expect(await storage.audit.list({ before: appended[0]!.seq, limit: 3 })).toEqual([]);
+      });
+
+      it('reads an empty log', async () => {
+        expect(await storage.audit.list({ limit: 10 })).toEqual([]);
+        expect(await storage.audit.list({ before: 5, limit: 10 })).toEqual([]);
       });
     });
 

@@ -424,3 +424,22 @@ describe('memory storage: catalog publication', () => {
     expect(visible.some((i) => i.id === 'i00009')).toBe(false);
   });
 });
+
+describe('memory storage: bounded audit log', () => {
+  const entry = (n: number) => ({ actor: 'ops', action: 'access.revoke', target: `t${n}`, time: n, outcome: 'ok', detail: null });
+
+  it('keeps the newest maxAuditEntries entries and pages through them after the oldest are forgotten', async () => {
+    const storage = memoryStorage({ maxAuditEntries: 3 });
+    for (let n = 1; n <= 10; n++) await storage.audit.append(entry(n));
+    const page = await storage.audit.list({ limit: 10 });
+    expect(page.map((e) => e.target)).toEqual(['t10', 't9', 't8']);
+    expect((await storage.audit.list({ before: page[0]!.seq, limit: 10 })).map((e) => e.target)).toEqual(['t9', 't8']);
+    expect(await storage.audit.list({ before: page[2]!.seq, limit: 10 })).toEqual([]);
+    // A cursor from beyond the newest entry starts at the newest.
+    expect((await storage.audit.list({ before: 1000, limit: 1 })).map((e) => e.target)).toEqual(['t10']);
+  });
+
+  it('refuses a bad ceiling', () => {
+    expect(() => memoryStorage({ maxAuditEntries: 0 })).toThrow(/maxAuditEntries must be a positive integer/);
+  });
+});

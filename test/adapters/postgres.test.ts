@@ -19,6 +19,9 @@ const TABLES = [
   'catalog_items',
   'catalog_visible',
   'catalog_deleted',
+  'accounts',
+  'catalog_settings',
+  'audit_log',
 ];
 
 if (available) {
