@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { AdminService, type AdminServiceOptions } from './admin/service';
 import { AccessManager, type AccessManagerOptions } from './access/access-manager';
 import { RemoteControl, type RemoteControlOptions } from './access/remote-control';
 import { TokenService, type TokenServiceOptions } from './access/token-service';
@@ -50,6 +51,8 @@ export interface AbkitOptions {
   remote?: Omit<RemoteControlOptions, 'engine'>;
   /** Options of the {@link CatalogRegistry}. */
   catalogs?: Omit<CatalogRegistryOptions, 'storage'>;
+  /** Options of the {@link AdminService}. */
+  admin?: Omit<AdminServiceOptions, 'storage' | 'engine' | 'accesses' | 'tokens' | 'catalogs'>;
 }
 
 /**
@@ -77,6 +80,8 @@ export interface Abkit {
   readonly remote: RemoteControl;
   /** Catalogs, which search reads. */
   readonly catalogs: CatalogRegistry;
+  /** The account holder's operations (accounts, environments, accesses, catalogs), each written to the audit log. */
+  readonly admin: AdminService;
   /** One Web-standard handler serving every interface over these services. */
   handler(options?: AbkitHandlerOptions): Handler;
   /** Closes the storage; the services are unusable afterwards. */
@@ -93,6 +98,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
   const tokens = new TokenService({ ...withClock(options.tokens), storage, accesses });
   const remote = new RemoteControl({ ...options.remote, engine, experiments });
   const catalogs = new CatalogRegistry({ ...withClock(options.catalogs), storage });
+  const admin = new AdminService({ ...withClock(options.admin), storage, engine, accesses, tokens, catalogs });
   return {
     storage,
     engine,
@@ -101,17 +107,23 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     tokens,
     remote,
     catalogs,
+    admin,
     handler(handlerOptions = {}) {
-      const { search, ...rest } = handlerOptions;
+      const { search = {}, ...rest } = handlerOptions;
+      // Search settings stored through the admin API apply where the handler gives none.
+      const searchOptions = search.options ?? ((identifier: string) => admin.searchSettings(identifier) ?? {});
       return createHandler({
         ...rest,
         decision: engine,
         experiments,
         access: tokens,
         catalog: catalogs,
-        search: { registry: catalogs, ...search },
+        search: { registry: catalogs, ...search, options: searchOptions },
       });
     },
-    close: () => storage.close(),
+    close: () => {
+      admin.stop();
+      return storage.close();
+    },
   };
 }

@@ -53,6 +53,7 @@ describe('entry points', () => {
     [/^src\/results\//, /^src\/search\//],
     [/^src\/access\//],
     [/^src\/bootstrap$/],
+    [/^src\/admin\//],
     [/^src\/http\//],
     [/^src\/abkit$/],
     [/^src\/(index|types)$/, /^src\/flagship\//, /^src\/openfeature\//],

@@ -1,0 +1,771 @@
+import type { AccessManager, AccessPreview, CreatedAccess } from '../access/access-manager';
+import type { TokenService } from '../access/token-service';
+import { catalogSearchSchema, type CatalogSearchSettings } from '../bootstrap';
+import type { SyncSchedule, SyncResult } from '../catalog/catalog';
+import type { CatalogRegistry } from '../catalog/registry';
+import { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';
+import { randomCredential, secureRandom, type RandomSource } from '../crypto';
+import type { DecisionEngine } from '../decision/engine';
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import type { AccessRecord } from '../storage/accesses';
+import type { AccountRecord } from '../storage/accounts';
+import type { CatalogSettingsRecord } from '../storage/catalog-settings';
+import type { EnvironmentRecord } from '../storage/environments';
+import type { Storage } from '../storage/storage';
+import { parseWith } from '../validation';
+import { AuditLog, checkActor, outcomeOf, type AuditPage } from './audit-log';
+
+/**
+ * Prefix of environment API keys the admin API generates.
+ *
+ * @example
+ * ```ts
+ * const { apiKey } = await admin.createEnvironment('ops', 'acme', { id: 'prod', apiKey: true });
+ * apiKey?.startsWith(ENVIRONMENT_KEY_PREFIX); // true: 'abk_ek_...'
+ * ```
+ */
+export const ENVIRONMENT_KEY_PREFIX = 'abk_ek_';
+
+/**
+ * Ceilings of the admin API.
+ *
+ * @example
+ * ```ts
+ * const { accounts } = await admin.listAccounts();
+ * if (accounts.length >= ADMIN_LIMITS.accounts) console.warn('no more accounts can be created');
+ * ```
+ */
+export const ADMIN_LIMITS = Object.freeze({
+  /** Accounts (created here or holding environments). */
+  accounts: 1000,
+  /** Environments of one account. */
+  environmentsPerAccount: 100,
+  /** Characters of an account or environment id created here. */
+  idLength: 128,
+  /** Characters of a catalog's search settings as JSON. */
+  searchSettingsBytes: 65_536,
+  /** Longest scheduled synchronization interval: 30 days, in milliseconds. */
+  maxSyncIntervalMs: 30 * 86_400_000,
+});
+
+// Ids travel in URL paths (`/{account}/token`, `/v2/{env}/campaigns`): letters, digits, `.`, `_`, `-`.
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Options of {@link AdminService}.
+ *
+ * @example
+ * ```ts
+ * const options: AdminServiceOptions = { storage, engine, accesses, tokens, catalogs };
+ * const admin = new AdminService(options);
+ * ```
+ */
+export interface AdminServiceOptions {
+  /** Where accounts, catalog settings and the audit log live: the storage of the services below. */
+  storage: Storage;
+  /** Environments are created and their keys changed through it (`load`, keyed with its pepper). */
+  engine: DecisionEngine;
+  /** Accesses are created, listed, revoked and rotated through it. */
+  accesses: AccessManager;
+  /** The tokens of {@link AdminServiceOptions.accesses}: a revocation stops them at once (it must be built on the same manager). */
+  tokens: TokenService;
+  /** Catalogs are created and their keys rotated through it. */
+  catalogs: CatalogRegistry;
+  /** Current time in epoch milliseconds (audit entries, accounts). @defaultValue `Date.now` */
+  clock?: () => number;
+  /** Random bytes for generated keys. @defaultValue Web Crypto `getRandomValues` */
+  random?: RandomSource;
+  /** Most accounts. @defaultValue `1000` */
+  maxAccounts?: number;
+  /** Most environments per account. @defaultValue `100` */
+  maxEnvironmentsPerAccount?: number;
+}
+
+/**
+ * An account as listed: its environments (id, version, whether a key is required, whether it
+ * is the default), never a key.
+ *
+ * @example
+ * ```ts
+ * const { accounts }: { accounts: AccountView[] } = await admin.listAccounts();
+ * for (const a of accounts) console.log(a.id, a.environments.map((e) => e.id));
+ * ```
+ */
+export interface AccountView {
+  readonly id: string;
+  /** Epoch milliseconds; null for an account that exists only through its environments. */
+  readonly createdAt: number | null;
+  readonly defaultEnvironment: string | null;
+  readonly environments: readonly EnvironmentView[];
+}
+
+/**
+ * An environment as the admin API shows it.
+ *
+ * @example
+ * ```ts
+ * const env: EnvironmentView = await admin.updateEnvironment('ops', 'acme', 'prod', { default: true });
+ * console.log(env.id, env.version, env.apiKeyRequired, env.default);
+ * ```
+ */
+export interface EnvironmentView {
+  readonly id: string;
+  readonly version: number;
+  readonly updatedAt: number;
+  /** Whether decisions need an `x-api-key`. */
+  readonly apiKeyRequired: boolean;
+  /** Whether it is its account's default environment. */
+  readonly default: boolean;
+  /** A new API key: present only in the answer that generated it. */
+  readonly apiKey?: string;
+}
+
+/**
+ * What {@link AdminService.createEnvironment} takes.
+ *
+ * @example
+ * ```ts
+ * const input: CreateEnvironmentInput = { id: 'prod', default: true, apiKey: true };
+ * const { apiKey } = await admin.createEnvironment('ops', 'acme', input); // shown only now
+ * ```
+ */
+export interface CreateEnvironmentInput {
+  /** Environment id, unique across accounts: 1–128 letters, digits, `.`, `_`, `-`. */
+  id: string;
+  /** Make it the account's default environment. @defaultValue `false` */
+  default?: boolean;
+  /** Generate an API key that decisions then require (shown once). @defaultValue `false` */
+  apiKey?: boolean;
+}
+
+/**
+ * What {@link AdminService.updateEnvironment} takes: each member present is one change.
+ *
+ * @example
+ * ```ts
+ * const change: UpdateEnvironmentInput = { apiKey: 'rotate' };
+ * const { apiKey } = await admin.updateEnvironment('ops', 'acme', 'prod', change); // the new key, once
+ * ```
+ */
+export interface UpdateEnvironmentInput {
+  /** `true`: make it the account's default; `false`: the account has no default any more (when it was this one). */
+  default?: boolean;
+  /** `rotate`: a new key (shown once), the old one stops; `remove`: decisions need no key. */
+  apiKey?: 'rotate' | 'remove';
+}
+
+/**
+ * What {@link AdminService.createCatalog} takes.
+ *
+ * @example
+ * ```ts
+ * const input: CreateCatalogSettings = { identifier: 'shop', syncIntervalMs: 3_600_000, search: { customRanking: ['popularity:desc'] } };
+ * const { catalogApiKey, searchApiKey } = await admin.createCatalog('ops', input);
+ * ```
+ */
+export interface CreateCatalogSettings extends CatalogSettingsInput {
+  /** A lower-case DNS label. */
+  identifier: string;
+}
+
+/**
+ * A catalog's settings as given: each member present replaces the stored one (null: back to the default).
+ *
+ * @example
+ * ```ts
+ * const settings: CatalogSettingsInput = { syncIntervalMs: 900_000 };
+ * await admin.updateCatalogSettings('ops', 'shop', settings);
+ * ```
+ */
+export interface CatalogSettingsInput {
+  /** Milliseconds between scheduled synchronizations, 1,000 to 30 days; null: daily. */
+  syncIntervalMs?: number | null;
+  /** The catalog's search settings (the bootstrap file's `catalogs[].search`); null: none. */
+  search?: CatalogSearchSettings | null;
+}
+
+/**
+ * A catalog's settings as the admin API shows them.
+ *
+ * @example
+ * ```ts
+ * const view: CatalogSettingsView = await admin.catalogSettings('shop');
+ * console.log(view.syncIntervalMs ?? 'daily', view.search);
+ * ```
+ */
+export interface CatalogSettingsView {
+  readonly identifier: string;
+  readonly syncIntervalMs: number | null;
+  readonly search: Readonly<Record<string, unknown>> | null;
+}
+
+/**
+ * A catalog's new keys, the only time they are shown.
+ *
+ * @example
+ * ```ts
+ * const keys: CatalogKeys = await admin.rotateCatalogKeys('ops', 'shop', { search: false });
+ * console.log(keys.catalogApiKey, keys.searchApiKey ?? '(search key unchanged)');
+ * ```
+ */
+export interface CatalogKeys {
+  readonly identifier: string;
+  readonly catalogApiKey: string;
+  /** Absent when the search key was kept. */
+  readonly searchApiKey?: string;
+}
+
+const positive = (value: number, name: string) => {
+  if (!Number.isInteger(value) || value < 1) throw new TypeError(`AdminService: ${name} must be a positive integer, got ${value}`);
+};
+
+function idProblem(value: unknown, path: string): ErrorDetail | undefined {
+  if (typeof value !== 'string' || value.length < 1 || value.length > ADMIN_LIMITS.idLength || !ID.test(value))
+    return {
+      path: [path],
+      message: `must be 1 to ${ADMIN_LIMITS.idLength} letters, digits, ".", "_" or "-", starting with a letter or digit`,
+    };
+  return undefined;
+}
+
+function fail(what: string, details: readonly ErrorDetail[]): never {
+  throw new ValidationError(`invalid ${what}: ${details.map((d) => `${d.path.join('.')} ${d.message}`).join('; ')}`, details);
+}
+
+/** Rejects members other than `known`, naming them. */
+function onlyKnown(input: object, known: readonly string[], what: string): void {
+  const unknown = Object.keys(input).filter((k) => !known.includes(k));
+  if (unknown.length > 0)
+    fail(
+      what,
+      unknown.map((k) => ({ path: [k], message: `is not a member (known: ${known.join(', ')})` })),
+    );
+}
+
+function plainObject(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(what, [{ path: [], message: 'must be a JSON object' }]);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The account holder's operations, each by a named actor and each written to the audit log,
+ * failures included: accounts, environments and their keys, remote-control accesses, catalogs
+ * and their keys and settings. What a secret appears in (a created access, a rotated key) is
+ * answered once and never stored, listed, logged or audited. A class over the services it
+ * is given, which it calls through their APIs.
+ *
+ * @example
+ * ```ts
+ * const admin = new AdminService({ storage, engine, accesses, tokens, catalogs });
+ * await admin.createAccount('ops', { id: 'acme' });
+ * await admin.createEnvironment('ops', 'acme', { id: 'prod', default: true });
+ * const { clientId, clientSecret } = await admin.createAccess('ops', 'acme', { name: 'deploy', actions: ['campaigns.write'] });
+ * ```
+ */
+export class AdminService {
+  readonly #storage: Storage;
+  readonly #engine: DecisionEngine;
+  readonly #accesses: AccessManager;
+  readonly #catalogs: CatalogRegistry;
+  readonly #clock: () => number;
+  readonly #random: RandomSource;
+  readonly #maxAccounts: number;
+  readonly #maxEnvironments: number;
+  readonly #audit: AuditLog;
+  readonly #schedules = new Map<string, SyncSchedule>();
+  readonly #search = new Map<string, CatalogSearchSettings>();
+
+  /** Creates the service; a bad option throws a `TypeError` prefixed `AdminService:`. */
+  constructor(options: AdminServiceOptions) {
+    const {
+      storage,
+      engine,
+      accesses,
+      tokens,
+      catalogs,
+      clock = Date.now,
+      random = secureRandom,
+      maxAccounts = ADMIN_LIMITS.accounts,
+      maxEnvironmentsPerAccount = ADMIN_LIMITS.environmentsPerAccount,
+    } = options ?? ({} as AdminServiceOptions);
+    if (typeof storage?.audit?.append !== 'function' || typeof storage.accounts?.get !== 'function')
+      throw new TypeError(
+        'AdminService: storage must be a Storage with accounts and an audit log (memoryStorage(), sqliteStorage(…), postgresStorage(…))',
+      );
+    if (typeof engine?.load !== 'function') throw new TypeError('AdminService: engine must be a DecisionEngine');
+    if (typeof accesses?.createAccess !== 'function') throw new TypeError('AdminService: accesses must be an AccessManager');
+    if (tokens?.accesses !== accesses)
+      throw new TypeError(
+        'AdminService: tokens must be the TokenService built on `accesses` (so that a revocation stops its tokens at once)',
+      );
+    if (typeof catalogs?.create !== 'function') throw new TypeError('AdminService: catalogs must be a CatalogRegistry');
+    if (typeof clock !== 'function') throw new TypeError('AdminService: clock must be a function returning epoch milliseconds');
+    if (typeof random !== 'function') throw new TypeError('AdminService: random must be a function returning random bytes');
+    positive(maxAccounts, 'maxAccounts');
+    positive(maxEnvironmentsPerAccount, 'maxEnvironmentsPerAccount');
+    this.#storage = storage;
+    this.#engine = engine;
+    this.#accesses = accesses;
+    this.#catalogs = catalogs;
+    this.#clock = clock;
+    this.#random = random;
+    this.#maxAccounts = maxAccounts;
+    this.#maxEnvironments = maxEnvironmentsPerAccount;
+    this.#audit = new AuditLog(storage.audit, clock);
+  }
+
+  // ---- accounts ----
+
+  /**
+   * Every account, by id: those created here and those that hold environments (loaded by code or
+   * a bootstrap file), each with its environments.
+   */
+  async listAccounts(): Promise<{ accounts: AccountView[] }> {
+    const [records, environments] = await Promise.all([this.#storage.accounts.list(this.#maxAccounts), this.#storage.environments.list()]);
+    const byId = new Map<string, { record?: AccountRecord; environments: EnvironmentRecord[] }>();
+    for (const r of records) byId.set(r.id, { record: r, environments: [] });
+    for (const e of environments) {
+      let entry = byId.get(e.accountId);
+      if (!entry) byId.set(e.accountId, (entry = { environments: [] }));
+      entry.environments.push(e);
+    }
+    const ids = [...byId.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return {
+      accounts: ids.map((id) => {
+        const { record, environments: envs } = byId.get(id)!;
+        const defaultEnvironment = record?.defaultEnvironment ?? null;
+        return { id, createdAt: record?.createdAt ?? null, defaultEnvironment, environments: envs.map((e) => view(e, defaultEnvironment)) };
+      }),
+    };
+  }
+
+  /** Creates an account; `ConflictError` when it exists (created here or holding environments) or when the ceiling is reached. */
+  async createAccount(actor: string, input: { id: string }): Promise<AccountView> {
+    checkActor(actor);
+    const id = typeof input?.id === 'string' ? input.id : '';
+    return this.#audited(actor, 'account.create', `accounts/${id}`, async () => {
+      const body = plainObject(input, 'account');
+      onlyKnown(body, ['id'], 'account');
+      const problem = idProblem(body.id, 'id');
+      if (problem) fail('account', [problem]);
+      if (await this.#accountExists(id)) throw new ConflictError(`account "${id}" exists`);
+      const { accounts } = await this.listAccounts();
+      if (accounts.length >= this.#maxAccounts)
+        throw new ConflictError(`there are ${accounts.length} accounts, the most allowed (${this.#maxAccounts})`);
+      const record: AccountRecord = { id, createdAt: this.#clock(), defaultEnvironment: null };
+      await this.#storage.accounts.create(record);
+      return { id, createdAt: record.createdAt, defaultEnvironment: null, environments: [] };
+    });
+  }
+
+  // ---- environments ----
+
+  /**
+   * Creates an environment of an account with an empty configuration (no campaign); with
+   * `apiKey: true` a key is generated, required by its decisions, and answered this once.
+   */
+  async createEnvironment(actor: string, account: string, input: CreateEnvironmentInput): Promise<EnvironmentView> {
+    checkActor(actor);
+    const id = typeof input?.id === 'string' ? input.id : '';
+    return this.#audited(
+      actor,
+      'environment.create',
+      `accounts/${account}/environments/${id}`,
+      async () => {
+        const body = plainObject(input, 'environment');
+        onlyKnown(body, ['id', 'default', 'apiKey'], 'environment');
+        const problems: ErrorDetail[] = [];
+        const problem = idProblem(body.id, 'id');
+        if (problem) problems.push(problem);
+        for (const flag of ['default', 'apiKey'] as const)
+          if (body[flag] !== undefined && typeof body[flag] !== 'boolean')
+            problems.push({ path: [flag], message: 'must be true or false' });
+        if (problems.length > 0) fail('environment', problems);
+        const record = await this.#account(account);
+        const existing = await this.#storage.environments.list(account);
+        if (existing.length >= this.#maxEnvironments)
+          throw new ConflictError(`account "${account}" has ${existing.length} environments, the most allowed (${this.#maxEnvironments})`);
+        const apiKey = input.apiKey === true ? randomCredential(ENVIRONMENT_KEY_PREFIX, 32, this.#random) : undefined;
+        // Version 0 expected: an id taken by any account is a ConflictError.
+        const stored = await this.#engine
+          .load({ campaigns: [] }, { environment: id, account, apiKey: apiKey ?? null, expectedVersion: 0 })
+          .catch((error: unknown) => {
+            if (error instanceof ConflictError) throw new ConflictError(`environment "${id}" exists`);
+            throw error;
+          });
+        let defaultEnvironment = record?.defaultEnvironment ?? null;
+        if (input.default === true) defaultEnvironment = await this.#setDefault(account, id);
+        return { ...view(stored, defaultEnvironment), ...(apiKey ? { apiKey } : {}) };
+      },
+      () => ({ default: input?.default === true, apiKey: input?.apiKey === true }),
+    );
+  }
+
+  /** Sets an environment as its account's default, or rotates or removes its API key (a new key is answered this once). */
+  async updateEnvironment(actor: string, account: string, environment: string, input: UpdateEnvironmentInput): Promise<EnvironmentView> {
+    checkActor(actor);
+    return this.#audited(
+      actor,
+      'environment.update',
+      `accounts/${account}/environments/${environment}`,
+      async () => {
+        const body = plainObject(input, 'environment change');
+        onlyKnown(body, ['default', 'apiKey'], 'environment change');
+        const problems: ErrorDetail[] = [];
+        if (body.default !== undefined && typeof body.default !== 'boolean')
+          problems.push({ path: ['default'], message: 'must be true or false' });
+        if (body.apiKey !== undefined && body.apiKey !== 'rotate' && body.apiKey !== 'remove')
+          problems.push({ path: ['apiKey'], message: 'must be "rotate" or "remove"' });
+        if (body.default === undefined && body.apiKey === undefined)
+          problems.push({ path: [], message: 'must hold default or apiKey (or both)' });
+        if (problems.length > 0) fail('environment change', problems);
+        let record = await this.#environment(account, environment);
+        const accountRecord = await this.#storage.accounts.get(account);
+        let defaultEnvironment = accountRecord?.defaultEnvironment ?? null;
+        let apiKey: string | undefined;
+        if (input.apiKey !== undefined) {
+          apiKey = input.apiKey === 'rotate' ? randomCredential(ENVIRONMENT_KEY_PREFIX, 32, this.#random) : undefined;
+          record = await this.#engine.load(record.config, {
+            environment,
+            account,
+            apiKey: apiKey ?? null,
+            expectedVersion: record.version,
+          });
+        }
+        if (input.default === true) defaultEnvironment = await this.#setDefault(account, environment);
+        else if (input.default === false && defaultEnvironment === environment) defaultEnvironment = await this.#setDefault(account, null);
+        return { ...view(record, defaultEnvironment), ...(apiKey ? { apiKey } : {}) };
+      },
+      () => ({ ...(input?.default !== undefined ? { default: input.default } : {}), ...(input?.apiKey ? { apiKey: input.apiKey } : {}) }),
+    );
+  }
+
+  // ---- accesses ----
+
+  /** Creates a remote-control access of an account; its client id and secret are answered this once. */
+  async createAccess(
+    actor: string,
+    account: string,
+    input: { name: string; environments?: readonly string[]; actions: readonly string[] },
+  ): Promise<CreatedAccess> {
+    checkActor(actor);
+    let hint: string | undefined;
+    let id = '';
+    return this.#audited(
+      actor,
+      'access.create',
+      `accounts/${account}/accesses`,
+      async () => {
+        const body = plainObject(input, 'access');
+        onlyKnown(body, ['name', 'environments', 'actions'], 'access');
+        await this.#account(account);
+        const created = await this.#accesses.createAccess({
+          account,
+          name: body.name as string,
+          environments: body.environments as string[] | undefined,
+          actions: body.actions as string[],
+        });
+        hint = `…${created.clientId.slice(-4)}`;
+        id = created.id;
+        return created;
+      },
+      () => ({
+        ...(id ? { id } : {}),
+        ...(typeof input?.name === 'string' ? { name: input.name.slice(0, 100) } : {}),
+        ...(Array.isArray(input?.environments) ? { environments: input.environments.slice(0, 20).map(String) } : {}),
+        ...(Array.isArray(input?.actions) ? { actions: input.actions.slice(0, 10).map(String) } : {}),
+        ...(hint ? { clientIdHint: hint } : {}),
+      }),
+    );
+  }
+
+  /** An account's accesses, oldest first: the preview (no client id, no secret). */
+  async listAccesses(account: string): Promise<{ accesses: AccessPreview[] }> {
+    await this.#account(account);
+    return { accesses: await this.#accesses.listAccesses(account) };
+  }
+
+  /** Revokes an access: its tokens stop at once on this instance, within the token cache lifetime elsewhere. */
+  async revokeAccess(actor: string, account: string, id: string): Promise<AccessPreview> {
+    checkActor(actor);
+    return this.#audited(actor, 'access.revoke', `accounts/${account}/accesses/${id}`, async () => {
+      await this.#access(account, id);
+      await this.#accesses.revokeAccess(id);
+      return (await this.#accesses.listAccesses(account)).find((a) => a.id === id)!;
+    });
+  }
+
+  /** Gives an access a new secret, answered this once; the old one no longer gets tokens. */
+  async rotateAccess(actor: string, account: string, id: string): Promise<{ id: string; clientIdHint: string; clientSecret: string }> {
+    checkActor(actor);
+    return this.#audited(actor, 'access.rotate', `accounts/${account}/accesses/${id}`, async () => {
+      const access = await this.#access(account, id);
+      const { clientSecret } = await this.#accesses.rotateSecret(id);
+      return { id, clientIdHint: `…${access.clientId.slice(-4)}`, clientSecret };
+    });
+  }
+
+  // ---- catalogs ----
+
+  /** Creates a catalog, with optional settings; its catalog and search keys are answered this once. */
+  async createCatalog(
+    actor: string,
+    input: CreateCatalogSettings,
+  ): Promise<CatalogSettingsView & { catalogApiKey: string; searchApiKey: string }> {
+    checkActor(actor);
+    const identifier = typeof input?.identifier === 'string' ? input.identifier : '';
+    return this.#audited(
+      actor,
+      'catalog.create',
+      `catalogs/${identifier}`,
+      async () => {
+        const body = plainObject(input, 'catalog');
+        onlyKnown(body, ['identifier', 'syncIntervalMs', 'search'], 'catalog');
+        const settings = this.#checkSettings(body, 'catalog');
+        const { catalogApiKey, searchApiKey } = await this.#catalogs.create({ identifier });
+        const record = await this.#applySettings(identifier, settings);
+        return { ...settingsView(record), catalogApiKey, searchApiKey };
+      },
+      () => settingsDetail(input),
+    );
+  }
+
+  /** Every catalog and its settings, by identifier. */
+  async listCatalogs(): Promise<{ catalogs: CatalogSettingsView[] }> {
+    const [identifiers, stored] = await Promise.all([this.#catalogs.identifiers(), this.#storage.catalogSettings.list()]);
+    const byId = new Map(stored.map((s) => [s.identifier, s]));
+    return {
+      catalogs: identifiers.map((identifier) => settingsView(byId.get(identifier) ?? { identifier, syncIntervalMs: null, search: null })),
+    };
+  }
+
+  /** A catalog's settings; {@link NotFoundError} for an unknown catalog. */
+  async catalogSettings(identifier: string): Promise<CatalogSettingsView> {
+    await this.#catalogs.get(identifier);
+    return settingsView((await this.#storage.catalogSettings.get(identifier)) ?? { identifier, syncIntervalMs: null, search: null });
+  }
+
+  /**
+   * Changes a catalog's settings: a new interval restarts its schedule on this instance at once;
+   * search settings are read when a search handler first serves the catalog (after a restart,
+   * for one already served).
+   */
+  async updateCatalogSettings(actor: string, identifier: string, input: CatalogSettingsInput): Promise<CatalogSettingsView> {
+    checkActor(actor);
+    return this.#audited(
+      actor,
+      'catalog.settings',
+      `catalogs/${identifier}`,
+      async () => {
+        const body = plainObject(input, 'catalog settings');
+        onlyKnown(body, ['syncIntervalMs', 'search'], 'catalog settings');
+        const settings = this.#checkSettings(body, 'catalog settings');
+        await this.#catalogs.get(identifier);
+        return settingsView(await this.#applySettings(identifier, settings));
+      },
+      () => settingsDetail(input),
+    );
+  }
+
+  /**
+   * New catalog key (answered this once; the old one stops at once); with `search: true` a new
+   * search key too (else the search key is kept, so public search clients go on working).
+   */
+  async rotateCatalogKeys(actor: string, identifier: string, input: { search?: boolean } = {}): Promise<CatalogKeys> {
+    checkActor(actor);
+    return this.#audited(
+      actor,
+      'catalog.keys',
+      `catalogs/${identifier}`,
+      async () => {
+        const body = plainObject(input, 'key rotation');
+        onlyKnown(body, ['search'], 'key rotation');
+        if (body.search !== undefined && typeof body.search !== 'boolean')
+          fail('key rotation', [{ path: ['search'], message: 'must be true or false' }]);
+        await this.#catalogs.get(identifier);
+        const catalogApiKey = randomCredential(CATALOG_KEY_PREFIX, 32, this.#random);
+        const searchApiKey = body.search === true ? randomCredential(SEARCH_KEY_PREFIX, 32, this.#random) : undefined;
+        await this.#catalogs.ensure({ identifier, catalogApiKey, searchApiKey });
+        return { identifier, catalogApiKey, ...(searchApiKey ? { searchApiKey } : {}) };
+      },
+      () => ({ search: input?.search === true }),
+    );
+  }
+
+  /** Synchronizes a catalog now: its accepted items become the visible ones. */
+  async syncCatalog(actor: string, identifier: string): Promise<SyncResult> {
+    checkActor(actor);
+    return this.#audited(actor, 'catalog.sync', `catalogs/${identifier}`, async () => (await this.#catalogs.get(identifier)).sync());
+  }
+
+  /**
+   * The search settings stored for a catalog, as this instance last read or wrote them
+   * (undefined when none): a search handler's `options` reads it.
+   */
+  searchSettings(identifier: string): CatalogSearchSettings | undefined {
+    return this.#search.get(identifier);
+  }
+
+  /**
+   * Reads every catalog's stored settings and starts the synchronization schedules they ask
+   * for; the host calls it at start. Returns the identifiers that have settings, so a host
+   * leaves their schedules to this service.
+   */
+  async start(): Promise<string[]> {
+    const all = await this.#storage.catalogSettings.list();
+    for (const record of all) await this.#follow(record);
+    return all.map((r) => r.identifier);
+  }
+
+  /** Stops the schedules this service started. */
+  stop(): void {
+    for (const schedule of this.#schedules.values()) schedule.stop();
+    this.#schedules.clear();
+  }
+
+  // ---- audit ----
+
+  /** The audit log, newest first, a page at a time (`limit` up to 100, `before` the previous page's `next`). */
+  async audit(options: { before?: number; limit?: number } = {}): Promise<AuditPage> {
+    return this.#audit.page(options);
+  }
+
+  // ---- helpers ----
+
+  async #audited<T>(
+    actor: string,
+    action: string,
+    target: string,
+    work: () => Promise<T>,
+    detail: () => Record<string, unknown> | null = () => null,
+  ): Promise<T> {
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      // The refusal is recorded too; a failing audit store must not hide the first error.
+      await this.#audit.record(actor, action, target, outcomeOf(error), detail()).catch(() => undefined);
+      throw error;
+    }
+    await this.#audit.record(actor, action, target, 'ok', detail());
+    return result;
+  }
+
+  async #accountExists(id: string): Promise<boolean> {
+    return (await this.#storage.accounts.get(id)) !== undefined || (await this.#storage.environments.list(id)).length > 0;
+  }
+
+  /** The account's record (undefined for one that exists only through its environments); NotFoundError when it does not exist. */
+  async #account(id: string): Promise<AccountRecord | undefined> {
+    const record = await this.#storage.accounts.get(id);
+    if (record) return record;
+    if ((await this.#storage.environments.list(id)).length > 0) return undefined;
+    throw new NotFoundError(`account "${id}" does not exist`);
+  }
+
+  async #environment(account: string, id: string): Promise<EnvironmentRecord> {
+    const record = await this.#engine.getEnvironment(id);
+    if (!record || record.accountId !== account) throw new NotFoundError(`environment "${id}" does not exist in account "${account}"`);
+    return record;
+  }
+
+  async #access(account: string, id: string): Promise<AccessRecord> {
+    const access = await this.#storage.accesses.get(id);
+    if (!access || access.accountId !== account) throw new NotFoundError(`access "${id}" does not exist in account "${account}"`);
+    return access;
+  }
+
+  /** Records the account's default; an account that existed only through environments gets its record now. */
+  async #setDefault(account: string, environment: string | null): Promise<string | null> {
+    if (!(await this.#storage.accounts.setDefaultEnvironment(account, environment))) {
+      await this.#storage.accounts.create({ id: account, createdAt: this.#clock(), defaultEnvironment: environment }).catch((error) => {
+        if (!(error instanceof ConflictError)) throw error;
+        return this.#storage.accounts.setDefaultEnvironment(account, environment);
+      });
+    }
+    return environment;
+  }
+
+  #checkSettings(body: Record<string, unknown>, what: string): CatalogSettingsInput {
+    const problems: ErrorDetail[] = [];
+    const interval = body.syncIntervalMs;
+    if (
+      interval !== undefined &&
+      interval !== null &&
+      (!Number.isInteger(interval) || (interval as number) < 1000 || (interval as number) > ADMIN_LIMITS.maxSyncIntervalMs)
+    )
+      problems.push({
+        path: ['syncIntervalMs'],
+        message: `must be an integer from 1000 (1 s) to ${ADMIN_LIMITS.maxSyncIntervalMs} (30 days), or null`,
+      });
+    let search: CatalogSearchSettings | null | undefined;
+    if (body.search === null) search = null;
+    else if (body.search !== undefined) {
+      if (JSON.stringify(body.search).length > ADMIN_LIMITS.searchSettingsBytes)
+        problems.push({ path: ['search'], message: `is over ${ADMIN_LIMITS.searchSettingsBytes} characters of JSON` });
+      else
+        try {
+          search = parseWith(catalogSearchSchema, body.search, 'search settings');
+        } catch (error) {
+          if (!(error instanceof ValidationError)) throw error;
+          problems.push(...error.details.map((d) => ({ path: ['search', ...d.path], message: d.message })));
+        }
+    }
+    if (problems.length > 0) fail(what, problems);
+    return {
+      ...(interval !== undefined ? { syncIntervalMs: interval as number | null } : {}),
+      ...(search !== undefined ? { search } : {}),
+    };
+  }
+
+  async #applySettings(identifier: string, settings: CatalogSettingsInput): Promise<CatalogSettingsRecord> {
+    const current = await this.#storage.catalogSettings.get(identifier);
+    const record: CatalogSettingsRecord = {
+      identifier,
+      syncIntervalMs: settings.syncIntervalMs !== undefined ? settings.syncIntervalMs : (current?.syncIntervalMs ?? null),
+      search: settings.search !== undefined ? settings.search : (current?.search ?? null),
+      updatedAt: this.#clock(),
+    };
+    if (current || settings.syncIntervalMs !== undefined || settings.search !== undefined) {
+      await this.#storage.catalogSettings.put(record);
+      await this.#follow(record);
+    }
+    return record;
+  }
+
+  /** Applies stored settings on this instance: the schedule (restarted at its interval) and the search settings. */
+  async #follow(record: CatalogSettingsRecord): Promise<void> {
+    if (record.search) this.#search.set(record.identifier, record.search as CatalogSearchSettings);
+    else this.#search.delete(record.identifier);
+    this.#schedules.get(record.identifier)?.stop();
+    this.#schedules.delete(record.identifier);
+    if (record.syncIntervalMs === null) return;
+    // A catalog deleted behind this instance's back keeps no schedule.
+    const catalog = await this.#catalogs.get(record.identifier).catch(() => undefined);
+    // Another change may have started one meanwhile: the last one wins.
+    this.#schedules.get(record.identifier)?.stop();
+    if (catalog) this.#schedules.set(record.identifier, catalog.startSync({ intervalMs: record.syncIntervalMs }));
+  }
+}
+
+function view(record: EnvironmentRecord, defaultEnvironment: string | null): EnvironmentView {
+  return {
+    id: record.id,
+    version: record.version,
+    updatedAt: record.updatedAt,
+    apiKeyRequired: record.apiKeyHash !== null,
+    default: record.id === defaultEnvironment,
+  };
+}
+
+function settingsView(record: Pick<CatalogSettingsRecord, 'identifier' | 'syncIntervalMs' | 'search'>): CatalogSettingsView {
+  return { identifier: record.identifier, syncIntervalMs: record.syncIntervalMs, search: record.search };
+}
+
+/** Which settings a change touched (not their values: search settings can be long). */
+function settingsDetail(input: unknown): Record<string, unknown> | null {
+  if (typeof input !== 'object' || input === null) return null;
+  const changed = ['syncIntervalMs', 'search'].filter((k) => k in input);
+  const interval = (input as { syncIntervalMs?: unknown }).syncIntervalMs;
+  return { changed, ...(typeof interval === 'number' || interval === null ? { syncIntervalMs: interval } : {}) };
+}
