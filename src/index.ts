@@ -35,6 +35,7 @@ export { RemoteControl } from './access/remote-control';
 export { AccessManager } from './access/access-manager';
 export { TokenService } from './access/token-service';
 export { CatalogRegistry } from './catalog/registry';
+export { AdminService } from './admin/service';
 export { Catalog, CatalogValidationError } from './catalog/catalog';
 export { SearchService } from './search/service';
 export {

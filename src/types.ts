@@ -44,3 +44,19 @@ export type { SearchWork } from './search/work';
 export type { Synonyms, Stemmer } from './search/analysis';
 export type { MatchingStrategy } from './search/matching';
 export type { RankingRule, RankingScoreDetails } from './search/ranking';
+export type { AuditStore, AuditEntry, AuditWrite } from './storage/audit';
+export type { AccountStore, AccountRecord } from './storage/accounts';
+export type { CatalogSettingsStore, CatalogSettingsRecord } from './storage/catalog-settings';
+export type { RotatedSecret } from './access/access-manager';
+export type {
+  AdminServiceOptions,
+  AccountView,
+  EnvironmentView,
+  CreateEnvironmentInput,
+  UpdateEnvironmentInput,
+  CreateCatalogSettings,
+  CatalogSettingsInput,
+  CatalogSettingsView,
+  CatalogKeys,
+} from './admin/service';
+export type { AuditPage } from './admin/audit-log';

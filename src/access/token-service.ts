@@ -4,6 +4,8 @@ import { AuthenticationError, PermissionError, ValidationError } from '../errors
 import type { Storage } from '../storage/storage';
 import type { TokenRecord } from '../storage/tokens';
 import { AccessManager } from './access-manager';
+import { ACCESS_ACTIONS } from './actions';
+import { AdminKeys } from './admin-keys';
 
 /**
  * Prefix of every access token, so leaked tokens are easy to recognise and scan for.
@@ -56,6 +58,12 @@ export interface TokenServiceOptions {
   clock?: () => number;
   /** Random bytes for tokens. @defaultValue Web Crypto `getRandomValues` */
   random?: RandomSource;
+  /**
+   * Admin credentials {@link TokenService.authorize} also accepts, with every action on every
+   * account and environment (the admin API's keys, so that scripts and the console use the
+   * remote-control routes). @defaultValue none
+   */
+  adminKeys?: AdminKeys;
 }
 
 /**
@@ -187,6 +195,7 @@ export class TokenService {
   // discarded service is not kept alive by the manager).
   #seenRevocations: number;
   #lastPurge = -Infinity;
+  readonly #adminKeys: AdminKeys | undefined;
 
   /** Creates a service; a bad option throws a `TypeError` prefixed `TokenService:`. */
   constructor(options: TokenServiceOptions) {
@@ -199,7 +208,9 @@ export class TokenService {
       cacheSize = 10_000,
       clock = Date.now,
       random = secureRandom,
+      adminKeys,
     } = options;
+    if (adminKeys !== undefined && !(adminKeys instanceof AdminKeys)) throw new TypeError('TokenService: adminKeys must be an AdminKeys');
     positiveInteger(defaultLifetimeSeconds, 'defaultLifetimeSeconds');
     positiveInteger(maxLifetimeSeconds, 'maxLifetimeSeconds');
     positiveInteger(cacheTtlMs, 'cacheTtlMs');
@@ -223,6 +234,7 @@ export class TokenService {
     // ttlResolution 0: expiry follows the injected clock exactly, even a fake one.
     this.#cache = new LRUCache({ max: cacheSize, ttl: cacheTtlMs, ttlResolution: 0, perf: { now: () => this.#clock() } });
     this.#seenRevocations = accesses.revocations;
+    this.#adminKeys = adminKeys;
   }
 
   /**
@@ -295,6 +307,22 @@ export class TokenService {
    * (other account, action or environment not held).
    */
   async authorize(token: string, need: Requirement): Promise<TokenInfo> {
+    // An admin key is no access token (it lacks the prefix): it holds every action everywhere.
+    if (this.#adminKeys && typeof token === 'string' && !token.startsWith(ACCESS_TOKEN_PREFIX)) {
+      const actor = await this.#adminKeys.actorOf(token);
+      if (actor !== undefined) {
+        const now = Math.floor(this.#clock() / 1000);
+        return {
+          accessId: `admin:${actor}`,
+          accountId: need.account,
+          clientId: actor,
+          actions: ACCESS_ACTIONS,
+          environments: [],
+          iat: now,
+          exp: now,
+        };
+      }
+    }
     const record = await this.#verify(token);
     if (!record) throw new AuthenticationError('the access token is invalid, expired or revoked', 'invalid_token');
     if (record.accountId !== need.account)
