@@ -127,7 +127,8 @@ export interface AccessPreview {
  *
  * @example
  * ```ts
- * const rotated: RotatedSecret = await accesses.rotateSecret(accessId);
+ * const { id } = await accesses.createAccess({ account: 'acme', name: 'ci', actions: ['campaigns.read'] });
+ * const rotated: RotatedSecret = await accesses.rotateSecret(id);
  * console.log(rotated.clientSecret); // the old secret no longer gets tokens
  * ```
  */

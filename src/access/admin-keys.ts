@@ -22,7 +22,15 @@ export const ADMIN_KEY_PREFIX = 'abk_ak_';
  */
 export const MIN_ADMIN_KEY_LENGTH = 32;
 
-/** Most admin keys one list holds (each presented key is compared with all of them). */
+/**
+ * Most admin keys one list holds (each presented key is compared with all of them).
+ *
+ * @example
+ * ```ts
+ * const names = ['ops', 'ci'];
+ * if (names.length > MAX_ADMIN_KEYS) throw new Error('too many admin keys');
+ * ```
+ */
 export const MAX_ADMIN_KEYS = 32;
 
 /**
@@ -62,7 +70,7 @@ export function newAdminKey(random: RandomSource = secureRandom): string {
  * @example
  * ```ts
  * const keys = new AdminKeys([{ name: 'ops', key: newAdminKey() }]);
- * const actor = await keys.actorOf(presentedKey); // 'ops', or undefined
+ * const actor = await keys.actorOf(key); // 'ops', or undefined
  * ```
  */
 export class AdminKeys {

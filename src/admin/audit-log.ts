@@ -6,7 +6,7 @@ import type { AuditEntry, AuditStore } from '../storage/audit';
  *
  * @example
  * ```ts
- * const page = await admin.audit({ limit: AUDIT_LIMITS.pageSize });
+ * const page = await abkit.admin.audit({ limit: AUDIT_LIMITS.pageSize });
  * console.log(page.entries.length <= AUDIT_LIMITS.pageSize); // true
  * ```
  */
@@ -23,7 +23,15 @@ export const AUDIT_LIMITS = Object.freeze({
   defaultPageSize: 50,
 });
 
-/** A page of the audit log, newest first, and the cursor of the next (older) page. */
+/**
+ * A page of the audit log, newest first, and the cursor of the next (older) page.
+ *
+ * @example
+ * ```ts
+ * let page: AuditPage = await abkit.admin.audit({ limit: 100 });
+ * while (page.next !== null) page = await abkit.admin.audit({ limit: 100, before: page.next });
+ * ```
+ */
 export interface AuditPage {
   readonly entries: readonly AuditEntry[];
   /** Pass as `before` for the older entries; null when this page is the last. */

@@ -20,7 +20,7 @@ import { AuditLog, checkActor, outcomeOf, type AuditPage } from './audit-log';
  *
  * @example
  * ```ts
- * const { apiKey } = await admin.createEnvironment('ops', 'acme', { id: 'prod', apiKey: true });
+ * const { apiKey } = await abkit.admin.createEnvironment('ops', 'acme', { id: 'prod', apiKey: true });
  * apiKey?.startsWith(ENVIRONMENT_KEY_PREFIX); // true: 'abk_ek_...'
  * ```
  */
@@ -31,7 +31,7 @@ export const ENVIRONMENT_KEY_PREFIX = 'abk_ek_';
  *
  * @example
  * ```ts
- * const { accounts } = await admin.listAccounts();
+ * const { accounts } = await abkit.admin.listAccounts();
  * if (accounts.length >= ADMIN_LIMITS.accounts) console.warn('no more accounts can be created');
  * ```
  */
@@ -87,7 +87,7 @@ export interface AdminServiceOptions {
  *
  * @example
  * ```ts
- * const { accounts }: { accounts: AccountView[] } = await admin.listAccounts();
+ * const { accounts }: { accounts: AccountView[] } = await abkit.admin.listAccounts();
  * for (const a of accounts) console.log(a.id, a.environments.map((e) => e.id));
  * ```
  */
@@ -104,7 +104,7 @@ export interface AccountView {
  *
  * @example
  * ```ts
- * const env: EnvironmentView = await admin.updateEnvironment('ops', 'acme', 'prod', { default: true });
+ * const env: EnvironmentView = await abkit.admin.updateEnvironment('ops', 'acme', 'prod', { default: true });
  * console.log(env.id, env.version, env.apiKeyRequired, env.default);
  * ```
  */
@@ -126,7 +126,7 @@ export interface EnvironmentView {
  * @example
  * ```ts
  * const input: CreateEnvironmentInput = { id: 'prod', default: true, apiKey: true };
- * const { apiKey } = await admin.createEnvironment('ops', 'acme', input); // shown only now
+ * const { apiKey } = await abkit.admin.createEnvironment('ops', 'acme', input); // shown only now
  * ```
  */
 export interface CreateEnvironmentInput {
@@ -144,7 +144,7 @@ export interface CreateEnvironmentInput {
  * @example
  * ```ts
  * const change: UpdateEnvironmentInput = { apiKey: 'rotate' };
- * const { apiKey } = await admin.updateEnvironment('ops', 'acme', 'prod', change); // the new key, once
+ * const { apiKey } = await abkit.admin.updateEnvironment('ops', 'acme', 'prod', change); // the new key, once
  * ```
  */
 export interface UpdateEnvironmentInput {
@@ -160,7 +160,7 @@ export interface UpdateEnvironmentInput {
  * @example
  * ```ts
  * const input: CreateCatalogSettings = { identifier: 'shop', syncIntervalMs: 3_600_000, search: { customRanking: ['popularity:desc'] } };
- * const { catalogApiKey, searchApiKey } = await admin.createCatalog('ops', input);
+ * const { catalogApiKey, searchApiKey } = await abkit.admin.createCatalog('ops', input);
  * ```
  */
 export interface CreateCatalogSettings extends CatalogSettingsInput {
@@ -174,7 +174,7 @@ export interface CreateCatalogSettings extends CatalogSettingsInput {
  * @example
  * ```ts
  * const settings: CatalogSettingsInput = { syncIntervalMs: 900_000 };
- * await admin.updateCatalogSettings('ops', 'shop', settings);
+ * await abkit.admin.updateCatalogSettings('ops', 'shop', settings);
  * ```
  */
 export interface CatalogSettingsInput {
@@ -189,7 +189,7 @@ export interface CatalogSettingsInput {
  *
  * @example
  * ```ts
- * const view: CatalogSettingsView = await admin.catalogSettings('shop');
+ * const view: CatalogSettingsView = await abkit.admin.catalogSettings('shop');
  * console.log(view.syncIntervalMs ?? 'daily', view.search);
  * ```
  */
@@ -204,7 +204,7 @@ export interface CatalogSettingsView {
  *
  * @example
  * ```ts
- * const keys: CatalogKeys = await admin.rotateCatalogKeys('ops', 'shop', { search: false });
+ * const keys: CatalogKeys = await abkit.admin.rotateCatalogKeys('ops', 'shop', { search: false });
  * console.log(keys.catalogApiKey, keys.searchApiKey ?? '(search key unchanged)');
  * ```
  */
@@ -257,9 +257,9 @@ function plainObject(value: unknown, what: string): Record<string, unknown> {
  * @example
  * ```ts
  * const admin = new AdminService({ storage, engine, accesses, tokens, catalogs });
- * await admin.createAccount('ops', { id: 'acme' });
- * await admin.createEnvironment('ops', 'acme', { id: 'prod', default: true });
- * const { clientId, clientSecret } = await admin.createAccess('ops', 'acme', { name: 'deploy', actions: ['campaigns.write'] });
+ * await abkit.admin.createAccount('ops', { id: 'acme' });
+ * await abkit.admin.createEnvironment('ops', 'acme', { id: 'prod', default: true });
+ * const { clientId, clientSecret } = await abkit.admin.createAccess('ops', 'acme', { name: 'deploy', actions: ['campaigns.write'] });
  * ```
  */
 export class AdminService {

@@ -52,7 +52,14 @@ export interface AdminHandlerOptions extends ErrorReporting {
 const ACCOUNT = '/admin/v1/accounts/:account';
 const CATALOG = '/admin/v1/catalogs/:identifier';
 
-/** The admin API's route table. */
+/**
+ * The admin API's route table (paths under `/admin/v1`).
+ *
+ * @example
+ * ```ts
+ * for (const route of ADMIN_ROUTES) console.log(route.method, route.path); // GET /admin/v1/accounts, …
+ * ```
+ */
 export const ADMIN_ROUTES = [
   { method: 'GET', path: '/admin/v1/accounts', name: 'listAccounts' },
   { method: 'POST', path: '/admin/v1/accounts', name: 'createAccount' },
@@ -101,7 +108,7 @@ function integerQuery(query: URLSearchParams, name: string): number | undefined 
  *
  * @example
  * ```ts
- * const handler = handlerOf([adminRoutes({ abkit, keys: [{ name: 'ops', key: adminKey }] })]);
+ * const handler = handlerOf([adminRoutes({ abkit, keys: [{ name: 'ops', key: key }] })]);
  * ```
  */
 export function adminRoutes(options: AdminHandlerOptions): Routes {

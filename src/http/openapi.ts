@@ -21,6 +21,10 @@ import {
   eventSchema,
 } from './decision';
 import { REMOTE_CONTROL_ROUTES } from './remote';
+import { ADMIN_ROUTES } from './admin';
+import { ADMIN_LIMITS } from '../admin/service';
+import { AUDIT_LIMITS } from '../admin/audit-log';
+import { catalogSearchSchema } from '../bootstrap';
 import type { RouteSpec } from './router';
 import { SEARCH_ROUTES } from './search';
 import { SERVICE_ROUTES } from './service';
@@ -337,6 +341,8 @@ export interface OpenApiScope {
   remote: boolean;
   catalog: boolean;
   search: boolean;
+  /** The admin API (`/admin/v1`), when it is mounted. @defaultValue `false` */
+  admin?: boolean;
   prefix: string;
 }
 
@@ -632,6 +638,183 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       },
     });
   }
+  if (scope.admin) {
+    const errors = {
+      '400': reply('Invalid input: details name each field', apiError),
+      '401': reply('No admin credential', apiError),
+      '403': reply('Credential refused', apiError),
+    };
+    const notFound = { '404': reply('Unknown account, environment, access or catalog', apiError) };
+    const conflict = { '409': reply('Exists already, or a ceiling is reached', apiError) };
+    const id = z
+      .string()
+      .min(1)
+      .max(ADMIN_LIMITS.idLength)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+    const environmentView = z.object({
+      id: z.string(),
+      version: z.number().int(),
+      updatedAt: z.number().int(),
+      apiKeyRequired: z.boolean(),
+      default: z.boolean(),
+      apiKey: z.string().optional().meta({ description: 'A new key: only in the answer that generated it' }),
+    });
+    const accountView = z.object({
+      id: z.string(),
+      createdAt: z.number().int().nullable().meta({ description: 'null for an account known only through its environments' }),
+      defaultEnvironment: z.string().nullable(),
+      environments: z.array(environmentView),
+    });
+    const accessPreview = z.object({
+      id: z.string(),
+      accountId: z.string(),
+      name: z.string(),
+      environments: z.array(z.string()),
+      actions: z.array(z.string()),
+      clientIdHint: z.string().meta({ description: 'The last four characters of the client id' }),
+      createdAt: z.number().int(),
+      lastUsedAt: z.number().int().nullable().meta({ description: 'When a token was last issued for it' }),
+      revokedAt: z.number().int().nullable(),
+      status: z.enum(['active', 'revoked']),
+    });
+    const settings = z.object({
+      syncIntervalMs: z.number().int().min(1000).max(ADMIN_LIMITS.maxSyncIntervalMs).nullable().optional(),
+      search: catalogSearchSchema.nullable().optional(),
+    });
+    const settingsView = z.object({
+      identifier: z.string(),
+      syncIntervalMs: z.number().int().nullable(),
+      search: z.record(z.string(), z.unknown()).nullable(),
+    });
+    const auditEntry = z.object({
+      seq: z.number().int(),
+      actor: z.string(),
+      action: z.string().meta({ description: '<object>.<verb>, e.g. access.create' }),
+      target: z.string(),
+      time: z.number().int(),
+      outcome: z.string().meta({ description: 'ok, or the error code' }),
+      detail: z.record(z.string(), z.unknown()).nullable(),
+    });
+    const keys = z.object({ identifier: z.string(), catalogApiKey: z.string(), searchApiKey: z.string().optional() });
+    describe(
+      ADMIN_ROUTES,
+      {
+        listAccounts: {
+          summary: 'List accounts and their environments',
+          responses: { '200': reply('Accounts', z.object({ accounts: z.array(accountView) })), ...errors },
+        },
+        createAccount: {
+          summary: 'Create an account',
+          requestBody: body(z.object({ id })),
+          responses: { '201': reply('Created', accountView), ...errors, ...conflict },
+        },
+        createEnvironment: {
+          summary: 'Create an environment (empty configuration); its API key, when asked for, is shown once',
+          requestBody: body(z.object({ id, default: z.boolean().optional(), apiKey: z.boolean().optional() })),
+          responses: { '201': reply('Created', environmentView), ...errors, ...notFound, ...conflict },
+        },
+        updateEnvironment: {
+          summary: "Set the account's default environment, rotate or remove its API key",
+          requestBody: body(z.object({ default: z.boolean().optional(), apiKey: z.enum(['rotate', 'remove']).optional() })),
+          responses: { '200': reply('Changed', environmentView), ...errors, ...notFound, ...conflict },
+        },
+        listAccesses: {
+          summary: 'Preview the accesses of an account',
+          responses: { '200': reply('Accesses', z.object({ accesses: z.array(accessPreview) })), ...errors, ...notFound },
+        },
+        createAccess: {
+          summary: 'Create an access: the client id and secret are shown once',
+          requestBody: body(
+            z.object({
+              name: z.string().min(1).max(100),
+              environments: z.array(z.string()).optional(),
+              actions: z.array(z.enum(ACCESS_ACTIONS)).min(1),
+            }),
+          ),
+          responses: {
+            '201': reply(
+              'Created',
+              z.object({
+                id: z.string(),
+                accountId: z.string(),
+                name: z.string(),
+                environments: z.array(z.string()),
+                actions: z.array(z.string()),
+                clientId: z.string(),
+                clientSecret: z.string(),
+                createdAt: z.number().int(),
+              }),
+            ),
+            ...errors,
+            ...notFound,
+            ...conflict,
+          },
+        },
+        revokeAccess: {
+          summary: 'Revoke an access: its tokens stop at once',
+          responses: { '200': reply('Revoked', accessPreview), ...errors, ...notFound },
+        },
+        rotateAccess: {
+          summary: 'A new client secret, shown once; the old one no longer gets tokens',
+          responses: {
+            '200': reply('Rotated', z.object({ id: z.string(), clientIdHint: z.string(), clientSecret: z.string() })),
+            ...errors,
+            ...notFound,
+            ...conflict,
+          },
+        },
+        listCatalogs: {
+          summary: 'List catalogs and their settings',
+          responses: { '200': reply('Catalogs', z.object({ catalogs: z.array(settingsView) })), ...errors },
+        },
+        createCatalog: {
+          summary: 'Create a catalog: its catalog and search keys are shown once',
+          requestBody: body(settings.extend({ identifier: z.string() })),
+          responses: {
+            '201': reply('Created', settingsView.extend({ catalogApiKey: z.string(), searchApiKey: z.string() })),
+            ...errors,
+            ...conflict,
+          },
+        },
+        getCatalogSettings: {
+          summary: "A catalog's settings",
+          responses: { '200': reply('Settings', settingsView), ...errors, ...notFound },
+        },
+        updateCatalogSettings: {
+          summary: "Change a catalog's sync interval or search settings",
+          requestBody: body(settings),
+          responses: { '200': reply('Settings', settingsView), ...errors, ...notFound },
+        },
+        rotateCatalogKeys: {
+          summary: 'A new catalog key (and search key with search: true), shown once',
+          requestBody: body(z.object({ search: z.boolean().optional() })),
+          responses: { '200': reply('New keys', keys), ...errors, ...notFound },
+        },
+        syncCatalog: {
+          summary: 'Synchronize a catalog now',
+          responses: {
+            '200': reply('Published version', z.object({ version: z.number().int(), syncedAt: z.number().int(), count: z.number().int() })),
+            ...errors,
+            ...notFound,
+          },
+        },
+        audit: {
+          summary: 'The audit log, newest first',
+          parameters: [
+            query('limit', false, 'Entries per page', {
+              type: 'integer',
+              minimum: 1,
+              maximum: AUDIT_LIMITS.pageSize,
+              default: AUDIT_LIMITS.defaultPageSize,
+            }),
+            query('before', false, 'The `next` of the previous page', { type: 'integer', minimum: 1 }),
+          ],
+          responses: { '200': reply('Entries', z.object({ entries: z.array(auditEntry), next: z.number().int().nullable() })), ...errors },
+        },
+      },
+      () => ({ security: [{ adminKey: [] }] }),
+    );
+  }
   describe(SERVICE_ROUTES, {
     health: { summary: 'Liveness', responses: { '200': reply('OK') } },
     openapi: { summary: 'This document', responses: { '200': reply('OpenAPI 3.1') } },
@@ -648,6 +831,7 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: `Remote control token; actions: ${ACCESS_ACTIONS.join(', ')}` },
         catalogKey: { type: 'http', scheme: 'bearer', description: 'The catalog key' },
+        ...(scope.admin ? { adminKey: { type: 'http', scheme: 'bearer', description: 'An admin key (ABKIT_ADMIN_KEY)' } } : {}),
       },
     },
   };

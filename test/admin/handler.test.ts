@@ -303,3 +303,21 @@ describe('the admin key on the remote-control API', () => {
     expect((await readConfiguration(handler, OPS_KEY)).status).toBe(401);
   });
 });
+
+describe('the admin API in the OpenAPI document', () => {
+  it('describes every route of the table, with the admin key as its security, only when asked', async () => {
+    const { openApiDocument } = await import('../../src/http/openapi');
+    const { ADMIN_ROUTES } = await import('../../src/http/admin');
+    const scope = { decision: false, access: false, remote: false, catalog: false, search: false, prefix: '' };
+    const paths = openApiDocument({ ...scope, admin: true }).paths as Record<
+      string,
+      Record<string, { security?: unknown; summary?: string }>
+    >;
+    for (const route of ADMIN_ROUTES) {
+      const operation = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      expect(operation?.summary, `${route.method} ${route.path}`).toEqual(expect.any(String));
+      expect(operation?.security).toEqual([{ adminKey: [] }]);
+    }
+    expect(Object.keys(openApiDocument(scope).paths as object).some((p) => p.startsWith('/admin/'))).toBe(false);
+  });
+});
