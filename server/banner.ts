@@ -21,7 +21,14 @@ interface BootstrapView {
  */
 export function bannerLines(
   base: string,
-  info: { bootstrapPath: string | undefined; bootstrap: unknown; defaultEnvironment: string | undefined; storage: string },
+  info: {
+    bootstrapPath: string | undefined;
+    bootstrap: unknown;
+    defaultEnvironment: string | undefined;
+    storage: string;
+    /** The names of the admin keys (`ABKIT_ADMIN_KEY`); none: the admin API is off. */
+    adminActors?: readonly string[];
+  },
 ): string[] {
   const lines = [
     `abkit serving on ${base} (storage: ${info.storage}${info.bootstrapPath ? `, bootstrap: ${info.bootstrapPath}` : ''})`,
@@ -58,6 +65,14 @@ export function bannerLines(
       `  curl -s -XPUT ${base}/indexes/catalog/sku-1 -H 'authorization: Bearer <CATALOG_API_KEY>' -H 'content-type: application/json' -d '${item}'`,
     );
     lines.push(`  curl -s -XPOST ${base}/indexes/catalog/sync -H 'authorization: Bearer <CATALOG_API_KEY>'   # make it searchable now`);
+  }
+  const actors = info.adminActors ?? [];
+  if (actors.length > 0) {
+    // The names only: the keys are the operator's, in ABKIT_ADMIN_KEY.
+    lines.push(`Admin API on ${base}/admin/v1 (admin keys: ${actors.join(', ')}):`);
+    lines.push(`  curl -s ${base}/admin/v1/accounts -H 'authorization: Bearer <ABKIT_ADMIN_KEY>'`);
+  } else {
+    lines.push('Admin API off: set ABKIT_ADMIN_KEY to a key of 32+ characters to turn it on (abkit admin-key prints a fresh one).');
   }
   return lines;
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { MAX_ADMIN_KEYS, MIN_ADMIN_KEY_LENGTH, type AdminKey } from '../src/access/admin-keys';
+
 /** What `abkit serve` runs with. */
 export interface ServeConfig {
   /** `PORT` (0: any free port). */
@@ -41,6 +43,12 @@ export interface ServeConfig {
   shutdownTimeoutMs: number;
   /** `ABKIT_COALESCE_WRITES=on|off` (on): write the responses of one event-loop turn together (see `NodeListenerOptions.coalesceWrites`). */
   coalesceWrites: boolean;
+  /**
+   * `ABKIT_ADMIN_KEY`: the admin keys, comma-separated, each `name=key` (the name is the actor in
+   * the audit log) or a bare key (actor `admin`, then `admin-2`, …); each at least 32 characters.
+   * Empty: the admin API is off.
+   */
+  adminKeys: readonly AdminKey[];
 }
 
 /** The variables `abkit serve` reads, each also a flag. */
@@ -61,6 +69,7 @@ export const SERVE_VARIABLES = [
   'ABKIT_MAX_CONNECTIONS_PER_IP',
   'ABKIT_SHUTDOWN_TIMEOUT_MS',
   'ABKIT_COALESCE_WRITES',
+  'ABKIT_ADMIN_KEY',
 ] as const;
 
 type Variable = (typeof SERVE_VARIABLES)[number];
@@ -161,5 +170,39 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
     maxConnectionsPerIp: integer('ABKIT_MAX_CONNECTIONS_PER_IP', 256, 1),
     shutdownTimeoutMs: integer('ABKIT_SHUTDOWN_TIMEOUT_MS', 10_000, 1),
     coalesceWrites: eitherOf('ABKIT_COALESCE_WRITES', 'on', 'off', true),
+    adminKeys: parseAdminKeys(values.ABKIT_ADMIN_KEY),
   };
+}
+
+const ACTOR = /^[A-Za-z0-9._@-]{1,100}$/;
+
+/**
+ * `ABKIT_ADMIN_KEY` → its keys. A problem names the variable and the entry by position, never
+ * the key itself (the message reaches terminals and logs).
+ *
+ * @example
+ * ```ts
+ * parseAdminKeys('ops=abk_ak_…,ci=abk_ak_…'); // [{ name: 'ops', key: 'abk_ak_…' }, { name: 'ci', key: 'abk_ak_…' }]
+ * ```
+ */
+export function parseAdminKeys(raw: string | undefined): AdminKey[] {
+  if (raw === undefined) return [];
+  const entries = raw.split(',').map((e) => e.trim());
+  if (entries.length > MAX_ADMIN_KEYS) throw new ConfigError(`ABKIT_ADMIN_KEY holds ${entries.length} keys; at most ${MAX_ADMIN_KEYS}`);
+  const keys: AdminKey[] = [];
+  entries.forEach((entry, i) => {
+    const at = `ABKIT_ADMIN_KEY: key ${i + 1} of ${entries.length}`;
+    if (entry === '') throw new ConfigError(`${at} is empty`);
+    const eq = entry.indexOf('=');
+    const named = eq > 0 && ACTOR.test(entry.slice(0, eq));
+    const name = named ? entry.slice(0, eq) : keys.some((k) => k.name === 'admin') ? `admin-${i + 1}` : 'admin';
+    const key = named ? entry.slice(eq + 1) : entry;
+    if (key.length < MIN_ADMIN_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key))
+      throw new ConfigError(
+        `${at} (${name}) must be at least ${MIN_ADMIN_KEY_LENGTH} visible ASCII characters (abkit admin-key prints one)`,
+      );
+    if (keys.some((k) => k.name === name)) throw new ConfigError(`${at}: the name ${JSON.stringify(name)} is given twice`);
+    keys.push({ name, key });
+  });
+  return keys;
 }

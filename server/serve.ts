@@ -10,6 +10,10 @@ import { createServer, type Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { AccessManager } from '../src/access/access-manager';
+import { AdminKeys } from '../src/access/admin-keys';
+import { AdminService } from '../src/admin/service';
+import { createAdminHandler } from '../src/http/admin';
+import { requestPath } from '../src/http/router';
 import { TokenService } from '../src/access/token-service';
 import { applyBootstrap, type CatalogSearchSettings } from '../src/bootstrap';
 import { CatalogRegistry } from '../src/catalog/registry';
@@ -26,6 +30,7 @@ import { corsPolicy } from './cors';
 import { countZeroResults, createMetrics, instrumentCatalogs, instrumentEngine, instrumentExperiments, instrumentTokens } from './metrics';
 import { observe } from './observe';
 import { defaultStorageSpec, openStorage, redactStorage } from './storage';
+import { ADMIN_LIMITS } from '../src/admin/service';
 
 /** A running server. */
 export interface RunningServer {
@@ -102,6 +107,7 @@ async function start(
 
   let bootstrap: unknown;
   let defaultEnvironment: string | undefined;
+  let bootstrapCatalogs: { identifier: string; syncIntervalMs: number | undefined }[] = [];
   const schedules: { stop(): void }[] = [];
   const bootstrapPath = config.bootstrap === undefined ? undefined : resolve(config.bootstrap);
   // Each catalog's search settings from the bootstrap file (customRanking, synonyms, …).
@@ -125,21 +131,33 @@ async function start(
     });
     for (const warning of applied.warnings) logger.warn({ bootstrap: bootstrapPath }, warning);
     defaultEnvironment = applied.defaultEnvironment;
-    for (const c of applied.catalogs) schedules.push((await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs }));
+    bootstrapCatalogs = applied.catalogs;
     for (const c of applied.catalogs) searchSettings.set(c.identifier, c.search ?? {});
   }
+  // Without a default in the bootstrap file, the one an account set through the admin API (the
+  // first such account by id).
+  defaultEnvironment ??=
+    (await storage.accounts.list(ADMIN_LIMITS.accounts)).find((a) => a.defaultEnvironment !== null)?.defaultEnvironment ?? undefined;
   const engine = new DecisionEngine({ storage, defaultEnvironment, pepper: config.pepper });
   if (config.apiKey !== undefined) await requireApiKey(engine, storage, config.apiKey, defaultEnvironment);
   instrumentEngine(engine, metrics);
   const experiments = new ExperimentService({ engine });
   instrumentExperiments(experiments, metrics);
-  const tokens = new TokenService({ storage, accesses });
+  const adminKeys = config.adminKeys.length > 0 ? new AdminKeys(config.adminKeys) : undefined;
+  const tokens = new TokenService({ storage, accesses, adminKeys });
   instrumentTokens(tokens, metrics);
+  // Settings stored through the admin API or the CLI apply whether or not the admin API is on:
+  // a catalog with stored settings follows their schedule, the others the bootstrap file's.
+  const admin = new AdminService({ storage, engine, accesses, tokens, catalogs });
+  const managed = new Set(await admin.start());
+  for (const c of bootstrapCatalogs)
+    if (!managed.has(c.identifier)) schedules.push((await catalogs.get(c.identifier)).startSync({ intervalMs: c.syncIntervalMs }));
+  schedules.push(admin);
 
   const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
   const search = {
     registry: catalogs,
-    options: (identifier: string) => searchSettings.get(identifier) ?? {},
+    options: (identifier: string) => admin.searchSettings(identifier) ?? searchSettings.get(identifier) ?? {},
     onSearch: countZeroResults(metrics),
   };
   const handler = createHandler({
@@ -151,8 +169,13 @@ async function start(
     requestIdHeader: false,
     onError,
   });
+  // The admin API only with a key: without one, /admin/v1 is the main handler's 404.
+  const adminHandler = adminKeys ? createAdminHandler({ abkit: { admin }, keys: adminKeys, onError }) : undefined;
+  const served = adminHandler
+    ? (request: Request) => ((requestPath(request) ?? '').startsWith('/admin/') ? adminHandler(request) : handler(request))
+    : handler;
   let draining = false;
-  const edge = observe({ handler, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });
+  const edge = observe({ handler: served, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });
 
   // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): check
   // often enough that they hold to about a second.
@@ -182,7 +205,8 @@ async function start(
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, storage: storageName, bootstrap: bootstrapPath ?? null, cors: config.corsOrigins }, 'listening');
-  for (const line of bannerLines(url, { bootstrapPath, bootstrap, defaultEnvironment, storage: storageName })) banner(line);
+  const adminActors = config.adminKeys.map((k) => k.name);
+  for (const line of bannerLines(url, { bootstrapPath, bootstrap, defaultEnvironment, storage: storageName, adminActors })) banner(line);
 
   // Every step of close() is bounded: the process exits within shutdownTimeoutMs plus a few
   // CLOSE_STEP_MS whatever a client, the storage or stdout does.
