@@ -12,8 +12,6 @@ import pino, { type Logger } from 'pino';
 import { AccessManager } from '../src/access/access-manager';
 import { AdminKeys } from '../src/access/admin-keys';
 import { AdminService } from '../src/admin/service';
-import { createAdminHandler } from '../src/http/admin';
-import { requestPath } from '../src/http/router';
 import { TokenService } from '../src/access/token-service';
 import { applyBootstrap, type CatalogSearchSettings } from '../src/bootstrap';
 import { CatalogRegistry } from '../src/catalog/registry';
@@ -166,16 +164,13 @@ async function start(
     access: tokens,
     catalog: catalogs,
     search,
+    // The admin API only with a key: without one, /admin/v1 is a 404 like any unknown path.
+    admin: adminKeys ? { abkit: { admin }, keys: adminKeys } : undefined,
     requestIdHeader: false,
     onError,
   });
-  // The admin API only with a key: without one, /admin/v1 is the main handler's 404.
-  const adminHandler = adminKeys ? createAdminHandler({ abkit: { admin }, keys: adminKeys, onError }) : undefined;
-  const served = adminHandler
-    ? (request: Request) => ((requestPath(request) ?? '').startsWith('/admin/') ? adminHandler(request) : handler(request))
-    : handler;
   let draining = false;
-  const edge = observe({ handler: served, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });
+  const edge = observe({ handler, storage, logger, metrics, cors: corsPolicy(config.corsOrigins), draining: () => draining });
 
   // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): check
   // often enough that they hold to about a second.

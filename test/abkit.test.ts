@@ -65,7 +65,7 @@ describe('createAbkit: every service over one storage', () => {
     const res = await abkit.handler({ prefix: '/api' })(new Request('http://localhost/api/health'));
     expect(await res.json()).toEqual({
       status: 'ok',
-      interfaces: { decision: true, access: true, remote: true, catalog: true, search: true },
+      interfaces: { decision: true, access: true, remote: true, catalog: true, search: true, admin: false },
     });
   });
 

@@ -9,6 +9,7 @@ import type { CatalogRegistry } from '../catalog/registry';
 import type { DecisionEngine } from '../decision/engine';
 import { ExperimentService } from '../results/experiments';
 import type { SearchServiceOptions } from '../search/service';
+import { adminRoutes, type AdminHandlerOptions } from './admin';
 import { catalogRoutes } from './catalog';
 import { decisionRoutes } from './decision';
 import { openApiDocument } from './openapi';
@@ -63,6 +64,11 @@ export interface HandlerOptions extends ErrorReporting {
   requestIdHeader?: string | false;
   /** Serves `GET /health` and `GET /openapi.json`. @defaultValue `true` */
   serviceRoutes?: boolean;
+  /**
+   * Serves the admin API (`/admin/v1/…`) with its service and who may use it; listed in
+   * `/openapi.json` when given. @defaultValue none: no admin routes (404)
+   */
+  admin?: Omit<AdminHandlerOptions, 'prefix' | 'maxBodyBytes' | 'onError'>;
 }
 
 /**
@@ -137,6 +143,7 @@ export function createHandler(options: HandlerOptions): Handler {
       }),
     );
   }
+  if (options.admin) tables.push(adminRoutes({ ...options.admin, prefix, maxBodyBytes, onError }));
   if (options.serviceRoutes ?? true) {
     const interfaces = {
       decision: !!decision,
@@ -144,6 +151,7 @@ export function createHandler(options: HandlerOptions): Handler {
       remote: !!(access && decision),
       catalog: !!catalog,
       search: !!options.search,
+      admin: !!options.admin,
     };
     tables.push(
       serviceRoutes({

@@ -63,7 +63,7 @@ describe('createHandler', () => {
     const { handler } = await setup();
     expect(await (await handler(new Request('http://x/health'))).json()).toEqual({
       status: 'ok',
-      interfaces: { decision: true, access: true, remote: true, catalog: true, search: true },
+      interfaces: { decision: true, access: true, remote: true, catalog: true, search: true, admin: false },
     });
     const doc = (await (await handler(new Request('http://x/openapi.json'))).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');

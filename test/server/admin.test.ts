@@ -86,6 +86,8 @@ describe('abkit serve and the admin API', () => {
       'ops account.create',
     ]);
     expect(banner.join('\n')).toContain(`Admin API on ${running.url}/admin/v1 (admin keys: ops, ci)`);
+    const openapi = (await (await fetch(`${running.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(openapi.paths)).toContain('/admin/v1/accounts/{account}/accesses');
     for (const secret of [OPS, CI, created.clientSecret]) {
       expect(banner.join('\n')).not.toContain(secret);
       expect(logs()).not.toContain(secret);
@@ -97,6 +99,8 @@ describe('abkit serve and the admin API', () => {
     servers.push(running);
     const res = await fetch(`${running.url}/admin/v1/accounts`, { headers: { authorization: `Bearer ${OPS}` } });
     expect(res.status).toBe(404);
+    const openapi = (await (await fetch(`${running.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(openapi.paths).filter((p) => p.startsWith('/admin/'))).toEqual([]);
     expect(banner.join('\n')).toMatch(/Admin API off: set ABKIT_ADMIN_KEY .* \(abkit admin-key prints a fresh one\)/);
     // And the remote-control API takes no admin key.
     const remote = await fetch(`${running.url}/v1/accounts/acme/environments/prod/configuration`, {
