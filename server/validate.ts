@@ -23,18 +23,40 @@ export interface FileProblem {
  * ```
  */
 export async function validateBucketingFile(file: string): Promise<FileProblem[]> {
+  return (await validateFile(file)).problems;
+}
+
+/** What kind of file {@link validateFile} found. */
+export type FileKind = 'bucketing';
+
+/**
+ * The problems of a file `abkit serve` reads (none: it is valid), and what kind of file it is.
+ *
+ * @example
+ * ```ts
+ * const { kind, problems } = await validateFile('bucketing.json');
+ * ```
+ */
+export async function validateFile(file: string): Promise<{ kind: FileKind | undefined; problems: FileProblem[] }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return [{ path: '(file)', message: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }];
+    return {
+      kind: undefined,
+      problems: [{ path: '(file)', message: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }],
+    };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }];
+    return { kind: undefined, problems: [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }] };
   }
+  return { kind: 'bucketing', problems: bucketingProblems(value) };
+}
+
+function bucketingProblems(value: unknown): FileProblem[] {
   try {
     parseBucketingConfig(value);
     return [];

@@ -1,0 +1,16 @@
+/**
+ * Every subcommand of `abkit`, in the order `abkit --help` lists them.
+ *
+ * @module
+ */
+import type { Command } from './command';
+import { serveCommand } from './serve';
+import { validateCommand } from './validate';
+
+/** The commands `abkit` dispatches to (server/dispatch.ts picks the longest matching name). */
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  validateCommand,
+  // The admin commands of #25 (server/commands/admin.ts: access create|list|revoke|rotate,
+  // account create, env create, catalog create, admin-key) are added here: ...adminCommands.
+];

@@ -1,0 +1,159 @@
+/**
+ * The `abkit` command line: dispatch, help, version and usage errors, through runCli with the
+ * output captured, and through the built dist/cli.js where the process matters (exit codes,
+ * the package version).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Command } from '../../server/commands/command';
+import { COMMANDS } from '../../server/commands/index';
+import { runCli } from '../../server/dispatch';
+import { describeIf, need } from '../helpers/skip';
+
+const root = join(__dirname, '../..');
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Runs `abkit <argv>` in-process; resolves to the exit code and what it wrote. */
+async function abkit(argv: string[], commands: readonly Command[] = COMMANDS) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { env: {}, out: (l) => out.push(l), err: (l) => err.push(l) }, commands);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** A command that records the arguments it was given. */
+function fake(name: string, calls: string[][]): Command {
+  return {
+    name,
+    summary: `the ${name} summary`,
+    usage: `usage: abkit ${name} <x>`,
+    run: async ({ args }) => (calls.push([name, ...args]), 0),
+  };
+}
+
+describe('abkit --help and --version', () => {
+  it('--help lists every command with its summary, on stdout, exit 0', async () => {
+    const { code, out, err } = await abkit(['--help']);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    for (const command of COMMANDS)
+      expect(out).toMatch(new RegExp(`^  ${command.name} +${command.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    expect((await abkit(['-h'])).out).toBe(out);
+    expect((await abkit(['help'])).out).toBe(out);
+  });
+
+  it('no command prints the same help on stderr with exit 2', async () => {
+    const { code, out, err } = await abkit([]);
+    expect([code, out]).toEqual([2, '']);
+    expect(err).toBe((await abkit(['--help'])).out);
+  });
+
+  it("--version prints the package's version", async () => {
+    expect(await abkit(['--version'])).toEqual({ code: 0, out: version, err: '' });
+  });
+
+  it('<command> --help prints its usage, whatever else is on the line, and runs nothing', async () => {
+    for (const command of COMMANDS) {
+      expect(await abkit([command.name, '--help'])).toEqual({ code: 0, out: command.usage, err: '' });
+      expect((await abkit([command.name, 'x.json', '-h'])).out).toBe(command.usage);
+    }
+    expect((await abkit(['serve', '--help'])).out).toContain('--storage');
+    expect((await abkit(['serve', '--help'])).out).toContain('ABKIT_CORS_ORIGINS');
+  });
+});
+
+describe('abkit usage errors: exit 2, one line naming the culprit and pointing at --help', () => {
+  it('an unknown command', async () => {
+    expect(await abkit(['serv'])).toEqual({ code: 2, out: '', err: 'abkit: unknown command "serv" (see abkit --help)' });
+  });
+
+  it('an unknown flag before the command, and after it', async () => {
+    expect(await abkit(['--verbose'])).toEqual({ code: 2, out: '', err: 'abkit: unknown flag --verbose (see abkit --help)' });
+    const serve = await abkit(['serve', '--prot', '8080']);
+    expect(serve.code).toBe(2);
+    expect(serve.err.split('\n')).toHaveLength(1);
+    expect(serve.err).toMatch(/^abkit serve: unknown flag --prot; .*\(see abkit serve --help\)$/);
+    expect(await abkit(['validate', '--strict', 'x.json'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'abkit validate: unknown flag --strict (see abkit validate --help)',
+    });
+  });
+
+  it('a bad value or a missing argument', async () => {
+    expect((await abkit(['serve', '--port', 'eighty'])).err).toBe(
+      'abkit serve: PORT must be an integer of at least 0, got "eighty" (see abkit serve --help)',
+    );
+    expect(await abkit(['validate'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'abkit validate: needs at least one file (see abkit validate --help)',
+    });
+  });
+});
+
+describe('commands of two words', () => {
+  const calls: string[][] = [];
+  const commands = [fake('access', calls), fake('access create', calls), fake('access list', calls), fake('serve', calls)];
+
+  it('dispatch on the longest matching name and pass the rest as arguments', async () => {
+    expect((await abkit(['access', 'create', '--name', 'ci'], commands)).code).toBe(0);
+    expect((await abkit(['access', 'list'], commands)).code).toBe(0);
+    expect((await abkit(['access', 'other'], commands)).code).toBe(0);
+    expect(calls).toEqual([['access create', '--name', 'ci'], ['access list'], ['access', 'other']]);
+  });
+
+  it('list every command in --help, and give each its own --help', async () => {
+    const { out } = await abkit(['--help'], commands);
+    expect(out).toMatch(/^ {2}access create {2,}the access create summary$/m);
+    expect((await abkit(['access', 'create', '--help'], commands)).out).toBe('usage: abkit access create <x>');
+    expect((await abkit(['access', '--help'], commands)).out).toBe('usage: abkit access <x>');
+  });
+
+  it('name the commands of a group when its second word is unknown', async () => {
+    const group = [fake('access create', calls), fake('access list', calls)];
+    expect(await abkit(['access', 'delete'], group)).toEqual({
+      code: 2,
+      out: '',
+      err: 'abkit: unknown command "access delete"; access has: access create, access list (see abkit --help)',
+    });
+    expect((await abkit(['access'], group)).err).toBe(
+      'abkit: unknown command "access"; access has: access create, access list (see abkit --help)',
+    );
+  });
+});
+
+describe('a command that fails', () => {
+  it('a ValidationError or a start failure is one line, exit 1; anything else keeps its stack', async () => {
+    const failing = (error: Error): Command => ({
+      name: 'fail',
+      summary: 's',
+      usage: 'u',
+      run: async () => {
+        throw error;
+      },
+    });
+    const validation = Object.assign(new Error('invalid bootstrap file: accounts[0].id: must be a string'), { name: 'ValidationError' });
+    expect(await abkit(['fail'], [failing(validation)])).toEqual({ code: 1, out: '', err: `abkit: ${validation.message}` });
+    const bug = await abkit(['fail'], [failing(new TypeError('x is undefined'))]);
+    expect(bug.code).toBe(1);
+    expect(bug.err).toMatch(/^TypeError: x is undefined\n\s+at /);
+  });
+});
+
+const cli = join(root, 'dist/cli.js');
+describeIf(need(existsSync(cli), 'dist/ is absent; npm test builds it first'), 'the built dist/cli.js', () => {
+  const node = (args: string[]) =>
+    spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, ABKIT_STORAGE: '' } });
+
+  it('exits with the codes runCli gives: --version 0, an unknown command 2, an invalid file 1', () => {
+    expect(execFileSync(process.execPath, [cli, '--version'], { encoding: 'utf8' })).toBe(`${version}\n`);
+    const unknown = node(['frobnicate']);
+    expect([unknown.status, unknown.stdout, unknown.stderr]).toEqual([2, '', 'abkit: unknown command "frobnicate" (see abkit --help)\n']);
+    const missing = node(['validate', join(root, 'no-such-file.json')]);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toContain('ENOENT');
+  });
+});
