@@ -1,7 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyBootstrap, DecisionEngine, ValidationError, memoryStorage } from '../src/index';
+import { bootstrapJsonSchema } from '../src/bootstrap';
+import {
+  AccessManager,
+  applyBootstrap,
+  CatalogRegistry,
+  checkBootstrap,
+  DecisionEngine,
+  ValidationError,
+  memoryStorage,
+} from '../src/index';
 import { credentialHash, sha256Hex } from '../src/crypto';
 import { config } from './helpers/configs';
+import { describeIf, need } from './helpers/skip';
+
+const root = join(__dirname, '..');
 
 const file = {
   accounts: [
@@ -185,9 +201,15 @@ describe('applyBootstrap: accesses', () => {
     const error = (await applyBootstrap(bad, { engine, accesses: new AccessManager({ storage: engine.storage }), readJsonFile }).catch(
       (e) => e,
     )) as ValidationError;
-    expect(error.details.map((d) => d.path)).toEqual([
-      ['accesses', 0, 'actions', 1],
-      ['accesses', 0, 'environments', 0],
+    // The unknown action is a problem of the file itself (the schema); the environment, which
+    // may have been created through the API, is checked against the store once the file parses.
+    expect(error.details.map((d) => d.path)).toEqual([['accesses', 0, 'actions', 1]]);
+    bad.accesses[0]!.actions = ['campaigns.read'];
+    const stored = (await applyBootstrap(bad, { engine, accesses: new AccessManager({ storage: engine.storage }), readJsonFile }).catch(
+      (e) => e,
+    )) as ValidationError;
+    expect(stored.details).toEqual([
+      { path: ['accesses', 0, 'environments', 0], message: 'unknown environment "nowhere" for account "acme"' },
     ]);
   });
 
@@ -384,5 +406,215 @@ describe('applyBootstrap: files it names', () => {
     await expect(applyBootstrap(short, { engine: new DecisionEngine({ storage: memoryStorage() }) })).rejects.toThrow(
       /accounts\[0\]\.environments\[0\]\.apiKey: must be at least 16 characters/,
     );
+  });
+});
+
+describe('the bootstrap file format', () => {
+  /** A file using every key of the format. */
+  const full = {
+    $schema: './node_modules/abkit/docs/bootstrap.schema.json',
+    accounts: [
+      {
+        id: 'acme',
+        environments: [
+          { id: 'prod', default: true, apiKey: 'k-0123456789abcdef', bucketing: config([{ id: 'c1', split: [100] }]) },
+          { id: 'staging', apiKey: null, bucketingFile: 'staging.json' },
+        ],
+      },
+    ],
+    accesses: [
+      {
+        account: 'acme',
+        name: 'deploy-bot',
+        environments: ['prod'],
+        actions: ['campaigns.read', 'panic.write'],
+        clientId: 'deploy-bot-id',
+        clientSecret: 's'.repeat(40),
+      },
+    ],
+    catalogs: [
+      {
+        identifier: 'shop',
+        catalogApiKey: 'c'.repeat(40),
+        searchApiKey: 'q'.repeat(40),
+        items: [],
+        itemsFile: 'products.json',
+        syncIntervalMs: 3_600_000,
+        search: {
+          searchableFields: ['name'],
+          boosts: { name: 2 },
+          facets: ['brand'],
+          rankingRules: ['words', 'typo'],
+          customRanking: ['popularity:desc'],
+          tieBreak: ['price:asc'],
+          matchingStrategy: 'last',
+          stopWords: ['the'],
+          synonyms: { multiWay: [['tv', 'television']], oneWay: { phone: ['smartphone'] } },
+          priceIntent: { words: ['under'], field: 'price' },
+        },
+      },
+    ],
+  };
+  const files = async (path: string) => (path === 'staging.json' ? config([{ id: 's1', split: [100] }]) : []);
+  const schema = bootstrapJsonSchema();
+
+  it('a file with every key is valid, and applying it needs nothing else', async () => {
+    expect(await checkBootstrap(full, { readJsonFile: files })).toEqual([]);
+    const engine = new DecisionEngine({ storage: memoryStorage() });
+    const report = await applyBootstrap(full, {
+      engine,
+      accesses: new AccessManager({ storage: engine.storage }),
+      catalogs: new CatalogRegistry({ storage: engine.storage }),
+      readJsonFile: files,
+    });
+    expect(report).toMatchObject({ written: ['prod', 'staging'], accessesCreated: ['deploy-bot-id'], warnings: [] });
+  });
+
+  it('a misspelt key is an error naming it and the key it was probably meant to be, not a silent start with nothing loaded', async () => {
+    const error = (await applyBootstrap({ acounts: [] }, { engine: new DecisionEngine({ storage: memoryStorage() }) }).catch(
+      (e) => e,
+    )) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toBe('invalid bootstrap file: acounts: unknown key "acounts" (did you mean "accounts"?)');
+    expect(error.details).toEqual([{ path: ['acounts'], message: 'unknown key "acounts" (did you mean "accounts"?)' }]);
+    const nested = structuredClone(full) as any;
+    nested.accesses[0].clientID = nested.accesses[0].clientId;
+    delete nested.accesses[0].clientId;
+    nested.catalogs[0].search.synonym = {};
+    expect(await checkBootstrap(nested, { readJsonFile: files })).toEqual([
+      { path: ['accesses', 0, 'clientId'], message: expect.stringMatching(/expected string/) },
+      { path: ['accesses', 0, 'clientID'], message: 'unknown key "clientID" (did you mean "clientId"?)' },
+      { path: ['catalogs', 0, 'search', 'synonym'], message: 'unknown key "synonym" (did you mean "synonyms"?)' },
+    ]);
+  });
+
+  it('a key far from every known one lists the known keys; several unknown keys of one object are a problem each', async () => {
+    const file = { accounts: [{ id: 'a', environments: [], owner: 'me', region: 'eu' }] };
+    expect(await checkBootstrap(file)).toEqual([
+      { path: ['accounts', 0, 'owner'], message: 'unknown key "owner"; known: id, environments' },
+      { path: ['accounts', 0, 'region'], message: 'unknown key "region"; known: id, environments' },
+    ]);
+  });
+
+  it('property: a key the format does not define, added to any of its objects, is a problem at that object naming the key', async () => {
+    // Every key the format defines anywhere (from its JSON Schema): the added key is none of them.
+    const known = new Set<string>();
+    const collect = (node: unknown) => {
+      if (node === null || typeof node !== 'object') return;
+      const properties = (node as { properties?: Record<string, unknown> }).properties;
+      if (properties) for (const k of Object.keys(properties)) known.add(k);
+      for (const child of Object.values(node)) collect(child);
+    };
+    collect(schema);
+    // The objects of the format (not the free-form bucketing configurations, items, boosts or oneWay).
+    const objects: (string | number)[][] = [
+      [],
+      ['accounts', 0],
+      ['accounts', 0, 'environments', 0],
+      ['accounts', 0, 'environments', 1],
+      ['accesses', 0],
+      ['catalogs', 0],
+      ['catalogs', 0, 'search'],
+      ['catalogs', 0, 'search', 'synonyms'],
+      ['catalogs', 0, 'search', 'priceIntent'],
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...objects),
+        fc.string({ minLength: 1, maxLength: 20 }).filter((k) => !known.has(k) && k !== '__proto__'),
+        async (where, key) => {
+          const file = structuredClone(full) as any;
+          const target = where.reduce((node, step) => node[step], file);
+          target[key] = 1;
+          const problems = await checkBootstrap(file, { readJsonFile: files });
+          expect(problems).toEqual([{ path: [...where, key], message: expect.stringMatching(/^unknown key /) }]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('checkBootstrap lists every problem at once: the schema, the inline campaign configurations, and the files named', async () => {
+    const file = structuredClone(full) as any;
+    file.acounts = [];
+    file.accounts[0].environments[0].bucketing.campaigns[0].id = 5;
+    const problems = await checkBootstrap(file, { readJsonFile: files });
+    expect(problems.map((p) => p.path)).toEqual([
+      ['acounts'],
+      ['accounts', 0, 'environments', 0, 'bucketing', 'campaigns', 0, 'id'],
+    ]);
+    delete file.acounts;
+    const missing = async (path: string) => {
+      throw new Error(`ENOENT: ${path}`);
+    };
+    const all = await checkBootstrap(file, { readJsonFile: missing });
+    expect(all.map((p) => p.path)).toEqual([
+      ['accounts', 0, 'environments', 0, 'bucketing', 'campaigns', 0, 'id'],
+      ['accounts', 0, 'environments', 1, 'bucketingFile'],
+      ['catalogs', 0, 'itemsFile'],
+    ]);
+  });
+
+  it('refuses, by path, what applying would trip on: ids given twice, two defaults, equal catalog keys, intervals and keys past their limits', async () => {
+    const file = structuredClone(full) as any;
+    file.accounts[0].environments[1].default = true;
+    file.accounts.push({ id: 'acme', environments: [{ id: 'prod', bucketing: config([]) }] });
+    file.accesses.push({ ...file.accesses[0] });
+    file.catalogs[0].searchApiKey = file.catalogs[0].catalogApiKey;
+    expect(await checkBootstrap(file, { readJsonFile: files })).toEqual([
+      {
+        path: ['accounts', 0, 'environments', 1, 'default'],
+        message: expect.stringMatching(/^several default environments \(prod, staging\)/),
+      },
+      { path: ['accounts', 1, 'id'], message: 'account "acme" is given twice (first at accounts[0].id)' },
+      {
+        path: ['accounts', 1, 'environments', 0, 'id'],
+        message: 'environment id (unique across accounts) "prod" is given twice (first at accounts[0].environments[0].id)',
+      },
+      { path: ['accesses', 1, 'clientId'], message: 'clientId "deploy-bot-id" is given twice (first at accesses[0].clientId)' },
+      { path: ['catalogs', 0, 'searchApiKey'], message: 'must differ from catalogApiKey' },
+    ]);
+    const limits = structuredClone(full) as any;
+    limits.catalogs[0].syncIntervalMs = 2 ** 31;
+    limits.catalogs[0].catalogApiKey = 'c'.repeat(513);
+    limits.accesses[0].clientSecret = 'short';
+    expect(await checkBootstrap(limits, { readJsonFile: files })).toEqual([
+      { path: ['accesses', 0, 'clientSecret'], message: 'must be at least 32 characters' },
+      { path: ['catalogs', 0, 'catalogApiKey'], message: 'must be at most 512 characters' },
+      { path: ['catalogs', 0, 'syncIntervalMs'], message: expect.stringMatching(/^must be at most 2147483647/) },
+    ]);
+  });
+
+  it('docs/bootstrap.schema.json is the JSON Schema generated from the schema abkit applies (regenerate: npx vitest run test/bootstrap.test.ts -u)', async () => {
+    await expect(`${JSON.stringify(schema, null, 2)}\n`).toMatchFileSnapshot('../docs/bootstrap.schema.json');
+    expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', additionalProperties: false });
+  });
+});
+
+const ajvPath = (() => {
+  try {
+    return createRequire(import.meta.url).resolve('ajv/dist/2020');
+  } catch {
+    return undefined;
+  }
+})();
+describeIf(need(ajvPath !== undefined, 'ajv (a dependency of the OpenAPI validator) is absent'), 'docs/bootstrap.schema.json', () => {
+  it('accepts the demo bootstrap file and refuses a misspelt key, a short secret and an unknown action, as abkit does', async () => {
+    const { default: Ajv2020 } = (await import(ajvPath!)) as { default: new (o: object) => import('ajv').default };
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+      JSON.parse(readFileSync(join(root, 'docs/bootstrap.schema.json'), 'utf8')),
+    );
+    const demo = JSON.parse(readFileSync(join(root, 'examples/demo/bootstrap.json'), 'utf8'));
+    expect(validate(demo), JSON.stringify(validate.errors)).toBe(true);
+    expect(await checkBootstrap(demo, { readJsonFile: async () => [] })).toEqual([]);
+    for (const bad of [
+      { acounts: [] },
+      { accesses: [{ ...demo.accesses[0], clientSecret: 'short' }] },
+      { accesses: [{ ...demo.accesses[0], actions: ['launch.missiles'] }] },
+      { accounts: [{ id: 'a', environments: [{ id: 'e', bucketing: { campaigns: 'none' } }] }] },
+    ]) {
+      expect(validate(bad), JSON.stringify(bad)).toBe(false);
+      expect((await checkBootstrap(bad)).length, JSON.stringify(bad)).toBeGreaterThan(0);
+    }
   });
 });

@@ -25,7 +25,8 @@ export const CATALOG_KEY_PREFIX = 'abk_ck_';
  */
 export const SEARCH_KEY_PREFIX = 'abk_sk_';
 
-const IDENTIFIER = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** A catalog identifier: a lower-case DNS label (the bootstrap schema checks it too). */
+export const IDENTIFIER = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
  * Options of {@link CatalogRegistry}.
