@@ -1,9 +1,12 @@
 /**
- * `abkit validate <bucketing.json>`: every problem of a campaign file, with its JSON path.
+ * `abkit validate <file>`: every problem of a bootstrap file or a campaign (bucketing) file, with
+ * its JSON path.
  *
  * @module
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { checkBootstrap } from '../src/bootstrap';
 import { parseBucketingConfig } from '../src/model/bucketing-config';
 import { AbkitError, formatPath } from '../src/errors';
 
@@ -27,7 +30,10 @@ export async function validateBucketingFile(file: string): Promise<FileProblem[]
 }
 
 /** What kind of file {@link validateFile} found. */
-export type FileKind = 'bucketing';
+export type FileKind = 'bootstrap' | 'bucketing';
+
+/** Top-level keys of a bootstrap file; a bucketing file has `campaigns`. */
+const BOOTSTRAP_KEYS = ['accounts', 'accesses', 'catalogs'];
 
 /**
  * The problems of a file `abkit serve` reads (none: it is valid), and what kind of file it is.
@@ -37,7 +43,10 @@ export type FileKind = 'bucketing';
  * const { kind, problems } = await validateFile('bucketing.json');
  * ```
  */
-export async function validateFile(file: string): Promise<{ kind: FileKind | undefined; problems: FileProblem[] }> {
+export async function validateFile(
+  file: string,
+  options: { allowAbsolutePaths?: boolean } = {},
+): Promise<{ kind: FileKind | undefined; problems: FileProblem[] }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -53,7 +62,15 @@ export async function validateFile(file: string): Promise<{ kind: FileKind | und
   } catch (error) {
     return { kind: undefined, problems: [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }] };
   }
-  return { kind: 'bucketing', problems: bucketingProblems(value) };
+  // A bucketing file has campaigns; anything else is checked as a bootstrap file, whose schema
+  // names a misspelt top-level key ({"acounts": []}) rather than calling the file unknown.
+  const keys = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+  if (!keys.some((k) => BOOTSTRAP_KEYS.includes(k)) && keys.some((k) => /^campaigns?$/i.test(k)))
+    return { kind: 'bucketing', problems: bucketingProblems(value) };
+  // Files it names are read as abkit serve reads them: relative to the bootstrap file.
+  const readJsonFile = async (path: string) => JSON.parse(await readFile(resolve(dirname(file), path), 'utf8')) as unknown;
+  const details = await checkBootstrap(value, { readJsonFile, allowAbsolutePaths: options.allowAbsolutePaths });
+  return { kind: 'bootstrap', problems: details.map((d) => ({ path: formatPath(d.path), message: d.message })) };
 }
 
 function bucketingProblems(value: unknown): FileProblem[] {

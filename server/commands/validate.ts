@@ -14,23 +14,23 @@ export const validateCommand: Command = {
   usage: `usage: abkit validate <file>…
 
 Checks each file as abkit serve would read it, and prints "<file>: valid" or every problem with
-its JSON path. A file with top-level "accounts", "accesses" or "catalogs" is a bootstrap file
-(docs/bootstrap.md): its inline campaign configurations and the files it names (bucketingFile,
-itemsFile, read relative to it) are checked too. A file with "campaigns" is a bucketing file
-(one environment's campaign configuration).
+its JSON path. A file with a top-level "campaigns" is a bucketing file (one environment's campaign
+configuration); any other is a bootstrap file (docs/bootstrap.md): its keys, its inline campaign
+configurations and the files it names (bucketingFile, itemsFile, read relative to it) are checked.
+With ABKIT_BOOTSTRAP_ABSOLUTE_PATHS=allow, those files may lie outside its folder, as for serve.
 
 Exit code: 0 when every file is valid, 1 when one has a problem, 2 for a usage error.
 
 Examples:
   abkit validate bootstrap.json
   abkit validate prod.json staging.json`,
-  async run({ args, out }) {
+  async run({ args, env, out }) {
     const flag = args.find((a) => a.startsWith('-'));
     if (flag !== undefined) throw new ConfigError(`unknown flag ${flag}`);
     if (args.length === 0) throw new ConfigError('needs at least one file');
     let bad = 0;
     for (const file of args) {
-      const { kind, problems } = await validateFile(file);
+      const { kind, problems } = await validateFile(file, { allowAbsolutePaths: env.ABKIT_BOOTSTRAP_ABSOLUTE_PATHS === 'allow' });
       const what = kind === undefined ? '' : ` (${kind} file)`;
       if (problems.length === 0) out(`${file}: valid${what}`);
       else {
