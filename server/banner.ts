@@ -28,12 +28,16 @@ export function bannerLines(
     storage: string;
     /** The names of the admin keys (`ABKIT_ADMIN_KEY`); none: the admin API is off. */
     adminActors?: readonly string[];
+    /** True when this start found the storage empty and created the account and environment "default". */
+    createdDefault?: boolean;
   },
 ): string[] {
-  const lines = [
-    `abkit serving on ${base} (storage: ${info.storage}${info.bootstrapPath ? `, bootstrap: ${info.bootstrapPath}` : ''})`,
-    'Try:',
-  ];
+  const lines = [`abkit serving on ${base} (storage: ${info.storage}${info.bootstrapPath ? `, bootstrap: ${info.bootstrapPath}` : ''})`];
+  if (info.createdDefault)
+    lines.push(
+      'Empty storage and no bootstrap file: created account "default" with environment "default" (no campaigns yet; give campaigns with --bootstrap <file>, see docs/bootstrap.md).',
+    );
+  lines.push('Try:');
   lines.push(
     `  curl -s -XPOST ${base}/v2/campaigns -H 'content-type: application/json' -d '{"visitor_id":"v1","context":{"plan":"gold"}}'`,
   );

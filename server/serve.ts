@@ -13,7 +13,7 @@ import { AccessManager } from '../src/access/access-manager';
 import { AdminKeys } from '../src/access/admin-keys';
 import { AdminService } from '../src/admin/service';
 import { TokenService } from '../src/access/token-service';
-import { applyBootstrap, type CatalogSearchSettings } from '../src/bootstrap';
+import { applyBootstrap, createDefaultEnvironment, type CatalogSearchSettings } from '../src/bootstrap';
 import { CatalogRegistry } from '../src/catalog/registry';
 import { DecisionEngine } from '../src/decision/engine';
 import { ExperimentService } from '../src/results/experiments';
@@ -137,6 +137,8 @@ async function start(
   defaultEnvironment ??=
     (await storage.accounts.list(ADMIN_LIMITS.accounts)).find((a) => a.defaultEnvironment !== null)?.defaultEnvironment ?? undefined;
   const engine = new DecisionEngine({ storage, defaultEnvironment, pepper: config.pepper });
+  // Without a bootstrap file, an empty storage gets the environment a first /v2 request decides in.
+  const createdDefault = bootstrapPath === undefined && (await createDefaultEnvironment(engine));
   if (config.apiKey !== undefined) await requireApiKey(engine, storage, config.apiKey, defaultEnvironment);
   instrumentEngine(engine, metrics);
   const experiments = new ExperimentService({ engine });
@@ -201,7 +203,9 @@ async function start(
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, storage: storageName, bootstrap: bootstrapPath ?? null, cors: config.corsOrigins }, 'listening');
   const adminActors = config.adminKeys.map((k) => k.name);
-  for (const line of bannerLines(url, { bootstrapPath, bootstrap, defaultEnvironment, storage: storageName, adminActors })) banner(line);
+  if (createdDefault) logger.info({ account: 'default', environment: engine.defaultEnvironment }, 'created the default environment');
+  for (const line of bannerLines(url, { bootstrapPath, bootstrap, defaultEnvironment, storage: storageName, adminActors, createdDefault }))
+    banner(line);
 
   // Every step of close() is bounded: the process exits within shutdownTimeoutMs plus a few
   // CLOSE_STEP_MS whatever a client, the storage or stdout does.

@@ -725,3 +725,28 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const y = new Set(b);
   return x.size === y.size && [...x].every((v) => y.has(v));
 }
+
+/**
+ * What `abkit serve` does on a fresh start without a bootstrap file: when the storage holds no
+ * environment at all, it creates the engine's default environment (in the engine's default
+ * account, both `default` unless configured) with no campaigns, so that a first decision request
+ * answers (no campaigns) instead of naming a missing environment. Resolves to whether it created
+ * it: false when the storage holds any environment, or another process created it meanwhile.
+ *
+ * @example
+ * ```ts
+ * if (await createDefaultEnvironment(engine)) logger.info('created the environment "default" (no campaigns yet)');
+ * ```
+ */
+export async function createDefaultEnvironment(engine: DecisionEngine): Promise<boolean> {
+  // The version alone first: listing reads every configuration, which a used storage need not.
+  const { environments } = engine.storage;
+  if ((await environments.version(engine.defaultEnvironment)) !== undefined || (await environments.list()).length > 0) return false;
+  return engine.load({ campaigns: [] }, { expectedVersion: 0 }).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof ConflictError) return false;
+      throw error;
+    },
+  );
+}

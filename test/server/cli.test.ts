@@ -4,12 +4,16 @@
  * the package version).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../../server/commands/command';
 import { COMMANDS } from '../../server/commands/index';
+import { parseServeConfig } from '../../server/config';
 import { runCli } from '../../server/dispatch';
+import { serve } from '../../server/serve';
 import { describeIf, need } from '../helpers/skip';
 
 const root = join(__dirname, '../..');
@@ -140,6 +144,76 @@ describe('a command that fails', () => {
     const bug = await abkit(['fail'], [failing(new TypeError('x is undefined'))]);
     expect(bug.code).toBe(1);
     expect(bug.err).toMatch(/^TypeError: x is undefined\n\s+at /);
+  });
+});
+
+describe('abkit serve without a bootstrap file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'abkit-fresh-'));
+  const start = async (env: Record<string, string>) => {
+    const banner: string[] = [];
+    const running = await serve(parseServeConfig([], { PORT: '0', ...env }), {
+      logger: pino({ level: 'silent' }),
+      banner: (line) => banner.push(line),
+    });
+    return { running, banner: banner.join('\n') };
+  };
+  // The README's first request.
+  const firstCurl = (base: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}/v2/campaigns`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: '{"visitor_id":"v1","context":{"plan":"gold"}}',
+    });
+
+  it('creates account and environment "default" on an empty storage, says so, and the README\'s first request answers 200', async () => {
+    const storage = `sqlite:${join(dir, 'fresh.db')}`;
+    const first = await start({ ABKIT_STORAGE: storage });
+    try {
+      expect(first.banner).toContain('created account "default" with environment "default" (no campaigns yet');
+      const res = await firstCurl(first.running.url);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { campaigns: unknown[] }).campaigns).toEqual([]);
+    } finally {
+      await first.running.close();
+    }
+    // A second start finds it: nothing is created again, nothing said.
+    const second = await start({ ABKIT_STORAGE: storage });
+    try {
+      expect(second.banner).not.toContain('created account');
+      expect((await firstCurl(second.running.url)).status).toBe(200);
+    } finally {
+      await second.running.close();
+    }
+  });
+
+  it('creates nothing with a bootstrap file, nor on a storage that holds any environment', async () => {
+    const bootstrap = join(dir, 'bootstrap.json');
+    writeFileSync(bootstrap, JSON.stringify({ accounts: [{ id: 'acme', environments: [{ id: 'prod', bucketing: { campaigns: [] } }] }] }));
+    const storage = `sqlite:${join(dir, 'seeded.db')}`;
+    const seeded = await start({ ABKIT_STORAGE: storage, ABKIT_BOOTSTRAP: bootstrap });
+    await seeded.running.close();
+    expect(seeded.banner).not.toContain('created account');
+    const again = await start({ ABKIT_STORAGE: storage });
+    try {
+      expect(again.banner).not.toContain('created account');
+      // The storage is the operator's: the missing default environment is named, not created.
+      const res = await firstCurl(again.running.url);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('environment \\"default\\" does not exist');
+    } finally {
+      await again.running.close();
+    }
+  });
+
+  it('with ABKIT_API_KEY, the created environment requires it', async () => {
+    const key = 'a-decision-api-key-0001';
+    const { running } = await start({ ABKIT_STORAGE: 'memory', ABKIT_API_KEY: key });
+    try {
+      expect((await firstCurl(running.url)).status).toBe(401);
+      expect((await firstCurl(running.url, { 'x-api-key': key })).status).toBe(200);
+    } finally {
+      await running.close();
+    }
   });
 });
 
