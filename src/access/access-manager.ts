@@ -74,6 +74,11 @@ export interface CreateAccessInput {
   actions: readonly string[];
   /** Fixed client id (bootstrap files, tests); generated when absent. 1–128 visible ASCII characters (RFC 6749 sets no minimum). */
   clientId?: string;
+  /**
+   * Fixed access id (a bootstrap file's accesses are `bootstrap_…`, which marks them as the file's);
+   * generated (`acc_…`) when absent. 1–64 letters, digits, `_` and `-`.
+   */
+  id?: string;
   /** Fixed client secret (bootstrap files, tests); generated (256 random bits) when absent. At least 32 characters. */
   clientSecret?: string;
 }
@@ -218,7 +223,9 @@ export class AccessManager {
           details.push({ path: ['environments', i], message: `unknown environment ${JSON.stringify(e)} for account "${account}"` });
       });
     }
-    const { clientId, clientSecret } = input ?? {};
+    const { clientId, clientSecret, id } = input ?? {};
+    if (id !== undefined && (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(id)))
+      details.push({ path: ['id'], message: 'must be 1 to 64 letters, digits, _ and -' });
     if (
       clientId !== undefined &&
       (typeof clientId !== 'string' || clientId.length < 1 || clientId.length > 128 || !VISIBLE_ASCII.test(clientId))
@@ -233,7 +240,7 @@ export class AccessManager {
 
     const secret = clientSecret ?? randomCredential(CLIENT_SECRET_PREFIX, 32, this.#random);
     const record: AccessRecord = {
-      id: randomCredential('acc_', 12, this.#random),
+      id: id ?? randomCredential('acc_', 12, this.#random),
       accountId: account,
       name: name.trim(),
       environments: [...new Set(environments)],
