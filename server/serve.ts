@@ -127,6 +127,7 @@ async function start(
       readJsonFile: readRelative,
       allowAbsolutePaths: config.bootstrapAbsolutePaths,
     });
+    for (const change of applied.changes) logger.info({ bootstrap: bootstrapPath }, change);
     for (const warning of applied.warnings) logger.warn({ bootstrap: bootstrapPath }, warning);
     defaultEnvironment = applied.defaultEnvironment;
     bootstrapCatalogs = applied.catalogs;

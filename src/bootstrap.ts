@@ -1,7 +1,8 @@
 /**
- * The bootstrap file: accounts and environments (with their campaign configurations) applied
- * at start, idempotently. Later parts of the format (accesses, catalogs) are added by the
- * capabilities that use them.
+ * The bootstrap file (docs/bootstrap.md): accounts, environments with their campaign
+ * configurations, accesses and catalogs, applied at every start, idempotently. It seeds data
+ * (campaigns, items) and manages credentials (the keys and secrets it declares, the accesses it
+ * created).
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { MAX_BATCH_OPERATIONS, prepareBatch } from './catalog/catalog';
 import { IDENTIFIER, type CatalogRegistry } from './catalog/registry';
 import type { DecisionEngine } from './decision/engine';
 import { MIN_API_KEY_LENGTH } from './decision/load-options';
+import { credentialHash, randomCredential } from './crypto';
 import { AuthenticationError, ConflictError, formatPath, ValidationError, type ErrorDetail, type ErrorPath } from './errors';
 import type { EnvironmentRecord } from './storage/environments';
 import { bucketingConfigSchema, parseBucketingConfig, type BucketingConfig } from './model/bucketing-config';
@@ -358,6 +360,14 @@ export interface BootstrapReport {
   accessesCreated: string[];
   /** Client ids of accesses already stored exactly as the file says. */
   accessesUnchanged: string[];
+  /** Client ids of the accesses the file managed and no longer declares, revoked by this run. */
+  accessesRevoked: string[];
+  /**
+   * What this run changed besides creating, one line each: a secret or key the file declares
+   * differently (`access ci: clientSecret replaced`, `environment prod: apiKey removed`,
+   * `catalog shop: keys replaced`), an access revoked because the file no longer declares it.
+   */
+  changes: string[];
   /** What the store holds that differs from the file, and was kept (changed through the API since). */
   warnings: string[];
   /** Per catalog: items written (only when the catalog is new), and whether it was synchronized. */
@@ -439,11 +449,14 @@ function staysInside(path: string): boolean {
 }
 
 /**
- * Validates and applies a bootstrap file, which seeds a store: it creates the environments,
- * accesses and catalogs (with their items) that are absent, and never overwrites what the store
- * holds, so changes made through the API survive a restart. Applying a file twice changes
- * nothing. Stored state that differs from the file is kept and reported in `warnings`. Catalog
- * keys are the exception: the store takes the file's keys.
+ * Validates and applies a bootstrap file (docs/bootstrap.md). It seeds data: environments and
+ * catalogs absent are created with the file's campaigns and items, and campaigns changed through
+ * the API since are kept (reported in `warnings`). It manages credentials: an environment
+ * `apiKey` the file gives (or `null`) and a catalog's keys are set as written; an access absent
+ * is created and marked as the file's (its id starts with `bootstrap_`), its secret replaced
+ * when the file's differs, and revoked once the file no longer declares it; an access created
+ * through the API is never changed. Applying a file twice changes nothing; what a run changed is
+ * in `changes`.
  *
  * @example
  * ```ts
@@ -460,6 +473,8 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     unchanged: [],
     accessesCreated: [],
     accessesUnchanged: [],
+    accessesRevoked: [],
+    changes: [],
     warnings: [],
     catalogs: [],
   };
@@ -482,48 +497,34 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
         continue;
       }
       const stored = await engine.getEnvironment(env.id);
-      const same =
-        stored !== undefined &&
-        stored.accountId === account.id &&
-        (await sameApiKey(engine, stored, env.apiKey)) &&
-        JSON.stringify(stored.config) === JSON.stringify(parsed);
-      if (same) report.unchanged.push(env.id);
-      else report.warnings.push(`environment ${env.id} differs from the bootstrap file; the stored one is kept`);
-    }
-  }
-  for (const [i, input] of bootstrap.accesses.entries()) {
-    const { accesses } = options;
-    if (!accesses) throw new ValidationError(`accesses[${i}] needs an AccessManager (options.accesses)`);
-    let existing = await accesses.findByClientId(input.clientId);
-    if (!existing) {
-      const created = await accesses
-        .createAccess(input)
-        .then(() => true)
-        .catch((error: unknown) => {
-          // Created meanwhile by another process applying the same file: compare with it below.
-          if (error instanceof ConflictError) return false;
-          return rethrow(error, (path) => ['accesses', i, ...path]);
-        });
-      if (created) {
-        report.accessesCreated.push(input.clientId);
+      if (stored === undefined || stored.accountId !== account.id) {
+        report.warnings.push(
+          `environment ${env.id} belongs to account ${stored?.accountId ?? '(deleted meanwhile)'}, not ${account.id}; left as is`,
+        );
         continue;
       }
-      existing = await accesses.findByClientId(input.clientId);
-      if (!existing) throw new ConflictError(`access ${input.clientId} could not be created`);
+      // The file manages the key it declares (a string, or null for none); absent, it leaves the stored one.
+      let keyChanged = false;
+      if (env.apiKey !== undefined && !(await sameApiKey(engine, stored, env.apiKey))) {
+        keyChanged = await engine
+          .load(stored.config, { environment: env.id, account: account.id, apiKey: env.apiKey, expectedVersion: stored.version })
+          .then(() => true)
+          .catch((error: unknown) => {
+            if (error instanceof ConflictError) return false;
+            throw error;
+          });
+        if (keyChanged) report.changes.push(`environment ${env.id}: apiKey ${env.apiKey === null ? 'removed' : 'replaced'}`);
+        else report.warnings.push(`environment ${env.id} changed while its apiKey was set; the next start sets it`);
+      }
+      // Campaigns are seeded: what changed through the API since is kept.
+      if (JSON.stringify(stored.config) !== JSON.stringify(parsed))
+        report.warnings.push(
+          `environment ${env.id}: its campaigns differ from the bootstrap file (changed through the API); the stored ones are kept`,
+        );
+      else if (!keyChanged) report.unchanged.push(env.id);
     }
-    const same =
-      existing.revokedAt === null &&
-      existing.accountId === input.account &&
-      existing.name === input.name &&
-      sameSet(existing.environments, input.environments) &&
-      sameSet(existing.actions, input.actions) &&
-      (await accesses.secretMatches(existing, input.clientSecret));
-    if (same) report.accessesUnchanged.push(input.clientId);
-    else
-      report.warnings.push(
-        `access ${input.clientId} differs from the bootstrap file (settings, secret, or revoked); the stored one is kept`,
-      );
   }
+  await applyAccesses(bootstrap, options, report);
   for (const [i, input] of bootstrap.catalogs.entries()) {
     const { catalogs } = options;
     if (!catalogs) throw new ValidationError(`catalogs[${i}] needs a CatalogRegistry (options.catalogs)`);
@@ -533,10 +534,11 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     const operations = (await catalogs.has(input.identifier)) ? [] : await catalogItems(options, i, input);
     const ensure = () => catalogs.ensure(input).catch((error: unknown) => rethrow(error, where));
     // A ConflictError: another process created it meanwhile; ensuring again finds it.
-    const { catalog, created } = await ensure().catch((error: unknown) => {
+    const { catalog, created, written } = await ensure().catch((error: unknown) => {
       if (error instanceof ConflictError) return ensure();
       throw error;
     });
+    if (!created && written) report.changes.push(`catalog ${input.identifier}: keys replaced`);
     if (!created) {
       report.catalogs.push({
         identifier: input.identifier,
@@ -562,6 +564,100 @@ export async function applyBootstrap(input: unknown, options: ApplyBootstrapOpti
     });
   }
   return report;
+}
+
+/**
+ * Access ids of the accesses a bootstrap file manages start with this (others are `acc_…`): what
+ * tells, from one start to the next, which accesses the file created, so that it revokes those it
+ * no longer declares and never touches one created through the API.
+ *
+ * @example
+ * ```ts
+ * const managed = (await storage.accesses.list('acme')).filter((a) => a.id.startsWith(BOOTSTRAP_ACCESS_ID_PREFIX));
+ * ```
+ */
+export const BOOTSTRAP_ACCESS_ID_PREFIX = 'bootstrap_';
+
+/**
+ * The file's accesses: each is identified by its account and client id. One absent is created
+ * (as `bootstrap_…`); one the file created has its secret replaced when the file's differs; one
+ * the file created and no longer declares is revoked. An access created through the API is never
+ * changed or revoked, even when the file names its client id.
+ */
+async function applyAccesses(bootstrap: Bootstrap, options: ApplyBootstrapOptions, report: BootstrapReport): Promise<void> {
+  const { accesses } = options;
+  if (!accesses) {
+    if (bootstrap.accesses.length > 0) throw new ValidationError('accesses[0] needs an AccessManager (options.accesses)');
+    return;
+  }
+  const declared = new Set(bootstrap.accesses.map((a) => `${a.account}\n${a.clientId}`));
+  for (const [i, input] of bootstrap.accesses.entries()) {
+    let existing = await accesses.findByClientId(input.clientId);
+    if (!existing) {
+      const id = randomCredential(BOOTSTRAP_ACCESS_ID_PREFIX, 12);
+      const created = await accesses
+        .createAccess({ ...input, id })
+        .then(() => true)
+        .catch((error: unknown) => {
+          // Created meanwhile by another process applying the same file: compare with it below.
+          if (error instanceof ConflictError) return false;
+          return rethrow(error, (path) => ['accesses', i, ...path]);
+        });
+      if (created) {
+        report.accessesCreated.push(input.clientId);
+        continue;
+      }
+      existing = await accesses.findByClientId(input.clientId);
+      if (!existing) throw new ConflictError(`access ${input.clientId} could not be created`);
+    }
+    const { clientId } = input;
+    if (!existing.id.startsWith(BOOTSTRAP_ACCESS_ID_PREFIX)) {
+      report.warnings.push(
+        `access ${clientId} was created through the API (or by a bootstrap file before abkit recorded which accesses a file manages): the file leaves it as is, and removing it from the file will not revoke it`,
+      );
+      continue;
+    }
+    if (existing.accountId !== input.account) {
+      report.warnings.push(
+        `access ${clientId} belongs to account ${existing.accountId}, not ${input.account}: an access cannot move (declare one with another clientId)`,
+      );
+      continue;
+    }
+    if (existing.revokedAt !== null) {
+      report.warnings.push(`access ${clientId} was revoked through the API and stays revoked (declare one with another clientId)`);
+      continue;
+    }
+    let same = true;
+    if (!(await accesses.secretMatches(existing, input.clientSecret))) {
+      same = false;
+      if (await accesses.storage.accesses.rotateSecret(existing.id, await credentialHash(input.clientSecret, accesses.pepper)))
+        report.changes.push(`access ${clientId}: clientSecret replaced`);
+    }
+    // Tokens carry the environments and actions they were issued for: narrowing them takes a new
+    // access (and removing this one, which revokes its tokens at once), not an edit.
+    if (existing.name !== input.name || !sameSet(existing.environments, input.environments) || !sameSet(existing.actions, input.actions)) {
+      same = false;
+      report.warnings.push(
+        `access ${clientId}: its name, environments or actions differ from the bootstrap file and are kept; an access's settings do not change (declare a new access with another clientId, and remove this one to revoke it)`,
+      );
+    }
+    if (same) report.accessesUnchanged.push(clientId);
+  }
+  // Accesses the file created and no longer declares: revoked (their tokens stop at once here).
+  const accounts = new Set([
+    ...(await accesses.storage.environments.list()).map((e) => e.accountId),
+    ...bootstrap.accounts.map((a) => a.id),
+    ...bootstrap.accesses.map((a) => a.account),
+  ]);
+  for (const account of [...accounts].sort()) {
+    for (const access of await accesses.storage.accesses.list(account)) {
+      if (!access.id.startsWith(BOOTSTRAP_ACCESS_ID_PREFIX) || access.revokedAt !== null) continue;
+      if (declared.has(`${access.accountId}\n${access.clientId}`)) continue;
+      await accesses.revokeAccess(access.id);
+      report.accessesRevoked.push(access.clientId);
+      report.changes.push(`access ${access.clientId}: revoked (no longer in the bootstrap file)`);
+    }
+  }
 }
 
 /** Problems between parts of a parsed file: several defaults, an id or client id given twice. */

@@ -1,15 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bootstrapJsonSchema } from '../src/bootstrap';
 import {
   AccessManager,
+  AuthenticationError,
   applyBootstrap,
   CatalogRegistry,
   checkBootstrap,
   DecisionEngine,
+  TokenService,
   ValidationError,
   memoryStorage,
 } from '../src/index';
@@ -45,6 +48,8 @@ describe('applyBootstrap', () => {
       unchanged: [],
       accessesCreated: [],
       accessesUnchanged: [],
+      accessesRevoked: [],
+      changes: [],
       warnings: [],
       catalogs: [],
     });
@@ -119,14 +124,22 @@ describe('applyBootstrap: environment API keys under a pepper (issue #23)', () =
     const report = await applyBootstrap(file, { engine, readJsonFile });
     expect(report).toMatchObject({ written: [], unchanged: ['prod', 'staging'], warnings: [] });
     expect((await storage.environments.get('prod'))?.apiKeyHash).toBe(await credentialHash('k-0123456789abcdef', PEPPER));
+    // Another key in the file replaces the stored one; no key in the file leaves it.
     const otherKey = structuredClone(file);
     otherKey.accounts[0]!.environments[0]!.apiKey = 'k-another-key-0123456';
-    expect((await applyBootstrap(otherKey, { engine, readJsonFile })).warnings).toEqual([
-      'environment prod differs from the bootstrap file; the stored one is kept',
-    ]);
+    expect(await applyBootstrap(otherKey, { engine, readJsonFile })).toMatchObject({
+      changes: ['environment prod: apiKey replaced'],
+      warnings: [],
+    });
+    expect((await storage.environments.get('prod'))?.apiKeyHash).toBe(await credentialHash('k-another-key-0123456', PEPPER));
     const noKey = structuredClone(file) as { accounts: { environments: { apiKey?: string }[] }[] };
     delete noKey.accounts[0]!.environments[0]!.apiKey;
-    expect((await applyBootstrap(noKey, { engine, readJsonFile })).warnings).toHaveLength(1);
+    expect(await applyBootstrap(noKey, { engine, readJsonFile })).toMatchObject({
+      changes: [],
+      warnings: [],
+      unchanged: ['prod', 'staging'],
+    });
+    await engine.checkApiKey('prod', 'k-another-key-0123456');
   });
 });
 
@@ -160,24 +173,6 @@ describe('applyBootstrap: accesses', () => {
     expect(issued.scope).toBe('campaigns.read');
   });
 
-  it('keeps a stored access that differs from the file (revoked, other secret) and says so', async () => {
-    const { AccessManager } = await import('../src/index');
-    const engine = new DecisionEngine({ storage: memoryStorage() });
-    const accesses = new AccessManager({ storage: engine.storage });
-    await applyBootstrap(withAccess, { engine, accesses, readJsonFile });
-    const changed = structuredClone(withAccess);
-    changed.accesses[0]!.clientSecret = 't'.repeat(40);
-    const report = await applyBootstrap(changed, { engine, accesses, readJsonFile });
-    expect(report.warnings).toEqual([
-      'access deploy-bot-id differs from the bootstrap file (settings, secret, or revoked); the stored one is kept',
-    ]);
-    const [stored] = await engine.storage.accesses.list('acme');
-    expect(await accesses.secretMatches(stored!, 's'.repeat(40))).toBe(true);
-    await accesses.revokeAccess(stored!.id);
-    expect((await applyBootstrap(withAccess, { engine, accesses, readJsonFile })).warnings).toHaveLength(1);
-    expect(await engine.storage.accesses.list('acme')).toHaveLength(1);
-  });
-
   it('never overwrites an environment changed since (through the API), and says so', async () => {
     const engine = new DecisionEngine({ storage: memoryStorage() });
     await applyBootstrap(file, { engine, readJsonFile });
@@ -188,7 +183,9 @@ describe('applyBootstrap: accesses', () => {
     });
     const report = await applyBootstrap(file, { engine, readJsonFile });
     expect(report.written).toEqual([]);
-    expect(report.warnings).toEqual(['environment prod differs from the bootstrap file; the stored one is kept']);
+    expect(report.warnings).toEqual([
+      'environment prod: its campaigns differ from the bootstrap file (changed through the API); the stored ones are kept',
+    ]);
     expect((await engine.storage.environments.get('prod'))?.config.panic).toBe(true);
   });
 
@@ -539,10 +536,7 @@ describe('the bootstrap file format', () => {
     file.acounts = [];
     file.accounts[0].environments[0].bucketing.campaigns[0].id = 5;
     const problems = await checkBootstrap(file, { readJsonFile: files });
-    expect(problems.map((p) => p.path)).toEqual([
-      ['acounts'],
-      ['accounts', 0, 'environments', 0, 'bucketing', 'campaigns', 0, 'id'],
-    ]);
+    expect(problems.map((p) => p.path)).toEqual([['acounts'], ['accounts', 0, 'environments', 0, 'bucketing', 'campaigns', 0, 'id']]);
     delete file.acounts;
     const missing = async (path: string) => {
       throw new Error(`ENOENT: ${path}`);
@@ -615,6 +609,197 @@ describeIf(need(ajvPath !== undefined, 'ajv (a dependency of the OpenAPI validat
     ]) {
       expect(validate(bad), JSON.stringify(bad)).toBe(false);
       expect((await checkBootstrap(bad)).length, JSON.stringify(bad)).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('applyBootstrap: what the file manages', () => {
+  const SECRET = 's'.repeat(40);
+  const NEW_SECRET = 'n'.repeat(40);
+  const access = (clientId: string, extra: Record<string, unknown> = {}) => ({
+    account: 'acme',
+    name: clientId,
+    environments: ['prod'],
+    actions: ['campaigns.read'],
+    clientId,
+    clientSecret: SECRET,
+    ...extra,
+  });
+  const withAccesses = (accesses: unknown[], catalogApiKey = 'c'.repeat(40)) => ({
+    ...file,
+    accesses,
+    catalogs: [{ identifier: 'shop', catalogApiKey, searchApiKey: 'q'.repeat(40) }],
+  });
+  const stack = (storage = memoryStorage()) => {
+    const engine = new DecisionEngine({ storage });
+    const accesses = new AccessManager({ storage });
+    const tokens = new TokenService({ storage, accesses });
+    const catalogs = new CatalogRegistry({ storage });
+    return {
+      storage,
+      engine,
+      accesses,
+      tokens,
+      catalogs,
+      apply: (f: unknown) => applyBootstrap(f, { engine, accesses, catalogs, readJsonFile }),
+    };
+  };
+  const token = (tokens: TokenService, clientId: string, clientSecret = SECRET) =>
+    tokens.issue({ accountId: 'acme', clientId, clientSecret }).then((t) => t.accessToken);
+  const refused = (promise: Promise<unknown>) => expect(promise).rejects.toBeInstanceOf(AuthenticationError);
+
+  it('is idempotent: a second start with the same file writes nothing and changes nothing', async () => {
+    const { storage, apply } = stack();
+    const f = withAccesses([access('bot-a'), access('bot-b')]);
+    await apply(f);
+    const before = {
+      environments: await storage.environments.list(),
+      accesses: await storage.accesses.list('acme'),
+      catalog: await storage.catalogs.getCatalog('shop'),
+    };
+    const again = await apply(f);
+    expect(again).toMatchObject({
+      written: [],
+      unchanged: ['prod', 'staging'],
+      accessesCreated: [],
+      accessesUnchanged: ['bot-a', 'bot-b'],
+      accessesRevoked: [],
+      changes: [],
+      warnings: [],
+      catalogs: [{ identifier: 'shop', written: 0, synced: false }],
+    });
+    expect({
+      environments: await storage.environments.list(),
+      accesses: await storage.accesses.list('acme'),
+      catalog: await storage.catalogs.getCatalog('shop'),
+    }).toEqual(before);
+  });
+
+  it('revokes an access the file created once it no longer declares it: its secret and its tokens stop at once', async () => {
+    const { accesses, tokens, apply } = stack();
+    await apply(withAccesses([access('bot-a'), access('bot-b')]));
+    const [a, b] = await accesses.storage.accesses.list('acme');
+    expect([a?.id, b?.id]).toEqual([expect.stringMatching(/^bootstrap_/), expect.stringMatching(/^bootstrap_/)]);
+    const issued = await token(tokens, 'bot-a');
+    await tokens.authorize(issued, { account: 'acme', action: 'campaigns.read', environment: 'prod' });
+    const report = await apply(withAccesses([access('bot-b')]));
+    expect(report).toMatchObject({
+      accessesRevoked: ['bot-a'],
+      accessesUnchanged: ['bot-b'],
+      changes: ['access bot-a: revoked (no longer in the bootstrap file)'],
+    });
+    await refused(tokens.authorize(issued, { account: 'acme', action: 'campaigns.read', environment: 'prod' }));
+    await refused(token(tokens, 'bot-a'));
+    await token(tokens, 'bot-b');
+    // Kept for audit, revoked; the next start has nothing more to do, and declaring it again does not bring it back.
+    expect((await accesses.findByClientId('bot-a'))?.revokedAt).not.toBeNull();
+    expect(await apply(withAccesses([access('bot-b')]))).toMatchObject({ accessesRevoked: [], changes: [] });
+    expect((await apply(withAccesses([access('bot-a'), access('bot-b')]))).warnings).toEqual([
+      'access bot-a was revoked through the API and stays revoked (declare one with another clientId)',
+    ]);
+    await refused(token(tokens, 'bot-a'));
+    // A file with no accesses at all revokes every access it created.
+    expect((await apply(file)).accessesRevoked).toEqual(['bot-b']);
+  });
+
+  it('replaces the secret of an access the file created when the file changes it: the old secret stops', async () => {
+    const { accesses, tokens, apply } = stack();
+    await apply(withAccesses([access('bot-a')]));
+    const id = (await accesses.findByClientId('bot-a'))?.id;
+    const report = await apply(withAccesses([access('bot-a', { clientSecret: NEW_SECRET })]));
+    expect(report).toMatchObject({ changes: ['access bot-a: clientSecret replaced'], warnings: [], accessesUnchanged: [] });
+    await refused(token(tokens, 'bot-a', SECRET));
+    await token(tokens, 'bot-a', NEW_SECRET);
+    expect((await accesses.findByClientId('bot-a'))?.id).toBe(id);
+    expect(JSON.stringify(await accesses.storage.accesses.list('acme'))).not.toContain(NEW_SECRET);
+    expect(await apply(withAccesses([access('bot-a', { clientSecret: NEW_SECRET })]))).toMatchObject({
+      changes: [],
+      accessesUnchanged: ['bot-a'],
+    });
+  });
+
+  it('never touches an access created through the API, even when the file names its client id', async () => {
+    const { accesses, tokens, apply } = stack();
+    await apply(file);
+    const api = await accesses.createAccess({ account: 'acme', name: 'console', actions: ['campaigns.read'], clientId: 'console-id' });
+    expect(api.id).toMatch(/^acc_/);
+    expect((await apply(withAccesses([]))).accessesRevoked).toEqual([]);
+    const report = await apply(withAccesses([access('console-id', { clientSecret: NEW_SECRET })]));
+    expect(report.changes).toEqual([]);
+    expect(report.warnings).toEqual([expect.stringMatching(/^access console-id was created through the API .*will not revoke it$/)]);
+    await token(tokens, 'console-id', api.clientSecret);
+    await refused(token(tokens, 'console-id', NEW_SECRET));
+  });
+
+  it("keeps an access's settings and says why: its tokens were issued for them", async () => {
+    const { accesses, apply } = stack();
+    await apply(withAccesses([access('bot-a')]));
+    const report = await apply(withAccesses([access('bot-a', { actions: ['campaigns.read', 'campaigns.write'] })]));
+    expect(report.warnings).toEqual([expect.stringMatching(/^access bot-a: its name, environments or actions differ/)]);
+    expect((await accesses.findByClientId('bot-a'))?.actions).toEqual(['campaigns.read']);
+  });
+
+  it('an environment apiKey: a changed one replaces the stored key, null removes it, absent leaves it (set through the API)', async () => {
+    const { engine, apply } = stack();
+    await apply(file);
+    const keyed = (apiKey: unknown) => {
+      const f = structuredClone(file) as any;
+      if (apiKey === undefined) delete f.accounts[0].environments[0].apiKey;
+      else f.accounts[0].environments[0].apiKey = apiKey;
+      return f;
+    };
+    expect((await apply(keyed('k-rotated-0123456789'))).changes).toEqual(['environment prod: apiKey replaced']);
+    await expect(engine.checkApiKey('prod', 'k-0123456789abcdef')).rejects.toThrow();
+    await engine.checkApiKey('prod', 'k-rotated-0123456789');
+    expect((await apply(keyed(null))).changes).toEqual(['environment prod: apiKey removed']);
+    await engine.checkApiKey('prod', null);
+    const stored = await engine.getEnvironment('prod');
+    await engine.load(stored!.config, { environment: 'prod', account: 'acme', apiKey: 'k-set-through-the-api' });
+    expect(await apply(keyed(undefined))).toMatchObject({ changes: [], warnings: [] });
+    await engine.checkApiKey('prod', 'k-set-through-the-api');
+  });
+
+  it("a catalog's keys follow the file: the old catalog key stops", async () => {
+    const { catalogs, apply } = stack();
+    await apply(withAccesses([]));
+    expect((await catalogs.authenticate('c'.repeat(40)))?.role).toBe('catalog');
+    const report = await apply(withAccesses([], 'd'.repeat(40)));
+    expect(report.changes).toEqual(['catalog shop: keys replaced']);
+    expect(await catalogs.authenticate('c'.repeat(40))).toBeUndefined();
+    expect((await catalogs.authenticate('d'.repeat(40)))?.role).toBe('catalog');
+  });
+
+  it('holds on SQLite too: revocation on removal and a changed secret, across reopening the database', async () => {
+    const { sqliteStorage } = await import('../adapters/sql/sqlite');
+    const dir = mkdtempSync(join(tmpdir(), 'abkit-bootstrap-'));
+    const open = async () => stack(await sqliteStorage({ filename: join(dir, 'abkit.db') }));
+    const first = await open();
+    await first.apply(withAccesses([access('bot-a'), access('bot-b')]));
+    await first.storage.close();
+    const second = await open();
+    const report = await second.apply(withAccesses([access('bot-b', { clientSecret: NEW_SECRET })]));
+    expect(report).toMatchObject({
+      accessesRevoked: ['bot-a'],
+      changes: ['access bot-b: clientSecret replaced', 'access bot-a: revoked (no longer in the bootstrap file)'],
+    });
+    await refused(token(second.tokens, 'bot-a'));
+    await refused(token(second.tokens, 'bot-b', SECRET));
+    await token(second.tokens, 'bot-b', NEW_SECRET);
+    await second.storage.close();
+  });
+});
+
+describe('AccessManager: a fixed access id', () => {
+  it('is taken as given when 1 to 64 of [A-Za-z0-9_-], and refused by name otherwise', async () => {
+    const accesses = new AccessManager({ storage: memoryStorage() });
+    expect((await accesses.createAccess({ account: 'acme', name: 'n', actions: ['campaigns.read'], id: 'bootstrap_x-1' })).id).toBe(
+      'bootstrap_x-1',
+    );
+    for (const id of ['', 'has space', 'x'.repeat(65), 'a/b']) {
+      const error = (await accesses
+        .createAccess({ account: 'acme', name: 'n', actions: ['campaigns.read'], id })
+        .catch((e) => e)) as ValidationError;
+      expect(error.details, id).toEqual([{ path: ['id'], message: 'must be 1 to 64 letters, digits, _ and -' }]);
     }
   });
 });
