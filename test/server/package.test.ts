@@ -3,7 +3,7 @@
  * empty project, and its compiled command is run there (no tsx, no repository files).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -125,6 +125,16 @@ describeIf(need(built, 'dist/ is absent; npm test builds it first'), 'npx abkit 
     ]) {
       expect(metrics).toContain(name);
     }
+  });
+
+  it('abkit --version prints the installed package version; the bootstrap JSON Schema ships with it', () => {
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/abkit/package.json'), 'utf8')) as { version: string };
+    expect(execFileSync('npx', ['--no-install', 'abkit', '--version'], { cwd: project, encoding: 'utf8' })).toBe(`${installed.version}\n`);
+    expect(execFileSync('npx', ['--no-install', 'abkit', '--help'], { cwd: project, encoding: 'utf8' })).toMatch(/^ {2}validate /m);
+    const schema = JSON.parse(readFileSync(join(project, 'node_modules/abkit/docs/bootstrap.schema.json'), 'utf8')) as {
+      properties: object;
+    };
+    expect(Object.keys(schema.properties)).toEqual(['$schema', 'accounts', 'accesses', 'catalogs']);
   });
 
   it('logs JSON lines with a request id, and never a secret', async () => {
