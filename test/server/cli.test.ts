@@ -3,7 +3,7 @@
  * output captured, and through the built dist/cli.js where the process matters (exit codes,
  * the package version).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -229,5 +229,40 @@ describeIf(need(existsSync(cli), 'dist/ is absent; npm test builds it first'), '
     const missing = node(['validate', join(root, 'no-such-file.json')]);
     expect(missing.status).toBe(1);
     expect(missing.stdout).toContain('ENOENT');
+  });
+
+  it('a bootstrap file with a misspelt key stops the start: exit 1, one line naming the key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'abkit-typo-'));
+    writeFileSync(join(dir, 'bootstrap.json'), '{"acounts": []}');
+    const typo = node(['serve', '--port', '0', '--storage', 'memory', '--bootstrap', join(dir, 'bootstrap.json')]);
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toBe('abkit: cannot start: invalid bootstrap file: acounts: unknown key "acounts" (did you mean "accounts"?)\n');
+  });
+
+  it("a fresh start says what it created, answers the README's first request, and exits 0 on SIGTERM", async () => {
+    const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--storage', 'memory'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const m = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (m && stderr.includes('Try:')) resolve(m[1]!);
+      });
+      void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+    try {
+      expect(stderr).toContain('created account "default" with environment "default"');
+      const res = await fetch(`${base}/v2/campaigns`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"visitor_id":"v1","context":{"plan":"gold"}}',
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 });
