@@ -28,7 +28,7 @@ export function createAbkit(options: AbkitOptions = {}): Abkit {
 // public type is in abkit/types (src/types.ts). test/packaging.test.ts keeps this under 50 names.
 export { createHandler } from './http/handler';
 export { memoryStorage };
-export { applyBootstrap, checkBootstrap } from './bootstrap';
+export { applyBootstrap } from './bootstrap';
 export { DecisionEngine } from './decision/engine';
 export { ExperimentService } from './results/experiments';
 export { RemoteControl } from './access/remote-control';

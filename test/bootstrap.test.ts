@@ -10,7 +10,6 @@ import {
   AuthenticationError,
   applyBootstrap,
   CatalogRegistry,
-  checkBootstrap,
   DecisionEngine,
   TokenService,
   ValidationError,
@@ -19,6 +18,7 @@ import {
 import { credentialHash, sha256Hex } from '../src/crypto';
 import { config } from './helpers/configs';
 import { describeIf, need } from './helpers/skip';
+import { checkBootstrap } from '../src/http/index';
 
 const root = join(__dirname, '..');
 

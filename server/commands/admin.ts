@@ -132,7 +132,7 @@ const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOStrin
 
 const accessCreate: Command = {
   name: 'access create',
-  summary: 'Create a remote-control access; prints its client id and secret once',
+  summary: 'create a remote-control access; prints its client id and secret once',
   usage: `usage: abkit access create <account> --name <name> --actions <a,b> [--environments <e1,e2>]
 
 Creates an access of <account> (which must exist) and prints its id, client id and client secret:
@@ -200,7 +200,7 @@ ${STORAGE_FLAGS}`,
 
 const accessRevoke: Command = {
   name: 'access revoke',
-  summary: 'Revoke an access: its tokens stop working',
+  summary: 'revoke an access: its tokens stop working',
   usage: `usage: abkit access revoke <account> <access-id>
 
 Revokes the access: it gets no more tokens, and a running server refuses the tokens it has within
@@ -220,7 +220,7 @@ ${STORAGE_FLAGS}`,
 
 const accessRotate: Command = {
   name: 'access rotate',
-  summary: 'Give an access a new client secret, printed once; the old one stops',
+  summary: 'give an access a new client secret, printed once; the old one stops',
   usage: `usage: abkit access rotate <account> <access-id>
 
 Prints a new client secret, shown this once; the old secret no longer gets tokens (tokens it got
@@ -242,7 +242,7 @@ ${STORAGE_FLAGS}`,
 
 const accountCreate: Command = {
   name: 'account create',
-  summary: 'Create an account',
+  summary: 'create an account',
   usage: `usage: abkit account create <id>
 
 <id>: 1 to 128 letters, digits, ".", "_" or "-".
@@ -261,7 +261,7 @@ ${STORAGE_FLAGS}`,
 
 const envCreate: Command = {
   name: 'env create',
-  summary: 'Create an environment of an account (empty configuration), optionally with an API key printed once',
+  summary: 'create an environment of an account (empty configuration), optionally with an API key printed once',
   usage: `usage: abkit env create <account> <id> [--default] [--api-key]
 
 Creates environment <id> with no campaign. --default makes it the account's default environment
@@ -289,7 +289,7 @@ ${STORAGE_FLAGS}`,
 
 const catalogCreate: Command = {
   name: 'catalog create',
-  summary: 'Create a catalog; prints its catalog and search keys once',
+  summary: 'create a catalog; prints its catalog and search keys once',
   usage: `usage: abkit catalog create <identifier> [--sync-interval-ms N]
 
 <identifier>: a lower-case DNS label (a-z, 0-9, inner hyphens). Prints the catalog key (writes
@@ -317,7 +317,7 @@ ${STORAGE_FLAGS}`,
 
 const adminKey: Command = {
   name: 'admin-key',
-  summary: 'Print a fresh admin key for ABKIT_ADMIN_KEY',
+  summary: 'print a fresh admin key for ABKIT_ADMIN_KEY',
   usage: `usage: abkit admin-key
 
 Prints a new random admin key (256 bits). Give it to abkit serve as ABKIT_ADMIN_KEY, as

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { ADMIN_COMMANDS } from './admin';
 import type { Command } from './command';
 import { serveCommand } from './serve';
 import { validateCommand } from './validate';
@@ -11,6 +12,6 @@ import { validateCommand } from './validate';
 export const COMMANDS: readonly Command[] = [
   serveCommand,
   validateCommand,
-  // The admin commands of #25 (server/commands/admin.ts: access create|list|revoke|rotate,
-  // account create, env create, catalog create, admin-key) are added here: ...adminCommands.
+  // access create|list|revoke|rotate, account create, env create, catalog create, admin-key
+  ...ADMIN_COMMANDS,
 ];

@@ -22,7 +22,7 @@ export { CONFIG_LIMITS } from '../model/bucketing-config';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
 export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './decision';
 export { handlerOf } from './router';
-export { bootstrapJsonSchema, bootstrapSchema, catalogSearchSchema } from '../bootstrap';
+export { bootstrapJsonSchema, bootstrapSchema, catalogSearchSchema, checkBootstrap } from '../bootstrap';
 export { ACCESS_ACTIONS } from '../access/actions';
 export { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from '../access/access-manager';
 export { ACCESS_TOKEN_PREFIX } from '../access/token-service';
