@@ -37,7 +37,8 @@ const MAX_INTERVAL_MS = 2_147_483_647;
  */
 export const BOOTSTRAP_LIMITS = Object.freeze({
   accounts: 1_000,
-  environmentsPerAccount: 1_000,
+  // As the admin API allows (ADMIN_LIMITS): an account the file fills can still be run from the console.
+  environmentsPerAccount: 100,
   accesses: 10_000,
   catalogs: 1_000,
   itemsPerCatalog: 1_000_000,
