@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { checkBootstrap } from '../src/bootstrap';
+import { checkBootstrap } from '../src/bootstrap/apply';
 import { parseBucketingConfig } from '../src/model/bucketing-config';
 import { AbkitError, formatPath } from '../src/errors';
 

@@ -28,7 +28,7 @@ export function createAbkit(options: AbkitOptions = {}): Abkit {
 // public type is in abkit/types (src/types.ts). test/packaging.test.ts keeps this under 50 names.
 export { createHandler } from './http/handler';
 export { memoryStorage };
-export { applyBootstrap } from './bootstrap';
+export { applyBootstrap } from './bootstrap/apply';
 export { DecisionEngine } from './decision/engine';
 export { ExperimentService } from './results/experiments';
 export { RemoteControl } from './access/remote-control';
@@ -65,4 +65,4 @@ export type { CatalogItem } from './storage/catalog';
 export type { BatchOperation, BatchResult } from './catalog/catalog';
 export type { SearchServiceOptions, SearchResponse, AutocompleteResponse } from './search/service';
 export type { SearchQueryInput } from './search/query';
-export type { ApplyBootstrapOptions, BootstrapReport } from './bootstrap';
+export type { ApplyBootstrapOptions, BootstrapReport } from './bootstrap/apply';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bootstrapJsonSchema } from '../src/bootstrap';
+import { bootstrapJsonSchema } from '../src/bootstrap/schema';
 import {
   AccessManager,
   AuthenticationError,

@@ -52,7 +52,7 @@ describe('entry points', () => {
     [/^src\/decision\//, /^src\/catalog\//],
     [/^src\/results\//, /^src\/search\//],
     [/^src\/access\//],
-    [/^src\/bootstrap$/],
+    [/^src\/bootstrap\//],
     [/^src\/admin\//],
     [/^src\/http\//],
     [/^src\/abkit$/],

@@ -1,6 +1,6 @@
 import type { AccessManager, AccessPreview, CreatedAccess } from '../access/access-manager';
 import type { TokenService } from '../access/token-service';
-import { catalogSearchSchema, type CatalogSearchSettings } from '../bootstrap';
+import { catalogSearchSchema, type CatalogSearchSettings } from '../bootstrap/schema';
 import type { SyncSchedule, SyncResult } from '../catalog/catalog';
 import type { CatalogRegistry } from '../catalog/registry';
 import { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';

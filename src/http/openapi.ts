@@ -24,7 +24,7 @@ import { REMOTE_CONTROL_ROUTES } from './remote';
 import { ADMIN_ROUTES } from './admin';
 import { ADMIN_LIMITS } from '../admin/service';
 import { AUDIT_LIMITS } from '../admin/audit-log';
-import { catalogSearchSchema } from '../bootstrap';
+import { catalogSearchSchema } from '../bootstrap/schema';
 import type { RouteSpec } from './router';
 import { SEARCH_ROUTES } from './search';
 import { SERVICE_ROUTES } from './service';
