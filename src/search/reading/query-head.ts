@@ -1,0 +1,63 @@
+/**
+ * The query's head term: what the shopper wants an item to be (see {@link queryHead}).
+ *
+ * @module
+ */
+import type { QueryMatch } from '../matching';
+import type { SearchIndex } from '../search-index';
+import { startsTail } from '../subject';
+
+/** A query term is its head when it says what items are at least this share as often as the term saying it most, and comes later. */
+const HEAD_SHARE = 0.5;
+/** A query term can be its head when it names items (see subject.ts) in at least this share of the documents where it says what they are. */
+const NAMES_SHARE = 0.5;
+
+/**
+ * The query's head term: the last counted term that says what items are (see subject.ts) in at
+ * least half as large a share of its documents as the term saying it most ("case", "protector"
+ * or "grip" rather than "plus", "s7" or "samsung": English noun phrases end with what they
+ * name), or that names the items it says they are in most of them, as a name phrase's last word
+ * or a category's type word ("phone" in "prepaid phone", though phones are mentioned by every
+ * accessory "for … Cell Phones": a "Prepaid Cell Phone" is a phone, whereas "prepaid" names
+ * little; a number or a lone letter never counts as naming). Terms after "for" or "fits" qualify the head ("case for galaxy s7").
+ */
+export function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
+  if (!match) return -1;
+  const terms = match.query.terms;
+  let end = terms.length;
+  for (let i = 1; i < terms.length; i++) {
+    if (startsTail(terms[i]!.text)) {
+      end = i;
+      break;
+    }
+  }
+  const shares = new Map<number, number>();
+  const namers = new Set<number>();
+  let best = 0;
+  for (const t of match.counted) {
+    if (t >= end) continue;
+    let df = 0;
+    let sdf = 0;
+    let named = 0;
+    const words = match.termWords[t]!;
+    const codes = match.termCodes[t]!;
+    // The term's own words (exact or stem), not its prefixes and typos.
+    for (let k = 0; k < words.length; k++) {
+      if (codes[k]! > 2) continue;
+      df += index.postingStart[words[k]! + 1]! - index.postingStart[words[k]!]!;
+      sdf += index.subjectDf[words[k]!]!;
+      named += index.namedDf[words[k]!]!;
+    }
+    const share = df === 0 ? 0 : sdf / df;
+    shares.set(t, share);
+    if (share > best) best = share;
+    // A number or a lone letter names no kind of item, even at a phrase's end ("Zphone 7").
+    if (sdf > 0 && named >= NAMES_SHARE * sdf && /^\p{L}{2,}$/u.test(terms[t]!.text)) namers.add(t);
+  }
+  // English noun phrases end with what they name ("phone grip" is a grip): the last term saying
+  // what items are at least half as often as the term saying it most, or naming them.
+  const floor = best * HEAD_SHARE;
+  let head = -1;
+  for (const [t, share] of shares) if ((share > 0 && share >= floor) || namers.has(t)) head = Math.max(head, t);
+  return head;
+}

@@ -1,0 +1,54 @@
+/**
+ * `_rankingScoreDetails`: what each rule counted for one hit (each rule module writes its entry).
+ *
+ * @module
+ */
+
+/**
+ * What each rule counted for one hit (`_rankingScoreDetails`). Each rule entry has its `order`
+ * (place in the rule list) and `score` in [0, 1]; `customRanking` criteria and `bm25` give
+ * their `value` instead (they are not in `_rankingScore`).
+ *
+ * @example
+ * ```ts
+ * const { hits } = await search.search({ text: 'galaxy case', showRankingScoreDetails: true });
+ * const details: RankingScoreDetails | undefined = hits[0]?._rankingScoreDetails;
+ * console.log(details?.words, details?.typo, details?.attribute);
+ * ```
+ */
+export interface RankingScoreDetails {
+  readonly words?: { readonly order: number; readonly score: number; readonly matchingWords: number; readonly maxMatchingWords: number };
+  readonly typo?: { readonly order: number; readonly score: number; readonly typoCount: number; readonly maxTypoCount: number };
+  /** `headNamesItem`: the head term ends a phrase of the item's name ("Prepaid Phone **Card**") or is its category's type word. */
+  readonly subject?: {
+    readonly order: number;
+    readonly score: number;
+    readonly head: string | null;
+    readonly headNamesItem: boolean;
+    readonly subjectWords: number;
+    readonly maxSubjectWords: number;
+  };
+  /** `variantTerms`: query terms whose every name match the name extends into another model ("Galaxy S7 **edge**" for "galaxy s7"). */
+  readonly variant?: { readonly order: number; readonly score: number; readonly variantTerms: number };
+  readonly proximity?: {
+    readonly order: number;
+    readonly score: number;
+    readonly distance: number;
+    readonly minDistance: number;
+    readonly maxDistance: number;
+  };
+  readonly attribute?: { readonly order: number; readonly score: number; readonly field: string | null; readonly position: number | null };
+  readonly exactness?: {
+    readonly order: number;
+    readonly score: number;
+    readonly exactWords: number;
+    readonly matchType: 'exactMatch' | 'matchesStart' | 'noExactMatch';
+  };
+  readonly bm25?: { readonly order: number; readonly value: number; readonly coverage: number; readonly textCoverage: number };
+  /** The price the `priceIntent` rule ordered by (`value`), present when the query asked for a low price. */
+  readonly priceIntent?: { readonly order: number; readonly value: unknown };
+  /** After every rule: the item's value of each `tieBreak` criterion (by its text, `price:asc`), before the id. */
+  readonly tieBreak?: { readonly order: number; readonly values: Readonly<Record<string, unknown>> };
+  /** `customRanking` criteria, by their text (`popularity:desc`). */
+  readonly [criterion: string]: { readonly order: number; readonly score?: number; readonly value?: unknown } | undefined;
+}

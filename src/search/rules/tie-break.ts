@@ -1,0 +1,55 @@
+/**
+ * The tie-break: after every rule, hits still equal (the same listing in another colour or for
+ * another carrier) go by the `tieBreak` criteria, then by id. Their keys are read only for hits
+ * tied on every rule: few, so no key is gathered for every candidate.
+ *
+ * @module
+ */
+import type { SortCriterion } from '../query';
+import type { SearchIndex } from '../search-index';
+import { keyReader } from '../sort-keys';
+
+/**
+ * The default final order of hits equal on every ranking rule (the same listing in another
+ * colour or for another carrier): the lower price (the same thing for less), then the name in
+ * alphabetical order (its colour or carrier: the order a shop lists variants in); the id after.
+ *
+ * @example
+ * ```ts
+ * new SearchService({ catalog, tieBreak: ['price:asc', 'name:asc'] }); // the default, spelled out
+ * new SearchService({ catalog, tieBreak: ['stock:desc', 'price:asc'] }); // in stock first
+ * ```
+ */
+export const TIE_BREAK: readonly string[] = ['price:asc', 'name:asc'];
+
+/** A tie-break criterion with its key reader. */
+export interface TieBreakKey {
+  readonly criterion: SortCriterion;
+  readonly read: (doc: number) => unknown;
+  /** 1: ascending, -1: descending. */
+  readonly sign: number;
+}
+
+/** The key readers of `criteria`. */
+export function tieBreakKeys(index: SearchIndex, criteria: readonly SortCriterion[]): TieBreakKey[] {
+  return criteria.map((criterion) => ({ criterion, read: keyReader(index, criterion), sign: criterion.direction === 'asc' ? 1 : -1 }));
+}
+
+/** The `tieBreak` entry of `_rankingScoreDetails`: the document's value of each criterion, by its text (`price:asc`). */
+export function tieBreakDetails(
+  keys: readonly TieBreakKey[],
+  doc: number,
+  order: number,
+): { order: number; values: Record<string, unknown> } {
+  const values: Record<string, unknown> = {};
+  for (const { criterion, read } of keys) {
+    // Defined, not assigned: a field may be named __proto__.
+    Object.defineProperty(values, `${criterion.field}:${criterion.direction}`, {
+      value: read(doc) ?? null,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return { order, values };
+}
