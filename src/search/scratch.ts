@@ -42,3 +42,11 @@ export function perIndex<K extends object, V>(make: (index: K) => V): (index: K)
     return value;
   };
 }
+
+// Per index: the filters' two masks in turn (0, 1), and the facets' mask of the matching documents (2).
+const masks = perIndex<{ readonly items: readonly unknown[] }, (Uint8Array | undefined)[]>(() => []);
+
+/** Mask `k` of an index (one byte per document), holding anything: the caller fills it. */
+export function maskScratch(index: { readonly items: readonly unknown[] }, k: number): Uint8Array {
+  return (masks(index)[k] ??= new Uint8Array(index.items.length));
+}

@@ -1,24 +1,25 @@
 import type { Catalog } from '../catalog/catalog';
-import { isStandardField } from '../catalog/typing';
-import { ValidationError } from '../errors';
 import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
 import { Analyzer, PRICE_INTENT_WORDS, type Stemmer, type Synonyms } from './analysis';
+import { defaultFacetPaths, type Facet, facetsOf } from './facets';
+import { checkQuery, filterMask } from './filters';
+import { type Hit, hitOf, hitText } from './hits';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import {
   autocompleteQuerySchema,
   searchQuerySchema,
   type AutocompleteQueryInput,
-  type Filter,
-  type SearchQuery,
   type SearchQueryInput,
   type SortCriterion,
 } from './query';
 import type { SearchWork } from './work';
 import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
-import { docsWith, lowerBound, type PathIndex } from './path-index';
-import { perIndex } from './scratch';
-import { fieldText, MAX_OBJECT_KEY_PATHS, SearchIndex } from './search-index';
+import { fieldText, SearchIndex } from './search-index';
+import { dot, unit } from './vectors';
+
+export type { Facet } from './facets';
+export type { Hit } from './hits';
 
 /**
  * Turns texts into vectors for hybrid search. Vectors of the items are computed when a visible
@@ -37,33 +38,6 @@ export interface Embedder {
   /** One vector per text, all of the same dimension. */
   embed(texts: readonly string[]): Promise<number[][]>;
 }
-
-/**
- * A facet (interfaces.md, Search).
- *
- * @example
- * ```ts
- * const { facets } = await search.search({ text: 'phone' });
- * const brand: Facet | undefined = facets.brand;
- * if (brand?.type === 'list') for (const [value, count] of brand.values) console.log(value, count);
- * ```
- */
-export type Facet =
-  | { readonly type: 'list'; readonly values: readonly (readonly [string | boolean, number])[] }
-  | { readonly type: 'range'; readonly values: { readonly min: number; readonly max: number } };
-
-/**
- * A hit: the item, with its ranking score, and what each rule counted when
- * `showRankingScoreDetails` is set.
- *
- * @example
- * ```ts
- * const { hits } = await search.search({ text: 'galaxy', showRankingScoreDetails: true });
- * const best: Hit | undefined = hits[0];
- * console.log(best?.id, best?.name, best?._rankingScore, best?._rankingScoreDetails?.words);
- * ```
- */
-export type Hit = CatalogItem & { readonly _rankingScore: number; readonly _rankingScoreDetails?: RankingScoreDetails };
 
 /**
  * The search response (interfaces.md, Search).
@@ -362,8 +336,8 @@ export class SearchService {
   }> {
     const query = parseWith(searchQuerySchema, input, 'search query');
     const index = await this.#index();
-    this.#validate(index, query);
-    const allowed = this.#filter(index, query.filters);
+    checkQuery(index, query);
+    const allowed = filterMask(index, query.filters);
     const analyzed = this.#analyzer.query(query.text, MAX_QUERY_TERMS);
     const { page, hitsPerPage } = query;
     const ratio = query.semanticRatio ?? 0;
@@ -414,7 +388,7 @@ export class SearchService {
     } finally {
       this.#done(ranker);
     }
-    const facets = this.#facets(index, docs);
+    const facets = facetsOf(index, docs, this.#facetPaths(index), this.#maxFacetValues);
     return {
       items: index.items,
       shown,
@@ -545,205 +519,14 @@ export class SearchService {
     return index;
   }
 
-  #validate(index: SearchIndex, query: SearchQuery): void {
-    const details = [];
-    for (const [field, filter] of Object.entries(query.filters)) {
-      const path = index.paths.get(field);
-      if (!path) details.push({ path: ['filters', field], message: `filters[${field}]: unknown field ${field}${this.#skipped(index)}` });
-      else if (filter.kind === 'range' && path.info.kind !== 'number') {
-        details.push({
-          path: ['filters', field],
-          message: `filters[${field}]: a range filter needs a number field; ${field} is ${path.info.kind}`,
-        });
-      } else if (filter.kind === 'list') {
-        const bad = filter.values.filter((v) =>
-          path.info.kind === 'number'
-            ? v.trim() === '' || !Number.isFinite(Number(v))
-            : path.info.kind === 'boolean'
-              ? v !== 'true' && v !== 'false'
-              : false,
-        );
-        if (bad.length > 0) {
-          details.push({
-            path: ['filters', field],
-            message: `filters[${field}]: ${field} is ${path.info.kind}; ${bad.map((v) => JSON.stringify(v)).join(', ')} can never match`,
-          });
-        }
-      }
-    }
-    for (const { field } of query.sort) {
-      if (!index.paths.has(field) && field !== 'id')
-        details.push({ path: ['sort'], message: `sort: unknown field ${field}${this.#skipped(index)}` });
-    }
-    if (details.length > 0) throw new ValidationError(`${details.map((d) => d.message).join('; ')}`, details);
-  }
-
-  /** What an unknown path may be when the index left object keys out. */
-  #skipped(index: SearchIndex): string {
-    return index.skippedKeys === 0
-      ? ''
-      : ` (the catalog's object fields hold ${index.skippedKeys + MAX_OBJECT_KEY_PATHS} keys; search indexes the ${MAX_OBJECT_KEY_PATHS} the most items hold)`;
-  }
-
-  /**
-   * Documents passing every filter (1 in the mask), or undefined without filters. The mask is
-   * scratch of the index, valid until the next call: the caller reads it before any await.
-   */
-  #filter(index: SearchIndex, filters: Readonly<Record<string, Filter>>): Uint8Array | undefined {
-    let allowed: Uint8Array | undefined;
-    let k = 0;
-    for (const [field, filter] of Object.entries(filters)) {
-      // Two masks in turn, each filter's from the one before: allocating one per filter cost as much as marking it.
-      const mask = maskScratch(index, k++ % 2).fill(0);
-      for (const docs of matching(index.paths.get(field)!, filter)) {
-        // Two loops, not one testing `allowed` per document: a range window may hold most of the catalog.
-        if (!allowed) for (let i = 0; i < docs.length; i++) mask[docs[i]!] = 1;
-        else for (let i = 0; i < docs.length; i++) if (allowed[docs[i]!] === 1) mask[docs[i]!] = 1;
-      }
-      allowed = mask;
-    }
-    return allowed;
-  }
-
-  /**
-   * The facets of the matching documents: a field none of them has a value of has none (its
-   * facet would say nothing, and a catalog of many sparse fields answered a megabyte of them).
-   * Each path is counted from whichever is shorter, the matching documents or its postings,
-   * so a path few items have costs what it holds, not the catalog's size.
-   */
-  #facets(index: SearchIndex, docs: readonly number[]): Record<string, Facet> {
-    const out: Record<string, Facet> = {};
-    // A field named `__proto__` becomes a key, not the object's prototype.
-    const set = (path: string, facet: Facet) => {
-      if (path === '__proto__') Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
-      else out[path] = facet;
-    };
-    let matched: Uint8Array | undefined;
-    const mask = (): Uint8Array => {
-      if (!matched) {
-        matched = maskScratch(index, 2).fill(0);
-        for (const doc of docs) matched[doc] = 1;
-      }
-      return matched;
-    };
-    for (const path of this.#facetPaths(index)) {
-      const p = index.paths.get(path)!;
-      const { postingDocs } = p;
-      if (postingDocs.length === 0 || docs.length === 0) continue;
-      const byPostings = postingDocs.length < docs.length;
-      if (p.info.kind === 'number') {
-        const range = p.min && p.max && !byPostings ? rangeOfDocs(p, docs) : rangeOfPostings(p, mask());
-        if (range) set(path, { type: 'range', values: range });
-        continue;
-      }
-      const values = p.values!;
-      const counts = new Uint32Array(values.length);
-      const hit: number[] = [];
-      if (p.offsets && p.ids && !byPostings) {
-        const { offsets, ids } = p;
-        for (const doc of docs) for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
-        for (let id = 0; id < counts.length; id++) if (counts[id]! > 0) hit.push(id);
-      } else {
-        const m = mask();
-        const { postingStart } = p;
-        for (let id = 0; id < values.length; id++) {
-          let count = 0;
-          for (let k = postingStart[id]!; k < postingStart[id + 1]!; k++) count += m[postingDocs[k]!]!;
-          if (count > 0) {
-            counts[id] = count;
-            hit.push(id);
-          }
-        }
-      }
-      if (hit.length === 0) continue;
-      // Count, then value case-insensitively, then as is; the lowercased texts are computed once per index.
-      const lower = p.lower!;
-      hit.sort(
-        (a, b) =>
-          counts[b]! - counts[a]! ||
-          (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) ||
-          (String(values[a]) < String(values[b]) ? -1 : 1),
-      );
-      set(path, {
-        type: 'list',
-        values: hit.slice(0, this.#maxFacetValues).map((id) => [values[id]!, counts[id]!] as [string | boolean, number]),
-      });
-    }
-    return out;
-  }
-
   /** The paths faceted on an index: the same for every query, so found once per index. */
   #facetPaths(index: SearchIndex): readonly string[] {
-    if (this.#facetsOf?.index !== index) this.#facetsOf = { index, paths: this.#findFacetPaths(index) };
+    if (this.#facetsOf?.index !== index)
+      this.#facetsOf = { index, paths: this.#options.facets?.filter((p) => index.paths.has(p)) ?? defaultFacetPaths(index) };
     return this.#facetsOf.paths;
   }
 
   #facetsOf: { readonly index: SearchIndex; readonly paths: readonly string[] } | undefined;
-
-  #findFacetPaths(index: SearchIndex): string[] {
-    if (this.#options.facets) return this.#options.facets.filter((p) => index.paths.has(p));
-    const defaults: string[] = [];
-    for (const [path, p] of index.paths) {
-      if (p.info.objectField !== undefined) continue;
-      if (path === 'categories_ids' || path === 'price') defaults.push(path);
-      else if (!isStandardField(path) && p.info.kind !== 'number') defaults.push(path);
-    }
-    return defaults;
-  }
-}
-
-// Per index: the filters' two masks in turn (0, 1), and the facets' mask of the matching documents (2).
-const masks = perIndex<SearchIndex, (Uint8Array | undefined)[]>(() => []);
-function maskScratch(index: SearchIndex, k: number): Uint8Array {
-  return (masks(index)[k] ??= new Uint8Array(index.items.length));
-}
-
-/** The least and greatest value of a number path over documents, from its per-document arrays. */
-function rangeOfDocs(p: PathIndex, docs: readonly number[]): { min: number; max: number } | undefined {
-  const { min: least, max: most } = p as Required<PathIndex>;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const doc of docs) {
-    // NaN (no value) fails both comparisons.
-    if (least[doc]! < min) min = least[doc]!;
-    if (most[doc]! > max) max = most[doc]!;
-  }
-  return min <= max ? { min, max } : undefined;
-}
-
-/** The same from the postings, which are in value order: the first and last one a matching document has. */
-function rangeOfPostings(p: PathIndex, matched: Uint8Array): { min: number; max: number } | undefined {
-  const { postingDocs } = p;
-  const values = p.sortedValues!;
-  let lo = 0;
-  while (lo < postingDocs.length && matched[postingDocs[lo]!] !== 1) lo++;
-  if (lo === postingDocs.length) return undefined;
-  let hi = postingDocs.length - 1;
-  while (matched[postingDocs[hi]!] !== 1) hi--;
-  return { min: values[lo]!, max: values[hi]! };
-}
-
-function hitOf(item: CatalogItem, score: number, details: RankingScoreDetails | undefined): Hit {
-  const hit: Record<string, unknown> = { ...item, _rankingScore: score };
-  if (details) hit._rankingScoreDetails = details;
-  return hit as Hit;
-}
-
-/** The JSON text of a frozen item without its closing brace, and a comma unless it has no key. */
-const ITEM_HEADS = new WeakMap<CatalogItem, string>();
-
-/** `JSON.stringify(hitOf(item, score, details))`. */
-function hitText(item: CatalogItem, score: number, details: RankingScoreDetails | undefined): string {
-  // A field of the item named as a hit's own key keeps the item's place for it: serialized whole.
-  if (!Object.isFrozen(item) || Object.hasOwn(item, '_rankingScore') || Object.hasOwn(item, '_rankingScoreDetails'))
-    return JSON.stringify(hitOf(item, score, details));
-  let head = ITEM_HEADS.get(item);
-  if (head === undefined) {
-    const whole = JSON.stringify(item);
-    head = whole === '{}' ? '{' : `${whole.slice(0, -1)},`;
-    ITEM_HEADS.set(item, head);
-  }
-  return `${head}"_rankingScore":${JSON.stringify(score)}${details ? `,"_rankingScoreDetails":${JSON.stringify(details)}` : ''}}`;
 }
 
 function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string) => never): void {
@@ -761,62 +544,4 @@ function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string
     if (!Array.isArray(list) || !list.every((w) => typeof w === 'string' && w.trim() !== ''))
       fail(`synonyms.oneWay[${JSON.stringify(key)}] must be an array of words or phrases, got ${JSON.stringify(list)}`);
   }
-}
-
-/**
- * The windows of the path's posting list holding the documents that pass `filter` (a document
- * may be in several: a list filter's values are ORed). Windows, not a set: a range over most of
- * the catalog is then a subarray, and the caller marks its mask from it without hashing.
- */
-function matching(path: PathIndex, filter: Filter): Uint32Array[] {
-  if (filter.kind === 'list') {
-    const out: Uint32Array[] = [];
-    for (const raw of filter.values) {
-      let key: string | number | boolean;
-      if (path.info.kind === 'number') {
-        const n = Number(raw);
-        if (raw.trim() === '' || !Number.isFinite(n)) continue;
-        key = n;
-      } else if (path.info.kind === 'boolean') {
-        if (raw !== 'true' && raw !== 'false') continue;
-        key = raw === 'true';
-      } else key = raw;
-      out.push(docsWith(path, key));
-    }
-    return out;
-  }
-  // Range conditions are ANDed: intersect the index windows of a sorted array.
-  const values = path.sortedValues!;
-  let lo = 0;
-  let hi = values.length;
-  let equal: number | undefined;
-  for (const { operator, value } of filter.conditions) {
-    if (operator === '>') lo = Math.max(lo, lowerBound(values, value, true));
-    else if (operator === '>=') lo = Math.max(lo, lowerBound(values, value, false));
-    else if (operator === '<') hi = Math.min(hi, lowerBound(values, value, false));
-    else if (operator === '<=') hi = Math.min(hi, lowerBound(values, value, true));
-    else {
-      if (equal !== undefined && equal !== value) return [];
-      equal = value;
-      lo = Math.max(lo, lowerBound(values, value, false));
-      hi = Math.min(hi, lowerBound(values, value, true));
-    }
-  }
-  return lo < hi ? [path.postingDocs.subarray(lo, hi)] : [];
-}
-
-function unit(v: readonly number[]): Float32Array {
-  const out = Float32Array.from(v);
-  let norm = 0;
-  for (const x of out) norm += x * x;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i]! /= norm;
-  return out;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) s += a[i]! * b[i]!;
-  return s;
 }

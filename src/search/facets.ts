@@ -1,0 +1,132 @@
+/**
+ * Facets: per faceted path, the values of the matching documents with their counts, or the
+ * range of a number path.
+ *
+ * @module
+ */
+import { isStandardField } from '../catalog/typing';
+import type { PathIndex } from './path-index';
+import { maskScratch } from './scratch';
+import type { SearchIndex } from './search-index';
+
+/**
+ * A facet (interfaces.md, Search).
+ *
+ * @example
+ * ```ts
+ * const { facets } = await search.search({ text: 'phone' });
+ * const brand: Facet | undefined = facets.brand;
+ * if (brand?.type === 'list') for (const [value, count] of brand.values) console.log(value, count);
+ * ```
+ */
+export type Facet =
+  | { readonly type: 'list'; readonly values: readonly (readonly [string | boolean, number])[] }
+  | { readonly type: 'range'; readonly values: { readonly min: number; readonly max: number } };
+
+/**
+ * The facets of the matching documents: a field none of them has a value of has none (its
+ * facet would say nothing, and a catalog of many sparse fields answered a megabyte of them).
+ * Each path is counted from whichever is shorter, the matching documents or its postings,
+ * so a path few items have costs what it holds, not the catalog's size.
+ */
+export function facetsOf(
+  index: SearchIndex,
+  docs: readonly number[],
+  paths: readonly string[],
+  maxFacetValues: number,
+): Record<string, Facet> {
+  const out: Record<string, Facet> = {};
+  // A field named `__proto__` becomes a key, not the object's prototype.
+  const set = (path: string, facet: Facet) => {
+    if (path === '__proto__') Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
+    else out[path] = facet;
+  };
+  let matched: Uint8Array | undefined;
+  const mask = (): Uint8Array => {
+    if (!matched) {
+      matched = maskScratch(index, 2).fill(0);
+      for (const doc of docs) matched[doc] = 1;
+    }
+    return matched;
+  };
+  for (const path of paths) {
+    const p = index.paths.get(path)!;
+    const { postingDocs } = p;
+    if (postingDocs.length === 0 || docs.length === 0) continue;
+    const byPostings = postingDocs.length < docs.length;
+    if (p.info.kind === 'number') {
+      const range = p.min && p.max && !byPostings ? rangeOfDocs(p, docs) : rangeOfPostings(p, mask());
+      if (range) set(path, { type: 'range', values: range });
+      continue;
+    }
+    const values = p.values!;
+    const counts = new Uint32Array(values.length);
+    const hit: number[] = [];
+    if (p.offsets && p.ids && !byPostings) {
+      const { offsets, ids } = p;
+      for (const doc of docs) for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
+      for (let id = 0; id < counts.length; id++) if (counts[id]! > 0) hit.push(id);
+    } else {
+      const m = mask();
+      const { postingStart } = p;
+      for (let id = 0; id < values.length; id++) {
+        let count = 0;
+        for (let k = postingStart[id]!; k < postingStart[id + 1]!; k++) count += m[postingDocs[k]!]!;
+        if (count > 0) {
+          counts[id] = count;
+          hit.push(id);
+        }
+      }
+    }
+    if (hit.length === 0) continue;
+    // Count, then value case-insensitively, then as is; the lowercased texts are computed once per index.
+    const lower = p.lower!;
+    hit.sort(
+      (a, b) =>
+        counts[b]! - counts[a]! ||
+        (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) ||
+        (String(values[a]) < String(values[b]) ? -1 : 1),
+    );
+    set(path, {
+      type: 'list',
+      values: hit.slice(0, maxFacetValues).map((id) => [values[id]!, counts[id]!] as [string | boolean, number]),
+    });
+  }
+  return out;
+}
+
+/** The paths faceted by default: the string, string[] and boolean custom fields, `categories_ids`, and `price` (range). */
+export function defaultFacetPaths(index: SearchIndex): string[] {
+  const defaults: string[] = [];
+  for (const [path, p] of index.paths) {
+    if (p.info.objectField !== undefined) continue;
+    if (path === 'categories_ids' || path === 'price') defaults.push(path);
+    else if (!isStandardField(path) && p.info.kind !== 'number') defaults.push(path);
+  }
+  return defaults;
+}
+
+/** The least and greatest value of a number path over documents, from its per-document arrays. */
+function rangeOfDocs(p: PathIndex, docs: readonly number[]): { min: number; max: number } | undefined {
+  const { min: least, max: most } = p as Required<PathIndex>;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const doc of docs) {
+    // NaN (no value) fails both comparisons.
+    if (least[doc]! < min) min = least[doc]!;
+    if (most[doc]! > max) max = most[doc]!;
+  }
+  return min <= max ? { min, max } : undefined;
+}
+
+/** The same from the postings, which are in value order: the first and last one a matching document has. */
+function rangeOfPostings(p: PathIndex, matched: Uint8Array): { min: number; max: number } | undefined {
+  const { postingDocs } = p;
+  const values = p.sortedValues!;
+  let lo = 0;
+  while (lo < postingDocs.length && matched[postingDocs[lo]!] !== 1) lo++;
+  if (lo === postingDocs.length) return undefined;
+  let hi = postingDocs.length - 1;
+  while (matched[postingDocs[hi]!] !== 1) hi--;
+  return { min: values[lo]!, max: values[hi]! };
+}
