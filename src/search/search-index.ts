@@ -5,18 +5,21 @@
  *
  * @module
  */
-import { STANDARD_FIELDS, typeOf } from '../catalog/typing';
+import { STANDARD_FIELDS } from '../catalog/typing';
 import type { FieldType } from '../model/field-types';
 import type { CatalogItem } from '../storage/catalog';
 import type { Analyzer } from './analysis';
 import { bm25Norm, bm25Share } from './bm25';
+import { MAX_OBJECT_KEY_PATHS, searchPaths, visibleTypes } from './index-paths';
 import { Dictionary } from './dictionary';
-import { fieldValue, memberKind, scalarKind } from './fields';
+import { fieldValue } from './fields';
 import { Growable, zeroed } from './growable';
-import { pathIndexSteps, type PathIndex, type SearchPath } from './path-index';
+import { pathIndexSteps, type PathIndex } from './path-index';
 import { fieldWords, namesWhatItIs, NO_SPAN, saysWhatItIs } from './subject';
 import { runInSlices } from '../slices';
 import { VALUE_SEPARATOR } from './units';
+
+export { MAX_OBJECT_KEY_PATHS } from './index-paths';
 
 /** Characters of text analysed between two checkpoints of an index build (where a turn may be given). */
 export const BUILD_CHECKPOINT_CHARACTERS = 8192;
@@ -76,7 +79,7 @@ export class SearchIndex {
   readonly postingStart: Uint32Array;
   /**
    * Per posting (the entries of `postingDocs`): what the ranking's bounds read without reading
-   * the document's words (see ranking.ts). Flags {@link SAYS_WHAT}, {@link NAMES_WHAT}.
+   * the document's words (see reading/postings.ts and the rules' bounds). Flags {@link SAYS_WHAT}, {@link NAMES_WHAT}.
    */
   readonly postingFlags: Uint8Array;
   /** Per posting: bit p set when the word is at position p (below {@link START_POSITIONS}) of one of the document's fields. */
@@ -193,7 +196,7 @@ export class SearchIndex {
     analyzer: Analyzer,
     previous?: SearchIndex,
   ): Generator<void, SearchIndex> {
-    const custom = yield* visibleTypes(items);
+    const custom = yield* visibleTypes(items, BUILD_CHECKPOINT_ITEMS);
     const types = new Map<string, FieldType>();
     for (const [name, f] of Object.entries(STANDARD_FIELDS)) types.set(name, f.type);
     for (const [name, type] of custom) types.set(name, type);
@@ -359,7 +362,7 @@ export class SearchIndex {
     }
     const dictionary = yield* Dictionary.steps(wordList);
     const paths = new Map<string, PathIndex>();
-    const { infos, skippedKeys } = yield* searchPaths(items, types);
+    const { infos, skippedKeys } = yield* searchPaths(items, types, BUILD_CHECKPOINT_ITEMS);
     for (const info of infos)
       paths.set(info.path, yield* pathIndexSteps(items, info, BUILD_CHECKPOINT_ITEMS, previous?.paths.get(info.path)));
     return new SearchIndex({
@@ -494,7 +497,7 @@ function* fillPostings(
           if (namesWhatItIs(field, p, subjectSpans, d * 3, heads)) flags[w]! |= NAMES_WHAT;
         }
       }
-      // The ranking's BM25 share of one word, through the functions ranking.ts #fieldBm25 calls, in its order.
+      // The ranking's BM25 share of one word, through the functions reading/positions.ts fieldBm25 calls, in its order.
       const norm = bm25Norm(hi - lo, averageLength[f]!);
       for (const w of inField) {
         const n = fieldTf[w]!;
@@ -546,35 +549,6 @@ export function float32Above(x: number): number {
   return FLOAT32[0]!;
 }
 
-/**
- * The BM25 share (before the idf) of posting `k`, the same number #read computes for a term
- * matched by that word alone in the document: exactly when the word is in one searched field, or
- * in the first and one other (their counts are kept), below {@link MAX_POSTING_TF} times;
- * otherwise the float32 above it that the index keeps.
- */
-export function postingShare(index: SearchIndex, k: number): number {
-  const fields = index.postingFields[k]!;
-  const tf = index.postingTf[k]!;
-  if (fields !== 0 && tf < MAX_POSTING_TF) {
-    const f = lowestBit(fields);
-    const rest = fields & (fields - 1);
-    if (rest === 0) return fieldShare(index, index.postingDocs[k]!, f, tf);
-    if (f === 0 && (rest & (rest - 1)) === 0) {
-      const doc = index.postingDocs[k]!;
-      const first = index.postingTfFirst[k]!;
-      return fieldShare(index, doc, 0, first) + fieldShare(index, doc, lowestBit(rest), tf - first);
-    }
-  }
-  return index.postingBm25[k]!;
-}
-
-/** The BM25 share of a word found `n` times in field `f` of document `doc`. */
-function fieldShare(index: SearchIndex, doc: number, f: number, n: number): number {
-  const F = index.searchable.length;
-  const length = index.offsets[doc * F + f + 1]! - index.offsets[doc * F + f]!;
-  return bm25Share(index.fieldWeight[f]!, n, bm25Norm(length, index.averageLength[f]!));
-}
-
 /** The lowest bit set of a nonzero mask. */
 export function lowestBit(mask: number): number {
   return 31 - Math.clz32(mask & -mask);
@@ -620,67 +594,4 @@ export function searchableText(value: unknown): string {
       .filter((v) => typeof v === 'string')
       .join(VALUE_SEPARATOR);
   return '';
-}
-
-/** Field types as the visible items show them: the type of each field's first non-empty value. */
-export function* visibleTypes(items: readonly CatalogItem[]): Generator<void, Map<string, FieldType>> {
-  const types = new Map<string, FieldType>();
-  for (let d = 0; d < items.length; d++) {
-    if (d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) yield;
-    const item = items[d]!;
-    for (const name of Object.keys(item)) {
-      if (types.has(name) || Object.hasOwn(STANDARD_FIELDS, name)) continue;
-      const kind = typeOf(item[name]);
-      if (kind !== 'empty' && kind !== 'unsupported') types.set(name, kind);
-    }
-  }
-  return types;
-}
-
-/**
- * Most object keys (`field.key` paths) one index filters, facets and sorts on: 1,000, those the
- * most items hold (then by path). Each path is indexed over every item at each sync; the
- * catalog's own fields are bounded at write time (1,000 custom fields per catalog), but object
- * keys are only bounded per item (500), so a catalog could hold millions across its items.
- */
-export const MAX_OBJECT_KEY_PATHS = 1_000;
-
-/**
- * The filterable paths of the fields: scalars by name, object fields by `field.key` for the keys
- * the items use (at most {@link MAX_OBJECT_KEY_PATHS}; `skippedKeys` counts the others). A
- * field of its own named like an object field's key (writes refuse that now) keeps the path.
- */
-function* searchPaths(
-  items: readonly CatalogItem[],
-  types: ReadonlyMap<string, FieldType>,
-): Generator<void, { infos: SearchPath[]; skippedKeys: number }> {
-  const infos: SearchPath[] = [];
-  const members: { info: SearchPath; holders: number }[] = [];
-  for (const [name, type] of types) {
-    const kind = scalarKind(type);
-    if (kind) {
-      infos.push({ path: name, kind });
-      continue;
-    }
-    const member = memberKind(type);
-    if (!member) continue;
-    const holders = new Map<string, number>();
-    for (let d = 0; d < items.length; d++) {
-      if (d % BUILD_CHECKPOINT_ITEMS === BUILD_CHECKPOINT_ITEMS - 1) yield;
-      const obj = items[d]![name];
-      if (obj && typeof obj === 'object' && !Array.isArray(obj))
-        for (const k of Object.keys(obj)) holders.set(k, (holders.get(k) ?? 0) + 1);
-    }
-    for (const [k, n] of holders) members.push({ info: { path: `${name}.${k}`, kind: member, objectField: name }, holders: n });
-  }
-  const own = new Set(infos.map((i) => i.path));
-  const kept = members.filter((m) => !own.has(m.info.path));
-  kept.sort((a, b) => b.holders - a.holders || (a.info.path < b.info.path ? -1 : a.info.path > b.info.path ? 1 : 0));
-  // Two object fields' keys naming one path (`a` with key `b.c`, `a.b` with key `c`): the first kept.
-  for (const m of kept.slice(0, MAX_OBJECT_KEY_PATHS)) {
-    if (own.has(m.info.path)) continue;
-    own.add(m.info.path);
-    infos.push(m.info);
-  }
-  return { infos, skippedKeys: Math.max(0, kept.length - MAX_OBJECT_KEY_PATHS) };
 }

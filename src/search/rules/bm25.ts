@@ -12,7 +12,8 @@
  */
 import { bm25Idf } from '../bm25';
 import type { PositionsRead } from '../reading/positions';
-import { lowestBit, postingShare, type SearchIndex } from '../search-index';
+import { postingShare } from '../posting-share';
+import { lowestBit, type SearchIndex } from '../search-index';
 import type { Rule } from './rule';
 import { BY_RANKS } from './rule';
 
