@@ -9,6 +9,7 @@ import type { CatalogRegistry } from '../catalog/registry';
 import type { DecisionEngine } from '../decision/engine';
 import { ExperimentService } from '../results/experiments';
 import type { SearchServiceOptions } from '../search/service';
+import { consoleRoutes, type ConsoleOptions } from '../console/routes';
 import { adminRoutes, type AdminHandlerOptions } from './admin';
 import { catalogRoutes } from './catalog';
 import { decisionRoutes } from './decision';
@@ -68,8 +69,29 @@ export interface HandlerOptions extends ErrorReporting {
    * Serves the admin API (`/admin/v1/…`) with its service and who may use it; listed in
    * `/openapi.json` when given. @defaultValue none: no admin routes (404)
    */
-  admin?: Omit<AdminHandlerOptions, 'prefix' | 'maxBodyBytes' | 'onError'>;
+  admin?: Omit<AdminHandlerOptions, 'prefix' | 'maxBodyBytes' | 'onError'> & {
+    /**
+     * The console (`/console`), served with the admin API when it has `keys` (one signs in with
+     * an admin key): its session and login-limit options, or `false` to leave it out.
+     * @defaultValue `{}` (on, with the defaults of each option)
+     */
+    console?: ConsoleMountOptions | false;
+  };
 }
+
+/**
+ * The console's own options, as {@link HandlerOptions.admin} takes them (the services are the handler's).
+ *
+ * @example
+ * ```ts
+ * const console: ConsoleMountOptions = { sessionLifetimeMs: 3_600_000, clientAddress: (request) => request.headers.get('x-real-ip') ?? undefined };
+ * const handler = createHandler({ decision: engine, admin: { abkit, keys: [{ name: 'ops', key: adminKey }], console } });
+ * ```
+ */
+export type ConsoleMountOptions = Omit<
+  ConsoleOptions,
+  'admin' | 'keys' | 'engine' | 'experiments' | 'catalogs' | 'search' | 'prefix' | 'onError'
+>;
 
 /**
  * Options of {@link abkit!Abkit.handler}: those of `createHandler` but the services, which are the
@@ -143,7 +165,27 @@ export function createHandler(options: HandlerOptions): Handler {
       }),
     );
   }
-  if (options.admin) tables.push(adminRoutes({ ...options.admin, prefix, maxBodyBytes, onError }));
+  if (options.admin) {
+    const { console: consoleOptions = {}, ...admin } = options.admin;
+    tables.push(adminRoutes({ ...admin, prefix, maxBodyBytes, onError }));
+    // The console signs in with an admin key: a host with only its own `authorize` has none to offer.
+    if (consoleOptions !== false && admin.keys !== undefined) {
+      const s = options.search && ('registry' in options.search ? options.search : { registry: options.search });
+      tables.push(
+        consoleRoutes({
+          ...consoleOptions,
+          admin: admin.abkit.admin,
+          keys: admin.keys,
+          engine: decision,
+          experiments,
+          catalogs: catalog ?? s?.registry,
+          search: s && 'options' in s ? s.options : undefined,
+          prefix,
+          onError,
+        }),
+      );
+    }
+  }
   if (options.serviceRoutes ?? true) {
     const interfaces = {
       decision: !!decision,

@@ -1,0 +1,63 @@
+/** An abkit instance with data for the console's tests: an account, a campaign with results, a catalog. */
+import { AdminKeys } from '../../src/access/admin-keys';
+import type { ConsoleMountOptions } from '../../src/http/handler';
+import { createAbkit, memoryStorage } from '../../src/index';
+import { config } from '../helpers/configs';
+
+export const ADMIN_KEY = `abk_ak_console-test-${'k'.repeat(32)}`;
+export const DAY = 86_400_000;
+
+const PRODUCTS = [
+  { id: 'p1', name: 'Red running shoe', brand: 'Fleet', price: 89, image: '/img/p1.png' },
+  { id: 'p2', name: 'Blue running shoe', brand: 'Fleet', price: 99, image: 'https://cdn.example/p2.png' },
+  { id: 'p3', name: 'Trail shoe', brand: 'Rock', price: 129, image: null },
+  { id: 'p4', name: 'Running socks', brand: 'Fleet', price: 12, image: null },
+];
+
+/** The instance, its handler with the admin API and the console, and a clock offset to seed the past. */
+export async function consoleFixture(consoleOptions: ConsoleMountOptions = {}) {
+  let offset = 0;
+  const clock = () => Date.now() + offset;
+  const keys = new AdminKeys([{ name: 'ops', key: ADMIN_KEY }]);
+  const abkit = createAbkit({ storage: memoryStorage(), clock, tokens: { adminKeys: keys } });
+  await abkit.admin.createAccount('fixture', { id: 'acme' });
+  await abkit.admin.createEnvironment('fixture', 'acme', { id: 'prod', default: true });
+  await abkit.engine.load(
+    config([
+      { id: 'checkout', split: [50, 50] },
+      { id: 'banner', split: [100], targeting: [[{ key: 'country', operator: 'EQUALS', value: 'fr' }]] },
+    ]),
+    { environment: 'prod', account: 'acme' },
+  );
+  // Exposures and conversions over the past six days: v1 converts more.
+  for (let day = 6; day >= 1; day--) {
+    offset = -day * DAY;
+    for (let i = 0; i < 40; i++) {
+      const visitorId = `d${day}-u${i}`;
+      const variationId = i % 2 === 0 ? 'checkout-v0' : 'checkout-v1';
+      await abkit.experiments.activate({ environmentId: 'prod', visitorId, variationGroupId: 'checkout-vg', variationId });
+      if (i % (variationId === 'checkout-v0' ? 5 : 3) === 0)
+        await abkit.experiments.track({ visitorId, environment: 'prod', event: 'purchase' });
+    }
+  }
+  offset = 0;
+  const { catalog } = await abkit.catalogs.create({ identifier: 'shop' });
+  await catalog.batch(
+    PRODUCTS.map((p) => ({
+      operation: 'create-replace' as const,
+      product: {
+        id: p.id,
+        is_recommendable: true,
+        name: p.name,
+        absolute_link: `https://shop.example/p/${p.id}`,
+        img_link: p.image,
+        price: p.price,
+        categories_ids: ['shoes'],
+        brand: p.brand,
+      },
+    })),
+  );
+  await catalog.sync();
+  const handler = abkit.handler({ admin: { abkit, keys, console: consoleOptions }, search: { options: { facets: ['brand'] } } });
+  return { abkit, handler };
+}

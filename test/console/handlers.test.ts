@@ -1,0 +1,291 @@
+import { describe, expect, it } from 'vitest';
+import { ADMIN_KEY, consoleFixture } from './fixture';
+
+type Handler = (request: Request) => Promise<Response>;
+
+/** A browser of the console: keeps its cookie, reads CSRF tokens from the pages it got. */
+function browser(handler: Handler, origin = 'http://localhost') {
+  let cookie: string | undefined;
+  let csrf: string | undefined;
+  const send = async (method: string, path: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}) => {
+    const body =
+      form && new URLSearchParams(Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])));
+    const response = await handler(
+      new Request(`${origin}${path}`, {
+        method,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(body ? { 'content-type': 'application/x-www-form-urlencoded', origin } : {}),
+          ...headers,
+        },
+        body,
+        redirect: 'manual',
+      }),
+    );
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) cookie = setCookie.split(';')[0];
+    const text = await response.text();
+    csrf = /name="_csrf" value="([^"]+)"/.exec(text)?.[1] ?? csrf;
+    return { status: response.status, headers: response.headers, text };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => send('GET', path, undefined, headers),
+    /** A form POST carrying the CSRF token of the last page read (unless the form sets `_csrf`). */
+    post: (path: string, form: Record<string, string | string[]> = {}, headers?: Record<string, string>) =>
+      send('POST', path, { _csrf: csrf ?? '', ...form }, headers),
+    login: async (key = ADMIN_KEY) => send('POST', '/console/login', { key }),
+    get cookie() {
+      return cookie;
+    },
+    /** Follows one redirect. */
+    async follow(response: { headers: Headers }) {
+      return send('GET', new URL(response.headers.get('location')!, origin).pathname);
+    },
+  };
+}
+
+describe('console: sign-in and sessions', () => {
+  it('sends every page to /console/login without a session, and serves the login form and assets with the policy', async () => {
+    const { handler } = await consoleFixture();
+    const b = browser(handler);
+    for (const path of ['/console', '/console/accounts', '/console/accounts/acme/accesses', '/console/audit', '/console/catalogs/shop']) {
+      const res = await b.get(path);
+      expect([path, res.status, res.headers.get('location')]).toEqual([path, 303, '/console/login']);
+    }
+    const form = await b.get('/console/login');
+    expect(form.status).toBe(200);
+    expect(form.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
+    expect(form.text).toContain('<label class="block" for="admin-key">Admin key</label>');
+    for (const asset of ['/console/assets/console.css', '/console/assets/console.js']) {
+      const res = await b.get(asset);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
+    }
+    // A POST without a session goes to the login too, and changes nothing.
+    expect((await b.post('/console/accounts', { id: 'nope' })).status).toBe(303);
+  });
+
+  it('signs in with the admin key: an HttpOnly, SameSite=Strict cookie on /console with an expiry; logout ends the session', async () => {
+    const { handler } = await consoleFixture();
+    const b = browser(handler);
+    expect((await b.login(`abk_ak_wrong-${'x'.repeat(40)}`)).status).toBe(401);
+    const res = await b.login();
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console/accounts');
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^abkit_console=[A-Za-z0-9_-]{43}; Path=\/console; HttpOnly; SameSite=Strict; Max-Age=28800$/);
+    const page = await b.get('/console/accounts');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Signed in as ops');
+    const out = await b.post('/console/logout');
+    expect(out.status).toBe(303);
+    expect(out.headers.get('set-cookie')).toContain('Max-Age=0');
+    // The old cookie no longer opens anything, even if the browser kept it.
+    const stale = await handler(new Request('http://localhost/console/accounts', { headers: { cookie: cookie.split(';')[0]! } }));
+    expect(stale.status).toBe(303);
+  });
+
+  it('expires a session after its lifetime', async () => {
+    let now = 1_000_000;
+    const { handler } = await consoleFixture({ clock: () => now, sessionLifetimeMs: 60_000 });
+    const b = browser(handler);
+    await b.login();
+    expect((await b.get('/console/accounts')).status).toBe(200);
+    now += 60_000;
+    expect((await b.get('/console/accounts')).status).toBe(303);
+  });
+
+  it('refuses a POST without the session CSRF token, with a wrong one, or from another origin (403), changing nothing', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    await b.get('/console/accounts');
+    for (const [form, headers] of [
+      [{ _csrf: '' }, {}],
+      [{ _csrf: 'x'.repeat(32) }, {}],
+      [{}, { origin: 'https://evil.example' }],
+    ] as const) {
+      const res = await b.post('/console/accounts', { id: 'evil', ...form }, headers);
+      expect(res.status).toBe(403);
+      expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
+    }
+    expect((await abkit.admin.listAccounts()).accounts.map((a) => a.id)).toEqual(['acme']);
+    // The same form with the token is accepted, and audited under the key's name.
+    expect((await b.post('/console/accounts', { id: 'globex' })).status).toBe(303);
+    const { entries } = await abkit.admin.audit();
+    expect(entries[0]).toMatchObject({ actor: 'ops', action: 'account.create', target: 'accounts/globex', outcome: 'ok' });
+  });
+
+  it('limits login attempts per client address and in all (429 with Retry-After), counting no more once limited', async () => {
+    const { handler } = await consoleFixture({
+      loginAttempts: { perAddress: 3, global: 5, windowMs: 60_000 },
+      clientAddress: (request) => request.headers.get('x-test-address') ?? undefined,
+    });
+    const attempt = (address: string, key = `abk_ak_wrong-${'x'.repeat(40)}`) =>
+      handler(
+        new Request('http://localhost/console/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-test-address': address },
+          body: new URLSearchParams({ key }),
+        }),
+      );
+    for (let i = 0; i < 3; i++) expect((await attempt('10.0.0.1')).status).toBe(401);
+    const limited = await attempt('10.0.0.1');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Even the right key waits: the limit is on attempts, not failures.
+    expect((await attempt('10.0.0.1', ADMIN_KEY)).status).toBe(429);
+    // Another address still may, until the global limit (5 in all) is reached.
+    expect((await attempt('10.0.0.2')).status).toBe(401);
+    expect((await attempt('10.0.0.3', ADMIN_KEY)).status).toBe(303);
+    expect((await attempt('10.0.0.4')).status).toBe(429);
+  });
+});
+
+describe('console: accesses', () => {
+  it('shows a created secret once (POST, redirect, GET), never in a list or again after a reload', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const page = await b.get('/console/accounts/acme/accesses');
+    for (const action of ['campaigns.read', 'campaigns.write', 'panic.write', 'activations.read', 'results.read'])
+      expect(page.text).toContain(`<label><input type="checkbox" name="actions" value="${action}"> ${action}</label>`);
+    const created = await b.post('/console/accounts/acme/accesses', {
+      name: 'deploy',
+      environments: ['prod'],
+      actions: ['campaigns.read'],
+    });
+    expect(created.status).toBe(303);
+    expect(created.headers.get('location')).toBe('/console/once');
+    expect(created.text).not.toMatch(/abk_cs_|abk_ci_/);
+    const once = await b.follow(created);
+    const secret = /<code class="secret" id="once-1">([^<]+)<\/code>/.exec(once.text)?.[1];
+    const clientId = /<code class="secret" id="once-0">([^<]+)<\/code>/.exec(once.text)?.[1];
+    expect(secret).toBeTruthy();
+    expect(once.text).toContain('it will not be shown again');
+    expect(once.text).toContain('data-copy="once-1"');
+    expect(once.headers.get('cache-control')).toBe('no-store');
+    // The secret works: a token is issued.
+    const token = await abkit.tokens.issue({ accountId: 'acme', clientId: clientId!, clientSecret: secret! });
+    expect(token.accessToken).toBeTruthy();
+    // A reload finds nothing; no other page holds the secret or the whole client id.
+    const again = await b.get('/console/once');
+    expect(again.status).toBe(200);
+    expect(again.text).not.toContain(secret);
+    for (const path of ['/console/accounts/acme/accesses', '/console/accounts', '/console/audit', '/console/accounts/acme']) {
+      const text = (await b.get(path)).text;
+      expect([path, text.includes(secret!), text.includes(clientId!)]).toEqual([path, false, false]);
+    }
+    const list = await b.get('/console/accounts/acme/accesses');
+    expect(list.text).toContain('deploy');
+    expect(list.text).toContain(`…${clientId!.slice(-4)}`);
+  });
+
+  it('shows a refused access at its fields, keeping what was given', async () => {
+    const { handler } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    await b.get('/console/accounts/acme/accesses');
+    const res = await b.post('/console/accounts/acme/accesses', { name: 'x', environments: ['prod'], actions: [] });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/<span class="error" id="access-actions-error">[^<]+<\/span>/);
+    expect(res.text).toContain('value="x"');
+    expect(res.text).toContain('value="prod" checked');
+  });
+
+  it('revokes and rotates after a confirmation page; the rotated secret is shown once', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const created = await abkit.admin.createAccess('fixture', 'acme', { name: 'ci', actions: ['campaigns.read'] });
+    const b = browser(handler);
+    await b.login();
+    const confirm = await b.get(`/console/accounts/acme/accesses/${created.id}/rotate`);
+    expect(confirm.text).toContain('Rotate the secret');
+    const rotated = await b.follow(await b.post(`/console/accounts/acme/accesses/${created.id}/rotate`));
+    const secret = /id="once-1">([^<]+)</.exec(rotated.text)?.[1];
+    expect(secret).toMatch(/^abk_/);
+    await expect(
+      abkit.tokens.issue({ accountId: 'acme', clientId: created.clientId, clientSecret: created.clientSecret }),
+    ).rejects.toThrow();
+    await abkit.tokens.issue({ accountId: 'acme', clientId: created.clientId, clientSecret: secret! });
+    expect((await b.get(`/console/accounts/acme/accesses/${created.id}/revoke`)).text).toContain('cannot be undone');
+    expect((await b.post(`/console/accounts/acme/accesses/${created.id}/revoke`)).status).toBe(303);
+    await expect(abkit.tokens.issue({ accountId: 'acme', clientId: created.clientId, clientSecret: secret! })).rejects.toThrow();
+    const { entries } = await abkit.admin.audit();
+    expect(entries.slice(0, 2).map((e) => [e.actor, e.action])).toEqual([
+      ['ops', 'access.revoke'],
+      ['ops', 'access.rotate'],
+    ]);
+  });
+});
+
+describe('console: campaigns, results, catalogs', () => {
+  it('saves allocations through the API schema, showing a refusal at the field', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const path = '/console/accounts/acme/environments/prod/campaigns/checkout';
+    expect((await b.get(path)).text).toContain('<code>fs_all_users EQUALS &quot;&quot;</code>');
+    const tooMuch = await b.post(`${path}/allocations`, {
+      'variationGroups[0].variations[0].allocation': '70',
+      'variationGroups[0].variations[1].allocation': '50',
+    });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.text).toContain('allocations sum to 120, more than 100');
+    const notNumber = await b.post(`${path}/allocations`, { 'variationGroups[0].variations[1].allocation': 'abc' });
+    expect(notNumber.status).toBe(400);
+    expect(notNumber.text).toMatch(/id="alloc-0-1-error">[^<]*number/);
+    expect(
+      (
+        await b.post(`${path}/allocations`, {
+          'variationGroups[0].variations[0].allocation': '20',
+          'variationGroups[0].variations[1].allocation': '80',
+        })
+      ).status,
+    ).toBe(303);
+    const campaign = (await abkit.engine.getEnvironment('prod'))!.config.campaigns[0]!;
+    expect(campaign.variationGroups[0]!.variations.map((v) => v.allocation)).toEqual([20, 80]);
+  });
+
+  it('previews a visitor with the reason of each campaign', async () => {
+    const { handler } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const res = await b.get('/console/accounts/acme/environments/prod/preview?visitorId=v1&key=country&value=de&key=&value=');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/<td>banner<\/td><td>not_targeted<\/td>/);
+    expect(res.text).toMatch(/<td>checkout<\/td><td>[a-z_]+<\/td><td><code>checkout-vg \/ checkout-v[01]<\/code>/);
+  });
+
+  it('shows results with the rate chart and the timeline', async () => {
+    const { handler } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const res = await b.get('/console/accounts/acme/environments/prod/campaigns/checkout/results?metric=purchase');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('240 visitors exposed');
+    expect(res.text).toMatch(/<svg class="chart" data-chart="rates"[^>]*>/);
+    expect(res.text).toMatch(/<svg class="chart" data-chart="timeline"[^>]*>/);
+    expect(res.text).not.toContain('style=');
+    expect(res.text).not.toMatch(/<script>| on[a-z]+="/);
+  });
+
+  it('shows a catalog and searches it in the playground with ranking details', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const page = await b.get('/console/catalogs/shop');
+    expect(page.text).toMatch(/Items accepted<\/th><td class="num">4</);
+    expect(page.text).toMatch(/Items visible \(searched\)<\/th><td class="num">4</);
+    const search = await b.get('/console/catalogs/shop/search?q=running+shoe&sort=&filter.brand=Fleet');
+    expect(search.status).toBe(200);
+    expect(search.text).toContain('Red running shoe');
+    expect(search.text).not.toContain('<strong>Trail shoe</strong>');
+    expect(search.text).toContain('<img src="/img/p1.png"');
+    expect(search.text).not.toContain('<img src="https://cdn.example');
+    expect(search.text).toMatch(/<td>words<\/td>/);
+    // Deleting a field: confirmed, then gone from the schema.
+    expect((await b.get('/console/catalogs/shop/fields/brand/delete')).text).toContain('cannot be undone');
+    expect((await b.post('/console/catalogs/shop/fields/brand/delete')).status).toBe(303);
+    expect((await (await abkit.catalogs.get('shop')).schema()).fields.map((f) => f.name)).not.toContain('brand');
+  });
+});
