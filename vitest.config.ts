@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/packaging.test.ts',
   'test/docs.test.ts',
   'test/readme.test.ts',
+  'test/console/console.test.ts',
 ];
 
 export default defineConfig({

@@ -9,7 +9,7 @@
 export const CONSOLE_CSS = `*{box-sizing:border-box}
 body{margin:0;font:15px/1.45 system-ui,sans-serif;color:#1d2330;background:#f6f7f9}
 header{display:flex;gap:1.2em;align-items:center;flex-wrap:wrap;padding:.6em 1.2em;background:#1d2330;color:#fff}
-header a{color:#fff}header .brand{font-weight:700;text-decoration:none;margin-right:.6em}
+header a{color:#fff}header .muted{color:#c9d0dc}header .brand{font-weight:700;text-decoration:none;margin-right:.6em}
 header form{margin-left:auto}
 main{max-width:64em;margin:0 auto;padding:1em 1.2em 3em}
 h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.15em;margin:1.6em 0 .5em}

@@ -1,0 +1,224 @@
+/**
+ * The console in a real browser (Debian's chromium driven by playwright-core) against the
+ * handler on node:http: sign in, create an access and read its secret once, get a token with
+ * it, revoke it, edit an allocation and see /v2 follow, read a results chart, search the
+ * playground; axe-core finds no serious or critical violation on any page; each page is
+ * screenshotted into test/.screenshots/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createNodeListener } from '../../node/listener';
+import { describeIf, itIf, need } from '../helpers/skip';
+import { ADMIN_KEY, consoleFixture } from './fixture';
+
+const CHROMIUM = '/usr/bin/chromium';
+if (!existsSync(CHROMIUM) && process.env.CI === 'true') throw new Error(`${CHROMIUM} is absent and CI=true (.ci/run installs chromium)`);
+const chromiumHere = need(existsSync(CHROMIUM), `${CHROMIUM} is absent (apt-get install chromium)`);
+const SHOTS = join(__dirname, '../.screenshots');
+const AXE = join(__dirname, '../../node_modules/axe-core/axe.min.js');
+
+describeIf(chromiumHere, 'console in a browser', () => {
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+  let fixture: Awaited<ReturnType<typeof consoleFixture>>;
+
+  beforeAll(async () => {
+    fixture = await consoleFixture();
+    server = createServer(createNodeListener(fixture.handler));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+    mkdirSync(SHOTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  /** Every request the page made went to this server. */
+  const offHost: string[] = [];
+  const watch = (page: Page) => {
+    page.on('request', (r) => {
+      if (!r.url().startsWith(origin)) offHost.push(r.url());
+    });
+    return page;
+  };
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  /** axe-core on the current page in a CSP-bypassing context with the same cookies: no serious or critical violation. */
+  async function accessible(page: Page): Promise<void> {
+    const context = await browser.newContext({ bypassCSP: true });
+    await context.addCookies(await page.context().cookies());
+    const probe = await context.newPage();
+    await probe.goto(page.url());
+    await probe.addScriptTag({ path: AXE });
+    const violations = (await probe.evaluate(async () => {
+      const result = await (globalThis as any).axe.run(document);
+      return result.violations.map((v: any) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3),
+      }));
+    })) as { id: string; impact: string }[];
+    await context.close();
+    expect([page.url(), violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')]).toEqual([page.url(), []]);
+  }
+
+  itIf(
+    chromiumHere,
+    'signs in, creates, uses and revokes an access, edits an allocation, reads results and searches',
+    async () => {
+      const page = watch(await (await browser.newContext()).newPage());
+      const csp: string[] = [];
+      page.on('response', (r) => {
+        if (r.url().startsWith(`${origin}/console`)) csp.push(r.headers()['content-security-policy'] ?? '(none)');
+      });
+
+      // Sign in.
+      await page.goto(`${origin}/console`);
+      await shot(page, 'login');
+      await accessible(page);
+      await page.getByLabel('Admin key').fill(ADMIN_KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.url()).toBe(`${origin}/console/accounts`);
+      await shot(page, 'accounts');
+      await accessible(page);
+
+      // Create an access; read its secret once.
+      await page.goto(`${origin}/console/accounts/acme/accesses`);
+      await page.getByLabel('Name').fill('deploy-bot');
+      await page.getByLabel('prod').check();
+      await page.getByLabel('campaigns.read').check();
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.waitForURL(`${origin}/console/once`);
+      await shot(page, 'access-created');
+      await accessible(page);
+      const clientId = (await page.locator('#once-0').textContent())!;
+      const secret = (await page.locator('#once-1').textContent())!;
+      expect(secret).toMatch(/^abk_/);
+      expect(await page.getByText('it will not be shown again').count()).toBe(1);
+      await page.reload();
+      expect(await page.content()).not.toContain(secret);
+      await shot(page, 'access-gone');
+
+      // A token with it.
+      const token = async () =>
+        fetch(`${origin}/acme/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
+        });
+      const issued = await token();
+      expect(issued.status).toBe(200);
+      const { access_token } = (await issued.json()) as { access_token: string };
+      const check = () =>
+        fetch(`${origin}/v1/accounts/acme/environments/prod/campaigns`, { headers: { authorization: `Bearer ${access_token}` } });
+      expect((await check()).status).toBe(200);
+
+      // The list shows it; revoke it (confirmed) and see the token refused.
+      await page.goto(`${origin}/console/accounts/acme/accesses`);
+      expect(await page.content()).not.toContain(secret);
+      await shot(page, 'accesses');
+      await accessible(page);
+      await page.getByRole('link', { name: 'Revoke deploy-bot' }).click();
+      await shot(page, 'access-revoke-confirm');
+      await accessible(page);
+      await page.getByRole('button', { name: 'Revoke' }).click();
+      await page.waitForURL(`${origin}/console/accounts/acme/accesses`);
+      expect((await check()).status).toBe(401);
+      expect((await token()).status).toBe(401);
+
+      // Environment, campaign: edit the allocation and see /v2 follow.
+      await page.goto(`${origin}/console/accounts/acme/environments/prod`);
+      await shot(page, 'environment');
+      await accessible(page);
+      await page.getByRole('link', { name: 'checkout', exact: true }).click();
+      await page.getByLabel('checkout-v0').fill('70');
+      await page.getByRole('button', { name: 'Save allocations' }).click();
+      await expect.poll(() => page.locator('.error').count()).toBeGreaterThan(0);
+      await shot(page, 'campaign-error');
+      await accessible(page);
+      await page.getByLabel('checkout-v0').fill('0');
+      await page.getByLabel('checkout-v1').fill('100');
+      await page.getByRole('button', { name: 'Save allocations' }).click();
+      await page.waitForURL(`${origin}/console/accounts/acme/environments/prod/campaigns/checkout`);
+      await shot(page, 'campaign');
+      for (const visitor of ['a', 'b', 'c', 'd']) {
+        const decision = await fetch(`${origin}/v2/prod/campaigns`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ visitor_id: visitor, context: {}, trigger_hit: false }),
+        });
+        const body = (await decision.json()) as { campaigns: { id: string; variation: { id: string } }[] };
+        expect(body.campaigns.find((c) => c.id === 'checkout')?.variation.id).toBe('checkout-v1');
+      }
+
+      // Preview a visitor.
+      await page.goto(`${origin}/console/accounts/acme/environments/prod`);
+      await page.getByLabel('Visitor id').fill('visitor-42');
+      await page.getByLabel('Key 1').fill('country');
+      await page.getByLabel('Value 1').fill('fr');
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await page.waitForURL(/\/preview\?/);
+      expect(await page.getByRole('cell', { name: 'banner', exact: true }).count()).toBe(1);
+      await shot(page, 'preview');
+      await accessible(page);
+
+      // Results with their chart.
+      await page.goto(`${origin}/console/accounts/acme/environments/prod/campaigns/checkout/results?metric=purchase`);
+      const chart = page.locator('svg[data-chart="rates"]');
+      expect(await chart.count()).toBe(1);
+      expect(await chart.locator('rect.bar').count()).toBe(2);
+      expect(await page.locator('svg[data-chart="timeline"] path').count()).toBe(2);
+      await shot(page, 'results');
+      await accessible(page);
+
+      // Catalogs and the search playground.
+      await page.goto(`${origin}/console/catalogs`);
+      await shot(page, 'catalogs');
+      await accessible(page);
+      await page.goto(`${origin}/console/catalogs/shop`);
+      await shot(page, 'catalog');
+      await accessible(page);
+      await page.getByRole('link', { name: 'Search playground' }).click();
+      await page.getByLabel('Query').fill('running shoe');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/\/search\?/);
+      expect(await page.locator('article.hit').count()).toBeGreaterThan(0);
+      await page.getByLabel('Fleet').check();
+      await page.getByLabel('Sort').selectOption('price:asc');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/sort=price%3Aasc/);
+      const names = await page.locator('article.hit strong').allTextContents();
+      expect(names).toEqual(['Running socks', 'Red running shoe', 'Blue running shoe']);
+      await shot(page, 'playground');
+      await accessible(page);
+
+      // The audit log names the key.
+      await page.goto(`${origin}/console/audit`);
+      expect(await page.getByRole('cell', { name: 'access.revoke', exact: true }).count()).toBe(1);
+      await shot(page, 'audit');
+      await accessible(page);
+
+      // Log out: the console asks for the key again.
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${origin}/console/login`);
+      await page.goto(`${origin}/console/accounts`);
+      expect(page.url()).toBe(`${origin}/console/login`);
+
+      expect(offHost).toEqual([]);
+      expect(csp.every((value) => value.startsWith("default-src 'self'"))).toBe(true);
+    },
+    120_000,
+  );
+});
