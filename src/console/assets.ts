@@ -12,7 +12,7 @@ header{display:flex;gap:1.2em;align-items:center;flex-wrap:wrap;padding:.6em 1.2
 header a{color:#fff}header .muted{color:#c9d0dc}header .brand{font-weight:700;text-decoration:none;margin-right:.6em}
 header form{margin-left:auto}
 main{max-width:64em;margin:0 auto;padding:1em 1.2em 3em}
-h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.15em;margin:1.6em 0 .5em}
+h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.15em;margin:1.6em 0 .5em}.card>h2:first-child{margin-top:0}
 a{color:#1f55c4}
 nav.crumbs{font-size:.9em;margin:.4em 0}nav.crumbs a{margin-right:.3em}
 table{border-collapse:collapse;width:100%;background:#fff;margin:.4em 0 1em}

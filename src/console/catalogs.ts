@@ -189,6 +189,13 @@ export async function rotateKeys(ctx: PageContext): Promise<Response> {
 
 const SORTS = ['price:asc', 'price:desc'];
 
+/** A list facet's first values, and the values filtered on even when the facet (counted over the hits) no longer lists them, so they can be unchecked. */
+function facetValues(facet: SearchResponse['facets'][string], chosen: readonly string[]): (readonly [string | boolean, number | string])[] {
+  const values: (readonly [string | boolean, number | string])[] = facet.type === 'list' ? facet.values.slice(0, 12) : [];
+  for (const value of chosen) if (!values.some(([v]) => String(v) === value)) values.push([value, 0]);
+  return values;
+}
+
 function hitView(hit: Hit, showDetails: boolean): Html {
   const image = typeof hit.img_link === 'string' ? hit.img_link : null;
   // The policy loads nothing from another host: only a same-origin image is drawn, others are linked.
@@ -203,7 +210,9 @@ function hitView(hit: Hit, showDetails: boolean): Html {
   }${
     showDetails &&
     details &&
-    html`<table><thead><tr><th>Rule</th><th class="num">Score</th><th>Counted</th></tr></thead><tbody>${Object.entries(details)
+    html`<details><summary>Ranking details</summary><table><thead><tr><th>Rule</th><th class="num">Score</th><th>Counted</th></tr></thead><tbody>${Object.entries(
+      details,
+    )
       .sort((a, b) => Number(a[1].order ?? 0) - Number(b[1].order ?? 0))
       .map(([rule, d]) => {
         const { order: _order, score, ...rest } = d;
@@ -212,7 +221,7 @@ function hitView(hit: Hit, showDetails: boolean): Html {
         )
           .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
           .join(', ')}</code></td></tr>`;
-      })}</tbody></table>`
+      })}</tbody></table></details>`
   }</div></article>`;
 }
 
@@ -275,12 +284,10 @@ ${
     .filter(([, f]) => f.type === 'list')
     .map(
       ([field, f]) =>
-        html`<fieldset><legend>${field}</legend>${(f.type === 'list' ? f.values : [])
-          .slice(0, 12)
-          .map(
-            ([value, count]) =>
-              html`<label><input type="checkbox" name="filter.${field}" value="${String(value)}"${chosen(field, String(value)) ? html` checked` : ''}> ${String(value)} <span class="muted">(${count})</span></label>`,
-          )}</fieldset>`,
+        html`<fieldset><legend>${field}</legend>${facetValues(f, q.getAll(`filter.${field}`)).map(
+          ([value, count]) =>
+            html`<label><input type="checkbox" name="filter.${field}" value="${String(value)}"${chosen(field, String(value)) ? html` checked` : ''}> ${String(value)} <span class="muted">(${count})</span></label>`,
+        )}</fieldset>`,
     )}</div>`
 }
 <button type="submit">Search</button>${allProblems.length > 0 && html` <span class="error" role="alert">${allProblems.join('; ')}</span>`}</form>

@@ -94,6 +94,7 @@ export function lineChart(title: string, series: readonly [Series, Series], form
     `<text x="${width - right}" y="${height - 12}" text-anchor="end">${escapeHtml(formatTime(t1))}</text>`,
     `<line class="axis" x1="${left}" x2="${width - right}" y1="${height - bottom}" y2="${height - bottom}"/>`,
   );
+  let legendX = left;
   series.forEach((s, i) => {
     const cls = i === 0 ? 'a' : 'b';
     const d = s.points.map((p, k) => `${k === 0 ? 'M' : 'L'}${f(x(p[0]))},${f(y(p[1]))}`).join(' ');
@@ -103,9 +104,11 @@ export function lineChart(title: string, series: readonly [Series, Series], form
         `<circle class="dot-${cls}" cx="${f(x(p[0]))}" cy="${f(y(p[1]))}" r="3"><title>${escapeHtml(s.label)} ${p[1]} at ${escapeHtml(formatTime(p[0]))}</title></circle>`,
       );
     parts.push(
-      `<rect class="dot-${cls}" x="${left + i * 150}" y="8" width="12" height="12"/>`,
-      `<text x="${left + i * 150 + 18}" y="19">${escapeHtml(s.label)}</text>`,
+      `<rect class="dot-${cls}" x="${legendX}" y="8" width="12" height="12"/>`,
+      `<text x="${legendX + 18}" y="19">${escapeHtml(s.label)}</text>`,
     );
+    // About 7 px per character of the 12 px font, then a gap.
+    legendX += 18 + s.label.length * 7 + 24;
   });
   return svg(title, width, height, 'timeline', parts);
 }

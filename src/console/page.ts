@@ -82,7 +82,7 @@ export function layout(
     html`<nav aria-label="Sections"><a href="${base}/accounts">Accounts</a> · <a href="${base}/catalogs">Catalogs</a> · <a href="${base}/audit">Audit log</a></nav>
 <form method="post" action="${base}/logout">${csrfField(session)}<span class="muted">Signed in as ${session.actor}</span> <button type="submit" class="secondary">Log out</button></form>`
   }</header>
-<main>${crumbs.length > 0 && html`<nav class="crumbs" aria-label="Breadcrumbs">${crumbs.map(([href, label]) => html`<a href="${href}">${label}</a> › `)}</nav>`}<h1>${title}</h1>
+<main>${crumbs.length > 0 && html`<nav class="crumbs" aria-label="Breadcrumbs">${crumbs.map(([href, label], i) => html`${i > 0 && ' › '}<a href="${href}">${label}</a>`)}</nav>`}<h1>${title}</h1>
 ${body}</main></body></html>`;
 }
 
