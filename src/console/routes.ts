@@ -49,11 +49,12 @@ import { SessionStore } from './session';
 import { AttemptLimiter } from './rate-limit';
 
 /**
- * Options of {@link consoleRoutes}.
+ * Options of the console. `createHandler` fills the services and the keys from its own options;
+ * `HandlerOptions.admin.console` takes the rest.
  *
  * @example
  * ```ts
- * const routes = consoleRoutes({ admin: abkit.admin, keys: [{ name: 'ops', key: process.env.ABKIT_ADMIN_KEY! }], engine: abkit.engine });
+ * const options: ConsoleOptions = { admin: abkit.admin, keys: [{ name: 'ops', key: process.env.ABKIT_ADMIN_KEY! }], engine: abkit.engine };
  * ```
  */
 export interface ConsoleOptions extends ErrorReporting {

@@ -85,7 +85,7 @@ export interface HandlerOptions extends ErrorReporting {
  * @example
  * ```ts
  * const console: ConsoleMountOptions = { sessionLifetimeMs: 3_600_000, clientAddress: (request) => request.headers.get('x-real-ip') ?? undefined };
- * const handler = createHandler({ decision: engine, admin: { abkit, keys: [{ name: 'ops', key: adminKey }], console } });
+ * const handler = createHandler({ decision: engine, admin: { abkit, keys: [{ name: 'ops', key: process.env.ABKIT_ADMIN_KEY! }], console } });
  * ```
  */
 export type ConsoleMountOptions = Omit<

@@ -65,5 +65,6 @@ export type { CatalogHandlerOptions } from './catalog';
 export type { SearchQuery, AutocompleteQuery, AutocompleteQueryInput, Filter, SortCriterion, RangeOperator } from '../search/query';
 export type { SearchHandlerOptions, SearchEvent } from './search';
 export type { OpenApiScope } from './openapi';
-export type { AbkitHandlerOptions } from './handler';
+export type { AbkitHandlerOptions, ConsoleMountOptions } from './handler';
+export type { ConsoleOptions } from '../console/routes';
 export { formatPath } from '../errors';
