@@ -53,7 +53,8 @@ export {
 export { ENGLISH_STOP_WORDS } from '../search/stop-words';
 export { PRICE_INTENT_WORDS } from '../search/analysis';
 export { createSearchHandler, searchRoutes } from './search';
-export { openApiDocument, tokenRequestSchema, catalogItemSchema } from './openapi';
+export { openApiDocument } from './openapi';
+export { tokenRequestSchema, catalogItemSchema } from './openapi-schemas';
 export type { DecisionHandlerOptions } from './decision';
 export type { Routes, ErrorReporting } from './router';
 export type { Bootstrap, CatalogSearchSettings } from '../bootstrap/schema';

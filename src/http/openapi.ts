@@ -6,10 +6,7 @@
  */
 import { z } from 'zod';
 import { ACCESS_ACTIONS } from '../access/actions';
-import type { ExperimentResults } from '../results/results';
 import { bucketingConfigSchema, campaignSchema } from '../model/bucketing-config';
-import { MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, type StandardField } from '../catalog/typing';
-import { FIELD_TYPES } from '../model/field-types';
 import { autocompleteQuerySchema, searchQuerySchema, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, RANGE_OPERATORS } from '../search/query';
 import { CATALOG_ROUTES } from './catalog';
 import {
@@ -30,280 +27,29 @@ import { SEARCH_ROUTES } from './search';
 import { SERVICE_ROUTES } from './service';
 import { TOKEN_ROUTES } from './token';
 
-const message = z.object({ message: z.string() }).meta({ description: 'Error message (interfaces.md, Decision errors).' });
-const oauthError = z.object({ error: z.string(), error_description: z.string() }).meta({ description: 'RFC 6749 §5.2 error.' });
-const apiError = z.object({ error: z.string(), message: z.string(), details: z.array(z.record(z.string(), z.unknown())).optional() });
-
-const campaignValue = z
-  .object({
-    id: z.string(),
-    variationGroupId: z.string(),
-    variation: z.object({
-      id: z.string(),
-      reference: z.boolean(),
-      modifications: z.object({ type: z.string(), value: z.record(z.string(), z.unknown()) }),
-    }),
-    type: z.string(),
-    slug: z.string().nullable(),
-  })
-  .meta({ description: 'Campaign value (interfaces.md, Campaign value).' });
-const extras = z
-  .object({ accountSettings: z.object({ enabledXPC: z.boolean(), enabled1V1T: z.boolean() }).optional() })
-  .meta({ description: 'With extras[]=accountSettings.' });
-const campaignsList = z.object({
-  visitor_id: z.string(),
-  campaigns: z.array(campaignValue),
-  panic: z.boolean(),
-  extras: extras.optional(),
-});
-const simpleFields = {
-  mergedModifications: z
-    .record(z.string(), z.unknown())
-    .meta({ description: "Every campaign's modifications merged; a key set twice takes the later campaign's value." }),
-  campaignsVariation: z.array(z.object({ campaignId: z.string(), variationId: z.string() })),
-};
-const campaignsAnswer = z.union([
-  campaignsList.meta({ description: 'mode=normal (default)' }),
-  z.object({ ...simpleFields, panic: z.boolean(), extras: extras.optional() }).meta({ description: 'mode=simple' }),
-  campaignsList.extend(simpleFields).meta({ description: 'mode=full' }),
-]);
-const flagMetadata = z.object({
-  campaignId: z.string(),
-  campaignName: z.string().nullable(),
-  slug: z.string().nullable(),
-  type: z.string(),
-  variationGroupId: z.string(),
-  variationGroupName: z.string().nullable(),
-  variationId: z.string(),
-  variationName: z.string().nullable(),
-  reference: z.boolean(),
-});
-const flagsAnswer = z
-  .record(z.string(), z.object({ value: z.unknown(), metadata: flagMetadata }))
-  .meta({ description: 'Flag key → value and metadata; a key set by two campaigns comes from the first.' });
-const campaignSummary = z.object({
-  id: z.string(),
-  slug: z.string().nullable(),
-  name: z.string().nullable(),
-  type: z.string(),
-  status: z.enum(['active', 'panic']),
-});
-
-/**
- * Token request body (interfaces.md, Tokens); also accepted form-encoded.
- *
- * @example
- * ```ts
- * const body = tokenRequestSchema.parse({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: '*' });
- * const token = await tokens.issue({ accountId: 'acme', clientId: body.client_id, clientSecret: body.client_secret, scope: body.scope });
- * ```
- */
-export const tokenRequestSchema = z.object({
-  grant_type: z.literal('client_credentials'),
-  scope: z.string().optional().meta({ description: '`*` or space-separated actions' }),
-  client_id: z.string(),
-  client_secret: z.string(),
-  expires_in: z.union([z.string(), z.number()]).optional(),
-});
-const tokenResponse = z.object({
-  access_token: z.string(),
-  token_type: z.literal('Bearer'),
-  expires_in: z.number().int(),
-  scope: z.string(),
-});
-const introspection = z.union([
-  z.object({
-    active: z.literal(true),
-    token_type: z.literal('Bearer'),
-    client_id: z.string(),
-    account_id: z.string(),
-    scope: z.string(),
-    environments: z.array(z.string()),
-    exp: z.number().int(),
-    iat: z.number().int(),
-  }),
-  z.object({ active: z.literal(false) }),
-]);
-const estimate = z.object({ estimate: z.number(), lower: z.number(), upper: z.number() }).nullable();
-const experimentResults: z.ZodType<ExperimentResults> = z.object({
-  environmentId: z.string(),
-  campaignId: z.string(),
-  metric: z.string(),
-  since: z.number().int().nullable(),
-  until: z.number().int().nullable(),
-  valueMetric: z.boolean(),
-  multipleExposures: z.number().int().meta({ description: 'Visitors exposed to more than one variation, attributed to none' }),
-  groups: z.array(
-    z.object({
-      variationGroupId: z.string(),
-      referenceVariationId: z.string(),
-      sampleRatio: z
-        .object({ statistic: z.number(), pValue: z.number(), degreesOfFreedom: z.number().int(), mismatch: z.boolean() })
-        .nullable(),
-      variations: z.array(
-        z.object({
-          variationGroupId: z.string(),
-          variationId: z.string(),
-          reference: z.boolean(),
-          allocation: z.number().nullable(),
-          exposed: z.number().int(),
-          converted: z.number().int(),
-          conversionRate: z.number().nullable(),
-          valueSum: z.number(),
-          meanValue: z.number().nullable(),
-          valueStandardDeviation: z.number().nullable(),
-          comparison: z
-            .object({
-              conversionRate: z.object({
-                uplift: estimate,
-                difference: estimate,
-                zScore: z.number().nullable(),
-                pValue: z.number().nullable(),
-                chanceToBeat: z.number(),
-              }),
-              value: z
-                .object({
-                  uplift: estimate,
-                  difference: estimate,
-                  tStatistic: z.number().nullable(),
-                  degreesOfFreedom: z.number().nullable(),
-                  pValue: z.number().nullable(),
-                  chanceToBeat: z.number().nullable(),
-                })
-                .nullable(),
-            })
-            .nullable(),
-        }),
-      ),
-    }),
-  ),
-});
-const configurationView = z.object({
-  account: z.string(),
-  environment: z.string(),
-  version: z.number().int(),
-  updatedAt: z.number(),
-  configuration: bucketingConfigSchema,
-});
-
-/** A standard field's schema, from its one definition (STANDARD_FIELDS). */
-function standardSchema(name: string, field: StandardField): z.ZodType {
-  const base =
-    field.type === 'string[]'
-      ? z.array(z.string())
-      : field.type === 'boolean'
-        ? z.boolean()
-        : field.type === 'number'
-          ? z.number()
-          : name === 'id'
-            ? z.string().min(1).max(MAX_ITEM_ID_LENGTH)
-            : z.string();
-  const nullable = field.nullable ? base.nullable() : base;
-  return field.required ? nullable : nullable.optional();
-}
-
-const customValue = z.union([
-  z.string(),
-  z.number(),
-  z.boolean(),
-  z.array(z.string()),
-  z.record(z.string(), z.string()),
-  z.record(z.string(), z.number()),
-  z.record(z.string(), z.boolean()),
-  z.null(),
-]);
-/**
- * A catalog item (interfaces.md, Catalog items): the standard fields, and custom fields of the supported types.
- *
- * @example
- * ```ts
- * const item = catalogItemSchema.parse({ id: 'sku-1', is_recommendable: true, name: 'Phone', absolute_link: null, img_link: null, price: 199, categories_ids: ['phones'], color: 'black' });
- * await catalog.put(item);
- * ```
- */
-export const catalogItemSchema = z
-  .object(Object.fromEntries(Object.entries(STANDARD_FIELDS).map(([name, field]) => [name, standardSchema(name, field)])))
-  .catchall(customValue)
-  .meta({ description: `Custom fields are typed by their first non-empty value: ${FIELD_TYPES.join(', ')}.` });
-const batchOperation = z.object({
-  operation: z.enum(['create-replace', 'delete']),
-  product: z.union([catalogItemSchema, z.object({ id: z.string() })]),
-});
-const batchResult = z.object({ accepted: z.number().int(), upserted: z.number().int(), deleted: z.number().int() });
-
-const facet = z.union([
-  z.object({ type: z.literal('list'), values: z.array(z.tuple([z.union([z.string(), z.boolean()]), z.number().int()])) }),
-  z.object({ type: z.literal('range'), values: z.object({ min: z.number(), max: z.number() }) }),
-]);
-const ruleDetail = z.object({ order: z.number().int(), score: z.number().min(0).max(1) });
-const rankingScoreDetails = z
-  .object({
-    words: ruleDetail.extend({ matchingWords: z.number().int(), maxMatchingWords: z.number().int() }).optional(),
-    typo: ruleDetail.extend({ typoCount: z.number().int(), maxTypoCount: z.number().int() }).optional(),
-    subject: ruleDetail
-      .extend({
-        head: z.string().nullable(),
-        headNamesItem: z.boolean(),
-        subjectWords: z.number().int(),
-        maxSubjectWords: z.number().int(),
-      })
-      .optional(),
-    variant: ruleDetail.extend({ variantTerms: z.number().int() }).optional(),
-    priceIntent: z.object({ order: z.number().int(), value: z.unknown() }).optional(),
-    proximity: ruleDetail.extend({ distance: z.number().int(), minDistance: z.number().int(), maxDistance: z.number().int() }).optional(),
-    attribute: ruleDetail.extend({ field: z.string().nullable(), position: z.number().int().nullable() }).optional(),
-    exactness: ruleDetail
-      .extend({ exactWords: z.number().int(), matchType: z.enum(['exactMatch', 'matchesStart', 'noExactMatch']) })
-      .optional(),
-    bm25: z
-      .object({ order: z.number().int(), value: z.number(), coverage: z.number().min(0).max(1), textCoverage: z.number().min(0).max(1) })
-      .optional(),
-    tieBreak: z.object({ order: z.number().int(), values: z.record(z.string(), z.unknown()) }).optional(),
-  })
-  .catchall(z.object({ order: z.number().int(), value: z.unknown() }))
-  .meta({
-    description:
-      'Per ranking rule: its order, score in [0, 1] and what it counted; customRanking criteria (e.g. "popularity:desc"), priceIntent (when the query asked for a low price) and bm25 give their value (bm25 also the share of the name and of all searched text the query reached); tieBreak the values of the tieBreak criteria (by default price:asc, name:asc) that order hits equal on every rule, before the id.',
-  });
-const hit = z
-  .object({ _rankingScore: z.number().min(0).max(1), _rankingScoreDetails: rankingScoreDetails.optional() })
-  .catchall(z.unknown())
-  .meta({
-    description: 'The item, with its ranking score (1 = a field equal to the query) and, with showRankingScoreDetails=true, the details.',
-  });
-const searchResponse = z.object({
-  hits: z.array(hit),
-  facets: z.record(z.string(), facet),
-  totalPages: z.number().int(),
-  totalHits: z.number().int(),
-  hitsPerPage: z.number().int(),
-  page: z.number().int(),
-});
-const autocompleteResponse = z.object({ suggestions: z.array(z.object({ text: z.string() })) });
-
-type Schema = Record<string, unknown>;
-
-function schema(s: z.ZodType, io: 'input' | 'output' = 'output'): Schema {
-  const out = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Schema;
-  delete out.$schema;
-  return out;
-}
-
-function body(s: z.ZodType, description?: string) {
-  return { required: true, ...(description ? { description } : {}), content: { 'application/json': { schema: schema(s, 'input') } } };
-}
-
-function reply(description: string, s?: z.ZodType) {
-  return s ? { description, content: { 'application/json': { schema: schema(s) } } } : { description };
-}
-
-const query = (name: string, required: boolean, description: string, s: Schema = { type: 'string' }) => ({
-  name,
-  in: 'query',
-  required,
-  description,
-  schema: s,
-});
+import {
+  message,
+  oauthError,
+  apiError,
+  campaignValue,
+  campaignsAnswer,
+  flagsAnswer,
+  campaignSummary,
+  tokenRequestSchema,
+  tokenResponse,
+  introspection,
+  experimentResults,
+  configurationView,
+  catalogItemSchema,
+  batchOperation,
+  batchResult,
+  searchResponse,
+  autocompleteResponse,
+  body,
+  query,
+  reply,
+  schema,
+} from './openapi-schemas';
 
 // Descriptions of the path parameters the route tables name.
 const PATH_PARAMETERS: Record<string, string> = {
