@@ -29,7 +29,7 @@ import { corsPolicy } from './cors';
 import { countZeroResults, createMetrics, instrumentCatalogs, instrumentEngine, instrumentExperiments, instrumentTokens } from './metrics';
 import { observe } from './observe';
 import { defaultStorageSpec, openStorage, redactStorage } from './storage';
-import { ADMIN_LIMITS } from '../src/admin/service';
+import { ADMIN_LIMITS } from '../src/admin/input';
 
 /** A running server. */
 export interface RunningServer {

@@ -48,8 +48,8 @@ export type { AuditStore, AuditEntry, AuditWrite } from './storage/audit';
 export type { AccountStore, AccountRecord } from './storage/accounts';
 export type { CatalogSettingsStore, CatalogSettingsRecord } from './storage/catalog-settings';
 export type { RotatedSecret } from './access/access-manager';
+export type { AdminServiceOptions } from './admin/service';
 export type {
-  AdminServiceOptions,
   AccountView,
   EnvironmentView,
   CreateEnvironmentInput,
@@ -58,5 +58,5 @@ export type {
   CatalogSettingsInput,
   CatalogSettingsView,
   CatalogKeys,
-} from './admin/service';
+} from './admin/views';
 export type { AuditPage } from './admin/audit-log';

@@ -14,42 +14,18 @@ import type { EnvironmentRecord } from '../storage/environments';
 import type { Storage } from '../storage/storage';
 import { parseWith } from '../validation';
 import { AuditLog, checkActor, outcomeOf, type AuditPage } from './audit-log';
-
-/**
- * Prefix of environment API keys the admin API generates.
- *
- * @example
- * ```ts
- * const { apiKey } = await abkit.admin.createEnvironment('ops', 'acme', { id: 'prod', apiKey: true });
- * apiKey?.startsWith(ENVIRONMENT_KEY_PREFIX); // true: 'abk_ek_...'
- * ```
- */
-export const ENVIRONMENT_KEY_PREFIX = 'abk_ek_';
-
-/**
- * Ceilings of the admin API.
- *
- * @example
- * ```ts
- * const { accounts } = await abkit.admin.listAccounts();
- * if (accounts.length >= ADMIN_LIMITS.accounts) console.warn('no more accounts can be created');
- * ```
- */
-export const ADMIN_LIMITS = Object.freeze({
-  /** Accounts (created here or holding environments). */
-  accounts: 1000,
-  /** Environments of one account. */
-  environmentsPerAccount: 100,
-  /** Characters of an account or environment id created here. */
-  idLength: 128,
-  /** Characters of a catalog's search settings as JSON. */
-  searchSettingsBytes: 65_536,
-  /** Longest scheduled synchronization interval: 30 days, in milliseconds. */
-  maxSyncIntervalMs: 30 * 86_400_000,
-});
-
-// Ids travel in URL paths (`/{account}/token`, `/v2/{env}/campaigns`): letters, digits, `.`, `_`, `-`.
-const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+import type {
+  AccountView,
+  CatalogKeys,
+  CatalogSettingsInput,
+  CatalogSettingsView,
+  CreateCatalogSettings,
+  CreateEnvironmentInput,
+  EnvironmentView,
+  UpdateEnvironmentInput,
+} from './views';
+import { settingsView, view } from './views';
+import { ADMIN_LIMITS, ENVIRONMENT_KEY_PREFIX, fail, idProblem, onlyKnown, plainObject } from './input';
 
 /**
  * Options of {@link AdminService}.
@@ -81,171 +57,9 @@ export interface AdminServiceOptions {
   maxEnvironmentsPerAccount?: number;
 }
 
-/**
- * An account as listed: its environments (id, version, whether a key is required, whether it
- * is the default), never a key.
- *
- * @example
- * ```ts
- * const { accounts }: { accounts: AccountView[] } = await abkit.admin.listAccounts();
- * for (const a of accounts) console.log(a.id, a.environments.map((e) => e.id));
- * ```
- */
-export interface AccountView {
-  readonly id: string;
-  /** Epoch milliseconds; null for an account that exists only through its environments. */
-  readonly createdAt: number | null;
-  readonly defaultEnvironment: string | null;
-  readonly environments: readonly EnvironmentView[];
-}
-
-/**
- * An environment as the admin API shows it.
- *
- * @example
- * ```ts
- * const env: EnvironmentView = await abkit.admin.updateEnvironment('ops', 'acme', 'prod', { default: true });
- * console.log(env.id, env.version, env.apiKeyRequired, env.default);
- * ```
- */
-export interface EnvironmentView {
-  readonly id: string;
-  readonly version: number;
-  readonly updatedAt: number;
-  /** Whether decisions need an `x-api-key`. */
-  readonly apiKeyRequired: boolean;
-  /** Whether it is its account's default environment. */
-  readonly default: boolean;
-  /** A new API key: present only in the answer that generated it. */
-  readonly apiKey?: string;
-}
-
-/**
- * What {@link AdminService.createEnvironment} takes.
- *
- * @example
- * ```ts
- * const input: CreateEnvironmentInput = { id: 'prod', default: true, apiKey: true };
- * const { apiKey } = await abkit.admin.createEnvironment('ops', 'acme', input); // shown only now
- * ```
- */
-export interface CreateEnvironmentInput {
-  /** Environment id, unique across accounts: 1–128 letters, digits, `.`, `_`, `-`. */
-  id: string;
-  /** Make it the account's default environment. @defaultValue `false` */
-  default?: boolean;
-  /** Generate an API key that decisions then require (shown once). @defaultValue `false` */
-  apiKey?: boolean;
-}
-
-/**
- * What {@link AdminService.updateEnvironment} takes: each member present is one change.
- *
- * @example
- * ```ts
- * const change: UpdateEnvironmentInput = { apiKey: 'rotate' };
- * const { apiKey } = await abkit.admin.updateEnvironment('ops', 'acme', 'prod', change); // the new key, once
- * ```
- */
-export interface UpdateEnvironmentInput {
-  /** `true`: make it the account's default; `false`: the account has no default any more (when it was this one). */
-  default?: boolean;
-  /** `rotate`: a new key (shown once), the old one stops; `remove`: decisions need no key. */
-  apiKey?: 'rotate' | 'remove';
-}
-
-/**
- * What {@link AdminService.createCatalog} takes.
- *
- * @example
- * ```ts
- * const input: CreateCatalogSettings = { identifier: 'shop', syncIntervalMs: 3_600_000, search: { customRanking: ['popularity:desc'] } };
- * const { catalogApiKey, searchApiKey } = await abkit.admin.createCatalog('ops', input);
- * ```
- */
-export interface CreateCatalogSettings extends CatalogSettingsInput {
-  /** A lower-case DNS label. */
-  identifier: string;
-}
-
-/**
- * A catalog's settings as given: each member present replaces the stored one (null: back to the default).
- *
- * @example
- * ```ts
- * const settings: CatalogSettingsInput = { syncIntervalMs: 900_000 };
- * await abkit.admin.updateCatalogSettings('ops', 'shop', settings);
- * ```
- */
-export interface CatalogSettingsInput {
-  /** Milliseconds between scheduled synchronizations, 1,000 to 30 days; null: daily. */
-  syncIntervalMs?: number | null;
-  /** The catalog's search settings (the bootstrap file's `catalogs[].search`); null: none. */
-  search?: CatalogSearchSettings | null;
-}
-
-/**
- * A catalog's settings as the admin API shows them.
- *
- * @example
- * ```ts
- * const view: CatalogSettingsView = await abkit.admin.catalogSettings('shop');
- * console.log(view.syncIntervalMs ?? 'daily', view.search);
- * ```
- */
-export interface CatalogSettingsView {
-  readonly identifier: string;
-  readonly syncIntervalMs: number | null;
-  readonly search: Readonly<Record<string, unknown>> | null;
-}
-
-/**
- * A catalog's new keys, the only time they are shown.
- *
- * @example
- * ```ts
- * const keys: CatalogKeys = await abkit.admin.rotateCatalogKeys('ops', 'shop', { search: false });
- * console.log(keys.catalogApiKey, keys.searchApiKey ?? '(search key unchanged)');
- * ```
- */
-export interface CatalogKeys {
-  readonly identifier: string;
-  readonly catalogApiKey: string;
-  /** Absent when the search key was kept. */
-  readonly searchApiKey?: string;
-}
-
 const positive = (value: number, name: string) => {
   if (!Number.isInteger(value) || value < 1) throw new TypeError(`AdminService: ${name} must be a positive integer, got ${value}`);
 };
-
-function idProblem(value: unknown, path: string): ErrorDetail | undefined {
-  if (typeof value !== 'string' || value.length < 1 || value.length > ADMIN_LIMITS.idLength || !ID.test(value))
-    return {
-      path: [path],
-      message: `must be 1 to ${ADMIN_LIMITS.idLength} letters, digits, ".", "_" or "-", starting with a letter or digit`,
-    };
-  return undefined;
-}
-
-function fail(what: string, details: readonly ErrorDetail[]): never {
-  throw new ValidationError(`invalid ${what}: ${details.map((d) => `${d.path.join('.')} ${d.message}`).join('; ')}`, details);
-}
-
-/** Rejects members other than `known`, naming them. */
-function onlyKnown(input: object, known: readonly string[], what: string): void {
-  const unknown = Object.keys(input).filter((k) => !known.includes(k));
-  if (unknown.length > 0)
-    fail(
-      what,
-      unknown.map((k) => ({ path: [k], message: `is not a member (known: ${known.join(', ')})` })),
-    );
-}
-
-function plainObject(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(what, [{ path: [], message: 'must be a JSON object' }]);
-  return value as Record<string, unknown>;
-}
 
 /**
  * The account holder's operations, each by a named actor and each written to the audit log,
@@ -746,20 +560,6 @@ export class AdminService {
     this.#schedules.get(record.identifier)?.stop();
     if (catalog) this.#schedules.set(record.identifier, catalog.startSync({ intervalMs: record.syncIntervalMs }));
   }
-}
-
-function view(record: EnvironmentRecord, defaultEnvironment: string | null): EnvironmentView {
-  return {
-    id: record.id,
-    version: record.version,
-    updatedAt: record.updatedAt,
-    apiKeyRequired: record.apiKeyHash !== null,
-    default: record.id === defaultEnvironment,
-  };
-}
-
-function settingsView(record: Pick<CatalogSettingsRecord, 'identifier' | 'syncIntervalMs' | 'search'>): CatalogSettingsView {
-  return { identifier: record.identifier, syncIntervalMs: record.syncIntervalMs, search: record.search };
 }
 
 /** Which settings a change touched (not their values: search settings can be long). */

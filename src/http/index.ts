@@ -31,7 +31,7 @@ export { createTokenHandler, tokenRoutes } from './token';
 export { createRemoteControlHandler, remoteControlRoutes } from './remote';
 export { createAdminHandler, adminRoutes, ADMIN_ROUTES } from './admin';
 export { AdminKeys, newAdminKey, ADMIN_KEY_PREFIX, MIN_ADMIN_KEY_LENGTH, MAX_ADMIN_KEYS } from '../access/admin-keys';
-export { ADMIN_LIMITS, ENVIRONMENT_KEY_PREFIX } from '../admin/service';
+export { ADMIN_LIMITS, ENVIRONMENT_KEY_PREFIX } from '../admin/input';
 export { AUDIT_LIMITS } from '../admin/audit-log';
 export { MAX_BATCH_OPERATIONS, MAX_BATCH_BYTES, DEFAULT_SYNC_INTERVAL_MS } from '../catalog/catalog';
 export { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';

@@ -19,7 +19,7 @@ import {
 } from './decision';
 import { REMOTE_CONTROL_ROUTES } from './remote';
 import { ADMIN_ROUTES } from './admin';
-import { ADMIN_LIMITS } from '../admin/service';
+import { ADMIN_LIMITS } from '../admin/input';
 import { AUDIT_LIMITS } from '../admin/audit-log';
 import { catalogSearchSchema } from '../bootstrap/schema';
 import type { RouteSpec } from './router';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AdminService, ADMIN_LIMITS, ENVIRONMENT_KEY_PREFIX } from '../../src/admin/service';
+import { AdminService } from '../../src/admin/service';
+import { ADMIN_LIMITS, ENVIRONMENT_KEY_PREFIX } from '../../src/admin/input';
 import { AUDIT_LIMITS } from '../../src/admin/audit-log';
 import { AuthenticationError, ConflictError, createAbkit, NotFoundError, ValidationError, memoryStorage } from '../../src/index';
 import { T0 } from '../helpers/accounts';
