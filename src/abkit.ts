@@ -52,7 +52,7 @@ export interface AbkitOptions {
   /** Options of the {@link CatalogRegistry}. */
   catalogs?: Omit<CatalogRegistryOptions, 'storage'>;
   /** Options of the {@link AdminService}. */
-  admin?: Omit<AdminServiceOptions, 'storage' | 'engine' | 'accesses' | 'tokens' | 'catalogs'>;
+  admin?: Omit<AdminServiceOptions, 'storage' | 'engine' | 'accesses' | 'tokens' | 'catalogs' | 'remote'>;
 }
 
 /**
@@ -98,7 +98,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
   const tokens = new TokenService({ ...withClock(options.tokens), storage, accesses });
   const remote = new RemoteControl({ ...options.remote, engine, experiments });
   const catalogs = new CatalogRegistry({ ...withClock(options.catalogs), storage });
-  const admin = new AdminService({ ...withClock(options.admin), storage, engine, accesses, tokens, catalogs });
+  const admin = new AdminService({ ...withClock(options.admin), storage, engine, accesses, tokens, catalogs, remote });
   return {
     storage,
     engine,

@@ -4,7 +4,10 @@
  *
  * @module
  */
+import { catalogSearchSchema, type CatalogSearchSettings } from '../bootstrap/schema';
 import { ValidationError, type ErrorDetail } from '../errors';
+import { parseWith } from '../validation';
+import type { CatalogSettingsInput } from './views';
 
 /**
  * Prefix of environment API keys the admin API generates.
@@ -68,4 +71,45 @@ export function onlyKnown(input: object, known: readonly string[], what: string)
 export function plainObject(value: unknown, what: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(what, [{ path: [], message: 'must be a JSON object' }]);
   return value as Record<string, unknown>;
+}
+
+/** Checks catalog settings (`syncIntervalMs`, `search`), naming every bad one. */
+export function checkSettings(body: Record<string, unknown>, what: string): CatalogSettingsInput {
+  const problems: ErrorDetail[] = [];
+  const interval = body.syncIntervalMs;
+  if (
+    interval !== undefined &&
+    interval !== null &&
+    (!Number.isInteger(interval) || (interval as number) < 1000 || (interval as number) > ADMIN_LIMITS.maxSyncIntervalMs)
+  )
+    problems.push({
+      path: ['syncIntervalMs'],
+      message: `must be an integer from 1000 (1 s) to ${ADMIN_LIMITS.maxSyncIntervalMs} (30 days), or null`,
+    });
+  let search: CatalogSearchSettings | null | undefined;
+  if (body.search === null) search = null;
+  else if (body.search !== undefined) {
+    if (JSON.stringify(body.search).length > ADMIN_LIMITS.searchSettingsBytes)
+      problems.push({ path: ['search'], message: `is over ${ADMIN_LIMITS.searchSettingsBytes} characters of JSON` });
+    else
+      try {
+        search = parseWith(catalogSearchSchema, body.search, 'search settings');
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        problems.push(...error.details.map((d) => ({ path: ['search', ...d.path], message: d.message })));
+      }
+  }
+  if (problems.length > 0) fail(what, problems);
+  return {
+    ...(interval !== undefined ? { syncIntervalMs: interval as number | null } : {}),
+    ...(search !== undefined ? { search } : {}),
+  };
+}
+
+/** Which settings a change touched (not their values: search settings can be long). */
+export function settingsDetail(input: unknown): Record<string, unknown> | null {
+  if (typeof input !== 'object' || input === null) return null;
+  const changed = ['syncIntervalMs', 'search'].filter((k) => k in input);
+  const interval = (input as { syncIntervalMs?: unknown }).syncIntervalMs;
+  return { changed, ...(typeof interval === 'number' || interval === null ? { syncIntervalMs: interval } : {}) };
 }

@@ -1,18 +1,18 @@
 import type { AccessManager, AccessPreview, CreatedAccess } from '../access/access-manager';
 import type { TokenService } from '../access/token-service';
-import { catalogSearchSchema, type CatalogSearchSettings } from '../bootstrap/schema';
+import { RemoteControl } from '../access/remote-control';
+import type { CatalogSearchSettings } from '../bootstrap/schema';
 import type { SyncSchedule, SyncResult } from '../catalog/catalog';
 import type { CatalogRegistry } from '../catalog/registry';
 import { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';
 import { randomCredential, secureRandom, type RandomSource } from '../crypto';
 import type { DecisionEngine } from '../decision/engine';
-import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../errors';
+import { ConflictError, NotFoundError, type ErrorDetail } from '../errors';
 import type { AccessRecord } from '../storage/accesses';
 import type { AccountRecord } from '../storage/accounts';
 import type { CatalogSettingsRecord } from '../storage/catalog-settings';
 import type { EnvironmentRecord } from '../storage/environments';
 import type { Storage } from '../storage/storage';
-import { parseWith } from '../validation';
 import { AuditLog, checkActor, outcomeOf, type AuditPage } from './audit-log';
 import type {
   AccountView,
@@ -25,7 +25,7 @@ import type {
   UpdateEnvironmentInput,
 } from './views';
 import { settingsView, view } from './views';
-import { ADMIN_LIMITS, ENVIRONMENT_KEY_PREFIX, fail, idProblem, onlyKnown, plainObject } from './input';
+import { ADMIN_LIMITS, checkSettings, ENVIRONMENT_KEY_PREFIX, fail, idProblem, onlyKnown, plainObject, settingsDetail } from './input';
 
 /**
  * Options of {@link AdminService}.
@@ -47,6 +47,11 @@ export interface AdminServiceOptions {
   tokens: TokenService;
   /** Catalogs are created and their keys rotated through it. */
   catalogs: CatalogRegistry;
+  /**
+   * Panic and campaigns are changed through it (it must be built on `engine`).
+   * @defaultValue a `RemoteControl` over `engine` (writes to an environment still run one at a time with every other one of this process)
+   */
+  remote?: RemoteControl;
   /** Current time in epoch milliseconds (audit entries, accounts). @defaultValue `Date.now` */
   clock?: () => number;
   /** Random bytes for generated keys. @defaultValue Web Crypto `getRandomValues` */
@@ -81,6 +86,7 @@ export class AdminService {
   readonly #engine: DecisionEngine;
   readonly #accesses: AccessManager;
   readonly #catalogs: CatalogRegistry;
+  readonly #remote: RemoteControl;
   readonly #clock: () => number;
   readonly #random: RandomSource;
   readonly #maxAccounts: number;
@@ -97,6 +103,7 @@ export class AdminService {
       accesses,
       tokens,
       catalogs,
+      remote: given,
       clock = Date.now,
       random = secureRandom,
       maxAccounts = ADMIN_LIMITS.accounts,
@@ -113,6 +120,8 @@ export class AdminService {
         'AdminService: tokens must be the TokenService built on `accesses` (so that a revocation stops its tokens at once)',
       );
     if (typeof catalogs?.create !== 'function') throw new TypeError('AdminService: catalogs must be a CatalogRegistry');
+    const remote = given ?? new RemoteControl({ engine });
+    if (remote?.engine !== engine) throw new TypeError('AdminService: remote must be a RemoteControl built on `engine`');
     if (typeof clock !== 'function') throw new TypeError('AdminService: clock must be a function returning epoch milliseconds');
     if (typeof random !== 'function') throw new TypeError('AdminService: random must be a function returning random bytes');
     positive(maxAccounts, 'maxAccounts');
@@ -121,6 +130,7 @@ export class AdminService {
     this.#engine = engine;
     this.#accesses = accesses;
     this.#catalogs = catalogs;
+    this.#remote = remote;
     this.#clock = clock;
     this.#random = random;
     this.#maxAccounts = maxAccounts;
@@ -254,6 +264,32 @@ export class AdminService {
     );
   }
 
+  /** Switches an environment's panic mode (while on, its decisions serve no campaign), through the remote control. */
+  async setPanic(actor: string, account: string, environment: string, panic: boolean): Promise<EnvironmentRecord> {
+    checkActor(actor);
+    const target = `accounts/${account}/environments/${environment}`;
+    return this.#audited(
+      actor,
+      'environment.panic',
+      target,
+      () => this.#remote.setPanic(account, environment, panic),
+      () => (typeof panic === 'boolean' ? { panic } : null),
+    );
+  }
+
+  /** Creates or replaces one campaign of an environment through the remote control (see `RemoteControl.putCampaign`). */
+  async putCampaign(
+    actor: string,
+    account: string,
+    environment: string,
+    campaignId: string,
+    campaign: unknown,
+  ): Promise<EnvironmentRecord> {
+    checkActor(actor);
+    const target = `accounts/${account}/environments/${environment}/campaigns/${campaignId}`;
+    return this.#audited(actor, 'campaign.put', target, () => this.#remote.putCampaign(account, environment, campaignId, campaign));
+  }
+
   // ---- accesses ----
 
   /** Creates a remote-control access of an account; its client id and secret are answered this once. */
@@ -335,7 +371,7 @@ export class AdminService {
       async () => {
         const body = plainObject(input, 'catalog');
         onlyKnown(body, ['identifier', 'syncIntervalMs', 'search'], 'catalog');
-        const settings = this.#checkSettings(body, 'catalog');
+        const settings = checkSettings(body, 'catalog');
         const { catalogApiKey, searchApiKey } = await this.#catalogs.create({ identifier });
         const record = await this.#applySettings(identifier, settings);
         return { ...settingsView(record), catalogApiKey, searchApiKey };
@@ -373,7 +409,7 @@ export class AdminService {
       async () => {
         const body = plainObject(input, 'catalog settings');
         onlyKnown(body, ['syncIntervalMs', 'search'], 'catalog settings');
-        const settings = this.#checkSettings(body, 'catalog settings');
+        const settings = checkSettings(body, 'catalog settings');
         await this.#catalogs.get(identifier);
         return settingsView(await this.#applySettings(identifier, settings));
       },
@@ -410,6 +446,14 @@ export class AdminService {
   async syncCatalog(actor: string, identifier: string): Promise<SyncResult> {
     checkActor(actor);
     return this.#audited(actor, 'catalog.sync', `catalogs/${identifier}`, async () => (await this.#catalogs.get(identifier)).sync());
+  }
+
+  /** Deletes a custom field from a catalog's schema and from every accepted item (see `Catalog.deleteSchemaField`). */
+  async deleteSchemaField(actor: string, identifier: string, field: string): Promise<void> {
+    checkActor(actor);
+    return this.#audited(actor, 'catalog.field.delete', `catalogs/${identifier}/fields/${field}`, async () =>
+      (await this.#catalogs.get(identifier)).deleteSchemaField(field),
+    );
   }
 
   /**
@@ -500,38 +544,6 @@ export class AdminService {
     return environment;
   }
 
-  #checkSettings(body: Record<string, unknown>, what: string): CatalogSettingsInput {
-    const problems: ErrorDetail[] = [];
-    const interval = body.syncIntervalMs;
-    if (
-      interval !== undefined &&
-      interval !== null &&
-      (!Number.isInteger(interval) || (interval as number) < 1000 || (interval as number) > ADMIN_LIMITS.maxSyncIntervalMs)
-    )
-      problems.push({
-        path: ['syncIntervalMs'],
-        message: `must be an integer from 1000 (1 s) to ${ADMIN_LIMITS.maxSyncIntervalMs} (30 days), or null`,
-      });
-    let search: CatalogSearchSettings | null | undefined;
-    if (body.search === null) search = null;
-    else if (body.search !== undefined) {
-      if (JSON.stringify(body.search).length > ADMIN_LIMITS.searchSettingsBytes)
-        problems.push({ path: ['search'], message: `is over ${ADMIN_LIMITS.searchSettingsBytes} characters of JSON` });
-      else
-        try {
-          search = parseWith(catalogSearchSchema, body.search, 'search settings');
-        } catch (error) {
-          if (!(error instanceof ValidationError)) throw error;
-          problems.push(...error.details.map((d) => ({ path: ['search', ...d.path], message: d.message })));
-        }
-    }
-    if (problems.length > 0) fail(what, problems);
-    return {
-      ...(interval !== undefined ? { syncIntervalMs: interval as number | null } : {}),
-      ...(search !== undefined ? { search } : {}),
-    };
-  }
-
   async #applySettings(identifier: string, settings: CatalogSettingsInput): Promise<CatalogSettingsRecord> {
     const current = await this.#storage.catalogSettings.get(identifier);
     const record: CatalogSettingsRecord = {
@@ -560,12 +572,4 @@ export class AdminService {
     this.#schedules.get(record.identifier)?.stop();
     if (catalog) this.#schedules.set(record.identifier, catalog.startSync({ intervalMs: record.syncIntervalMs }));
   }
-}
-
-/** Which settings a change touched (not their values: search settings can be long). */
-function settingsDetail(input: unknown): Record<string, unknown> | null {
-  if (typeof input !== 'object' || input === null) return null;
-  const changed = ['syncIntervalMs', 'search'].filter((k) => k in input);
-  const interval = (input as { syncIntervalMs?: unknown }).syncIntervalMs;
-  return { changed, ...(typeof interval === 'number' || interval === null ? { syncIntervalMs: interval } : {}) };
 }

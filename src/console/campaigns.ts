@@ -69,7 +69,8 @@ export async function setPanic(ctx: PageContext): Promise<Response> {
   const value = ctx.form.get('panic');
   if (value !== 'true' && value !== 'false')
     throw new ValidationError('panic must be true or false', [{ path: ['panic'], message: 'must be true or false' }]);
-  await remoteOf(ctx).setPanic(account, env, value === 'true');
+  remoteOf(ctx);
+  await ctx.services.admin.setPanic(ctx.session.actor, account, env, value === 'true');
   return redirect(envPath(ctx));
 }
 
@@ -130,7 +131,7 @@ export async function saveAllocations(ctx: PageContext): Promise<Response> {
       (v as { allocation?: unknown }).allocation = raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
     }
   try {
-    await remote.putCampaign(account, env, id, campaign);
+    await ctx.services.admin.putCampaign(ctx.session.actor, account, env, id, campaign);
   } catch (error) {
     if (error instanceof ValidationError) return campaignPage(ctx, problemsByPath(error.details), ctx.form, 400);
     throw error;

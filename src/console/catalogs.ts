@@ -148,7 +148,8 @@ export async function confirmDeleteField(ctx: PageContext): Promise<Response> {
 /** POST …/fields/{field}/delete */
 export async function deleteField(ctx: PageContext): Promise<Response> {
   const { identifier, field } = ctx.c.params as { identifier: string; field: string };
-  await (await registryOf(ctx).get(identifier)).deleteSchemaField(field);
+  registryOf(ctx);
+  await ctx.services.admin.deleteSchemaField(ctx.session.actor, identifier, field);
   return redirect(catalogPath(ctx, identifier));
 }
 
