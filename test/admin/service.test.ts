@@ -4,6 +4,7 @@ import { ADMIN_LIMITS, ENVIRONMENT_KEY_PREFIX } from '../../src/admin/input';
 import { AUDIT_LIMITS } from '../../src/admin/audit-log';
 import { AuthenticationError, ConflictError, createAbkit, NotFoundError, ValidationError, memoryStorage } from '../../src/index';
 import { T0 } from '../helpers/accounts';
+import { campaign } from '../helpers/configs';
 
 function setup(options: { maxAccounts?: number; maxEnvironmentsPerAccount?: number } = {}) {
   let now = T0;
@@ -273,6 +274,105 @@ describe('catalogs', () => {
     expect(await second.admin.start()).toEqual(['shop']);
     expect(second.admin.searchSettings('shop')).toEqual({ facets: ['brand'] });
     second.admin.stop();
+  });
+});
+
+describe('panic, campaigns and schema fields', () => {
+  async function withEnvironment() {
+    const s = setup();
+    await s.admin.createAccount('ops', { id: 'acme' });
+    await s.admin.createEnvironment('ops', 'acme', { id: 'prod' });
+    return s;
+  }
+
+  it('switches panic through the remote control, auditing it and a refusal', async () => {
+    const { abkit, admin } = await withEnvironment();
+    expect((await admin.setPanic('alice', 'acme', 'prod', true)).config.panic).toBe(true);
+    expect((await abkit.engine.getEnvironment('prod'))!.config.panic).toBe(true);
+    expect(await rejection(admin.setPanic('bob', 'other', 'prod', false))).toBeInstanceOf(NotFoundError);
+    const bad = await rejection(admin.setPanic('bob', 'acme', 'prod', 'yes' as unknown as boolean));
+    expect((bad as ValidationError).details[0]?.path).toEqual(['panic']);
+    expect((await abkit.engine.getEnvironment('prod'))!.config.panic).toBe(true);
+    const entries = (await auditOf(admin)).slice(0, 3);
+    expect(entries.map((e) => [e.actor, e.action, e.target, e.outcome, e.detail])).toEqual([
+      ['bob', 'environment.panic', 'accounts/acme/environments/prod', 'validation_error', null],
+      ['bob', 'environment.panic', 'accounts/other/environments/prod', 'not_found', { panic: false }],
+      ['alice', 'environment.panic', 'accounts/acme/environments/prod', 'ok', { panic: true }],
+    ]);
+  });
+
+  it('puts a campaign through the remote control, auditing it and a refusal', async () => {
+    const { abkit, admin } = await withEnvironment();
+    await admin.putCampaign('alice', 'acme', 'prod', 'checkout', campaign({ id: 'checkout', split: [50, 50] }));
+    const stored = (await abkit.engine.getEnvironment('prod'))!.config.campaigns;
+    expect(stored.map((c) => [c.id, c.variationGroups[0]!.variations.map((v) => v.allocation)])).toEqual([['checkout', [50, 50]]]);
+    const bad = await rejection(admin.putCampaign('bob', 'acme', 'prod', 'checkout', campaign({ id: 'checkout', split: [70, 50] })));
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect(
+      await rejection(admin.putCampaign('bob', 'acme', 'nope', 'checkout', campaign({ id: 'checkout', split: [100] }))),
+    ).toBeInstanceOf(NotFoundError);
+    expect((await abkit.engine.getEnvironment('prod'))!.config.campaigns[0]!.variationGroups[0]!.variations[0]!.allocation).toBe(50);
+    const entries = (await auditOf(admin)).slice(0, 3);
+    expect(entries.map((e) => [e.actor, e.action, e.target, e.outcome])).toEqual([
+      ['bob', 'campaign.put', 'accounts/acme/environments/nope/campaigns/checkout', 'not_found'],
+      ['bob', 'campaign.put', 'accounts/acme/environments/prod/campaigns/checkout', 'validation_error'],
+      ['alice', 'campaign.put', 'accounts/acme/environments/prod/campaigns/checkout', 'ok'],
+    ]);
+  });
+
+  it('writes to an environment one at a time with the remote control of the instance: no change is lost', async () => {
+    const { abkit, admin } = await withEnvironment();
+    await Promise.all([
+      admin.putCampaign('alice', 'acme', 'prod', 'a', campaign({ id: 'a', split: [100] })),
+      abkit.remote.putCampaign('acme', 'prod', 'b', campaign({ id: 'b', split: [100] })),
+      admin.setPanic('alice', 'acme', 'prod', true),
+      admin.putCampaign('bob', 'acme', 'prod', 'c', campaign({ id: 'c', split: [100] })),
+    ]);
+    const { config } = (await abkit.engine.getEnvironment('prod'))!;
+    expect(config.campaigns.map((c) => c.id).sort()).toEqual(['a', 'b', 'c']);
+    expect(config.panic).toBe(true);
+  });
+
+  it('deletes a schema field, auditing it and the refusals (unknown, standard, unknown catalog)', async () => {
+    const { abkit, admin } = setup();
+    await admin.createCatalog('ops', { identifier: 'shop' });
+    const item = { id: 'p1', is_recommendable: true, name: 'P', absolute_link: null, img_link: null, price: 1, categories_ids: null };
+    await (await abkit.catalogs.get('shop')).put({ ...item, brand: 'Fleet' });
+    await admin.deleteSchemaField('alice', 'shop', 'brand');
+    expect((await (await abkit.catalogs.get('shop')).schema()).fields.map((f) => f.name)).not.toContain('brand');
+    expect(await rejection(admin.deleteSchemaField('bob', 'shop', 'brand'))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(admin.deleteSchemaField('bob', 'shop', 'price'))).toBeInstanceOf(ValidationError);
+    expect(await rejection(admin.deleteSchemaField('bob', 'nope', 'brand'))).toBeInstanceOf(NotFoundError);
+    const entries = (await auditOf(admin)).slice(0, 4);
+    expect(entries.map((e) => [e.actor, e.action, e.target, e.outcome])).toEqual([
+      ['bob', 'catalog.field.delete', 'catalogs/nope/fields/brand', 'not_found'],
+      ['bob', 'catalog.field.delete', 'catalogs/shop/fields/price', 'standard_field'],
+      ['bob', 'catalog.field.delete', 'catalogs/shop/fields/brand', 'not_found'],
+      ['alice', 'catalog.field.delete', 'catalogs/shop/fields/brand', 'ok'],
+    ]);
+    admin.stop();
+  });
+
+  it('refuses a bad actor before changing anything', async () => {
+    const { abkit, admin } = await withEnvironment();
+    const before = (await auditOf(admin)).length;
+    for (const call of [
+      admin.setPanic('', 'acme', 'prod', true),
+      admin.putCampaign('', 'acme', 'prod', 'a', campaign({ id: 'a', split: [100] })),
+      admin.deleteSchemaField('', 'shop', 'brand'),
+    ])
+      expect(((await rejection(call)) as ValidationError).details[0]?.path).toEqual(['actor']);
+    expect((await abkit.engine.getEnvironment('prod'))!.config).toMatchObject({ campaigns: [] });
+    expect((await abkit.engine.getEnvironment('prod'))!.config.panic).not.toBe(true);
+    expect(await auditOf(admin)).toHaveLength(before);
+  });
+
+  it('refuses a remote control built on another engine', () => {
+    const { abkit } = setup();
+    const { storage, engine, accesses, tokens, catalogs } = abkit;
+    expect(() => new AdminService({ storage, engine, accesses, tokens, catalogs, remote: createAbkit().remote })).toThrow(
+      /AdminService: remote must be a RemoteControl built on `engine`/,
+    );
   });
 });
 

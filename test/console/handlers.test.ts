@@ -244,6 +244,30 @@ describe('console: campaigns, results, catalogs', () => {
     ).toBe(303);
     const campaign = (await abkit.engine.getEnvironment('prod'))!.config.campaigns[0]!;
     expect(campaign.variationGroups[0]!.variations.map((v) => v.allocation)).toEqual([20, 80]);
+    const { entries } = await abkit.admin.audit();
+    expect(entries.slice(0, 3).map((e) => [e.actor, e.action, e.target, e.outcome])).toEqual([
+      ['ops', 'campaign.put', 'accounts/acme/environments/prod/campaigns/checkout', 'ok'],
+      ['ops', 'campaign.put', 'accounts/acme/environments/prod/campaigns/checkout', 'validation_error'],
+      ['ops', 'campaign.put', 'accounts/acme/environments/prod/campaigns/checkout', 'validation_error'],
+    ]);
+  });
+
+  it('toggles panic under the signed-in actor, written to the audit log', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const path = '/console/accounts/acme/environments/prod';
+    expect((await b.get(path)).text).toContain('Turn panic on');
+    expect((await b.post(`${path}/panic`, { panic: 'true' })).status).toBe(303);
+    expect((await abkit.engine.getEnvironment('prod'))!.config.panic).toBe(true);
+    expect((await b.get(path)).text).toContain('Panic is ON');
+    expect((await b.post(`${path}/panic`, { panic: 'false' })).status).toBe(303);
+    expect((await abkit.engine.getEnvironment('prod'))!.config.panic).toBe(false);
+    const { entries } = await abkit.admin.audit();
+    expect(entries.slice(0, 2).map((e) => [e.actor, e.action, e.target, e.outcome, e.detail])).toEqual([
+      ['ops', 'environment.panic', 'accounts/acme/environments/prod', 'ok', { panic: false }],
+      ['ops', 'environment.panic', 'accounts/acme/environments/prod', 'ok', { panic: true }],
+    ]);
   });
 
   it('previews a visitor with the reason of each campaign', async () => {
@@ -287,5 +311,12 @@ describe('console: campaigns, results, catalogs', () => {
     expect((await b.get('/console/catalogs/shop/fields/brand/delete')).text).toContain('cannot be undone');
     expect((await b.post('/console/catalogs/shop/fields/brand/delete')).status).toBe(303);
     expect((await (await abkit.catalogs.get('shop')).schema()).fields.map((f) => f.name)).not.toContain('brand');
+    const [entry] = (await abkit.admin.audit()).entries;
+    expect([entry?.actor, entry?.action, entry?.target, entry?.outcome]).toEqual([
+      'ops',
+      'catalog.field.delete',
+      'catalogs/shop/fields/brand',
+      'ok',
+    ]);
   });
 });
