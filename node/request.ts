@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { PayloadTooLargeError } from '../src/errors';
-import { NODE_BODY, readWebBody, RequestAbortedError, type NodeBody, type NodeBodySource } from '../src/body';
+import { CLIENT_ADDRESS, NODE_BODY, readWebBody, RequestAbortedError, type NodeBody, type NodeBodySource } from '../src/body';
 import { lowerCaseName } from '../src/http/header-name';
 import { delegateToReal, PATH_AND_QUERY } from '../src/http/lazy';
 
@@ -137,6 +137,11 @@ class NodeRequest {
 
   get headers(): Headers {
     return (this.#headers ??= new NodeHeaders(this.#req.headers)) as unknown as Headers;
+  }
+
+  /** The client's socket address (clientAddressOf in src/body.ts). */
+  get [CLIENT_ADDRESS](): string | undefined {
+    return this.#req.socket?.remoteAddress;
   }
 
   /** The body, read once (see {@link NODE_BODY}); a refusal is thrown again on each read. */

@@ -22,7 +22,8 @@ import { createHandler } from '../src/http/handler';
 import type { Storage } from '../src/storage/storage';
 import { createNodeListener } from '../node/listener';
 import { bannerLines } from './banner';
-import { limitConnectionsPerAddress } from './connections';
+import { addressKey, limitConnectionsPerAddress } from './connections';
+import { clientAddressOf } from '../src/body';
 import { logOutput, type LogOutput } from './log-output';
 import type { ServeConfig } from './config';
 import { corsPolicy } from './cors';
@@ -169,7 +170,10 @@ async function start(
     catalog: catalogs,
     search,
     // The admin API only with a key: without one, /admin/v1 is a 404 like any unknown path.
-    admin: adminKeys ? { abkit: { admin }, keys: adminKeys } : undefined,
+    // The console's login attempts are limited per client address too (the socket's, as connections are).
+    admin: adminKeys
+      ? { abkit: { admin }, keys: adminKeys, console: { clientAddress: (request) => keyOfClient(clientAddressOf(request)) } }
+      : undefined,
     requestIdHeader: false,
     onError,
   });
@@ -283,4 +287,9 @@ async function requireApiKey(engine: DecisionEngine, storage: Storage, apiKey: s
   )
     return;
   await engine.load(record.config, { environment: id, account: record.accountId, apiKey, expectedVersion: record.version });
+}
+
+/** A client address as the per-address limits count it (an IPv6 one by its /64), or undefined. */
+function keyOfClient(address: string | undefined): string | undefined {
+  return address === undefined ? undefined : addressKey(address);
 }

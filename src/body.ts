@@ -111,6 +111,26 @@ export function jsonNow(reader: BodyReader): unknown {
  */
 export const NODE_BODY = Symbol.for('abkit.request.body');
 
+/**
+ * Where a request built by `abkit/node` keeps the client's socket address (a Web `Request` has
+ * none): read it with {@link clientAddressOf}.
+ */
+export const CLIENT_ADDRESS = Symbol.for('abkit.request.clientAddress');
+
+/**
+ * The address of the client that sent a request served by `abkit/node` (the socket's remote
+ * address, not a header a client could write), or undefined for any other request.
+ *
+ * @example
+ * ```ts
+ * const console = { clientAddress: (request: Request) => clientAddressOf(request) };
+ * ```
+ */
+export function clientAddressOf(request: Request): string | undefined {
+  const address = (request as { [CLIENT_ADDRESS]?: unknown })[CLIENT_ADDRESS];
+  return typeof address === 'string' ? address : undefined;
+}
+
 /** A node request's body: its bytes, or the value a framework parsed. @internal */
 export type NodeBody = { bytes: Uint8Array } | { parsed: unknown };
 

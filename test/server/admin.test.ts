@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -137,5 +138,37 @@ describe('abkit serve and the admin API', () => {
       syncIntervalMs: null,
       search: { facets: ['brand'] },
     });
+  });
+
+  it('the console limits login attempts per client address, read from the socket: one address locked out, another still answered', async () => {
+    const { running } = await start({ ABKIT_STORAGE: 'memory', ABKIT_ADMIN_KEY: `ops=${OPS}` });
+    servers.push(running);
+    const { port } = new URL(running.url);
+    // A wrong key from one address, as a form post over a socket bound to it (fetch cannot choose its address).
+    const login = (localAddress: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = `key=${encodeURIComponent(newAdminKey())}`;
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: Number(port),
+            localAddress,
+            method: 'POST',
+            path: '/console/login',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    const first: number[] = [];
+    for (let i = 0; i < 10; i++) first.push(await login('127.0.0.2'));
+    expect(first.every((status) => status === 401)).toBe(true);
+    expect(await login('127.0.0.2')).toBe(429);
+    expect(await login('127.0.0.3')).toBe(401);
   });
 });
