@@ -5,6 +5,7 @@
  * @module
  */
 import { catalogSearchSchema, type CatalogSearchSettings } from '../bootstrap/schema';
+import type { BatchOperation } from '../catalog/catalog';
 import { ValidationError, type ErrorDetail } from '../errors';
 import { parseWith } from '../validation';
 import type { CatalogSettingsInput } from './views';
@@ -112,4 +113,12 @@ export function settingsDetail(input: unknown): Record<string, unknown> | null {
   const changed = ['syncIntervalMs', 'search'].filter((k) => k in input);
   const interval = (input as { syncIntervalMs?: unknown }).syncIntervalMs;
   return { changed, ...(typeof interval === 'number' || interval === null ? { syncIntervalMs: interval } : {}) };
+}
+
+/** Items as create-replace operations of one batch: a JSON array, each an object (`Catalog.batch` checks the rest). */
+export function itemOperations(items: unknown): BatchOperation[] {
+  if (!Array.isArray(items)) fail('items', [{ path: [], message: 'must be a JSON array of items' }]);
+  const bad = items.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item));
+  if (bad >= 0) fail('items', [{ path: [bad], message: 'must be a JSON object (an item)' }]);
+  return items.map((product) => ({ operation: 'create-replace', product }));
 }

@@ -2,7 +2,7 @@ import type { AccessManager, AccessPreview, CreatedAccess } from '../access/acce
 import type { TokenService } from '../access/token-service';
 import { RemoteControl } from '../access/remote-control';
 import type { CatalogSearchSettings } from '../bootstrap/schema';
-import type { SyncSchedule, SyncResult } from '../catalog/catalog';
+import type { BatchResult, SyncSchedule, SyncResult } from '../catalog/catalog';
 import type { CatalogRegistry } from '../catalog/registry';
 import { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';
 import { randomCredential, secureRandom, type RandomSource } from '../crypto';
@@ -26,6 +26,7 @@ import type {
 } from './views';
 import { settingsView, view } from './views';
 import { ADMIN_LIMITS, checkSettings, ENVIRONMENT_KEY_PREFIX, fail, idProblem, onlyKnown, plainObject, settingsDetail } from './input';
+import { itemOperations } from './input';
 
 /**
  * Options of {@link AdminService}.
@@ -446,6 +447,14 @@ export class AdminService {
   async syncCatalog(actor: string, identifier: string): Promise<SyncResult> {
     checkActor(actor);
     return this.#audited(actor, 'catalog.sync', `catalogs/${identifier}`, async () => (await this.#catalogs.get(identifier)).sync());
+  }
+
+  /** Adds or replaces items of a catalog in one all-or-nothing batch (see `Catalog.batch`); the audit entry holds their count only. */
+  async addItems(actor: string, identifier: string, items: readonly Record<string, unknown>[]): Promise<BatchResult> {
+    checkActor(actor);
+    const work = async () => (await this.#catalogs.get(identifier)).batch(itemOperations(items));
+    const count = () => ({ count: Array.isArray(items) ? items.length : 0 });
+    return this.#audited(actor, 'catalog.items.add', `catalogs/${identifier}`, work, count);
   }
 
   /** Deletes a custom field from a catalog's schema and from every accepted item (see `Catalog.deleteSchemaField`). */

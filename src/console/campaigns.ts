@@ -7,6 +7,7 @@
  */
 import { NotFoundError, ValidationError } from '../errors';
 import type { Campaign } from '../model/bucketing-config';
+import { campaignOfForm, newCampaignForm } from './campaign-form';
 import { html, type Html } from './html';
 import { fieldError, htmlResponse, layout, postForm, problemsByPath, redirect, seg, type PageContext } from './page';
 
@@ -29,8 +30,13 @@ const crumbsOf = (ctx: PageContext, withEnv: boolean): [string, string][] => {
   ];
 };
 
-/** GET …/environments/{env}: campaigns, panic switch, preview form. */
-export async function environmentPage(ctx: PageContext): Promise<Response> {
+/** GET …/environments/{env}: campaigns, the new-campaign form, panic switch, preview form. */
+export async function environmentPage(
+  ctx: PageContext,
+  problems: Map<string, string[]> = new Map(),
+  given?: URLSearchParams,
+  status = 200,
+): Promise<Response> {
   const { account, env } = ctx.c.params as { account: string; env: string };
   const record = await remoteOf(ctx).getConfiguration(account, env);
   const { campaigns, panic } = record.config;
@@ -51,16 +57,41 @@ export async function environmentPage(ctx: PageContext): Promise<Response> {
       )}</section>
 <h2>Campaigns</h2>${
         campaigns.length === 0
-          ? html`<p class="muted">No campaign in this environment (configurations are written through the remote-control API or a bootstrap file).</p>`
+          ? html`<p class="muted">No campaign in this environment yet: create one below (or write configurations through the remote-control API or a bootstrap file).</p>`
           : html`<table><thead><tr><th>Campaign</th><th>Name</th><th>Type</th><th>Variation groups</th><th>Results</th></tr></thead><tbody>${campaigns.map(
               (c) =>
                 html`<tr><td><a href="${path}/campaigns/${seg(c.id)}">${c.id}</a></td><td>${c.name ?? '—'}</td><td>${c.type}</td><td class="num">${c.variationGroups.length}</td><td><a href="${path}/campaigns/${seg(c.id)}/results" aria-label="Results of ${c.id}">Results</a></td></tr>`,
             )}</tbody></table>`
       }
+<h2>New campaign</h2>${newCampaignForm(ctx, `${path}/campaigns`, problems, given)}
 <h2>Preview a visitor</h2>${previewForm(ctx, new URLSearchParams())}`,
       crumbsOf(ctx, false),
     ),
+    status,
   );
+}
+
+/** POST …/environments/{env}/campaigns: a new campaign from the form (an existing id is refused: its page edits it). */
+export async function createCampaign(ctx: PageContext): Promise<Response> {
+  const { account, env } = ctx.c.params as { account: string; env: string };
+  const remote = remoteOf(ctx);
+  let campaign: Campaign;
+  try {
+    campaign = campaignOfForm(ctx.form);
+  } catch (error) {
+    if (error instanceof ValidationError) return environmentPage(ctx, problemsByPath(error.details), ctx.form, 400);
+    throw error;
+  }
+  const { campaigns } = (await remote.getConfiguration(account, env)).config;
+  if (campaigns.some((c) => c.id === campaign.id))
+    return environmentPage(ctx, new Map([['id', [`campaign "${campaign.id}" exists already: change it on its page`]]]), ctx.form, 409);
+  try {
+    await ctx.services.admin.putCampaign(ctx.session.actor, account, env, campaign.id, campaign);
+  } catch (error) {
+    if (error instanceof ValidationError) return environmentPage(ctx, problemsByPath(error.details), ctx.form, 400);
+    throw error;
+  }
+  return redirect(`${envPath(ctx)}/campaigns/${seg(campaign.id)}`);
 }
 
 /** POST …/environments/{env}/panic */

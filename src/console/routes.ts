@@ -30,7 +30,7 @@ import {
 } from './accounts';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets';
 import { auditPage } from './audit';
-import { campaignPage, environmentPage, previewPage, saveAllocations, setPanic } from './campaigns';
+import { campaignPage, createCampaign, environmentPage, previewPage, saveAllocations, setPanic } from './campaigns';
 import {
   catalogPage,
   catalogsPage,
@@ -138,6 +138,7 @@ export const CONSOLE_ROUTES = [
   { method: 'GET', path: ENV, name: 'environment' },
   { method: 'POST', path: `${ENV}/panic`, name: 'panic' },
   { method: 'GET', path: `${ENV}/preview`, name: 'preview' },
+  { method: 'POST', path: `${ENV}/campaigns`, name: 'createCampaign' },
   { method: 'GET', path: `${ENV}/campaigns/:id`, name: 'campaign' },
   { method: 'POST', path: `${ENV}/campaigns/:id/allocations`, name: 'allocations' },
   { method: 'GET', path: `${ENV}/campaigns/:id/results`, name: 'results' },
@@ -332,7 +333,8 @@ export function consoleRoutes(options: ConsoleOptions): Routes {
     revoke: signedIn(revokeAccess),
     confirmRotate: signedIn((ctx) => confirmAccessPage(ctx, 'rotate')),
     rotate: signedIn(rotateAccess),
-    environment: signedIn(environmentPage),
+    environment: signedIn((ctx) => environmentPage(ctx)),
+    createCampaign: signedIn(createCampaign),
     panic: signedIn(setPanic),
     preview: signedIn(previewPage),
     campaign: signedIn((ctx) => campaignPage(ctx)),

@@ -252,6 +252,76 @@ describe('console: campaigns, results, catalogs', () => {
     ]);
   });
 
+  it('creates a campaign from the environment page that decisions serve at once; a bad id is shown at its field and changes nothing', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const path = '/console/accounts/acme/environments/prod';
+    expect((await b.get(path)).text).toContain('<h2>New campaign</h2>');
+    const before = (await abkit.engine.getEnvironment('prod'))!.version;
+    for (const id of ['', 'x'.repeat(257)]) {
+      const bad = await b.post(`${path}/campaigns`, { id, type: 'ab', variations: '2', flag: 'color', values: '' });
+      expect(bad.status).toBe(400);
+      expect(bad.text).toMatch(/id="new-campaign-id-error">[^<]+</);
+      expect(bad.text).toContain('aria-invalid="true" aria-describedby="new-campaign-id-error"');
+    }
+    const badValues = await b.post(`${path}/campaigns`, { id: 'hero', type: 'ab', variations: '3', flag: 'color', values: 'red\nblue' });
+    expect(badValues.text).toMatch(/id="new-campaign-values-error">needs one line per variation: 3 lines, got 2/);
+    expect(badValues.text).toContain('value="hero"');
+    const badType = await b.post(`${path}/campaigns`, { id: 'hero', type: 'rollout', variations: '2', flag: 'color', values: '' });
+    expect(badType.text).toMatch(/id="new-campaign-type-error">must be one of ab, toggle, perso/);
+    expect((await abkit.engine.getEnvironment('prod'))!.version).toBe(before);
+    expect((await abkit.admin.audit()).entries.filter((e) => e.action === 'campaign.put')).toEqual([]);
+
+    const created = await b.post(`${path}/campaigns`, {
+      id: 'hero',
+      name: 'Hero colour',
+      type: 'ab',
+      variations: '2',
+      flag: 'color',
+      values: 'red\nblue\n',
+    });
+    expect(created.status).toBe(303);
+    expect(created.headers.get('location')).toBe(`${path}/campaigns/hero`);
+    const page = await b.follow(created);
+    expect(page.text).toContain('<code>hero-a</code>');
+    expect(page.text).toContain('<code>fs_all_users EQUALS &quot;&quot;</code>');
+    const hero = (await abkit.engine.getEnvironment('prod'))!.config.campaigns.find((c) => c.id === 'hero')!;
+    expect(hero.variationGroups[0]!.variations.map((v) => [v.id, v.reference, v.allocation, v.modifications.value])).toEqual([
+      ['hero-a', true, 50, { color: 'red' }],
+      ['hero-b', false, 50, { color: 'blue' }],
+    ]);
+    // The decision API serves it: each visitor gets one of the two values.
+    const seen = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const res = await handler(
+        new Request('http://localhost/v2/prod/campaigns', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ visitor_id: `v${i}`, context: {}, trigger_hit: false, visitor_consent: true }),
+        }),
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+      const body = (await res.json()) as {
+        campaigns: { id: string; variation: { id: string; modifications: { value: { color: string } } } }[];
+      };
+      const decided = body.campaigns.find((c) => c.id === 'hero')!;
+      seen.add(`${decided.variation.id}=${decided.variation.modifications.value.color}`);
+    }
+    expect([...seen].sort()).toEqual(['hero-a=red', 'hero-b=blue']);
+    // The same id again is refused: its page edits it.
+    const again = await b.post(`${path}/campaigns`, { id: 'hero', type: 'toggle', variations: '1', flag: 'on', values: '' });
+    expect(again.status).toBe(409);
+    expect(again.text).toMatch(/id="new-campaign-id-error">campaign &quot;hero&quot; exists already/);
+    const [entry] = (await abkit.admin.audit()).entries;
+    expect([entry?.actor, entry?.action, entry?.target, entry?.outcome]).toEqual([
+      'ops',
+      'campaign.put',
+      'accounts/acme/environments/prod/campaigns/hero',
+      'ok',
+    ]);
+  });
+
   it('toggles panic under the signed-in actor, written to the audit log', async () => {
     const { handler, abkit } = await consoleFixture();
     const b = browser(handler);
