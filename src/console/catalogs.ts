@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { CatalogValidationError } from '../catalog/catalog';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Filter } from '../search/query';
 import type { Hit, SearchResponse } from '../search/service';
@@ -87,8 +88,38 @@ export async function createCatalog(ctx: PageContext): Promise<Response> {
   });
 }
 
+/**
+ * Ceilings of the "Add items" form: its body (raised above the other forms' 64 KiB for this
+ * route only: a few hundred items) and the items of one form.
+ */
+export const ADD_ITEMS_LIMITS = Object.freeze({ formBytes: 1_048_576, items: 1000 });
+
+/** Most item problems listed at the field (the count of the others follows). */
+const SHOWN_PROBLEMS = 20;
+
+const ITEMS_EXAMPLE =
+  '[{"id": "sku-1", "is_recommendable": true, "name": "Red shoe", "absolute_link": null, "img_link": null, "price": 89, "categories_ids": ["shoes"], "brand": "Fleet"}]';
+
+function addItemsForm(ctx: PageContext, path: string, problems: readonly string[], given?: URLSearchParams): Html {
+  const sync = given ? given.get('sync') === 'true' : true;
+  return postForm(
+    ctx.session,
+    `${path}/items`,
+    html`<label class="block" for="items">Items: a JSON array (at most ${ADD_ITEMS_LIMITS.items}) of <code>id</code>, <code>is_recommendable</code>, <code>name</code>, <code>absolute_link</code>, <code>img_link</code>, <code>price</code>, <code>categories_ids</code> and custom fields; an item with an id already there replaces it</label>
+<textarea id="items" name="items" rows="8" required placeholder="${ITEMS_EXAMPLE}"${problems.length > 0 ? html` aria-invalid="true" aria-describedby="items-error"` : ''}>${given?.get('items') ?? ''}</textarea>
+${problems.length > 0 && html`<ul class="error" id="items-error" role="alert">${problems.map((p) => html`<li>${p}</li>`)}</ul>`}
+<p><label><input type="checkbox" name="sync" value="true"${sync ? html` checked` : ''}> Sync now after adding (otherwise they are searched after the next synchronization)</label></p>
+<button type="submit">Add items</button> <span class="muted">All or nothing: one invalid item and none is added.</span>`,
+  );
+}
+
 /** GET /console/catalogs/{identifier} */
-export async function catalogPage(ctx: PageContext): Promise<Response> {
+export async function catalogPage(
+  ctx: PageContext,
+  problems: readonly string[] = [],
+  given?: URLSearchParams,
+  status = 200,
+): Promise<Response> {
   const identifier = ctx.c.params.identifier!;
   const catalog = await registryOf(ctx).get(identifier);
   const [accepted, visible, { fields }, settings] = await Promise.all([
@@ -108,6 +139,7 @@ export async function catalogPage(ctx: PageContext): Promise<Response> {
 <tr><th>Visible version</th><td class="num">${visible.version}</td></tr><tr><th>Last synchronization</th><td>${visible.syncedAt === null ? 'never' : time(visible.syncedAt)}</td></tr>
 <tr><th>Next synchronization</th><td>${next !== null ? html`about ${time(next)} (every ${interval(settings.syncIntervalMs)})` : `on the host's schedule (every ${interval(settings.syncIntervalMs)})`}</td></tr></tbody></table>
 ${postForm(ctx.session, `${path}/sync`, html`<button type="submit">Sync now</button> <span class="muted">Accepted items become the visible ones.</span>`)}
+<h2>Add items</h2>${addItemsForm(ctx, path, problems, given)}
 <h2>Schema</h2><table><thead><tr><th>Field</th><th>Type</th><th>Kind</th><th><span class="muted">Change</span></th></tr></thead><tbody>${fields.map(
         (f) =>
           html`<tr><td><code>${f.name}</code></td><td><code>${f.type}</code></td><td>${f.standard ? 'standard' : 'custom'}</td><td>${
@@ -117,7 +149,49 @@ ${postForm(ctx.session, `${path}/sync`, html`<button type="submit">Sync now</but
 <h2>Keys</h2><p><a href="${path}/keys">Rotate the catalog key</a> (and, if asked, the search key).</p>`,
       crumbs(ctx),
     ),
+    status,
   );
+}
+
+/** Each problem of a refused batch as a sentence naming its item. */
+function itemProblems(error: ValidationError, items: readonly unknown[]): string[] {
+  const named = (index: number) => {
+    const id = (items[index] as { id?: unknown } | undefined)?.id;
+    return `item ${index + 1}${typeof id === 'string' && id.length <= 100 ? ` (id "${id}")` : ''}`;
+  };
+  const all =
+    error instanceof CatalogValidationError
+      ? error.problems.map((p) => `${named(p.index)}: ${p.reason}`)
+      : error.details.map((d) => (typeof d.path[0] === 'number' ? `${named(d.path[0])}: ${d.message}` : `items: ${d.message}`));
+  if (all.length === 0) all.push(error.message);
+  return all.length > SHOWN_PROBLEMS ? [...all.slice(0, SHOWN_PROBLEMS), `and ${all.length - SHOWN_PROBLEMS} more`] : all;
+}
+
+/** POST /console/catalogs/{identifier}/items: one all-or-nothing batch of create-replace operations, then a sync if asked. */
+export async function addItems(ctx: PageContext): Promise<Response> {
+  const identifier = ctx.c.params.identifier!;
+  await registryOf(ctx).get(identifier);
+  const refuse = (problems: string[]) => catalogPage(ctx, problems, ctx.form, 400);
+  let items: unknown;
+  try {
+    items = JSON.parse(ctx.form.get('items') ?? '');
+  } catch (error) {
+    return refuse([`items: not JSON (${(error as Error).message})`]);
+  }
+  if (!Array.isArray(items)) return refuse(['items: must be a JSON array of items']);
+  if (items.length === 0) return refuse(['items: the array is empty']);
+  if (items.length > ADD_ITEMS_LIMITS.items)
+    return refuse([
+      `items: at most ${ADD_ITEMS_LIMITS.items} items in one form, got ${items.length} (the catalog API takes larger batches)`,
+    ]);
+  try {
+    await ctx.services.admin.addItems(ctx.session.actor, identifier, items);
+  } catch (error) {
+    if (error instanceof ValidationError) return refuse(itemProblems(error, items));
+    throw error;
+  }
+  if (ctx.form.get('sync') === 'true') await ctx.services.admin.syncCatalog(ctx.session.actor, identifier);
+  return redirect(catalogPath(ctx, identifier));
 }
 
 /** POST /console/catalogs/{identifier}/sync */

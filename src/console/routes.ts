@@ -32,6 +32,8 @@ import { CONSOLE_CSS, CONSOLE_JS } from './assets';
 import { auditPage } from './audit';
 import { campaignPage, createCampaign, environmentPage, previewPage, saveAllocations, setPanic } from './campaigns';
 import {
+  ADD_ITEMS_LIMITS,
+  addItems,
   catalogPage,
   catalogsPage,
   confirmDeleteField,
@@ -145,6 +147,7 @@ export const CONSOLE_ROUTES = [
   { method: 'GET', path: `${C}/catalogs`, name: 'catalogs' },
   { method: 'POST', path: `${C}/catalogs`, name: 'createCatalog' },
   { method: 'GET', path: CATALOG, name: 'catalog' },
+  { method: 'POST', path: `${CATALOG}/items`, name: 'addItems', maxBodyBytes: ADD_ITEMS_LIMITS.formBytes },
   { method: 'POST', path: `${CATALOG}/sync`, name: 'sync' },
   { method: 'GET', path: `${CATALOG}/keys`, name: 'confirmKeys' },
   { method: 'POST', path: `${CATALOG}/keys`, name: 'rotateKeys' },
@@ -342,7 +345,8 @@ export function consoleRoutes(options: ConsoleOptions): Routes {
     results: signedIn(resultsPage),
     catalogs: signedIn((ctx) => catalogsPage(ctx)),
     createCatalog: signedIn(createCatalog),
-    catalog: signedIn(catalogPage),
+    catalog: signedIn((ctx) => catalogPage(ctx)),
+    addItems: signedIn(addItems),
     sync: signedIn(syncCatalog),
     confirmKeys: signedIn(confirmRotateKeys),
     rotateKeys: signedIn(rotateKeys),

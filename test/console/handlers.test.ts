@@ -322,6 +322,62 @@ describe('console: campaigns, results, catalogs', () => {
     ]);
   });
 
+  it('adds items from the catalog page in one batch, synced so search finds them; a bad item is named at the field and nothing is added', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const path = '/console/catalogs/shop';
+    expect((await b.get(path)).text).toMatch(/<input type="checkbox" name="sync" value="true" checked>/);
+    const item = (id: string, name: string, price: unknown = 10) => ({
+      id,
+      is_recommendable: true,
+      name,
+      absolute_link: null,
+      img_link: null,
+      price,
+      categories_ids: ['bags'],
+      brand: 'Quokka',
+    });
+    const catalog = await abkit.catalogs.get('shop');
+    const bad = await b.post(`${path}/items`, {
+      items: JSON.stringify([item('q1', 'Quokka bag'), item('q2', 'Quokka tote', 'cheap')]),
+      sync: 'true',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(/<ul class="error" id="items-error" role="alert"><li>item 2 \(id &quot;q2&quot;\): [^<]*price/);
+    expect(bad.text).toContain('Quokka tote'); // what was given is kept
+    for (const [items, message] of [
+      ['{"id": ', 'items: not JSON'],
+      ['{"id": "q1"}', 'items: must be a JSON array of items'],
+      ['[42]', 'item 1: must be a JSON object (an item)'],
+      [JSON.stringify(Array.from({ length: 1001 }, (_, i) => ({ id: `x${i}` }))), 'items: at most 1000 items in one form, got 1001'],
+    ] as const)
+      expect((await b.post(`${path}/items`, { items, sync: 'true' })).text).toContain(message);
+    expect(await catalog.count()).toBe(4);
+
+    // Three hundred items fit in one form (the route's body limit is raised above the other forms').
+    const many = [item('q1', 'Quokka bag'), ...Array.from({ length: 299 }, (_, i) => item(`bulk-${i}`, `Bulk wombat ${i}`, i + 1))];
+    expect(new URLSearchParams({ items: JSON.stringify(many) }).toString().length).toBeGreaterThan(65_536);
+    const added = await b.post(`${path}/items`, { items: JSON.stringify(many), sync: 'true' });
+    expect(added.status).toBe(303);
+    expect(added.headers.get('location')).toBe(path);
+    expect(await catalog.count()).toBe(304);
+    const search = await handler(new Request('http://localhost/search?text=quokka+bag'));
+    expect(search.status).toBe(200);
+    const found = (await search.json()) as { totalHits: number; hits: { id: string }[] };
+    expect(found.hits.map((h) => h.id)).toContain('q1');
+    const { entries } = await abkit.admin.audit();
+    expect(entries.slice(0, 3).map((e) => [e.actor, e.action, e.target, e.outcome, e.detail])).toEqual([
+      ['ops', 'catalog.sync', 'catalogs/shop', 'ok', null],
+      ['ops', 'catalog.items.add', 'catalogs/shop', 'ok', { count: 300 }],
+      ['ops', 'catalog.items.add', 'catalogs/shop', 'validation_error', { count: 1 }],
+    ]);
+    // Without the box, the items wait for the next synchronization.
+    expect((await b.post(`${path}/items`, { items: JSON.stringify([item('q9', 'Quokka hat')]) })).status).toBe(303);
+    const later = (await (await handler(new Request('http://localhost/search?text=quokka+hat'))).json()) as { hits: { id: string }[] };
+    expect(later.hits.map((h) => h.id)).not.toContain('q9');
+  });
+
   it('toggles panic under the signed-in actor, written to the audit log', async () => {
     const { handler, abkit } = await consoleFixture();
     const b = browser(handler);
