@@ -22,7 +22,8 @@ form.card,section.card,div.card{background:#fff;border:1px solid #dde1e7;border-
 fieldset{border:1px solid #dde1e7;border-radius:4px;margin:.5em 0;padding:.4em .8em}
 label{display:inline-block;margin:.2em 1em .2em 0}
 label.block{display:block;margin:.5em 0 .2em;font-weight:600}
-input[type=text],input[type=password],input[type=number],input[type=search],select{font:inherit;padding:.3em .45em;border:1px solid #8a94a6;border-radius:4px;min-width:14em}
+input[type=text],input[type=password],input[type=number],input[type=search],select,textarea{font:inherit;padding:.3em .45em;border:1px solid #8a94a6;border-radius:4px;min-width:14em}
+textarea{display:block;width:100%;box-sizing:border-box;font-family:ui-monospace,monospace}
 input[type=number]{min-width:6em;width:7em}
 button{font:inherit;padding:.35em .9em;border:1px solid #1f55c4;border-radius:4px;background:#1f55c4;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#1f55c4}button.danger{background:#b3261e;border-color:#b3261e}

@@ -48,6 +48,9 @@ export function campaignOfForm(form: URLSearchParams): Campaign {
     problems.push({ path: ['type'], message: `must be one of ${CAMPAIGN_TYPES.join(', ')}` });
   if (!Number.isInteger(count) || count < min || count > max)
     problems.push({ path: ['variations'], message: `must be a whole number from ${min} to ${max}` });
+  // The group and variation ids add up to 3 characters to the campaign id.
+  if (id.length < 1 || id.length > CONFIG_LIMITS.idLength - 3)
+    problems.push({ path: ['id'], message: `must be 1 to ${CONFIG_LIMITS.idLength - 3} characters (its variation ids add 3)` });
   if (flag === '' || flag.length > CONFIG_LIMITS.idLength)
     problems.push({ path: ['flag'], message: `must be 1 to ${CONFIG_LIMITS.idLength} characters` });
   const ids = Array.from(
@@ -84,10 +87,11 @@ export function campaignOfForm(form: URLSearchParams): Campaign {
     return parseWith(campaignSchema, campaign, 'campaign');
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    throw new ValidationError(
-      error.message,
-      error.details.map((d) => ({ path: [fieldOf(d.path)], message: d.message })),
-    );
+    const seen = new Set<string>();
+    const details = error.details
+      .map((d) => ({ path: [fieldOf(d.path)], message: d.message }))
+      .filter((d) => !seen.has(`${d.path[0]} ${d.message}`) && seen.add(`${d.path[0]} ${d.message}`));
+    throw new ValidationError(error.message, details);
   }
 }
 

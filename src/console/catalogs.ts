@@ -161,7 +161,7 @@ function itemProblems(error: ValidationError, items: readonly unknown[]): string
   };
   const all =
     error instanceof CatalogValidationError
-      ? error.problems.map((p) => `${named(p.index)}: ${p.reason}`)
+      ? error.problems.map((p) => `item ${p.index + 1}: ${p.reason}`) // the reason names the item's id
       : error.details.map((d) => (typeof d.path[0] === 'number' ? `${named(d.path[0])}: ${d.message}` : `items: ${d.message}`));
   if (all.length === 0) all.push(error.message);
   return all.length > SHOWN_PROBLEMS ? [...all.slice(0, SHOWN_PROBLEMS), `and ${all.length - SHOWN_PROBLEMS} more`] : all;

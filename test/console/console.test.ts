@@ -1,8 +1,8 @@
 /**
  * The console in a real browser (Debian's chromium driven by playwright-core) against the
  * handler on node:http: sign in, create an access and read its secret once, get a token with
- * it, revoke it, edit an allocation and see /v2 follow, read a results chart, search the
- * playground; axe-core finds no serious or critical violation on any page; each page is
+ * it, revoke it, edit an allocation and see /v2 follow, create a campaign, read a results chart,
+ * add catalog items and search them, search the playground; axe-core finds no serious or critical violation on any page; each page is
  * screenshotted into test/.screenshots/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -163,6 +163,28 @@ describeIf(chromiumHere, 'console in a browser', () => {
         expect(body.campaigns.find((c) => c.id === 'checkout')?.variation.id).toBe('checkout-v1');
       }
 
+      // A new campaign from the environment page: a bad id first, then one /v2 serves.
+      await page.goto(`${origin}/console/accounts/acme/environments/prod`);
+      await page.getByLabel('Campaign id').fill('x'.repeat(256));
+      await page.getByLabel('Flag key').fill('color');
+      await page.getByRole('button', { name: 'Create campaign' }).click();
+      await expect.poll(() => page.locator('#new-campaign-id-error').count()).toBe(1);
+      await shot(page, 'campaign-new-error');
+      await accessible(page);
+      await page.getByLabel('Campaign id').fill('hero');
+      await page.getByLabel('Type').selectOption('toggle');
+      await page.getByLabel('Flag value of each variation').fill('red\nblue');
+      await page.getByRole('button', { name: 'Create campaign' }).click();
+      await page.waitForURL(`${origin}/console/accounts/acme/environments/prod/campaigns/hero`);
+      await shot(page, 'campaign-new');
+      const hero = await fetch(`${origin}/v2/prod/campaigns`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ visitor_id: 'hero-visitor', context: {}, trigger_hit: false }),
+      });
+      const heroBody = (await hero.json()) as { campaigns: { id: string; variation: { id: string } }[] };
+      expect(heroBody.campaigns.find((c) => c.id === 'hero')?.variation.id).toMatch(/^hero-[ab]$/);
+
       // Preview a visitor.
       await page.goto(`${origin}/console/accounts/acme/environments/prod`);
       await page.getByLabel('Visitor id').fill('visitor-42');
@@ -190,6 +212,29 @@ describeIf(chromiumHere, 'console in a browser', () => {
       await page.goto(`${origin}/console/catalogs/shop`);
       await shot(page, 'catalog');
       await accessible(page);
+      // Add items (synced by default): a bad one is named, then search finds them.
+      const item = (id: string, name: string, price: unknown) => ({
+        id,
+        is_recommendable: true,
+        name,
+        absolute_link: null,
+        img_link: null,
+        price,
+        categories_ids: ['bags'],
+        brand: 'Quokka',
+      });
+      await page.locator('#items').fill(JSON.stringify([item('q1', 'Quokka bag', 30), item('q2', 'Quokka tote', 'cheap')]));
+      await page.getByRole('button', { name: 'Add items' }).click();
+      await expect.poll(() => page.locator('#items-error li').count()).toBe(1);
+      expect(await page.locator('#items-error').textContent()).toContain('item 2: item "q2"');
+      await shot(page, 'catalog-items-error');
+      await accessible(page);
+      await page.locator('#items').fill(JSON.stringify([item('q1', 'Quokka bag', 30), item('q2', 'Quokka tote', 25)]));
+      await page.getByRole('button', { name: 'Add items' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop`);
+      await shot(page, 'catalog-items-added');
+      const quokka = (await (await fetch(`${origin}/search?text=quokka`)).json()) as { hits: { id: string }[] };
+      expect(quokka.hits.map((h) => h.id).sort()).toEqual(['q1', 'q2']);
       await page.getByRole('link', { name: 'Search playground' }).click();
       await page.getByLabel('Query').fill('running shoe');
       await page.getByRole('button', { name: 'Search' }).click();
