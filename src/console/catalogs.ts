@@ -23,9 +23,10 @@ const crumbs = (ctx: PageContext, identifier?: string): [string, string][] => [
   [`${ctx.base}/catalogs`, 'Catalogs'],
   ...(identifier ? ([[catalogPath(ctx, identifier), identifier]] as [string, string][]) : []),
 ];
+// Read after "every": "every day (the default)", "every 6 h".
 const interval = (ms: number | null) =>
   ms === null
-    ? 'daily (default)'
+    ? 'day (the default)'
     : ms % 3_600_000 === 0
       ? `${ms / 3_600_000} h`
       : ms % 60_000 === 0
