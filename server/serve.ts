@@ -160,7 +160,8 @@ async function start(
   const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
   const search = {
     registry: catalogs,
-    options: (identifier: string) => admin.searchSettings(identifier) ?? searchSettings.get(identifier) ?? {},
+    // The same object while the settings are unchanged: the search route rebuilds a catalog's service when it changes.
+    options: (identifier: string) => admin.searchSettings(identifier) ?? searchSettings.get(identifier) ?? NO_SEARCH_SETTINGS,
     onSearch: countZeroResults(metrics),
   };
   const handler = createHandler({
@@ -293,3 +294,5 @@ async function requireApiKey(engine: DecisionEngine, storage: Storage, apiKey: s
 function keyOfClient(address: string | undefined): string | undefined {
   return address === undefined ? undefined : addressKey(address);
 }
+
+const NO_SEARCH_SETTINGS: CatalogSearchSettings = Object.freeze({});

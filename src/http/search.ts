@@ -38,7 +38,10 @@ export interface SearchHandlerOptions extends ErrorReporting {
   prefix?: string;
   /** Serve this catalog only, whatever the request names. @defaultValue none */
   catalog?: string;
-  /** Options of every catalog's {@link SearchService}, or a function giving them per identifier. */
+  /**
+   * Options of every catalog's {@link SearchService}, or a function giving them per identifier,
+   * asked at every request: when what it gives changes, that catalog's service is built anew.
+   */
   search?: Omit<SearchServiceOptions, 'catalog'> | ((identifier: string) => Omit<SearchServiceOptions, 'catalog'>);
   /**
    * Require the catalog's search key (or catalog key) in `Authorization: Bearer` or `x-api-key`:
@@ -102,16 +105,25 @@ export const SEARCH_ROUTES = [
 export function searchRoutes(options: SearchHandlerOptions): Routes {
   const { registry, onError = reportToConsole, requireSearchKey = false, onSearch } = options;
   if (!registry || typeof registry.get !== 'function') throw new TypeError('createSearchHandler: registry must be a CatalogRegistry');
-  const services = new Map<string, SearchService>();
+  // Each catalog's service, with the settings it was built from: a function of settings is asked
+  // at every request, and settings that changed (through the admin API, say) build the catalog's
+  // service anew, whose index is built at its first search. The same object is taken as unchanged
+  // at once; another one is compared by its JSON, so a function making a fresh object per call
+  // costs a stringify, not a rebuild.
+  const services = new Map<string, { service: SearchService; settings: unknown; json: string }>();
 
   async function service(identifier: string): Promise<SearchService> {
-    let s = services.get(identifier);
-    if (!s) {
-      const catalog = await registry.get(identifier);
-      const extra = typeof options.search === 'function' ? options.search(identifier) : options.search;
-      s = new SearchService({ ...extra, catalog });
-      services.set(identifier, s);
+    const extra = typeof options.search === 'function' ? options.search(identifier) : options.search;
+    const cached = services.get(identifier);
+    if (cached && cached.settings === extra) return cached.service;
+    const json = JSON.stringify(extra ?? null);
+    if (cached && cached.json === json) {
+      cached.settings = extra;
+      return cached.service;
     }
+    const catalog = await registry.get(identifier);
+    const s = new SearchService({ ...extra, catalog });
+    services.set(identifier, { service: s, settings: extra, json });
     return s;
   }
 
