@@ -14,7 +14,11 @@ import { DecisionEngine, type DecisionEngineOptions } from './decision/engine';
 import { ExperimentService, type ExperimentServiceOptions } from './results/experiments';
 import { createHandler, type AbkitHandlerOptions } from './http/handler';
 import type { Handler } from './http/router';
+import { behaviourSourced } from './search/behaviour-ranking';
 import type { Storage } from './storage/storage';
+
+/** The settings of a catalog without stored ones: one object, so the search handler never rebuilds for it. */
+const NO_SETTINGS = Object.freeze({});
 
 /**
  * Options of `createAbkit`: the storage, and each service's own options (its storage and the
@@ -110,15 +114,18 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     admin,
     handler(handlerOptions = {}) {
       const { search = {}, ...rest } = handlerOptions;
-      // Search settings stored through the admin API apply where the handler gives none.
-      const searchOptions = search.options ?? ((identifier: string) => admin.searchSettings(identifier) ?? {});
+      // Search settings stored through the admin API apply where the handler gives none; those
+      // turning behaviour ranking on get the host's behaviour source.
+      const sourced = search.behaviour ? behaviourSourced(search.behaviour) : <T>(settings: T) => settings;
+      const searchOptions = search.options ?? ((identifier: string) => sourced(admin.searchSettings(identifier) ?? NO_SETTINGS));
+      const { behaviour: _source, ...searchRest } = search;
       return createHandler({
         ...rest,
         decision: engine,
         experiments,
         access: tokens,
         catalog: catalogs,
-        search: { registry: catalogs, ...search, options: searchOptions },
+        search: { registry: catalogs, ...searchRest, options: searchOptions },
       });
     },
     close: () => {

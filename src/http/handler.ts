@@ -8,6 +8,7 @@ import { RemoteControl } from '../access/remote-control';
 import type { CatalogRegistry } from '../catalog/registry';
 import type { DecisionEngine } from '../decision/engine';
 import { ExperimentService } from '../results/experiments';
+import type { BehaviourSource } from '../search/behaviour';
 import type { SearchServiceOptions } from '../search/service';
 import { consoleRoutes, type ConsoleOptions } from '../console/routes';
 import { adminRoutes, type AdminHandlerOptions } from './admin';
@@ -105,7 +106,15 @@ export type ConsoleMountOptions = Omit<
  */
 export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'experiments' | 'access' | 'catalog' | 'search'> {
   /** Search options and which catalogs require their search key. */
-  search?: { options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
+  search?: {
+    options?: Omit<SearchServiceOptions, 'catalog'>;
+    requireSearchKey?: boolean | readonly string[];
+    /**
+     * Where behaviour ranking reads signals and click feedback, for the catalogs whose stored
+     * settings turn it on (`behaviour: { enabled: true }`). @defaultValue none: behaviour ranking reads nothing
+     */
+    behaviour?: BehaviourSource;
+  };
 }
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;

@@ -59,11 +59,19 @@ export interface BehaviourOptions {
 /** Bounds of the re-ranking guardrails (docs/interfaces.md, Limits). */
 const RERANK_BOUNDS = { minExamined: [0, 1e9], maxShift: [0, 50], depth: [1, 200], priorExamined: [0, 1e9] } as const;
 
+/** A guardrail's schema: a number (an integer) within its bounds, the message saying so. */
+const bounded = (name: keyof typeof RERANK_BOUNDS, integer: boolean) => {
+  const [lo, hi] = RERANK_BOUNDS[name];
+  const message = `must be ${integer ? 'an integer' : 'a number'} from ${lo} to ${hi}`;
+  const n = z.number(message);
+  return (integer ? n.int(message) : n).min(lo, message).max(hi, message).optional();
+};
+
 const rerankSchema = z.strictObject({
-  minExamined: z.number().min(0).max(RERANK_BOUNDS.minExamined[1]).optional(),
-  maxShift: z.number().int().min(0).max(RERANK_BOUNDS.maxShift[1]).optional(),
-  depth: z.number().int().min(1).max(RERANK_BOUNDS.depth[1]).optional(),
-  priorExamined: z.number().min(0).max(RERANK_BOUNDS.priorExamined[1]).optional(),
+  minExamined: bounded('minExamined', false),
+  maxShift: bounded('maxShift', true),
+  depth: bounded('depth', true),
+  priorExamined: bounded('priorExamined', false),
 });
 
 /**
@@ -101,10 +109,8 @@ export function behaviourOf(option: boolean | BehaviourOptions | undefined, fail
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const name = issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
-      const bounds = RERANK_BOUNDS[issue.path[0] as keyof typeof RERANK_BOUNDS];
-      fail(
-        `behaviour.rerank${name}: ${bounds ? `must be a number from ${bounds[0]} to ${bounds[1]}${name === '.maxShift' || name === '.depth' ? ' (an integer)' : ''}` : issue.message}, got ${JSON.stringify(name ? (rerank as Record<string, unknown>)[String(issue.path[0])] : rerank)}`,
-      );
+      const value = name ? (rerank as Record<string, unknown>)[String(issue.path[0])] : rerank;
+      fail(`behaviour.rerank${name}: ${issue.message}, got ${JSON.stringify(value)}`);
     }
   }
   if (!enabled) return undefined;

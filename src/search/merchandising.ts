@@ -46,6 +46,7 @@ const id = (what: string) =>
     .min(1, `${what} must not be empty`)
     .max(MERCHANDISING_LIMITS.idLength, `${what} must be at most ${MERCHANDISING_LIMITS.idLength} characters`);
 
+const POSITION = `must be an integer from 1 to ${MERCHANDISING_LIMITS.position}`;
 const scalar = z.union([z.string().max(MERCHANDISING_LIMITS.idLength), z.number(), z.boolean()]);
 const condition = z.strictObject({ operator: z.enum(RANGE_OPERATORS), value: z.number() });
 
@@ -93,7 +94,12 @@ export const merchandisingRuleSchema = z
     id: id('id'),
     query: querySchema,
     pin: z
-      .array(z.strictObject({ itemId: id('itemId'), position: z.number().int().min(1).max(MERCHANDISING_LIMITS.position) }))
+      .array(
+        z.strictObject({
+          itemId: id('itemId'),
+          position: z.number().int(POSITION).min(1, POSITION).max(MERCHANDISING_LIMITS.position, POSITION),
+        }),
+      )
       .max(MERCHANDISING_LIMITS.itemsPerRule, `must hold at most ${MERCHANDISING_LIMITS.itemsPerRule} pins`)
       .optional(),
     hide: z

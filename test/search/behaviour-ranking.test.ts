@@ -150,8 +150,8 @@ describe('behaviour ranking in SearchService', () => {
       ['yes', /behaviour must be true, false or \{ enabled, source, rerank \}/],
       [{ enabled: 'yes' }, /behaviour\.enabled must be true or false/],
       [{ source: {} }, /behaviour\.source must be a BehaviourSource/],
-      [{ rerank: { maxShift: -1 } }, /behaviour\.rerank\.maxShift: must be a number from 0 to 50 \(an integer\), got -1/],
-      [{ rerank: { depth: 500 } }, /behaviour\.rerank\.depth: must be a number from 1 to 200/],
+      [{ rerank: { maxShift: -1 } }, /behaviour\.rerank\.maxShift: must be an integer from 0 to 50, got -1/],
+      [{ rerank: { depth: 500 } }, /behaviour\.rerank\.depth: must be an integer from 1 to 200, got 500/],
       [{ rerank: { shift: 2 } }, /behaviour\.rerank/],
     ];
     for (const [behaviour, message] of bad) await expect(serviceOf(ITEMS, { behaviour: behaviour as never })).rejects.toThrow(message);
