@@ -7,6 +7,7 @@
  */
 import { AdminService, type AdminServiceOptions } from './admin/service';
 import { AccessManager, type AccessManagerOptions } from './access/access-manager';
+import { SearchAnalytics, type SearchAnalyticsOptions } from './analytics/service';
 import { RemoteControl, type RemoteControlOptions } from './access/remote-control';
 import { TokenService, type TokenServiceOptions } from './access/token-service';
 import { CatalogRegistry, type CatalogRegistryOptions } from './catalog/registry';
@@ -57,6 +58,8 @@ export interface AbkitOptions {
   catalogs?: Omit<CatalogRegistryOptions, 'storage'>;
   /** Options of the {@link AdminService}. */
   admin?: Omit<AdminServiceOptions, 'storage' | 'engine' | 'accesses' | 'tokens' | 'catalogs' | 'remote'>;
+  /** Options of the {@link SearchAnalytics}. */
+  searchAnalytics?: Omit<SearchAnalyticsOptions, 'storage' | 'catalogs'>;
 }
 
 /**
@@ -86,6 +89,8 @@ export interface Abkit {
   readonly catalogs: CatalogRegistry;
   /** The account holder's operations (accounts, environments, accesses, catalogs), each written to the audit log. */
   readonly admin: AdminService;
+  /** Search analytics over {@link Abkit.catalogs}: searches and their events rolled up per day, and the behaviour signals search ranks with. */
+  readonly searchAnalytics: SearchAnalytics;
   /** One Web-standard handler serving every interface over these services. */
   handler(options?: AbkitHandlerOptions): Handler;
   /** Closes the storage; the services are unusable afterwards. */
@@ -103,6 +108,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
   const remote = new RemoteControl({ ...options.remote, engine, experiments });
   const catalogs = new CatalogRegistry({ ...withClock(options.catalogs), storage });
   const admin = new AdminService({ ...withClock(options.admin), storage, engine, accesses, tokens, catalogs, remote });
+  const searchAnalytics = new SearchAnalytics({ ...withClock(options.searchAnalytics), storage, catalogs });
   return {
     storage,
     engine,
@@ -112,6 +118,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     remote,
     catalogs,
     admin,
+    searchAnalytics,
     handler(handlerOptions = {}) {
       const { search = {}, ...rest } = handlerOptions;
       // Search settings stored through the admin API apply where the handler gives none; those
@@ -128,9 +135,14 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
         search: { registry: catalogs, ...searchRest, options: searchOptions },
       });
     },
-    close: () => {
+    close: async () => {
       admin.stop();
-      return storage.close();
+      // What search analytics counted is written before the storage closes (which it does even if that write fails).
+      try {
+        await searchAnalytics.close();
+      } finally {
+        await storage.close();
+      }
     },
   };
 }
