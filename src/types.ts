@@ -10,6 +10,7 @@ export type { Campaign, VariationGroup, Variation, Targeting, TargetingOperator 
 export type { CompiledTargeting, CompiledTargetingGroup } from './decision/targeting';
 export type { ContextValue, VisitorContext, Operand } from './decision/visitor-values';
 export type { SemVer } from './model/semver';
+export type { SearchModification } from './model/search-settings';
 export type { AssignmentSource, CampaignDecision, DecidedVariation, Modifications, FlagMetadata } from './decision/compile';
 export type { FlagsResult, ResolvedFlag } from './decision/flags';
 export type { BucketingSource, BucketingSourceOptions } from './decision/poll';

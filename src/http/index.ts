@@ -19,6 +19,7 @@ export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from '../decision/poll';
 export { MIN_API_KEY_LENGTH } from '../decision/load-options';
 export { DECISION_LIMITS } from '../decision/limits';
 export { CONFIG_LIMITS } from '../model/bucketing-config';
+export { SEARCH_MODIFICATION_TYPE, SEARCH_SETTINGS_LIMITS, searchModificationSchema } from '../model/search-settings';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
 export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './decision';
 export { handlerOf } from './router';
