@@ -40,7 +40,7 @@ export type { CreateCatalogInput, CreatedCatalog, KeyGrant } from './catalog/reg
 export type { StandardField, ValueKind, ItemProblem, ItemCheck, SchemaLookup } from './catalog/typing';
 export type { FieldType } from './model/field-types';
 export type { CatalogStore, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
-export type { Embedder, Facet, Hit } from './search/service';
+export type { Embedder, Facet, Hit, SearchViewSettings } from './search/service';
 export type { SearchWork } from './search/work';
 export type { Synonyms, Stemmer } from './search/analysis';
 export type { MatchingStrategy } from './search/matching';

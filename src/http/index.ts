@@ -39,7 +39,7 @@ export { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';
 export { STANDARD_FIELDS, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
 export { FIELD_TYPES } from '../model/field-types';
 export { createCatalogHandler, catalogRoutes } from './catalog';
-export { MAX_QUERY_TERMS } from '../search/service';
+export { MAX_QUERY_TERMS, VIEW_SETTINGS } from '../search/service';
 export {
   searchQuerySchema,
   autocompleteQuerySchema,
