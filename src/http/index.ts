@@ -19,6 +19,7 @@ export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from '../decision/poll';
 export { MIN_API_KEY_LENGTH } from '../decision/load-options';
 export { DECISION_LIMITS } from '../decision/limits';
 export { CONFIG_LIMITS } from '../model/bucketing-config';
+export { SEARCH_MODIFICATION_TYPE, SEARCH_SETTINGS_LIMITS, searchModificationSchema } from '../model/search-settings';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
 export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './decision';
 export { handlerOf } from './router';
@@ -38,7 +39,7 @@ export { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';
 export { STANDARD_FIELDS, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
 export { FIELD_TYPES } from '../model/field-types';
 export { createCatalogHandler, catalogRoutes } from './catalog';
-export { MAX_QUERY_TERMS } from '../search/service';
+export { MAX_QUERY_TERMS, VIEW_SETTINGS } from '../search/service';
 export {
   searchQuerySchema,
   autocompleteQuerySchema,
