@@ -117,6 +117,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     searchAnalytics,
     handler(handlerOptions = {}) {
       const { search = {}, ...rest } = handlerOptions;
+      const { analytics = true, ...searchRest } = search;
       // Search settings stored through the admin API apply where the handler gives none.
       const searchOptions = search.options ?? ((identifier: string) => admin.searchSettings(identifier) ?? {});
       return createHandler({
@@ -125,7 +126,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
         experiments,
         access: tokens,
         catalog: catalogs,
-        search: { registry: catalogs, ...search, options: searchOptions },
+        search: { registry: catalogs, ...searchRest, options: searchOptions, analytics: analytics ? searchAnalytics : undefined },
       });
     },
     close: async () => {

@@ -50,6 +50,10 @@ export interface HandlerOptions extends ErrorReporting {
         requireSearchKey?: boolean | readonly string[];
         /** Hears every answered search and autocomplete (see {@link SearchHandlerOptions.onSearch}). */
         onSearch?: SearchHandlerOptions['onSearch'];
+        /** Records searches and serves `POST /search/events` (see {@link SearchHandlerOptions.analytics}). */
+        analytics?: SearchHandlerOptions['analytics'];
+        /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
+        onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
       };
   /** Path prefix for every route. @defaultValue `''` */
   prefix?: string;
@@ -104,8 +108,16 @@ export type ConsoleMountOptions = Omit<
  * ```
  */
 export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'experiments' | 'access' | 'catalog' | 'search'> {
-  /** Search options and which catalogs require their search key. */
-  search?: { options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
+  /**
+   * Search options, which catalogs require their search key, whether searches are recorded in
+   * `abkit.searchAnalytics` (`analytics`, default `true`), and who hears recorded search events.
+   */
+  search?: {
+    options?: Omit<SearchServiceOptions, 'catalog'>;
+    requireSearchKey?: boolean | readonly string[];
+    analytics?: boolean;
+    onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
+  };
 }
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -160,6 +172,8 @@ export function createHandler(options: HandlerOptions): Handler {
         search: 'options' in s ? s.options : undefined,
         requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined,
         onSearch: 'onSearch' in s ? s.onSearch : undefined,
+        analytics: 'analytics' in s ? s.analytics : undefined,
+        onSearchEvents: 'onSearchEvents' in s ? s.onSearchEvents : undefined,
         prefix,
         onError,
       }),

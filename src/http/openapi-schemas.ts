@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from 'zod';
+import { SEARCH_ANALYTICS_LIMITS } from '../analytics/limits';
 import type { ExperimentResults } from '../results/results';
 import { bucketingConfigSchema } from '../model/bucketing-config';
 import { MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, type StandardField } from '../catalog/typing';
@@ -263,8 +264,30 @@ export const searchResponse = z.object({
   totalHits: z.number().int(),
   hitsPerPage: z.number().int(),
   page: z.number().int(),
+  queryID: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional()
+    .describe('With clickAnalytics=true (when the server records analytics): the id events name'),
 });
-export const autocompleteResponse = z.object({ suggestions: z.array(z.object({ text: z.string() })) });
+export const autocompleteResponse = z.object({
+  suggestions: z.array(z.object({ text: z.string() })),
+  queryID: z.string().optional().describe('With clickAnalytics=true (when the server records analytics)'),
+});
+/** The body of `POST /search/events`. */
+export const searchEventsBody = z.object({
+  events: z
+    .array(
+      z.object({
+        type: z.enum(['view', 'click', 'conversion']),
+        queryID: z.string().regex(/^[0-9a-f]{32}$/),
+        itemId: z.string().min(1).max(SEARCH_ANALYTICS_LIMITS.idLength),
+        position: z.number().int().min(1).max(SEARCH_ANALYTICS_LIMITS.clickPosition).optional().describe('1-based; required for a click'),
+        visitorId: z.string().min(1).max(SEARCH_ANALYTICS_LIMITS.idLength).optional(),
+      }),
+    )
+    .max(SEARCH_ANALYTICS_LIMITS.eventsPerCall),
+});
 
 /** A JSON Schema object, as the document holds it. */
 export type Schema = Record<string, unknown>;
@@ -294,3 +317,25 @@ export const query = (name: string, required: boolean, description: string, s: S
   description,
   schema: s,
 });
+
+/** The query parameters of search and autocomplete that ask for a queryID. */
+export const searchTracking = [
+  query('clickAnalytics', false, 'true: the answer carries a queryID that POST /search/events names', { type: 'boolean', default: false }),
+  query('visitorId', false, 'The visitor, kept with the queryID', {
+    type: 'string',
+    minLength: 1,
+    maxLength: SEARCH_ANALYTICS_LIMITS.idLength,
+  }),
+];
+
+/** `POST /search/events`. */
+export const searchEventsOperation = {
+  summary: 'Record views, clicks and conversions following answers asked with clickAnalytics=true',
+  parameters: [query('index', false, '<identifier>_Catalog')],
+  requestBody: body(searchEventsBody, `At most ${SEARCH_ANALYTICS_LIMITS.eventsPerCall} events`),
+  responses: {
+    '204': reply('Recorded'),
+    '400': reply('A bad event (or an unknown queryID): details name each field', apiError),
+    '404': reply('Unknown catalog, or analytics not enabled', apiError),
+  },
+};
