@@ -339,3 +339,45 @@ export const searchEventsOperation = {
     '404': reply('Unknown catalog, or analytics not enabled', apiError),
   },
 };
+
+const rate = z.number().nullable();
+const rates = {
+  searches: z.number().int(),
+  trackedSearches: z.number().int(),
+  zeroResults: z.number().int(),
+  zeroResultRate: rate,
+  clicks: z.number().int(),
+  conversions: z.number().int(),
+  clickThroughRate: rate.describe('Clicks per tracked search'),
+  conversionRate: rate.describe('Conversions per tracked search'),
+  meanClickPosition: rate,
+  meanLatencyMs: rate,
+};
+const top = SEARCH_ANALYTICS_LIMITS.reportList;
+/** A catalog's search analytics report. */
+export const analyticsReport = z.object({
+  catalog: z.string(),
+  since: z.string(),
+  until: z.string(),
+  totals: z.object(rates),
+  days: z.array(z.object({ day: z.string(), ...rates })).max(SEARCH_ANALYTICS_LIMITS.reportDays),
+  topQueries: z.array(z.object({ query: z.string(), count: z.number().int(), ...rates })).max(top),
+  noResultQueries: z.array(z.object({ query: z.string(), count: z.number().int() })).max(top),
+  topClickedItems: z
+    .array(z.object({ itemId: z.string(), clicks: z.number().int(), conversions: z.number().int(), views: z.number().int() }))
+    .max(top),
+});
+
+/** `GET /admin/v1/catalogs/{identifier}/analytics`, with the admin errors. */
+export function analyticsOperation(errors: Record<string, unknown>) {
+  const day = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+  return {
+    summary:
+      "A catalog's search analytics over UTC days (rolled up: top and zero-result queries, click-through, conversions, clicked items)",
+    parameters: [
+      query('since', false, 'First day, YYYY-MM-DD (default: 29 days before until)', day),
+      query('until', false, `Last day, YYYY-MM-DD (default: today); at most ${SEARCH_ANALYTICS_LIMITS.reportDays} days in all`, day),
+    ],
+    responses: { '200': reply('The report', analyticsReport), ...errors },
+  };
+}

@@ -46,6 +46,7 @@ import {
   searchResponse,
   autocompleteResponse,
   searchEventsOperation,
+  analyticsOperation,
   searchTracking as tracking,
   body,
   query,
@@ -549,6 +550,7 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
             ...notFound,
           },
         },
+        catalogAnalytics: analyticsOperation({ ...errors, ...notFound }),
         audit: {
           summary: 'The audit log, newest first',
           parameters: [
