@@ -122,17 +122,18 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     handler(handlerOptions = {}) {
       const { search = {}, ...rest } = handlerOptions;
       // Search settings stored through the admin API apply where the handler gives none; those
-      // turning behaviour ranking on get the host's behaviour source.
-      const sourced = search.behaviour ? behaviourSourced(search.behaviour) : <T>(settings: T) => settings;
+      // turning behaviour ranking on read the host's behaviour source, by default the signals
+      // search analytics records.
+      const { analytics = true, behaviour = analytics ? searchAnalytics.behaviour : undefined, ...searchRest } = search;
+      const sourced = behaviour ? behaviourSourced(behaviour) : <T>(settings: T) => settings;
       const searchOptions = search.options ?? ((identifier: string) => sourced(admin.searchSettings(identifier) ?? NO_SETTINGS));
-      const { behaviour: _source, ...searchRest } = search;
       return createHandler({
         ...rest,
         decision: engine,
         experiments,
         access: tokens,
         catalog: catalogs,
-        search: { registry: catalogs, ...searchRest, options: searchOptions },
+        search: { registry: catalogs, ...searchRest, options: searchOptions, analytics: analytics ? searchAnalytics : undefined },
       });
     },
     close: async () => {

@@ -51,6 +51,10 @@ export interface HandlerOptions extends ErrorReporting {
         requireSearchKey?: boolean | readonly string[];
         /** Hears every answered search and autocomplete (see {@link SearchHandlerOptions.onSearch}). */
         onSearch?: SearchHandlerOptions['onSearch'];
+        /** Records searches and serves `POST /search/events` (see {@link SearchHandlerOptions.analytics}). */
+        analytics?: SearchHandlerOptions['analytics'];
+        /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
+        onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
       };
   /** Path prefix for every route. @defaultValue `''` */
   prefix?: string;
@@ -105,14 +109,17 @@ export type ConsoleMountOptions = Omit<
  * ```
  */
 export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'experiments' | 'access' | 'catalog' | 'search'> {
-  /** Search options and which catalogs require their search key. */
+  /**
+   * Search options, which catalogs require their search key, whether searches are recorded in
+   * `abkit.searchAnalytics` (`analytics`, default `true`), who hears recorded search events, and
+   * where behaviour ranking reads signals and click feedback for the catalogs whose stored settings
+   * turn it on (`behaviour`, default `abkit.searchAnalytics.behaviour` when `analytics` is on).
+   */
   search?: {
     options?: Omit<SearchServiceOptions, 'catalog'>;
     requireSearchKey?: boolean | readonly string[];
-    /**
-     * Where behaviour ranking reads signals and click feedback, for the catalogs whose stored
-     * settings turn it on (`behaviour: { enabled: true }`). @defaultValue none: behaviour ranking reads nothing
-     */
+    analytics?: boolean;
+    onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
     behaviour?: BehaviourSource;
   };
 }
@@ -169,6 +176,8 @@ export function createHandler(options: HandlerOptions): Handler {
         search: 'options' in s ? s.options : undefined,
         requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined,
         onSearch: 'onSearch' in s ? s.onSearch : undefined,
+        analytics: 'analytics' in s ? s.analytics : undefined,
+        onSearchEvents: 'onSearchEvents' in s ? s.onSearchEvents : undefined,
         prefix,
         onError,
       }),

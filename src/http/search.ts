@@ -3,13 +3,24 @@
  *
  * @module
  */
+import type { RecordedInteraction, SearchInteraction } from '../analytics/events';
+import type { SearchAnalytics } from '../analytics/service';
 import type { CatalogRegistry } from '../catalog/registry';
-import { type AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError, type ErrorPath } from '../errors';
+import {
+  type AbkitError,
+  AuthenticationError,
+  formatPath,
+  NotFoundError,
+  PermissionError,
+  ValidationError,
+  type ErrorPath,
+} from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
 import { SearchService, type SearchServiceOptions } from '../search/service';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from '../body';
 import { json, jsonText } from './respond';
+import { elapsedMs, eventsOf, filterNames, requireAnalytics, trackingOf, withQueryId } from './search-tracking';
 import {
   handlerOf,
   matchedRoute,
@@ -53,6 +64,20 @@ export interface SearchHandlerOptions extends ErrorReporting {
    * nothing; an error it throws goes to `onError` and the client still gets its answer.
    */
   onSearch?: (event: SearchEvent) => void;
+  /**
+   * Where searches are recorded (every answered search, and autocomplete asked with
+   * `clickAnalytics=true`); with it, an answer asked with `clickAnalytics=true` carries a
+   * `queryID`, and `POST /search/events` takes the events that follow. `createAbkit`'s handler
+   * gives `abkit.searchAnalytics`. @defaultValue none: nothing is recorded, no `queryID`, and
+   * `POST /search/events` answers 404
+   */
+  analytics?: SearchAnalytics;
+  /**
+   * Called with the events of each `POST /search/events` once recorded (each with its search's
+   * normalized query and visitor), e.g. to count them for experiments on search. Awaited; an
+   * error it throws goes to `onError` and the client still gets its 204.
+   */
+  onSearchEvents?: (catalog: string, events: readonly RecordedInteraction[]) => void | Promise<void>;
 }
 
 /**
@@ -91,6 +116,7 @@ export const SEARCH_ROUTES = [
   { method: 'GET', path: '/v0.3/search', name: 'searchV03' },
   { method: 'GET', path: '/autocomplete', name: 'autocomplete' },
   { method: 'GET', path: '/v0.2/autocomplete', name: 'autocomplete' },
+  { method: 'POST', path: '/search/events', name: 'searchEvents' },
 ] as const satisfies readonly RouteSpec[];
 
 /**
@@ -103,7 +129,7 @@ export const SEARCH_ROUTES = [
  * ```
  */
 export function searchRoutes(options: SearchHandlerOptions): Routes {
-  const { registry, onError = reportToConsole, requireSearchKey = false, onSearch } = options;
+  const { registry, onError = reportToConsole, requireSearchKey = false, onSearch, analytics, onSearchEvents } = options;
   if (!registry || typeof registry.get !== 'function') throw new TypeError('createSearchHandler: registry must be a CatalogRegistry');
   // Each catalog's service, with the settings it was built from: a function of settings is asked
   // at every request, and settings that changed (through the admin API, say) build the catalog's
@@ -190,9 +216,23 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
       semanticRatio,
       showRankingScoreDetails,
     } as SearchQueryInput;
+    const tracking = trackingOf(params);
+    const start = performance.now();
     const answer = await (await service(identifier)).searchText(query);
+    const queryId = analytics?.recordSearch({
+      catalog: identifier,
+      kind: 'search',
+      text: typeof text === 'string' ? text : '',
+      totalHits: answer.totalHits,
+      filters: filterNames(filters),
+      latencyMs: elapsedMs(start),
+      hits: answer.ids,
+      page: answer.page,
+      hitsPerPage: answer.hitsPerPage,
+      ...tracking,
+    });
     tell(request, 'search', identifier, answer.totalHits);
-    return jsonText(answer.text);
+    return jsonText(withQueryId(answer.text, queryId));
   }
 
   async function autocomplete({ request, url }: RouteContext): Promise<Response> {
@@ -200,13 +240,48 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const identifier = await tenant(request, params, true);
     await authorize(request, identifier);
     const query = { query: params.query, hitsPerPage: params.hits_per_page } as AutocompleteQueryInput;
+    const tracking = trackingOf(params);
+    const start = performance.now();
     const result = await (await service(identifier)).autocomplete(query);
+    // Suggestions are names, not items: a tracked autocomplete registers no hits.
+    const queryID = analytics?.recordSearch({
+      catalog: identifier,
+      kind: 'autocomplete',
+      text: typeof params.query === 'string' ? params.query : '',
+      totalHits: result.suggestions.length,
+      filters: [],
+      latencyMs: elapsedMs(start),
+      hits: [],
+      page: 0,
+      hitsPerPage: result.suggestions.length,
+      ...tracking,
+    });
     tell(request, 'autocomplete', identifier, result.suggestions.length);
-    return json(result);
+    return json(queryID === undefined ? result : { ...result, queryID });
   }
 
-  const render = (error: AbkitError): Response => {
-    const details = error.details.map((d) => ({ parameter: queryParameter(d.path), message: d.message }));
+  async function searchEvents({ request, url, body }: RouteContext): Promise<Response> {
+    const recorder = requireAnalytics(analytics);
+    const identifier = await tenant(request, parseQueryString(url.search), false);
+    await authorize(request, identifier);
+    const recorded = await recorder.recordEvents(identifier, (await eventsOf(body)) as SearchInteraction[]);
+    if (onSearchEvents) {
+      try {
+        await onSearchEvents(identifier, recorded);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    return new Response(null, { status: 204 });
+  }
+
+  const render = (error: AbkitError, route: RouteSpec): Response => {
+    // Events are a body: their problems name a field of it, not a query parameter.
+    const details = error.details.map((d) =>
+      route.name === 'searchEvents' && d.path[0] === 'events'
+        ? { field: formatPath(d.path), message: d.message }
+        : { parameter: queryParameter(d.path), message: d.message },
+    );
     return json(
       { error: error.code, message: error.message, ...(details.length > 0 ? { details } : {}) },
       error.status,
@@ -216,7 +291,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
 
   return routeTable(
     SEARCH_ROUTES,
-    { search: (c) => search(c, '0.4'), searchV03: (c) => search(c, '0.3'), autocomplete },
+    { search: (c) => search(c, '0.4'), searchV03: (c) => search(c, '0.3'), autocomplete, searchEvents },
     { prefix: options.prefix, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, onError, render },
   );
 }
