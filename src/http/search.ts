@@ -109,6 +109,41 @@ function queryParameter([name, ...rest]: ErrorPath): string {
   return name === undefined ? '(query)' : `${name}${rest.map((p) => `[${p}]`).join('')}`;
 }
 
+/**
+ * Each catalog's {@link SearchService}, built on first use with the settings `search` gives it
+ * (the console's playground and the search routes share this). A function of settings is asked
+ * at every call, and settings that changed (through the admin API, say) build the catalog's
+ * service anew, whose index is built at its first search. The same object is taken as unchanged
+ * at once; another one is compared by its JSON, so a function making a fresh object per call
+ * costs a stringify, not a rebuild.
+ *
+ * @example
+ * ```ts
+ * const serviceOf = searchServices(registry, (identifier) => admin.searchSettings(identifier) ?? {});
+ * const { hits } = await (await serviceOf('acme')).search({ text: 'galaxy' });
+ * ```
+ */
+export function searchServices(
+  registry: CatalogRegistry,
+  search: SearchHandlerOptions['search'],
+): (identifier: string) => Promise<SearchService> {
+  const services = new Map<string, { service: SearchService; settings: unknown; json: string }>();
+  return async (identifier) => {
+    const extra = typeof search === 'function' ? search(identifier) : search;
+    const cached = services.get(identifier);
+    if (cached && cached.settings === extra) return cached.service;
+    const json = JSON.stringify(extra ?? null);
+    if (cached && cached.json === json) {
+      cached.settings = extra;
+      return cached.service;
+    }
+    const catalog = await registry.get(identifier);
+    const s = new SearchService({ ...extra, catalog });
+    services.set(identifier, { service: s, settings: extra, json });
+    return s;
+  };
+}
+
 /** The route table of search (v0.4, v0.3) and autocomplete (v0.2). */
 export const SEARCH_ROUTES = [
   { method: 'GET', path: '/search', name: 'search' },
@@ -131,27 +166,7 @@ export const SEARCH_ROUTES = [
 export function searchRoutes(options: SearchHandlerOptions): Routes {
   const { registry, onError = reportToConsole, requireSearchKey = false, onSearch, analytics, onSearchEvents } = options;
   if (!registry || typeof registry.get !== 'function') throw new TypeError('createSearchHandler: registry must be a CatalogRegistry');
-  // Each catalog's service, with the settings it was built from: a function of settings is asked
-  // at every request, and settings that changed (through the admin API, say) build the catalog's
-  // service anew, whose index is built at its first search. The same object is taken as unchanged
-  // at once; another one is compared by its JSON, so a function making a fresh object per call
-  // costs a stringify, not a rebuild.
-  const services = new Map<string, { service: SearchService; settings: unknown; json: string }>();
-
-  async function service(identifier: string): Promise<SearchService> {
-    const extra = typeof options.search === 'function' ? options.search(identifier) : options.search;
-    const cached = services.get(identifier);
-    if (cached && cached.settings === extra) return cached.service;
-    const json = JSON.stringify(extra ?? null);
-    if (cached && cached.json === json) {
-      cached.settings = extra;
-      return cached.service;
-    }
-    const catalog = await registry.get(identifier);
-    const s = new SearchService({ ...extra, catalog });
-    services.set(identifier, { service: s, settings: extra, json });
-    return s;
-  }
+  const service = searchServices(registry, options.search);
 
   async function tenant(request: Request, params: Record<string, unknown>, autocomplete: boolean): Promise<string> {
     if (options.catalog !== undefined) return options.catalog;
