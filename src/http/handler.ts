@@ -20,6 +20,7 @@ import { handlerOf, normalizePrefix, reportToConsole, type ErrorReporting, type 
 import { serviceRoutes } from './service';
 import { withHeader } from './respond';
 import { searchRoutes, type SearchHandlerOptions } from './search';
+import { SearchExperiments } from '../search-experiments/search-experiments';
 import { tokenRoutes } from './token';
 
 /**
@@ -50,6 +51,11 @@ export interface HandlerOptions extends ErrorReporting {
         requireSearchKey?: boolean | readonly string[];
         /** Hears every answered search and autocomplete (see {@link SearchHandlerOptions.onSearch}). */
         onSearch?: SearchHandlerOptions['onSearch'];
+        /**
+         * Experiments on search (see {@link SearchHandlerOptions.experiments}), or `false` for none.
+         * @defaultValue with `decision`, a `SearchExperiments` over it and `experiments`, in the engine's default environment
+         */
+        experiments?: SearchExperiments | false;
       };
   /** Path prefix for every route. @defaultValue `''` */
   prefix?: string;
@@ -152,6 +158,8 @@ export function createHandler(options: HandlerOptions): Handler {
       remoteControlRoutes({ remote: new RemoteControl({ engine: decision, experiments }), tokens: access, prefix, maxBodyBytes, onError }),
     );
   if (catalog) tables.push(catalogRoutes({ registry: catalog, prefix, maxBodyBytes, onError }));
+  const searchExperimentsOf = (given: SearchExperiments | false | undefined) =>
+    given === false ? undefined : (given ?? (decision && experiments && new SearchExperiments({ engine: decision, experiments })));
   if (options.search) {
     const s = 'registry' in options.search ? options.search : { registry: options.search };
     tables.push(
@@ -160,6 +168,7 @@ export function createHandler(options: HandlerOptions): Handler {
         search: 'options' in s ? s.options : undefined,
         requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined,
         onSearch: 'onSearch' in s ? s.onSearch : undefined,
+        experiments: searchExperimentsOf('experiments' in s ? s.experiments : undefined),
         prefix,
         onError,
       }),

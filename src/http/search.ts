@@ -7,6 +7,8 @@ import type { CatalogRegistry } from '../catalog/registry';
 import { type AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError, type ErrorPath } from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
 import { SearchService, type SearchServiceOptions } from '../search/service';
+import type { SearchExperiments } from '../search-experiments/search-experiments';
+import { searchVisitorOf } from '../search-experiments/visitor';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from '../body';
 import { json, jsonText } from './respond';
@@ -53,6 +55,12 @@ export interface SearchHandlerOptions extends ErrorReporting {
    * nothing; an error it throws goes to `onError` and the client still gets its answer.
    */
   onSearch?: (event: SearchEvent) => void;
+  /**
+   * Experiments on search: a request with a `visitorId` (and `context[key]=value`) searches
+   * with the search settings its campaigns give the visitor, and records the exposure. Without
+   * it, `visitorId` and `context` are ignored. @defaultValue none
+   */
+  experiments?: SearchExperiments;
 }
 
 /**
@@ -127,6 +135,24 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     return s;
   }
 
+  /**
+   * The service a request searches with: with experiments and a visitor, a view with the
+   * settings of the visitor's variations (the same index). A failed decision is reported and
+   * the catalog's own settings answer: search stays up when the experiment store is not.
+   */
+  async function decided(identifier: string, params: Record<string, unknown>): Promise<{ service: SearchService; semanticRatio?: number }> {
+    const base = await service(identifier);
+    const visitor = options.experiments && searchVisitorOf(params);
+    if (!visitor) return { service: base };
+    const decision = await options.experiments!.decide(identifier, visitor.visitorId, visitor.context).catch((error: unknown) => {
+      onError(error);
+      return undefined;
+    });
+    if (!decision) return { service: base };
+    const own = Object.keys(decision.settings).length > 0;
+    return { service: own ? base.withSettings(decision.settings) : base, semanticRatio: decision.semanticRatio };
+  }
+
   async function tenant(request: Request, params: Record<string, unknown>, autocomplete: boolean): Promise<string> {
     if (options.catalog !== undefined) return options.catalog;
     const named = (name: string, value: unknown) => {
@@ -190,7 +216,9 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
       semanticRatio,
       showRankingScoreDetails,
     } as SearchQueryInput;
-    const answer = await (await service(identifier)).searchText(query);
+    const chosen = await decided(identifier, params);
+    if (chosen.semanticRatio !== undefined) query.semanticRatio = chosen.semanticRatio;
+    const answer = await chosen.service.searchText(query);
     tell(request, 'search', identifier, answer.totalHits);
     return jsonText(answer.text);
   }
@@ -200,7 +228,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const identifier = await tenant(request, params, true);
     await authorize(request, identifier);
     const query = { query: params.query, hitsPerPage: params.hits_per_page } as AutocompleteQueryInput;
-    const result = await (await service(identifier)).autocomplete(query);
+    const result = await (await decided(identifier, params)).service.autocomplete(query);
     tell(request, 'autocomplete', identifier, result.suggestions.length);
     return json(result);
   }
