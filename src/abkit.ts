@@ -14,6 +14,7 @@ import { CatalogRegistry, type CatalogRegistryOptions } from './catalog/registry
 import { DecisionEngine, type DecisionEngineOptions } from './decision/engine';
 import { ExperimentService, type ExperimentServiceOptions } from './results/experiments';
 import { createHandler, type AbkitHandlerOptions } from './http/handler';
+import { SearchExperiments } from './search-experiments/search-experiments';
 import type { Handler } from './http/router';
 import { behaviourSourced } from './search/behaviour-ranking';
 import type { Storage } from './storage/storage';
@@ -79,6 +80,12 @@ export interface Abkit {
   readonly engine: DecisionEngine;
   /** Activations, conversion events and experiment results over {@link Abkit.engine}'s configurations. */
   readonly experiments: ExperimentService;
+  /**
+   * Experiments on search over {@link Abkit.engine} and {@link Abkit.experiments}, in the engine's
+   * default environment: what `GET /search?visitorId=…` decides with, and what records search
+   * clicks and conversions for the results.
+   */
+  readonly searchExperiments: SearchExperiments;
   /** Remote-control credentials. */
   readonly accesses: AccessManager;
   /** Access tokens issued for {@link Abkit.accesses}. */
@@ -103,6 +110,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
   const withClock = <T extends { clock?: () => number }>(own: T | undefined): T => ({ ...(clock ? { clock } : {}), ...own }) as T;
   const engine = new DecisionEngine({ ...withClock(options.decision), storage });
   const experiments = new ExperimentService({ ...withClock(options.experiments), engine });
+  const searchExperiments = new SearchExperiments({ engine, experiments });
   const accesses = new AccessManager({ ...withClock(options.accesses), storage });
   const tokens = new TokenService({ ...withClock(options.tokens), storage, accesses });
   const remote = new RemoteControl({ ...options.remote, engine, experiments });
@@ -113,6 +121,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     storage,
     engine,
     experiments,
+    searchExperiments,
     accesses,
     tokens,
     remote,
@@ -133,7 +142,13 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
         experiments,
         access: tokens,
         catalog: catalogs,
-        search: { registry: catalogs, ...searchRest, options: searchOptions, analytics: analytics ? searchAnalytics : undefined },
+        search: {
+          registry: catalogs,
+          ...searchRest,
+          options: searchOptions,
+          analytics: analytics ? searchAnalytics : undefined,
+          experiments: searchExperiments,
+        },
       });
     },
     close: async () => {

@@ -21,6 +21,7 @@ import { handlerOf, normalizePrefix, reportToConsole, type ErrorReporting, type 
 import { serviceRoutes } from './service';
 import { withHeader } from './respond';
 import { searchRoutes, type SearchHandlerOptions } from './search';
+import { SearchExperiments } from '../search-experiments/search-experiments';
 import { tokenRoutes } from './token';
 
 /**
@@ -55,6 +56,11 @@ export interface HandlerOptions extends ErrorReporting {
         analytics?: SearchHandlerOptions['analytics'];
         /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
         onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
+        /**
+         * Experiments on search (see {@link SearchHandlerOptions.experiments}), or `false` for none.
+         * @defaultValue with `decision`, a `SearchExperiments` over it and `experiments`, in the engine's default environment
+         */
+        experiments?: SearchExperiments | false;
       };
   /** Path prefix for every route. @defaultValue `''` */
   prefix?: string;
@@ -168,6 +174,8 @@ export function createHandler(options: HandlerOptions): Handler {
       remoteControlRoutes({ remote: new RemoteControl({ engine: decision, experiments }), tokens: access, prefix, maxBodyBytes, onError }),
     );
   if (catalog) tables.push(catalogRoutes({ registry: catalog, prefix, maxBodyBytes, onError }));
+  const searchExperimentsOf = (given: SearchExperiments | false | undefined) =>
+    given === false ? undefined : (given ?? (decision && experiments && new SearchExperiments({ engine: decision, experiments })));
   if (options.search) {
     const s = 'registry' in options.search ? options.search : { registry: options.search };
     tables.push(
@@ -178,6 +186,7 @@ export function createHandler(options: HandlerOptions): Handler {
         onSearch: 'onSearch' in s ? s.onSearch : undefined,
         analytics: 'analytics' in s ? s.analytics : undefined,
         onSearchEvents: 'onSearchEvents' in s ? s.onSearchEvents : undefined,
+        experiments: searchExperimentsOf('experiments' in s ? s.experiments : undefined),
         prefix,
         onError,
       }),

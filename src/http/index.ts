@@ -40,6 +40,9 @@ export { STANDARD_FIELDS, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
 export { FIELD_TYPES } from '../model/field-types';
 export { createCatalogHandler, catalogRoutes } from './catalog';
 export { MAX_QUERY_TERMS, VIEW_SETTINGS } from '../search/service';
+export { SEARCH_METRICS, SearchExperiments } from '../search-experiments/search-experiments';
+export type { SearchDecision, SearchEventInput, SearchExperimentsOptions, SearchVariation } from '../search-experiments/search-experiments';
+export { searchVisitorOf } from '../search-experiments/visitor';
 export {
   searchQuerySchema,
   autocompleteQuerySchema,
