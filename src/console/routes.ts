@@ -6,6 +6,8 @@
  *
  * @module
  */
+import type { SearchAnalytics } from '../analytics/service';
+import { analyticsPage } from './analytics';
 import { AdminKeys, type AdminKey } from '../access/admin-keys';
 import { RemoteControl } from '../access/remote-control';
 import type { AdminService } from '../admin/service';
@@ -70,6 +72,8 @@ export interface ConsoleOptions extends ErrorReporting {
   experiments?: ExperimentService;
   /** Turns on the catalog pages and the search playground. */
   catalogs?: CatalogRegistry;
+  /** Turns on each catalog's search analytics page (`abkit.searchAnalytics`). @defaultValue none */
+  searchAnalytics?: SearchAnalytics;
   /** Search options of the playground, for every catalog or per catalog (those of the search handler). @defaultValue none */
   search?: Omit<SearchServiceOptions, 'catalog'> | ((identifier: string) => Omit<SearchServiceOptions, 'catalog'>);
   /** Path prefix; the console is at `{prefix}/console`. @defaultValue `''` */
@@ -154,6 +158,7 @@ export const CONSOLE_ROUTES = [
   { method: 'GET', path: `${CATALOG}/fields/:field/delete`, name: 'confirmDeleteField' },
   { method: 'POST', path: `${CATALOG}/fields/:field/delete`, name: 'deleteField' },
   { method: 'GET', path: `${CATALOG}/search`, name: 'playground' },
+  { method: 'GET', path: `${CATALOG}/analytics`, name: 'analytics' },
   { method: 'GET', path: `${C}/audit`, name: 'audit' },
 ] as const satisfies readonly RouteSpec[];
 
@@ -247,7 +252,8 @@ export function consoleRoutes(options: ConsoleOptions): Routes {
         return s;
       }
     : undefined;
-  const services: ConsoleServices = { admin, engine, experiments, remote, catalogs, search, sessions, clock };
+  const { searchAnalytics } = options;
+  const services: ConsoleServices = { admin, engine, experiments, remote, catalogs, search, searchAnalytics, sessions, clock };
   const prefix = normalizePrefix(options.prefix);
   const base = `${prefix}${C}`;
 
@@ -353,6 +359,7 @@ export function consoleRoutes(options: ConsoleOptions): Routes {
     confirmDeleteField: signedIn(confirmDeleteField),
     deleteField: signedIn(deleteField),
     playground: signedIn(playgroundPage),
+    analytics: signedIn(analyticsPage),
     audit: signedIn(auditPage),
   };
 

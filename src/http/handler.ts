@@ -94,7 +94,7 @@ export interface HandlerOptions extends ErrorReporting {
  */
 export type ConsoleMountOptions = Omit<
   ConsoleOptions,
-  'admin' | 'keys' | 'engine' | 'experiments' | 'catalogs' | 'search' | 'prefix' | 'onError'
+  'admin' | 'keys' | 'engine' | 'experiments' | 'catalogs' | 'search' | 'searchAnalytics' | 'prefix' | 'onError'
 >;
 
 /**
@@ -194,6 +194,7 @@ export function createHandler(options: HandlerOptions): Handler {
           experiments,
           catalogs: catalog ?? s?.registry,
           search: s && 'options' in s ? s.options : undefined,
+          searchAnalytics: admin.abkit.searchAnalytics,
           prefix,
           onError,
         }),
