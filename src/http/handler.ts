@@ -115,7 +115,9 @@ export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | '
   search?: {
     options?: Omit<SearchServiceOptions, 'catalog'>;
     requireSearchKey?: boolean | readonly string[];
+    /** Whether searches are recorded in `abkit.searchAnalytics` (and `POST /search/events` served). @defaultValue `true` */
     analytics?: boolean;
+    /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
     onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
   };
 }
