@@ -15,10 +15,10 @@ function setup(options: Partial<SearchAnalyticsOptions> = {}) {
   const analytics = new SearchAnalytics({
     storage,
     clock: () => now,
-    // Query ids 000…1, 000…2, …: readable and reproducible.
+    // Reproducible query ids: each 16-byte id ends with its number.
     random: (size) => {
       const bytes = new Uint8Array(size);
-      new DataView(bytes.buffer).setUint32(size - 4, ++n);
+      for (let at = 12; at + 4 <= size; at += 16) new DataView(bytes.buffer).setUint32(at, ++n);
       return bytes;
     },
     flushIntervalMs: 60_000,
