@@ -70,12 +70,14 @@ export class Pending {
   readonly queries = new Sums(ZERO_QUERY);
   readonly items = new Sums(ZERO_ITEM);
   readonly queryItems = new PairSums();
+  /** Searches per filtered field, the field in the query slot. */
+  readonly filters = new Sums({ searches: 0 });
   /** Tracked searches by query id, so an event can follow a search before it is written. */
   readonly searches = new Map<string, TrackedSearch>();
 
   /** Keys and searches held: what the flush size compares against. */
   get size(): number {
-    return this.queries.rows.size + this.items.rows.size + this.queryItems.size + this.searches.size;
+    return this.queries.rows.size + this.items.rows.size + this.queryItems.size + this.searches.size + this.filters.rows.size;
   }
 
   /** The increments as one store write. */
@@ -87,6 +89,12 @@ export class Pending {
         [...items].map(([itemId, counts]) => ({ catalog, day, query, itemId, counts })),
       ),
       searches: [...this.searches.values()],
+      filters: [...this.filters.rows.values()].map(({ catalog, day, query, counts }) => ({
+        catalog,
+        day,
+        field: query,
+        searches: counts.searches,
+      })),
     };
   }
 }

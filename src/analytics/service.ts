@@ -18,6 +18,8 @@ import { Pending } from './pending';
 import { type AnalyticsRange, buildReport, DAY_MS, dayOf, resolveRange, type SearchAnalyticsReport } from './report';
 
 const { trackedHits: MAX_TRACKED_HITS, eventsPerCall: MAX_SEARCH_EVENTS_PER_CALL } = SEARCH_ANALYTICS_LIMITS;
+/** Most filtered fields counted per search. */
+const MAX_FILTER_FIELDS = 100;
 /** Each byte as two hex digits. */
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 /** Between two purges of what the retention no longer covers. */
@@ -269,6 +271,8 @@ export class SearchAnalytics {
     counts.searches++;
     if (search.totalHits === 0) counts.zeroResults++;
     counts.latencyMs += search.latencyMs;
+    for (const field of new Set(search.filters.slice(0, MAX_FILTER_FIELDS)))
+      this.#pending.filters.at(search.catalog, day, field, '').searches++;
     let queryId: string | undefined;
     if (tracked) {
       counts.tracked++;

@@ -60,6 +60,13 @@ function tables(report: SearchAnalyticsReport): Html {
           (q) => html`<tr><td><code>${q.query === '' ? '(empty)' : q.query}</code></td><td class="num">${q.count}</td></tr>`,
         )}</tbody></table>`
   }
+<h2>Fields filtered on</h2>${
+    report.topFilters.length === 0
+      ? html`<p class="muted">No search used a filter.</p>`
+      : html`<table><thead><tr><th>Field</th><th class="num">Searches filtering on it</th></tr></thead><tbody>${report.topFilters.map(
+          (f) => html`<tr><td><code>${f.field}</code></td><td class="num">${f.count}</td></tr>`,
+        )}</tbody></table>`
+  }
 <h2>Most clicked items</h2>${
     report.topClickedItems.length === 0
       ? html`<p class="muted">No click or conversion recorded (answers asked with <code>clickAnalytics=true</code>, events sent to <code>POST /search/events</code>).</p>`
