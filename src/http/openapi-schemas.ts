@@ -363,6 +363,7 @@ export const analyticsReport = z.object({
   days: z.array(z.object({ day: z.string(), ...rates })).max(SEARCH_ANALYTICS_LIMITS.reportDays),
   topQueries: z.array(z.object({ query: z.string(), count: z.number().int(), ...rates })).max(top),
   noResultQueries: z.array(z.object({ query: z.string(), count: z.number().int() })).max(top),
+  topFilters: z.array(z.object({ field: z.string(), count: z.number().int() })).max(top),
   topClickedItems: z
     .array(z.object({ itemId: z.string(), clicks: z.number().int(), conversions: z.number().int(), views: z.number().int() }))
     .max(top),
