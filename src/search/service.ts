@@ -380,8 +380,19 @@ export class SearchService {
         }
       : next;
     const feedback = this.#feedback(query.text);
+    // The layout of the positions before P reads only the first P + maxShift hits (no hit moves
+    // further): a page re-ranks those, not the whole `depth`, and pages still agree.
+    const guard = this.#behaviour?.rerank;
     const re =
-      feedback && reranked(organic, (h) => index.items[list.doc(h)]!.id, feedback, this.#behaviour!.rerank!, this.#rules.length + 1);
+      feedback &&
+      guard &&
+      reranked(
+        organic,
+        (h) => index.items[list.doc(h)]!.id,
+        feedback,
+        { ...guard, depth: Math.min(guard.depth, (query.page + 1) * query.hitsPerPage + guard.maxShift) },
+        this.#rules.length + 1,
+      );
     if (re) organic = re.next;
     const slots = placePins<{ h: H } | { pin: number }>(
       pins,
@@ -624,8 +635,18 @@ export class SearchService {
     if (!source || !this.#customRanking.some((c) => c.field === BEHAVIOUR_FIELD)) return undefined;
     const signals = source.itemSignals(this.catalog.identifier);
     if (!signals || signals.size === 0) return undefined;
-    return (doc) => signals.get(index.items[doc]!.id) ?? 0;
+    // Read into an array once per snapshot and index: a query may rank every item.
+    let cached = this.#signals;
+    if (cached?.index !== index || cached.signals !== signals) {
+      const values = Float64Array.from(index.items, (item) => signals.get(item.id) ?? 0);
+      this.#signals = cached = { index, signals, read: (doc) => values[doc]! };
+    }
+    return cached.read;
   }
+
+  #signals:
+    | { readonly index: SearchIndex; readonly signals: ReadonlyMap<string, number>; readonly read: (doc: number) => number }
+    | undefined;
 
   /** Blends keyword scores with vector similarity (see the class comment); documents outside `allowed` (filters, hidden items) never join. */
   async #blend(
