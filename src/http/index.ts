@@ -52,7 +52,10 @@ export {
 } from '../search/query';
 export { ENGLISH_STOP_WORDS } from '../search/stop-words';
 export { PRICE_INTENT_WORDS } from '../search/analysis';
-export { createSearchHandler, searchRoutes } from './search';
+export { normalizeQuery } from '../search/behaviour';
+export { behaviourSettingsSchema, behaviourSourced } from '../search/behaviour-ranking';
+export { MERCHANDISING_LIMITS, merchandisingRuleSchema, merchandisingSchema } from '../search/merchandising';
+export { createSearchHandler, searchRoutes, searchServices } from './search';
 export { openApiDocument } from './openapi';
 export { tokenRequestSchema, catalogItemSchema } from './openapi-schemas';
 export type { DecisionHandlerOptions } from './decision';

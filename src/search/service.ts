@@ -507,7 +507,8 @@ export class SearchService {
         // Boosted first, buried last (a stable sort keeps the blended order inside each group).
         if (group) kept.sort((a, b) => group[blended.docs[b]!]! - group[blended.docs[a]!]!);
         docs = kept.map((k) => blended.docs[k]!);
-        const at = new Map(blended.docs.map((doc, k) => [doc, k]));
+        // Where a pinned document sits in the blended list (only pins ask).
+        let at: Map<number, number> | undefined;
         if (merch && merch.pins.length > 0) {
           const counted = new Set(docs);
           for (const { doc } of merch.pins) if (!counted.has(doc)) docs.push(doc);
@@ -515,7 +516,7 @@ export class SearchService {
         let next = 0;
         shown = this.#page(index, merch, query, () => (next < kept.length ? kept[next++] : undefined), {
           doc: (k) => blended.docs[k]!,
-          of: (doc) => at.get(doc),
+          of: (doc) => (at ??= new Map(blended.docs.map((d, k) => [d, k]))).get(doc),
           entry: (k) => ({ doc: blended.docs[k]!, score: blended.scores[k]!, details: show ? {} : undefined }),
         });
       } else {
