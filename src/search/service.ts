@@ -177,7 +177,7 @@ export interface SearchServiceOptions {
    * {@link RerankOptions}); `_rankingScoreDetails.behaviour` shows `{ clicks, examined, estimate, moved }`.
    * A query without feedback is answered exactly as without behaviour ranking.
    * @defaultValue off
-   * @example `{ source: analytics.behaviour, rerank: { maxShift: 2, minExamined: 20 } }`
+   * @example `{ source: searchAnalytics.behaviour, rerank: { maxShift: 2, minExamined: 20 } }` (the source from the host)
    */
   behaviour?: boolean | BehaviourOptions;
   /** Current time in epoch milliseconds: merchandising rules' `from`/`until` are read against it. @defaultValue `Date.now` */
