@@ -117,7 +117,9 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
       // Search settings stored through the admin API apply where the handler gives none; those
       // turning behaviour ranking on get the host's behaviour source.
       const sourced = search.behaviour ? behaviourSourced(search.behaviour) : <T>(settings: T) => settings;
-      const searchOptions = search.options ?? ((identifier: string) => sourced(admin.searchSettings(identifier) ?? NO_SETTINGS));
+      const searchOptions = search.options
+        ? sourced(search.options)
+        : (identifier: string) => sourced(admin.searchSettings(identifier) ?? NO_SETTINGS);
       const { behaviour: _source, ...searchRest } = search;
       return createHandler({
         ...rest,
