@@ -162,8 +162,6 @@ export interface SearchServiceOptions {
  * const names = VIEW_SETTINGS.join(', '); // rankingRules, customRanking, …
  * ```
  */
-// TODO(lead): h4's merchandising and behaviour options act at query time too: list them here so
-// a campaign variation can carry them (src/search-experiments/search-experiments.ts, VIEW_KEYS).
 export const VIEW_SETTINGS = [
   'rankingRules',
   'customRanking',
