@@ -47,6 +47,17 @@ export type { MatchingStrategy } from './search/matching';
 export type { RankingRule, RankingScoreDetails } from './search/ranking';
 export type { AuditStore, AuditEntry, AuditWrite } from './storage/audit';
 export type { AccountStore, AccountRecord } from './storage/accounts';
+export type {
+  SearchAnalyticsStore,
+  SearchAnalyticsWrite,
+  TrackedSearch,
+  QueryCounts,
+  ItemCounts,
+  QueryItemCounts,
+  DayRange,
+  EpochDay,
+} from './storage/search-analytics';
+export type { BehaviourSource, QueryFeedback } from './search/behaviour';
 export type { CatalogSettingsStore, CatalogSettingsRecord } from './storage/catalog-settings';
 export type { RotatedSecret } from './access/access-manager';
 export type { AdminServiceOptions } from './admin/service';

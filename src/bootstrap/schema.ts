@@ -11,6 +11,8 @@ import { IDENTIFIER } from '../catalog/registry';
 import { MIN_API_KEY_LENGTH } from '../decision/load-options';
 import { formatPath, ValidationError, type ErrorDetail } from '../errors';
 import { bucketingConfigSchema } from '../model/bucketing-config';
+import { behaviourSettingsSchema } from '../search/behaviour-ranking';
+import { merchandisingSchema } from '../search/merchandising';
 import { rankingRulesSchema, sortCriteriaSchema, synonymsShape, wordsSchema } from '../model/search-settings';
 import { zodDetails } from '../validation';
 
@@ -190,6 +192,16 @@ export const catalogSearchSchema = strict({
     ])
     .optional()
     .describe('Price words in a query ("phone under 300") become a filter; false turns it off.'),
+  merchandising: merchandisingSchema
+    .optional()
+    .describe(
+      'Merchandising rules: for a query, pin items at positions, hide items, boost or bury the items a filter selects, inside an optional time window.',
+    ),
+  behaviour: behaviourSettingsSchema
+    .optional()
+    .describe(
+      "Behaviour ranking: true or { enabled, rerank } turns on the _behaviour criterion of customRanking and the re-ranking of a query's first hits from click feedback (rerank: false or { minExamined, maxShift, depth, priorExamined }).",
+    ),
 });
 
 const catalogSchema = strict({

@@ -8,6 +8,7 @@ import { RemoteControl } from '../access/remote-control';
 import type { CatalogRegistry } from '../catalog/registry';
 import type { DecisionEngine } from '../decision/engine';
 import { ExperimentService } from '../results/experiments';
+import type { BehaviourSource } from '../search/behaviour';
 import type { SearchServiceOptions } from '../search/service';
 import { consoleRoutes, type ConsoleOptions } from '../console/routes';
 import { adminRoutes, type AdminHandlerOptions } from './admin';
@@ -51,6 +52,10 @@ export interface HandlerOptions extends ErrorReporting {
         requireSearchKey?: boolean | readonly string[];
         /** Hears every answered search and autocomplete (see {@link SearchHandlerOptions.onSearch}). */
         onSearch?: SearchHandlerOptions['onSearch'];
+        /** Records searches and serves `POST /search/events` (see {@link SearchHandlerOptions.analytics}). */
+        analytics?: SearchHandlerOptions['analytics'];
+        /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
+        onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
         /**
          * Experiments on search (see {@link SearchHandlerOptions.experiments}), or `false` for none.
          * @defaultValue with `decision`, a `SearchExperiments` over it and `experiments`, in the engine's default environment
@@ -110,8 +115,19 @@ export type ConsoleMountOptions = Omit<
  * ```
  */
 export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'experiments' | 'access' | 'catalog' | 'search'> {
-  /** Search options and which catalogs require their search key. */
-  search?: { options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
+  /**
+   * Search options, which catalogs require their search key, whether searches are recorded in
+   * `abkit.searchAnalytics` (`analytics`, default `true`), who hears recorded search events, and
+   * where behaviour ranking reads signals and click feedback for the catalogs whose stored settings
+   * turn it on (`behaviour`, default `abkit.searchAnalytics.behaviour` when `analytics` is on).
+   */
+  search?: {
+    options?: Omit<SearchServiceOptions, 'catalog'>;
+    requireSearchKey?: boolean | readonly string[];
+    analytics?: boolean;
+    onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
+    behaviour?: BehaviourSource;
+  };
 }
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -168,6 +184,8 @@ export function createHandler(options: HandlerOptions): Handler {
         search: 'options' in s ? s.options : undefined,
         requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined,
         onSearch: 'onSearch' in s ? s.onSearch : undefined,
+        analytics: 'analytics' in s ? s.analytics : undefined,
+        onSearchEvents: 'onSearchEvents' in s ? s.onSearchEvents : undefined,
         experiments: searchExperimentsOf('experiments' in s ? s.experiments : undefined),
         prefix,
         onError,

@@ -46,6 +46,9 @@ import {
   batchResult,
   searchResponse,
   autocompleteResponse,
+  searchEventsOperation,
+  analyticsOperation,
+  searchTracking as tracking,
   body,
   query,
   reply,
@@ -357,6 +360,7 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       query('rankingScoreThreshold', false, 'Absolute score cut-off', { type: 'number', minimum: 0, maximum: 1 }),
       query('semanticRatio', false, 'Hybrid blend (needs an embedder)', { type: 'number', minimum: 0, maximum: 1 }),
       query('showRankingScoreDetails', false, 'Add _rankingScoreDetails to every hit', { type: 'boolean', default: false }),
+      ...tracking,
       query('index', false, '<identifier>_Catalog'),
     ];
     const sort = {
@@ -401,10 +405,12 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
           query('query', true, 'Partial input', schema(autocompleteQuerySchema.shape.query, 'input')),
           query('hits_per_page', false, 'Most suggestions', { type: 'integer', minimum: 1, maximum: MAX_SUGGESTIONS, default: 10 }),
           query('client_id', false, 'Catalog identifier'),
+          ...tracking,
           ...visitor,
         ],
         responses: { '200': reply('Suggestions', autocompleteResponse), ...errors },
       },
+      searchEvents: searchEventsOperation,
     });
   }
   if (scope.admin) {
@@ -567,6 +573,7 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
             ...notFound,
           },
         },
+        catalogAnalytics: analyticsOperation({ ...errors, ...notFound }),
         audit: {
           summary: 'The audit log, newest first',
           parameters: [

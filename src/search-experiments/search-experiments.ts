@@ -105,11 +105,8 @@ export interface SearchEventInput {
   readonly timestamp?: number;
 }
 
-/**
- * The keys of a `search` modification that are settings of a search view.
- * TODO(lead): `merchandising` and `behaviour` join them once h4's SearchService options take them.
- */
-const VIEW_KEYS = ['rankingRules', 'customRanking', 'synonyms'] as const;
+/** The keys of a `search` modification that are settings of a search view. */
+const VIEW_KEYS = ['rankingRules', 'customRanking', 'synonyms', 'merchandising', 'behaviour'] as const;
 
 /** Search campaigns of a compiled configuration, per catalog asked ('' holding those for every catalog). */
 const searchCampaigns = new WeakMap<CompiledConfig, Map<string, readonly CompiledCampaign[]>>();

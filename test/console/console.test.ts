@@ -298,6 +298,41 @@ describeIf(chromiumHere, 'console in a browser', () => {
       await shot(page, 'playground');
       await accessible(page);
 
+      // Merchandising: pin the last quokka first for "Quokka" (nothing given first: refused at the form), and see /search and the playground follow.
+      const quokkas = async () =>
+        ((await (await fetch(`${origin}/search?text=quokka`)).json()) as { hits: { id: string }[] }).hits.map((h) => h.id);
+      const organic = await quokkas();
+      const last = organic.at(-1)!;
+      await page.goto(`${origin}/console/catalogs/shop`);
+      await page.getByLabel(/^Query/).fill('Quokka');
+      await page.getByRole('button', { name: 'Save rule' }).click();
+      await expect.poll(() => page.locator('ul.error[role="alert"] li').count()).toBe(1);
+      expect(await page.locator('ul.error[role="alert"]').textContent()).toContain('give an item id to pin or to hide');
+      await shot(page, 'catalog-merchandising-error');
+      await accessible(page);
+      await page.getByLabel('Pin item (id)').fill(last);
+      await page.getByLabel('at position').fill('1');
+      await page.getByRole('button', { name: 'Save rule' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop#merchandising`);
+      expect(await page.getByRole('cell', { name: 'equals:quokka', exact: true }).count()).toBe(1);
+      await shot(page, 'catalog-merchandising');
+      await accessible(page);
+      expect((await quokkas())[0]).toBe(last);
+      await page.goto(`${origin}/console/catalogs/shop/search?q=quokka`);
+      expect(await page.locator('article.hit').first().textContent()).toContain(`(${last})`);
+      expect(await page.locator('article.hit').first().textContent()).toContain('pinned');
+      await shot(page, 'playground-pinned');
+      // Behaviour ranking on, then the rule removed: /search is organic again.
+      await page.goto(`${origin}/console/catalogs/shop`);
+      await page.locator('#behaviour-enabled').check();
+      await page.getByRole('button', { name: 'Save behaviour ranking' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop#merchandising`);
+      expect(await page.locator('#behaviour-enabled').isChecked()).toBe(true);
+      expect(fixture.abkit.admin.searchSettings('shop')?.behaviour).toEqual({ enabled: true });
+      await page.getByRole('button', { name: 'Remove the rule equals:quokka' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop#merchandising`);
+      expect(await quokkas()).toEqual(organic);
+
       // The audit log names the key.
       await page.goto(`${origin}/console/audit`);
       expect(await page.getByRole('cell', { name: 'access.revoke', exact: true }).count()).toBe(1);

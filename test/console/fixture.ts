@@ -59,6 +59,8 @@ export async function consoleFixture(consoleOptions: ConsoleMountOptions = {}) {
     })),
   );
   await catalog.sync();
-  const handler = abkit.handler({ admin: { abkit, keys, console: consoleOptions }, search: { options: { facets: ['brand'] } } });
+  // Brand facets, and the settings the console stores (merchandising, behaviour ranking) over them.
+  const search = (identifier: string) => ({ facets: ['brand'], ...abkit.admin.searchSettings(identifier) });
+  const handler = abkit.handler({ admin: { abkit, keys, console: consoleOptions }, search: { options: search as never } });
   return { abkit, handler };
 }

@@ -482,4 +482,58 @@ describe('console: campaigns, results, catalogs', () => {
       'ok',
     ]);
   });
+
+  it('pins and hides an item for a query from the catalog page (audited settings) that /search and the playground follow; removes the rule; turns behaviour ranking on', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const ids = async (text: string) =>
+      ((await (await handler(new Request(`http://localhost/search?text=${text}`))).json()) as { hits: { id: string }[] }).hits.map(
+        (h) => h.id,
+      );
+    const organic = await ids('running+shoe');
+    const page = await b.get('/console/catalogs/shop');
+    expect(page.text).toContain('No rule: every query is answered by the ranking alone.');
+    // Nothing to pin or hide: the form again, with a 400 and what was given.
+    const refused = await b.post('/console/catalogs/shop/merchandising', { query: 'Running  Shoe', match: 'equals', pin: '', hide: '' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('give an item id to pin or to hide');
+    expect(refused.text).toContain('value="Running  Shoe"');
+    // A position out of range: the settings schema's message, nothing stored.
+    const bad = await b.post('/console/catalogs/shop/merchandising', { query: 'running shoe', match: 'equals', pin: 'p4', position: '0' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('merchandising.0.pin.0.position: must be an integer from 1 to 1000');
+    expect(abkit.admin.searchSettings('shop')?.merchandising).toBeUndefined();
+    const last = organic.at(-1)!;
+    const saved = await b.post('/console/catalogs/shop/merchandising', {
+      query: 'Running  Shoe',
+      match: 'equals',
+      pin: last,
+      position: '1',
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe('/console/catalogs/shop#merchandising');
+    const hidden = organic[0]!;
+    await b.post('/console/catalogs/shop/merchandising', { query: 'running shoe', match: 'equals', hide: hidden });
+    expect(abkit.admin.searchSettings('shop')?.merchandising).toEqual([
+      { id: 'equals:running shoe', query: { equals: 'Running  Shoe' }, pin: [{ itemId: last, position: 1 }], hide: [hidden] },
+    ]);
+    expect(await ids('running+shoe')).toEqual([last, ...organic.slice(1, -1)]);
+    const playground = await b.get('/console/catalogs/shop/search?q=running+shoe');
+    expect(playground.text.indexOf(`(${last})`)).toBeLessThan(playground.text.indexOf(`(${organic[1]})`));
+    expect(playground.text).toContain('pinned: 1');
+    const listed = await b.get('/console/catalogs/shop');
+    expect(listed.text).toContain(`pin <code>${last}</code> at 1; hide <code>${hidden}</code>`);
+    // Behaviour ranking on, then off; the rule removed.
+    expect((await b.post('/console/catalogs/shop/behaviour', { enabled: 'true' })).status).toBe(303);
+    expect(abkit.admin.searchSettings('shop')?.behaviour).toEqual({ enabled: true });
+    expect((await b.get('/console/catalogs/shop')).text).toMatch(/id="behaviour-enabled" name="enabled" value="true" checked/);
+    await b.post('/console/catalogs/shop/behaviour', {});
+    expect(abkit.admin.searchSettings('shop')?.behaviour).toEqual({ enabled: false });
+    await b.post('/console/catalogs/shop/merchandising/remove', { rule: 'equals:running shoe' });
+    expect(abkit.admin.searchSettings('shop')?.merchandising).toBeUndefined();
+    expect(await ids('running+shoe')).toEqual(organic);
+    const actions = (await abkit.admin.audit()).entries.filter((e) => e.action === 'catalog.settings' && e.outcome === 'ok');
+    expect(actions.map((e) => e.actor)).toEqual(['ops', 'ops', 'ops', 'ops', 'ops']);
+  });
 });
