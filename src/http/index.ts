@@ -43,6 +43,8 @@ export { MAX_QUERY_TERMS, VIEW_SETTINGS } from '../search/service';
 export { SEARCH_METRICS, SearchExperiments } from '../search-experiments/search-experiments';
 export type { SearchDecision, SearchEventInput, SearchExperimentsOptions, SearchVariation } from '../search-experiments/search-experiments';
 export { searchVisitorOf } from '../search-experiments/visitor';
+export { interleavingResult, interleavingWinner, teamDraft } from '../search-experiments/interleaving';
+export type { Interleaved, InterleavingResult } from '../search-experiments/interleaving';
 export {
   searchQuerySchema,
   autocompleteQuerySchema,

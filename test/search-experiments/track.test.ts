@@ -1,12 +1,42 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { prng } from '../../examples/demo/generate-products';
-import { DecisionEngine, ExperimentService, memoryStorage } from '../../src/index';
+import { sqliteStorage } from '../../adapters/sql/sqlite';
+import { DecisionEngine, ExperimentService, memoryStorage, type Storage } from '../../src/index';
 import { SEARCH_METRICS, SearchExperiments, type SearchEventInput } from '../../src/http/index';
+import { dropSchema, POSTGRES_URL, postgresAvailable, testSchema } from '../helpers/postgres';
 import { searchCampaign } from '../helpers/search-campaign';
 
-async function setUp() {
+const pgUp = await postgresAvailable();
+const schema = testSchema('search_experiments');
+const opened: Storage[] = [];
+afterAll(async () => {
+  for (const s of opened) await s.close();
+  if (pgUp) await dropSchema(schema);
+});
+
+/** The stores search experiments run on: every adapter (PostgreSQL when it answers). */
+const STORES: [string, () => Promise<Storage>][] = [
+  ['memory', async () => memoryStorage()],
+  ['sqlite', () => sqliteStorage({ filename: ':memory:' })],
+  // postgresAvailable() says visibly when it is skipped.
+  ...(pgUp
+    ? ([
+        [
+          'postgres',
+          async () => {
+            const { postgresStorage } = await import('../../adapters/sql/postgres');
+            return postgresStorage({ connectionString: POSTGRES_URL, schema });
+          },
+        ],
+      ] as [string, () => Promise<Storage>][])
+    : []),
+];
+
+async function setUp(open: () => Promise<Storage> = async () => memoryStorage()) {
   let now = Date.parse('2026-11-01T00:00:00Z');
-  const engine = new DecisionEngine({ storage: memoryStorage(), clock: () => now });
+  const storage = await open();
+  opened.push(storage);
+  const engine = new DecisionEngine({ storage, clock: () => now });
   await engine.load({ campaigns: [searchCampaign('rank', [{}, { customRanking: ['popularity:desc'] }])] });
   const experiments = new ExperimentService({ engine });
   const tick = () => (now += 1000);
@@ -14,8 +44,8 @@ async function setUp() {
 }
 
 describe('SearchExperiments.track', () => {
-  it('turns clicks and conversions into events the results compare per variation', async () => {
-    const { experiments, searchExperiments, tick } = await setUp();
+  it.each(STORES)('turns clicks and conversions into events the results compare per variation (%s)', async (_, open) => {
+    const { experiments, searchExperiments, tick } = await setUp(open);
     const random = prng(7);
     // The variation's visitors click at least once with 0.5, the reference's with 0.3.
     const rate: Record<string, number> = { 'rank-v0': 0.3, 'rank-v1': 0.5 };
