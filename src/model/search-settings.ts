@@ -7,6 +7,8 @@
  * @module
  */
 import { z } from 'zod';
+import { behaviourSettingsSchema } from './behaviour-settings';
+import { merchandisingSchema } from './merchandising';
 
 /**
  * The names a `rankingRules` list may hold (the search service's rules; a test keeps them equal).
@@ -139,14 +141,8 @@ export const searchModificationSchema = z.strictObject(
     customRanking: sortCriteriaSchema.optional(),
     synonyms: z.strictObject(synonymsShape).optional(),
     semanticRatio: z.number().min(0).max(1).optional(),
-    // TODO(lead): h4's merchandising rule schema (src/search/merchandising.ts) plugs in here once
-    // merged; until then the rules are passed through to the search service, which checks them.
-    merchandising: z
-      .array(z.record(z.string(), z.unknown()))
-      .max(SEARCH_SETTINGS_LIMITS.merchandisingRules, `must hold at most ${SEARCH_SETTINGS_LIMITS.merchandisingRules} rules`)
-      .optional(),
-    // TODO(lead): h4's behaviour-ranking settings schema plugs in here the same way.
-    behaviour: z.record(z.string(), z.unknown()).optional(),
+    merchandising: merchandisingSchema.optional(),
+    behaviour: behaviourSettingsSchema.optional(),
   },
   {
     error: (issue) =>

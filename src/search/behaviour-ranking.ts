@@ -7,8 +7,10 @@
  *
  * @module
  */
-import { z } from 'zod';
+import { rerankSchema } from '../model/behaviour-settings';
 import type { BehaviourSource, QueryFeedback } from './behaviour';
+
+export { behaviourSettingsSchema } from '../model/behaviour-settings';
 
 /**
  * Guardrails of query-level re-ranking.
@@ -57,38 +59,6 @@ export interface BehaviourOptions {
   /** Query-level re-ranking from click feedback: `false` turns it off, an object sets its guardrails. @defaultValue `true` (the defaults of {@link RerankOptions}) */
   rerank?: boolean | RerankOptions;
 }
-
-/** Bounds of the re-ranking guardrails (docs/interfaces.md, Limits). */
-const RERANK_BOUNDS = { minExamined: [0, 1e9], maxShift: [0, 50], depth: [1, 200], priorExamined: [0, 1e9] } as const;
-
-/** A guardrail's schema: a number (an integer) within its bounds, the message saying so. */
-const bounded = (name: keyof typeof RERANK_BOUNDS, integer: boolean) => {
-  const [lo, hi] = RERANK_BOUNDS[name];
-  const message = `must be ${integer ? 'an integer' : 'a number'} from ${lo} to ${hi}`;
-  const n = z.number(message);
-  return (integer ? n.int(message) : n).min(lo, message).max(hi, message).optional();
-};
-
-const rerankSchema = z.strictObject({
-  minExamined: bounded('minExamined', false),
-  maxShift: bounded('maxShift', true),
-  depth: bounded('depth', true),
-  priorExamined: bounded('priorExamined', false),
-});
-
-/**
- * Schema of the `behaviour` catalog search setting (the JSON part of {@link BehaviourOptions}:
- * the host injects the source).
- *
- * @example
- * ```ts
- * behaviourSettingsSchema.parse({ enabled: true, rerank: { maxShift: 2 } });
- * ```
- */
-export const behaviourSettingsSchema = z.union([
-  z.boolean(),
-  z.strictObject({ enabled: z.boolean().optional(), rerank: z.union([z.boolean(), rerankSchema]).optional() }),
-]);
 
 /** Behaviour ranking as a service applies it. */
 export interface Behaviour {

@@ -29,7 +29,8 @@ describe('the search modification type', () => {
             customRanking: ['popularity:desc'],
             synonyms: { multiWay: [['tv', 'television']], oneWay: { iphone: ['apple phone'] } },
             semanticRatio: 0.5,
-            merchandising: [{ query: 'tv', pin: [{ id: 'a', position: 1 }] }],
+            merchandising: [{ id: 'tv-week', query: { contains: ['tv'] }, pin: [{ itemId: 'a', position: 1 }] }],
+            behaviour: { enabled: true, rerank: { maxShift: 2 } },
           },
         ]),
       ],
@@ -53,6 +54,24 @@ describe('the search modification type', () => {
     ]);
     const engine = new DecisionEngine({ storage: memoryStorage() });
     await expect(engine.load(config)).rejects.toThrow(/variations\[1\]\.modifications\.value\.rankingRules\[2\]/);
+  });
+
+  it('checks merchandising rules and behaviour settings where campaigns are loaded, as catalog settings are checked', () => {
+    const config = {
+      campaigns: [
+        searchCampaign('merch', [
+          {},
+          {
+            merchandising: [{ id: 'tv', query: { contains: ['tv'] }, pin: [{ itemId: 'a', position: 0 }] }],
+            behaviour: { rerank: { maxShift: 99 } },
+          },
+        ]),
+      ],
+    };
+    expect(problems(config)).toEqual([
+      'campaigns.0.variationGroups.0.variations.1.modifications.value.merchandising.0.pin.0.position: must be an integer from 1 to 1000',
+      'campaigns.0.variationGroups.0.variations.1.modifications.value.behaviour.rerank.maxShift: must be an integer from 0 to 50',
+    ]);
   });
 
   it('refuses unknown keys, a rule listed twice, and a group mixing types or catalogs', () => {
