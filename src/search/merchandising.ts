@@ -10,14 +10,14 @@
  * @module
  */
 import type { z } from 'zod';
-import { type MerchandisingRule, merchandisingSchema, type ruleFilterSchema } from '../model/merchandising';
+import { merchandisingSchema, type ruleFilterSchema } from '../model/merchandising';
 import { normalizeQuery } from './behaviour';
 import { ruleMask } from './filters';
 import type { Filter } from './query';
-
-export { MERCHANDISING_LIMITS, merchandisingRuleSchema, merchandisingSchema, type MerchandisingRule } from '../model/merchandising';
 import { perIndex } from './scratch';
 import type { SearchIndex } from './search-index';
+
+export { MERCHANDISING_LIMITS, merchandisingRuleSchema, merchandisingSchema, type MerchandisingRule } from '../model/merchandising';
 
 /**
  * What a rule did to a hit, in `_rankingScoreDetails.merchandising` (`order` -1: it applies before
