@@ -44,6 +44,7 @@ export type { SearchWork } from './search/work';
 export type { Synonyms, Stemmer } from './search/analysis';
 export type { MatchingStrategy } from './search/matching';
 export type { RankingRule, RankingScoreDetails } from './search/ranking';
+export type { SearchProfile } from './search/naming';
 export type { AuditStore, AuditEntry, AuditWrite } from './storage/audit';
 export type { AccountStore, AccountRecord } from './storage/accounts';
 export type { CatalogSettingsStore, CatalogSettingsRecord } from './storage/catalog-settings';

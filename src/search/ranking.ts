@@ -38,8 +38,8 @@ import { keysOf } from './sort-keys';
 import type { SearchWork } from './work';
 
 export type { RankingScoreDetails } from './rules/details';
-export { RANKING_RULES, type RankingRule } from './rules/registry';
-export { TIE_BREAK } from './rules/tie-break';
+export { PROFILE_RANKING_RULES, RANKING_RULES, type RankingRule } from './rules/registry';
+export { PROFILE_TIE_BREAK, TIE_BREAK } from './rules/tie-break';
 
 /** Scores this close to a threshold are computed exactly, not decided from bounds (floating-point error is far smaller). */
 const SCORE_MARGIN = 1e-12;

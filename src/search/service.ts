@@ -14,8 +14,9 @@ import {
   type SortCriterion,
 } from './query';
 import type { SearchWork } from './work';
-import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
+import { PROFILE_RANKING_RULES, PROFILE_TIE_BREAK, RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
 import { fieldText, SearchIndex } from './search-index';
+import { type NamingHabits, PROFILE_HABITS, SEARCH_PROFILES, type SearchProfile } from './naming';
 import { dot, unit } from './vectors';
 
 export type { Facet } from './facets';
@@ -105,7 +106,8 @@ export interface SearchServiceOptions {
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
    * `sort` applies before them; `tieBreak`, then the document id, after them.
-   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`;
+   * with `profile: 'retail'`, `variant` after `subject` too
    * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
   rankingRules?: readonly RankingRule[];
@@ -119,7 +121,7 @@ export interface SearchServiceOptions {
    * The final order of text-search hits equal on every ranking rule (the same listing in another
    * colour or for another carrier), each `<field>:asc` or `<field>:desc`; the document id after
    * them. `[]` leaves those hits in id order.
-   * @defaultValue `['price:asc', 'name:asc']` (the same thing for less, then variants in name order)
+   * @defaultValue `['name:asc']`; with `profile: 'retail'`, `['price:asc', 'name:asc']` (the same thing for less, then variants in name order)
    * @example `['stock:desc', 'price:asc']`
    */
   tieBreak?: readonly string[];
@@ -144,6 +146,16 @@ export interface SearchServiceOptions {
    * @example `{ words: ['cheap', 'bargain'], field: 'sale_price' }`
    */
   priceIntent?: { readonly words?: readonly string[]; readonly field?: string } | false;
+  /**
+   * Which habits of product naming the ranking reads ({@link abkit/types!SearchProfile}):
+   * `neutral` reads what held on every judged catalog; `retail` adds the naming habits of an
+   * electronics retailer's listings ("Brand - Case for Galaxy S7 - Black": separated parts, model
+   * variants, price words, the lower price among ties). Options given explicitly override the
+   * profile's defaults.
+   * @defaultValue `'neutral'`
+   * @example `'retail'`
+   */
+  profile?: SearchProfile;
   /**
    * How long an index is served before asking the catalog whether a newer version is visible,
    * in milliseconds. 0: every search asks (one cheap store read).
@@ -173,8 +185,9 @@ export const MAX_QUERY_TERMS = 10;
  *
  * Ranking: text is analysed (words, folding, stems, stop words, synonyms), every term is
  * optional (see `matchingStrategy`), and hits are ordered by `sort`, then the ranking rules
- * (`words`, `typo`, `exactness`, `subject`, `variant`, `priceIntent`, `proximity`, `attribute`,
- * `customRanking`, `bm25`), then `tieBreak` (lower price, then name), then id.
+ * (`words`, `typo`, `exactness`, `subject`, `priceIntent`, `proximity`, `attribute`,
+ * `customRanking`, `bm25`; the `retail` profile adds `variant`), then `tieBreak` (the name; the
+ * `retail` profile, the lower price first), then id.
  * `_rankingScore` in [0, 1] reads the rules' ranks in order (1 = a field equal to the query).
  * With an embedder and `semanticRatio` r > 0, the score is `(1 − r) · keyword + r · semantic`
  * (semantic = max(0, cosine)), hits are ordered by it, and documents whose semantic score is at
@@ -199,6 +212,8 @@ export class SearchService {
   readonly #strategy: MatchingStrategy;
   /** The field the `priceIntent` rule orders by (undefined: price intent off). */
   readonly #priceField: string | undefined;
+  /** The naming habits of the profile, which the index is built with. */
+  readonly #habits: NamingHabits;
   #current: SearchIndex | undefined;
   #building: Promise<SearchIndex> | undefined;
   #checkedAt = -Infinity;
@@ -229,15 +244,17 @@ export class SearchService {
       refreshIntervalMs = 0,
       boosts = {},
       embedder,
-      rankingRules = RANKING_RULES,
+      profile = 'neutral',
+      rankingRules = PROFILE_RANKING_RULES[profile] ?? RANKING_RULES,
       customRanking = [],
-      tieBreak = TIE_BREAK,
+      tieBreak = PROFILE_TIE_BREAK[profile] ?? [],
       matchingStrategy = 'frequency',
       stopWords,
       synonyms,
       stemmer,
       priceIntent = {},
     } = options;
+    if (!SEARCH_PROFILES.includes(profile)) fail(`profile must be one of ${SEARCH_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
     if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) fail(`maxFacetValues must be a positive integer, got ${maxFacetValues}`);
     if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0)
       fail(`refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
@@ -295,6 +312,7 @@ export class SearchService {
     this.#customRanking = criteria;
     this.#tieBreak = finalOrder;
     this.#strategy = matchingStrategy;
+    this.#habits = PROFILE_HABITS[profile];
   }
 
   /** Runs a search (interfaces.md, Search); {@link ValidationError} names the offending parameter. */
@@ -505,7 +523,13 @@ export class SearchService {
   async #build(): Promise<SearchIndex> {
     // Items that did not change come back as the same objects, which the build copies from the previous index.
     const visible = await this.catalog.visible({ reuse: this.#current?.items });
-    const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer, this.#current);
+    const index = await SearchIndex.build(
+      visible.version,
+      visible.items,
+      { ...this.#options, habits: this.#habits },
+      this.#analyzer,
+      this.#current,
+    );
     const { embedder } = this.#options;
     if (embedder) {
       const vectors: Float32Array[] = [];

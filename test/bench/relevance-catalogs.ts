@@ -7,7 +7,8 @@
  * no boost). Quality only: latency is the search benchmark's and the Best Buy section's.
  */
 import { loadBestBuy } from '../helpers/bestbuy';
-import { CATALOG_NAMES, type CatalogName, catalogNeed, loadCatalog, viewText } from '../helpers/catalogs';
+import type { Catalog } from '../../src/index';
+import { CATALOG_NAMES, type CatalogName, catalogNeed, loadCatalog, sharedCatalog, viewText } from '../helpers/catalogs';
 import { abkitEngine, type Engine, type FieldDoc, fts5Over, miniSearchOver, oramaOver } from './relevance-engines';
 import { type Half, type JudgedQuery, readCatalogQueries, readHoldoutQueries, readJudgedQueries } from './relevance-judgments';
 import { type BootstrapInterval, ndcgAt, pairedBootstrap, precisionAt, reciprocalRankAt } from './relevance-metrics';
@@ -86,12 +87,28 @@ async function peersOver(docs: readonly FieldDoc[], fields: readonly string[]): 
   return [miniSearchOver(docs, fields), await oramaOver(docs, fields), fts5Over(docs, fields)];
 }
 
+/** A judged catalog's abkit catalog, and the fields and documents the peers index. */
+export async function judgedCatalog(
+  name: 'bestbuy' | CatalogName,
+): Promise<{ catalog: Catalog; fields: readonly string[]; docs: FieldDoc[] }> {
+  if (name === 'bestbuy') {
+    const { catalog, products } = await loadBestBuy();
+    // abkit's Best Buy items carry name, brand and description as text (test/helpers/bestbuy.ts); the
+    // peers get the same three fields here, not the category path the Best Buy section gives them.
+    const docs = products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description }));
+    return { catalog, fields: ['name', 'brand', 'description'], docs };
+  }
+  const { shared, catalog, products } = await loadCatalog(name);
+  const fields = shared.fields;
+  const docs = products.map((p) => {
+    const text = viewText(p);
+    return { id: p.id, ...Object.fromEntries(fields.map((f) => [f, text[f]])) } as FieldDoc;
+  });
+  return { catalog, fields, docs };
+}
+
 async function bestBuySubject(): Promise<Subject> {
-  const { catalog, products } = await loadBestBuy();
-  // abkit's Best Buy items carry name, brand and description as text (test/helpers/bestbuy.ts); the
-  // peers get the same three fields here, not the category path the Best Buy section gives them.
-  const fields = ['name', 'brand', 'description'];
-  const docs = products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description }));
+  const { catalog, fields, docs } = await judgedCatalog('bestbuy');
   return {
     title: 'Best Buy (cell phones and accessories)',
     abkit: abkitEngine(catalog),
@@ -105,14 +122,9 @@ async function bestBuySubject(): Promise<Subject> {
 }
 
 async function sharedSubject(name: CatalogName): Promise<Subject> {
-  const { shared, catalog, products } = await loadCatalog(name);
-  const fields = shared.fields;
-  const docs = products.map((p) => {
-    const text = viewText(p);
-    return { id: p.id, ...Object.fromEntries(fields.map((f) => [f, text[f]])) } as FieldDoc;
-  });
+  const { catalog, fields, docs } = await judgedCatalog(name);
   return {
-    title: shared.title,
+    title: sharedCatalog(name).title,
     abkit: abkitEngine(catalog),
     peers: await peersOver(docs, fields),
     halves: [

@@ -277,7 +277,6 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
         'typo',
         'exactness',
         'subject',
-        'variant',
         'proximity',
         'attribute',
         'bm25',

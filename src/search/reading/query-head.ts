@@ -21,7 +21,7 @@ const NAMES_SHARE = 0.5;
  * accessory "for … Cell Phones": a "Prepaid Cell Phone" is a phone, whereas "prepaid" names
  * little; a number or a lone letter never counts as naming). Terms after "for" or "fits" qualify the head ("case for galaxy s7").
  */
-export function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
+export function queryHead(index: SearchIndex, match: QueryMatch | undefined, readsNamers = true): number {
   if (!match) return -1;
   const terms = match.query.terms;
   let end = terms.length;
@@ -52,7 +52,7 @@ export function queryHead(index: SearchIndex, match: QueryMatch | undefined): nu
     shares.set(t, share);
     if (share > best) best = share;
     // A number or a lone letter names no kind of item, even at a phrase's end ("Zphone 7").
-    if (sdf > 0 && named >= NAMES_SHARE * sdf && /^\p{L}{2,}$/u.test(terms[t]!.text)) namers.add(t);
+    if (readsNamers && sdf > 0 && named >= NAMES_SHARE * sdf && /^\p{L}{2,}$/u.test(terms[t]!.text)) namers.add(t);
   }
   // English noun phrases end with what they name ("phone grip" is a grip): the last term saying
   // what items are at least half as often as the term saying it most, or naming them.
