@@ -12,6 +12,7 @@
  * Each variant prints its nDCG@10 per catalog and its difference from the defaults; `--queries`
  * also lists the queries a variant changes most, `--peer` MiniSearch's figures and the defaults' losses to it.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { CATALOG_NAMES, type CatalogName, catalogNeed } from '../helpers/catalogs';
 import type { Catalog, SearchServiceOptions } from '../../src/index';
 import { type NamingHabits, PROFILE_HABITS } from '../../src/search/naming';
@@ -68,6 +69,9 @@ const signed = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(3)}`
 const args = process.argv.slice(2);
 const showQueries = args.includes('--queries');
 const showPeer = args.includes('--peer');
+// `--dump=<file>` writes the defaults' nDCG@10 per query; `--against=<file>` lists the queries that changed since such a file.
+const dump = args.find((a) => a.startsWith('--dump='))?.slice(7);
+const against = args.find((a) => a.startsWith('--against='))?.slice(10);
 const variants = args.filter((a) => !a.startsWith('--')).map((a) => JSON.parse(a) as Options);
 const all = await subjects();
 const base = new Map<string, number[]>();
@@ -75,6 +79,18 @@ console.log(`| variant | ${all.map((s) => `${s.name} (${s.queries.length})`).joi
 console.log(`|---|${all.map(() => '---').join('|')}|`);
 for (const s of all) base.set(s.name, await perQuery(s, {}));
 console.log(`| defaults | ${all.map((s) => fmt(mean(base.get(s.name)!))).join(' | ')} |`);
+if (dump) writeFileSync(dump, JSON.stringify(Object.fromEntries(all.map((s) => [s.name, base.get(s.name)]))));
+if (against) {
+  const before = JSON.parse(readFileSync(against, 'utf8')) as Record<string, number[]>;
+  for (const s of all) {
+    const was = before[s.name] ?? [];
+    const moved = s.queries
+      .map((q, i) => ({ q: q.query, d: base.get(s.name)![i]! - (was[i] ?? 0) }))
+      .filter((x) => Math.abs(x.d) > 0.005)
+      .sort((a, b) => a.d - b.d);
+    console.log(`  ${s.name} since ${against}: ${moved.map((x) => `"${x.q}" ${signed(x.d)}`).join(', ') || 'no change'}`);
+  }
+}
 if (showPeer) {
   const peer = await Promise.all(all.map(peerPerQuery));
   console.log(

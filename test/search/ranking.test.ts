@@ -39,6 +39,19 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order([item('a', 'sansung tablet'), item('b', 'samsung tablet')], 'samsung tablet')).toEqual(['b', 'a']);
   });
 
+  it('typo: a word the typos reach whole before a longer word whose start they reach, the first letter included', async () => {
+    // Both have one typo: "backpak" is one from "backpack", and from the start of "backpacking".
+    const items = [item('a', 'backpacking stove'), item('b', 'hiking backpack')];
+    expect(await order(items, 'backpak', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
+    expect(await order([item('a', 'matcha bowl'), item('b', 'steel watch')], 'qatch', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
+  });
+
+  it('a short word before the last is no prefix: "ski jacket" finds no "skinny" jeans', async () => {
+    expect(await order([item('a', 'skinny jeans'), item('b', 'rain jacket')], 'ski jacket')).toEqual(['b']);
+    // The last word may be one being typed: "jacket ski" finds "skinny".
+    expect(await order([item('a', 'skinny jeans'), item('b', 'rain jacket')], 'jacket ski')).toContain('a');
+  });
+
   it('proximity: terms closer together first, in query order before reversed', async () => {
     expect(await order([item('a', 'blue big fancy lamp'), item('b', 'blue lamp big fancy')], 'blue lamp')).toEqual(['b', 'a']);
     expect(await order([item('a', 'lamp blue big fancy'), item('b', 'blue lamp big fancy')], 'blue lamp')).toEqual(['b', 'a']);
