@@ -46,6 +46,10 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order([item('a', 'matcha bowl'), item('b', 'steel watch')], 'qatch', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
   });
 
+  it('subject: a head word typed with a typo names items as the word it reaches ("backpak": a hiking backpack before a backpack cover)', async () => {
+    expect(await order([item('a', 'backpack cover'), item('b', 'hiking backpack')], 'backpak')).toEqual(['b', 'a']);
+  });
+
   it('a short word before the last is no prefix: "ski jacket" finds no "skinny" jeans', async () => {
     expect(await order([item('a', 'skinny jeans'), item('b', 'rain jacket')], 'ski jacket')).toEqual(['b']);
     // The last word may be one being typed: "jacket ski" finds "skinny".

@@ -41,9 +41,12 @@ export function queryHead(index: SearchIndex, match: QueryMatch | undefined, rea
     let named = 0;
     const words = match.termWords[t]!;
     const codes = match.termCodes[t]!;
-    // The term's own words (exact or stem), not its prefixes and typos.
+    // The term's own words (exact or stem), not its prefixes and typos; a term typed with a typo
+    // ("backpak", "qatch"), the words it reaches with fewest typos.
+    let own = 2;
+    if (codes.length > 0 && codes.every((c) => c > 2)) own = Math.min(...codes);
     for (let k = 0; k < words.length; k++) {
-      if (codes[k]! > 2) continue;
+      if (codes[k]! > own) continue;
       df += index.postingStart[words[k]! + 1]! - index.postingStart[words[k]!]!;
       sdf += index.subjectDf[words[k]!]!;
       named += index.namedDf[words[k]!]!;
