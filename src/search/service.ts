@@ -106,8 +106,8 @@ export interface SearchServiceOptions {
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
    * `sort` applies before them; `tieBreak`, then the document id, after them.
-   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`;
-   * with `profile: 'retail'`, `variant` after `subject` too
+   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute']`;
+   * with `profile: 'retail'`, `['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`
    * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
   rankingRules?: readonly RankingRule[];
@@ -185,8 +185,8 @@ export const MAX_QUERY_TERMS = 10;
  *
  * Ranking: text is analysed (words, folding, stems, stop words, synonyms), every term is
  * optional (see `matchingStrategy`), and hits are ordered by `sort`, then the ranking rules
- * (`words`, `typo`, `exactness`, `subject`, `priceIntent`, `proximity`, `attribute`,
- * `customRanking`, `bm25`; the `retail` profile adds `variant`), then `tieBreak` (the name; the
+ * (`words`, `typo`, `exactness`, `subject`, `priceIntent`, `proximity`, `customRanking`, `bm25`,
+ * `attribute`; the `retail` profile adds `variant` and puts `attribute` before `customRanking`), then `tieBreak` (the name; the
  * `retail` profile, the lower price first), then id.
  * `_rankingScore` in [0, 1] reads the rules' ranks in order (1 = a field equal to the query).
  * With an embedder and `semanticRatio` r > 0, the score is `(1 − r) · keyword + r · semantic`

@@ -278,8 +278,8 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
         'exactness',
         'subject',
         'proximity',
-        'attribute',
         'bm25',
+        'attribute',
         'tieBreak',
       ]);
     const plain = await ok(await get(handler, '/search?text=galaxy%20case&hitsPerPage=5'));

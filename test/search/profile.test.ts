@@ -66,6 +66,14 @@ describe('search profiles', () => {
     expect((await details({ profile: 'retail' }))[0]!._rankingScoreDetails).toHaveProperty('variant');
   });
 
+  it('orders by BM25 before the place of the words in the neutral profile, after it in retail', async () => {
+    // a has "lamp" earlier in a long name (attribute), b later in a short one (BM25's length normalisation).
+    const catalog = await catalogOf([item('a', 'red lamp shade holder ring clip kit spare part'), item('b', 'big tall lamp kit')]);
+    const order = async (profile?: 'retail') => ids(await new SearchService({ catalog, profile }).search({ text: 'lamp' }));
+    expect(await order()).toEqual(['b', 'a']);
+    expect(await order('retail')).toEqual(['a', 'b']);
+  });
+
   it('refuses an unknown profile, naming it', async () => {
     const catalog = await catalogOf([]);
     expect(() => new SearchService({ catalog, profile: 'grocery' as 'retail' })).toThrow(

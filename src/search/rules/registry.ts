@@ -46,17 +46,20 @@ export const RANKING_RULES: readonly RankingRule[] = [
 ];
 
 /**
- * The default ranking rules of each search profile (see naming.ts): `neutral` has no `variant`,
+ * The default ranking rules of each search profile (see naming.ts). `neutral` has no `variant`,
  * whose model variants read from the names ("Galaxy S7 **edge**") gained on the judged Best Buy
- * queries only; `retail` has every rule.
+ * queries only, and orders by `bm25` before `attribute`: which field and where in it a word sits
+ * said less, on every judged catalog, than BM25 (the name weighing as its length and rarity
+ * say); `customRanking` stays before `bm25`, whose ties are rare. `retail` has every rule, in
+ * {@link RANKING_RULES}' order.
  *
  * @example
  * ```ts
- * PROFILE_RANKING_RULES.neutral.includes('variant'); // false
+ * PROFILE_RANKING_RULES.neutral; // ['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute']
  * ```
  */
 export const PROFILE_RANKING_RULES: Readonly<Record<SearchProfile, readonly RankingRule[]>> = {
-  neutral: RANKING_RULES.filter((r) => r !== 'variant'),
+  neutral: ['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute'],
   retail: RANKING_RULES,
 };
 
