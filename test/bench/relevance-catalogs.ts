@@ -8,6 +8,7 @@
  */
 import { loadBestBuy } from '../helpers/bestbuy';
 import type { Catalog } from '../../src/index';
+import type { SearchProfile } from '../../src/types';
 import { CATALOG_NAMES, type CatalogName, catalogNeed, loadCatalog, sharedCatalog, viewText } from '../helpers/catalogs';
 import { abkitEngine, type Engine, type FieldDoc, fts5Over, miniSearchOver, oramaOver } from './relevance-engines';
 import { type Half, type JudgedQuery, readCatalogQueries, readHoldoutQueries, readJudgedQueries } from './relevance-judgments';
@@ -107,11 +108,12 @@ export async function judgedCatalog(
   return { catalog, fields, docs };
 }
 
-async function bestBuySubject(): Promise<Subject> {
+/** Best Buy with abkit's defaults, or opting into a profile (its listings are named as the `retail` profile reads). */
+async function bestBuySubject(profile?: SearchProfile): Promise<Subject> {
   const { catalog, fields, docs } = await judgedCatalog('bestbuy');
   return {
-    title: 'Best Buy (cell phones and accessories)',
-    abkit: abkitEngine(catalog),
+    title: `Best Buy (cell phones and accessories)${profile ? `, profile '${profile}'` : ''}`,
+    abkit: profile ? abkitEngine(catalog, { profile }, `profile '${profile}'`) : abkitEngine(catalog),
     peers: await peersOver(docs, fields),
     halves: [
       ['tuning', readJudgedQueries()],
@@ -141,13 +143,13 @@ const signed = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))}`;
 /** Runs every catalog with data present (a missing one is skipped, saying so; under CI=true it throws) and prints the tables. */
 export async function benchRelevanceCatalogs(): Promise<HalfResult[]> {
   const results: HalfResult[] = [];
-  const subjects: (() => Promise<Subject>)[] = [bestBuySubject];
+  const subjects: (() => Promise<Subject>)[] = [() => bestBuySubject(), () => bestBuySubject('retail')];
   for (const name of CATALOG_NAMES) {
     const need = catalogNeed(name);
     if (need.met) subjects.push(() => sharedSubject(name));
     else console.log(`\n## Relevance on ${name}: SKIPPED, ${need.missing} (see ../shared/data/README.md)`);
   }
-  console.log(`\n## Relevance on four catalogs: abkit (defaults) and three peers, same run, top ${K}`);
+  console.log(`\n## Relevance on four catalogs: abkit (defaults; Best Buy also with profile 'retail') and three peers, same run, top ${K}`);
   console.log(
     `Every engine searches the same fields; the peers boost the name ×2 (MiniSearch, Orama, FTS5 alike), abkit runs with its defaults. Interval: paired bootstrap of abkit − best peer nDCG@10 over queries, ${RESAMPLES.toLocaleString('en')} resamples, seed ${SEED}.`,
   );
