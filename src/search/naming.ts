@@ -9,14 +9,19 @@
 /**
  * A search profile, the `profile` option of SearchService and of a catalog's search settings:
  *
- * - `neutral` (the default): English noun phrases end with what they name (a "Phone **Case**" is
- *   a case), a name's words after "for" or "fits" say what the item fits, and the query's head
- *   term is the last one saying what items are; no separator, model-number or price reading;
+ * - `neutral` (the default): a name's last word names the item (English compounds end with what
+ *   they name: a "Phone **Case**" is a case), its words after "for" or "fits" say what the item
+ *   fits, and the query's head term is the last one saying what items are; rules
+ *   `['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute']`,
+ *   ties by name; no name parts, model numbers or categories read;
  * - `retail`: also names in " - " or "|" separated parts (a one-word part is a label: the brand,
  *   a colour), "with", "w/" and "and" after a word ending a phrase, model runs and variants read
- *   from the names ("Galaxy S7 **edge**" is no Galaxy S7; see the `variant` rule), the type word
- *   of the item's most specific category, a query term naming items as the query's head, and
- *   ties broken by the lower price.
+ *   from the names ("Galaxy S7 **edge**" is no Galaxy S7; the `variant` rule), the type word of
+ *   the item's most specific category, a query term naming items as the query's head; `attribute`
+ *   before `customRanking` and `bm25`, and ties broken by the lower price.
+ *
+ * Each habit of `neutral` gained on the judged catalogs' tuning halves, and none of `retail`'s
+ * gained on two (BENCHMARKS.md, Relevance round 4).
  *
  * @example
  * ```ts
