@@ -68,7 +68,10 @@ const RETAIL: NamingHabits = {
   modelRuns: true,
 };
 
-/** The habits each profile reads. */
+/**
+ * The habits each profile reads, looked up when a service is made. Not frozen: the tuning script
+ * (test/bench/relevance-tune.ts) swaps a profile's habits for one service to ablate one habit.
+ */
 export const PROFILE_HABITS: Record<SearchProfile, NamingHabits> = {
   neutral: {
     fitsTail: true,
