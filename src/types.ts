@@ -48,6 +48,7 @@ export type { RankingRule, RankingScoreDetails } from './search/ranking';
 export type { BehaviourSource, QueryFeedback } from './search/behaviour';
 export type { BehaviourOptions, RerankOptions, RerankDetail } from './search/behaviour-ranking';
 export type { MerchandisingRule, MerchandisingDetail } from './search/merchandising';
+export type { SearchProfile } from './search/naming';
 export type { AuditStore, AuditEntry, AuditWrite } from './storage/audit';
 export type { AccountStore, AccountRecord } from './storage/accounts';
 export type {

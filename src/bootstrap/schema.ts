@@ -180,6 +180,12 @@ export const catalogSearchSchema = strict({
   customRanking: criteria.optional().describe('Business criteria (<field>:asc|desc) applied by the customRanking rule.'),
   tieBreak: criteria.optional().describe('Criteria (<field>:asc|desc) ordering hits that every rule finds equal.'),
   matchingStrategy: z.enum(['last', 'all', 'frequency']).optional().describe('Which query words may be dropped when too few items match.'),
+  profile: z
+    .enum(['neutral', 'retail'])
+    .optional()
+    .describe(
+      'Which habits of product naming the ranking reads: neutral (the default) or retail (separated name parts, model variants, price tie-break).',
+    ),
   stopWords: words.optional().describe('Words ignored in queries.'),
   synonyms: strict(synonymsShape).optional().describe('Synonyms.'),
   priceIntent: z

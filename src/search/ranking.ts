@@ -11,7 +11,8 @@
  * {@link Ranker.ordered}): a query matching the whole catalog reads about a page of documents.
  *
  * Each of `words`, `typo`, `exactness`, `subject`, `variant`, `proximity` and `attribute` gives
- * an integer rank in [1, max]; `_rankingScore` reads them in rule order as nested shares of
+ * an integer rank in [1, max]; `_rankingScore` reads those before the first rule ordering by
+ * values it does not score (`bm25`, `customRanking`'s criteria, a price) in rule order as nested shares of
  * [0, 1] (Meilisearch's construction): a higher rule outweighs every lower one, each lower rule
  * splits the share its betters left, and the score is 1 only when every rule is at its best
  * (every term matched exactly, without typo, naming what the item is, next to each other, at the
@@ -38,8 +39,8 @@ import { keysOf } from './sort-keys';
 import type { SearchWork } from './work';
 
 export type { RankingScoreDetails } from './rules/details';
-export { RANKING_RULES, type RankingRule } from './rules/registry';
-export { TIE_BREAK } from './rules/tie-break';
+export { PROFILE_RANKING_RULES, RANKING_RULES, type RankingRule } from './rules/registry';
+export { PROFILE_TIE_BREAK, TIE_BREAK } from './rules/tie-break';
 
 /** Scores this close to a threshold are computed exactly, not decided from bounds (floating-point error is far smaller). */
 const SCORE_MARGIN = 1e-12;
@@ -145,7 +146,10 @@ export class Ranker {
         Array.from({ length: rule.floats }, () => store.floats.subarray(floats * size, ++floats * size)),
       ),
     );
-    this.#scored = this.#rankings.filter((r) => r.score !== undefined);
+    // The score reads the rules before the first one ordering by values it does not score (bm25,
+    // customRanking's criteria, a price): a rule after it must not raise a hit it put lower.
+    const unscored = this.#rankings.findIndex((r) => r.score === undefined && (r.ranks.length > 0 || r.steps.length > 0));
+    this.#scored = this.#rankings.slice(0, unscored < 0 ? undefined : unscored).filter((r) => r.score !== undefined);
     this.#reading = this.#rankings.filter((r) => r.exact !== undefined);
     this.#peeking = this.#rankings.filter((r) => r.peek !== undefined);
     this.#sort = options.sort;

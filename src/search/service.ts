@@ -16,8 +16,9 @@ import {
   type SortCriterion,
 } from './query';
 import type { SearchWork } from './work';
-import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
+import { PROFILE_RANKING_RULES, PROFILE_TIE_BREAK, RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
 import { fieldText, SearchIndex } from './search-index';
+import { type NamingHabits, PROFILE_HABITS, SEARCH_PROFILES, type SearchProfile } from './naming';
 import { dot, unit } from './vectors';
 import { normalizeQuery, type QueryFeedback } from './behaviour';
 import { type Behaviour, type BehaviourOptions, behaviourOf, type RerankOptions, reranked } from './behaviour-ranking';
@@ -111,7 +112,8 @@ export interface SearchServiceOptions {
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
    * `sort` applies before them; `tieBreak`, then the document id, after them.
-   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute']`;
+   * with `profile: 'retail'`, `['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`
    * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
   rankingRules?: readonly RankingRule[];
@@ -125,7 +127,7 @@ export interface SearchServiceOptions {
    * The final order of text-search hits equal on every ranking rule (the same listing in another
    * colour or for another carrier), each `<field>:asc` or `<field>:desc`; the document id after
    * them. `[]` leaves those hits in id order.
-   * @defaultValue `['price:asc', 'name:asc']` (the same thing for less, then variants in name order)
+   * @defaultValue `['name:asc']`; with `profile: 'retail'`, `['price:asc', 'name:asc']` (the same thing for less, then variants in name order)
    * @example `['stock:desc', 'price:asc']`
    */
   tieBreak?: readonly string[];
@@ -150,6 +152,16 @@ export interface SearchServiceOptions {
    * @example `{ words: ['cheap', 'bargain'], field: 'sale_price' }`
    */
   priceIntent?: { readonly words?: readonly string[]; readonly field?: string } | false;
+  /**
+   * Which habits of product naming the ranking reads ({@link abkit/types!SearchProfile}):
+   * `neutral` reads what held on every judged catalog; `retail` adds the naming habits of an
+   * electronics retailer's listings ("Brand - Case for Galaxy S7 - Black": separated parts, model
+   * variants, price words, the lower price among ties). Options given explicitly override the
+   * profile's defaults.
+   * @defaultValue `'neutral'`
+   * @example `'retail'`
+   */
+  profile?: SearchProfile;
   /**
    * How long an index is served before asking the catalog whether a newer version is visible,
    * in milliseconds. 0: every search asks (one cheap store read).
@@ -268,8 +280,9 @@ function candidateOf(ranker: Ranker, doc: number): number | undefined {
  *
  * Ranking: text is analysed (words, folding, stems, stop words, synonyms), every term is
  * optional (see `matchingStrategy`), and hits are ordered by `sort`, then the ranking rules
- * (`words`, `typo`, `exactness`, `subject`, `variant`, `priceIntent`, `proximity`, `attribute`,
- * `customRanking`, `bm25`), then `tieBreak` (lower price, then name), then id.
+ * (`words`, `typo`, `exactness`, `subject`, `priceIntent`, `proximity`, `customRanking`, `bm25`,
+ * `attribute`; the `retail` profile adds `variant` and puts `attribute` before `customRanking`), then `tieBreak` (the name; the
+ * `retail` profile, the lower price first), then id.
  * `_rankingScore` in [0, 1] reads the rules' ranks in order (1 = a field equal to the query).
  * With an embedder and `semanticRatio` r > 0, the score is `(1 − r) · keyword + r · semantic`
  * (semantic = max(0, cosine)), hits are ordered by it, and documents whose semantic score is at
@@ -300,6 +313,8 @@ export class SearchService {
   /** The index, shared with the views of {@link SearchService.withSettings}; built by the service that made it. */
   #shared: SharedIndex = { current: undefined, building: undefined, checkedAt: -Infinity, build: () => this.#build() };
   #views: LRUCache<string, SearchService> | undefined;
+  /** The naming habits of the profile, which the index is built with. */
+  readonly #habits: NamingHabits;
   #work: SearchWork = {
     dictionaryNodes: 0,
     wordsReached: 0,
@@ -327,15 +342,17 @@ export class SearchService {
       refreshIntervalMs = 0,
       boosts = {},
       embedder,
-      rankingRules = RANKING_RULES,
+      profile = 'neutral',
+      rankingRules = PROFILE_RANKING_RULES[profile] ?? RANKING_RULES,
       customRanking = [],
-      tieBreak = TIE_BREAK,
+      tieBreak = PROFILE_TIE_BREAK[profile] ?? [],
       matchingStrategy = 'frequency',
       stopWords,
       synonyms,
       stemmer,
       priceIntent = {},
     } = options;
+    if (!SEARCH_PROFILES.includes(profile)) fail(`profile must be one of ${SEARCH_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
     if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) fail(`maxFacetValues must be a positive integer, got ${maxFacetValues}`);
     if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0)
       fail(`refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
@@ -396,6 +413,7 @@ export class SearchService {
     this.#customRanking = criteria;
     this.#tieBreak = finalOrder;
     this.#strategy = matchingStrategy;
+    this.#habits = PROFILE_HABITS[profile];
     this.#merchandiser = merchandiser;
     this.#behaviour = behaviour;
     this.#clock = options.clock ?? Date.now;
@@ -779,7 +797,13 @@ export class SearchService {
     // Items that did not change come back as the same objects, which the build copies from the previous index.
     const shared = this.#shared;
     const visible = await this.catalog.visible({ reuse: shared.current?.items });
-    const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer, shared.current);
+    const index = await SearchIndex.build(
+      visible.version,
+      visible.items,
+      { ...this.#options, habits: this.#habits },
+      this.#analyzer,
+      shared.current,
+    );
     const { embedder } = this.#options;
     if (embedder) {
       const vectors: Float32Array[] = [];

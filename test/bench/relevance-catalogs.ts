@@ -7,7 +7,9 @@
  * no boost). Quality only: latency is the search benchmark's and the Best Buy section's.
  */
 import { loadBestBuy } from '../helpers/bestbuy';
-import { CATALOG_NAMES, type CatalogName, catalogNeed, loadCatalog, viewText } from '../helpers/catalogs';
+import type { Catalog } from '../../src/index';
+import type { SearchProfile } from '../../src/types';
+import { CATALOG_NAMES, type CatalogName, catalogNeed, loadCatalog, sharedCatalog, viewText } from '../helpers/catalogs';
 import { abkitEngine, type Engine, type FieldDoc, fts5Over, miniSearchOver, oramaOver } from './relevance-engines';
 import { type Half, type JudgedQuery, readCatalogQueries, readHoldoutQueries, readJudgedQueries } from './relevance-judgments';
 import { type BootstrapInterval, ndcgAt, pairedBootstrap, precisionAt, reciprocalRankAt } from './relevance-metrics';
@@ -86,15 +88,32 @@ async function peersOver(docs: readonly FieldDoc[], fields: readonly string[]): 
   return [miniSearchOver(docs, fields), await oramaOver(docs, fields), fts5Over(docs, fields)];
 }
 
-async function bestBuySubject(): Promise<Subject> {
-  const { catalog, products } = await loadBestBuy();
-  // abkit's Best Buy items carry name, brand and description as text (test/helpers/bestbuy.ts); the
-  // peers get the same three fields here, not the category path the Best Buy section gives them.
-  const fields = ['name', 'brand', 'description'];
-  const docs = products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description }));
+/** A judged catalog's abkit catalog, and the fields and documents the peers index. */
+export async function judgedCatalog(
+  name: 'bestbuy' | CatalogName,
+): Promise<{ catalog: Catalog; fields: readonly string[]; docs: FieldDoc[] }> {
+  if (name === 'bestbuy') {
+    const { catalog, products } = await loadBestBuy();
+    // abkit's Best Buy items carry name, brand and description as text (test/helpers/bestbuy.ts); the
+    // peers get the same three fields here, not the category path the Best Buy section gives them.
+    const docs = products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description }));
+    return { catalog, fields: ['name', 'brand', 'description'], docs };
+  }
+  const { shared, catalog, products } = await loadCatalog(name);
+  const fields = shared.fields;
+  const docs = products.map((p) => {
+    const text = viewText(p);
+    return { id: p.id, ...Object.fromEntries(fields.map((f) => [f, text[f]])) } as FieldDoc;
+  });
+  return { catalog, fields, docs };
+}
+
+/** Best Buy with abkit's defaults, or opting into a profile (its listings are named as the `retail` profile reads). */
+async function bestBuySubject(profile?: SearchProfile): Promise<Subject> {
+  const { catalog, fields, docs } = await judgedCatalog('bestbuy');
   return {
-    title: 'Best Buy (cell phones and accessories)',
-    abkit: abkitEngine(catalog),
+    title: `Best Buy (cell phones and accessories)${profile ? `, profile '${profile}'` : ''}`,
+    abkit: profile ? abkitEngine(catalog, { profile }, `profile '${profile}'`) : abkitEngine(catalog),
     peers: await peersOver(docs, fields),
     halves: [
       ['tuning', readJudgedQueries()],
@@ -105,14 +124,9 @@ async function bestBuySubject(): Promise<Subject> {
 }
 
 async function sharedSubject(name: CatalogName): Promise<Subject> {
-  const { shared, catalog, products } = await loadCatalog(name);
-  const fields = shared.fields;
-  const docs = products.map((p) => {
-    const text = viewText(p);
-    return { id: p.id, ...Object.fromEntries(fields.map((f) => [f, text[f]])) } as FieldDoc;
-  });
+  const { catalog, fields, docs } = await judgedCatalog(name);
   return {
-    title: shared.title,
+    title: sharedCatalog(name).title,
     abkit: abkitEngine(catalog),
     peers: await peersOver(docs, fields),
     halves: [
@@ -129,13 +143,13 @@ const signed = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))}`;
 /** Runs every catalog with data present (a missing one is skipped, saying so; under CI=true it throws) and prints the tables. */
 export async function benchRelevanceCatalogs(): Promise<HalfResult[]> {
   const results: HalfResult[] = [];
-  const subjects: (() => Promise<Subject>)[] = [bestBuySubject];
+  const subjects: (() => Promise<Subject>)[] = [() => bestBuySubject(), () => bestBuySubject('retail')];
   for (const name of CATALOG_NAMES) {
     const need = catalogNeed(name);
     if (need.met) subjects.push(() => sharedSubject(name));
     else console.log(`\n## Relevance on ${name}: SKIPPED, ${need.missing} (see ../shared/data/README.md)`);
   }
-  console.log(`\n## Relevance on four catalogs: abkit (defaults) and three peers, same run, top ${K}`);
+  console.log(`\n## Relevance on four catalogs: abkit (defaults; Best Buy also with profile 'retail') and three peers, same run, top ${K}`);
   console.log(
     `Every engine searches the same fields; the peers boost the name ×2 (MiniSearch, Orama, FTS5 alike), abkit runs with its defaults. Interval: paired bootstrap of abkit − best peer nDCG@10 over queries, ${RESAMPLES.toLocaleString('en')} resamples, seed ${SEED}.`,
   );
