@@ -58,6 +58,8 @@ export type {
   EpochDay,
 } from './storage/search-analytics';
 export type { BehaviourSource, QueryFeedback } from './search/behaviour';
+export type { BehaviourOptions, RerankDetail, RerankOptions } from './search/behaviour-ranking';
+export type { MerchandisingDetail } from './search/merchandising';
 export type { CatalogSettingsStore, CatalogSettingsRecord } from './storage/catalog-settings';
 export type { RotatedSecret } from './access/access-manager';
 export type { AdminServiceOptions } from './admin/service';

@@ -1,4 +1,5 @@
 import { campaignSchema, type BucketingConfig, type Campaign } from '../model/bucketing-config';
+import { checkSearchModifications } from '../search-experiments/check';
 import type { DecisionEngine } from '../decision/engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Activation, ActivationQuery } from '../storage/activations';
@@ -208,6 +209,7 @@ export class RemoteControl {
 
   // The engine's own load: the same validation, write and cache refresh as any other load.
   #write(current: EnvironmentRecord, config: unknown, expectedVersion: number): Promise<EnvironmentRecord> {
+    checkSearchModifications(config);
     return this.engine.load(config, { environment: current.id, account: current.accountId, expectedVersion });
   }
 }

@@ -6,6 +6,7 @@ import { credentialHash, randomCredential } from '../crypto';
 import { AuthenticationError, ConflictError, formatPath, ValidationError, type ErrorDetail, type ErrorPath } from '../errors';
 import type { EnvironmentRecord } from '../storage/environments';
 import { parseBucketingConfig, type BucketingConfig } from '../model/bucketing-config';
+import { checkSearchModifications } from '../search-experiments/check';
 
 import {
   BOOTSTRAP_LIMITS,
@@ -382,7 +383,9 @@ async function environmentConfig(options: BootstrapFileOptions, a: number, e: nu
     config = await readNamedFile(options, ['accounts', a, 'environments', e, 'bucketingFile'], env.bucketingFile);
   const source = env.bucketingFile === undefined ? 'bucketing' : `bucketingFile (${env.bucketingFile})`;
   try {
-    return parseBucketingConfig(config);
+    const parsed = parseBucketingConfig(config);
+    checkSearchModifications(parsed);
+    return parsed;
   } catch (error) {
     return rethrow(error, (path) => ['accounts', a, 'environments', e, source, ...path]);
   }

@@ -125,6 +125,7 @@ export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | '
     options?: Omit<SearchServiceOptions, 'catalog'>;
     requireSearchKey?: boolean | readonly string[];
     analytics?: boolean;
+    /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
     onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
     behaviour?: BehaviourSource;
   };

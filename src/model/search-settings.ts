@@ -139,14 +139,13 @@ export const searchModificationSchema = z.strictObject(
     customRanking: sortCriteriaSchema.optional(),
     synonyms: z.strictObject(synonymsShape).optional(),
     semanticRatio: z.number().min(0).max(1).optional(),
-    // TODO(lead): h4's merchandising rule schema (src/search/merchandising.ts) plugs in here once
-    // merged; until then the rules are passed through to the search service, which checks them.
+    // Their shape only: the rules and the behaviour settings are checked by the search layer's
+    // schemas where configurations are written (src/search-experiments/check.ts).
     merchandising: z
       .array(z.record(z.string(), z.unknown()))
       .max(SEARCH_SETTINGS_LIMITS.merchandisingRules, `must hold at most ${SEARCH_SETTINGS_LIMITS.merchandisingRules} rules`)
       .optional(),
-    // TODO(lead): h4's behaviour-ranking settings schema plugs in here the same way.
-    behaviour: z.record(z.string(), z.unknown()).optional(),
+    behaviour: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
   },
   {
     error: (issue) =>

@@ -44,7 +44,7 @@ export interface RerankOptions {
  *
  * @example
  * ```ts
- * const behaviour: BehaviourOptions = { source: analytics.behaviour, rerank: { maxShift: 2 } };
+ * const behaviour: BehaviourOptions = { source: abkit.searchAnalytics.behaviour, rerank: { maxShift: 2 } };
  * ```
  */
 export interface BehaviourOptions {
