@@ -135,7 +135,9 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
       // search analytics records.
       const { analytics = true, behaviour = analytics ? searchAnalytics.behaviour : undefined, ...searchRest } = search;
       const sourced = behaviour ? behaviourSourced(behaviour) : <T>(settings: T) => settings;
-      const searchOptions = search.options ?? ((identifier: string) => sourced(admin.searchSettings(identifier) ?? NO_SETTINGS));
+      const searchOptions = search.options
+        ? sourced(search.options)
+        : (identifier: string) => sourced(admin.searchSettings(identifier) ?? NO_SETTINGS);
       return createHandler({
         ...rest,
         decision: engine,

@@ -45,6 +45,9 @@ export type { SearchWork } from './search/work';
 export type { Synonyms, Stemmer } from './search/analysis';
 export type { MatchingStrategy } from './search/matching';
 export type { RankingRule, RankingScoreDetails } from './search/ranking';
+export type { BehaviourSource, QueryFeedback } from './search/behaviour';
+export type { BehaviourOptions, RerankOptions, RerankDetail } from './search/behaviour-ranking';
+export type { MerchandisingRule, MerchandisingDetail } from './search/merchandising';
 export type { AuditStore, AuditEntry, AuditWrite } from './storage/audit';
 export type { AccountStore, AccountRecord } from './storage/accounts';
 export type {
@@ -57,9 +60,6 @@ export type {
   DayRange,
   EpochDay,
 } from './storage/search-analytics';
-export type { BehaviourSource, QueryFeedback } from './search/behaviour';
-export type { BehaviourOptions, RerankDetail, RerankOptions } from './search/behaviour-ranking';
-export type { MerchandisingDetail } from './search/merchandising';
 export type { CatalogSettingsStore, CatalogSettingsRecord } from './storage/catalog-settings';
 export type { RotatedSecret } from './access/access-manager';
 export type { AdminServiceOptions } from './admin/service';

@@ -51,11 +51,13 @@ export class MemorySearchAnalyticsStore implements SearchAnalyticsStore {
   readonly #queries: Rollup = new Map();
   readonly #items: Rollup = new Map();
   readonly #queryItems: Rollup = new Map();
+  readonly #filters: Rollup = new Map();
   readonly #searches = new Map<string, Map<string, TrackedSearch>>();
 
   async write(write: SearchAnalyticsWrite): Promise<void> {
     for (const r of write.queries) addTo(this.#queries, r.catalog, r.day, r.query, r.counts);
     for (const r of write.items) addTo(this.#items, r.catalog, r.day, r.itemId, r.counts);
+    for (const r of write.filters) addTo(this.#filters, r.catalog, r.day, r.field, { searches: r.searches });
     for (const r of write.queryItems) addTo(this.#queryItems, r.catalog, r.day, `${r.query}${SEP}${r.itemId}`, r.counts);
     for (const s of write.searches) {
       let registry = this.#searches.get(s.catalog);
@@ -93,6 +95,13 @@ export class MemorySearchAnalyticsStore implements SearchAnalyticsStore {
       .map(([query, counts]) => ({ ...(counts as unknown as QueryCounts), query }));
   }
 
+  async filters(range: DayRange, limit: number): Promise<{ readonly field: string; readonly searches: number }[]> {
+    return [...sumRange(this.#filters, range, false)]
+      .sort(([fa, a], [fb, b]) => (b.searches ?? 0) - (a.searches ?? 0) || byKey(fa, fb))
+      .slice(0, limit)
+      .map(([field, counts]) => ({ field, searches: counts.searches ?? 0 }));
+  }
+
   async items(range: DayRange, limit: number): Promise<(ItemCounts & { readonly itemId: string })[]> {
     return [...sumRange(this.#items, range, false)]
       .filter(([, c]) => (c.clicks ?? 0) > 0 || (c.conversions ?? 0) > 0)
@@ -119,7 +128,7 @@ export class MemorySearchAnalyticsStore implements SearchAnalyticsStore {
   }
 
   async purge(options: { beforeDay: EpochDay; beforeTime: number; maxSearches: number }): Promise<void> {
-    for (const rollup of [this.#queries, this.#items, this.#queryItems]) {
+    for (const rollup of [this.#queries, this.#items, this.#queryItems, this.#filters]) {
       for (const days of rollup.values()) for (const day of days.keys()) if (day < options.beforeDay) days.delete(day);
     }
     for (const registry of this.#searches.values()) {

@@ -50,6 +50,7 @@ const QUERY_ITEM_DAYS: Rollup = {
     ['conversions', 'conversions'],
   ],
 };
+const FILTER_DAYS: Rollup = { table: 'search_filter_days', keys: ['field'], counts: [['searches', 'searches']] };
 
 /** Adds each row's counts to its key's, inserting the keys not there yet. */
 async function upsert(tx: SqlDriver, rollup: Rollup, rows: readonly { catalog: string; day: number; keys: string[]; counts: object }[]) {
@@ -117,6 +118,11 @@ export class SqlSearchAnalyticsStore implements SearchAnalyticsStore {
         QUERY_ITEM_DAYS,
         write.queryItems.map((r) => ({ catalog: r.catalog, day: r.day, keys: [r.query, r.itemId], counts: r.counts })),
       );
+      await upsert(
+        tx,
+        FILTER_DAYS,
+        write.filters.map((r) => ({ catalog: r.catalog, day: r.day, keys: [r.field], counts: r })),
+      );
       for (const part of chunks(write.searches, 7, tx)) {
         await tx.exec(
           `INSERT INTO search_queries (query_id, catalog, query, hits, hit_offset, visitor_id, time) VALUES ${valuesList(part.length, 7)} ON CONFLICT (query_id) DO NOTHING`,
@@ -157,6 +163,15 @@ export class SqlSearchAnalyticsStore implements SearchAnalyticsStore {
     return rows.map((row) => ({ ...counts<QueryCounts>(QUERY_DAYS, row), query: row.query as string }));
   }
 
+  async filters(range: DayRange, limit: number): Promise<{ readonly field: string; readonly searches: number }[]> {
+    const rows = await this.db.query(
+      `SELECT field, SUM(searches) AS searches FROM search_filter_days WHERE catalog = ? AND day BETWEEN ? AND ? GROUP BY field
+       ORDER BY SUM(searches) DESC, ${this.#bytes('field')} LIMIT ?`,
+      [range.catalog, range.since, range.until, limit],
+    );
+    return rows.map((row) => ({ field: row.field as string, searches: Number(row.searches) }));
+  }
+
   async items(range: DayRange, limit: number): Promise<(ItemCounts & { readonly itemId: string })[]> {
     const rows = await this.db.query(
       `SELECT item_id, ${summed(ITEM_DAYS)} FROM search_item_days WHERE catalog = ? AND day BETWEEN ? AND ? GROUP BY item_id
@@ -189,7 +204,7 @@ export class SqlSearchAnalyticsStore implements SearchAnalyticsStore {
   }
 
   async purge(options: { beforeDay: EpochDay; beforeTime: number; maxSearches: number }): Promise<void> {
-    for (const table of [QUERY_DAYS.table, ITEM_DAYS.table, QUERY_ITEM_DAYS.table]) {
+    for (const table of [QUERY_DAYS.table, ITEM_DAYS.table, QUERY_ITEM_DAYS.table, FILTER_DAYS.table]) {
       await this.db.exec(`DELETE FROM ${table} WHERE day < ?`, [options.beforeDay]);
     }
     await this.db.exec('DELETE FROM search_queries WHERE time < ?', [options.beforeTime]);

@@ -34,17 +34,50 @@ class Sums<C extends object> {
   }
 }
 
+/**
+ * Query-item increments under their query's key, so that a search's page of hits costs one key
+ * for the query and a lookup by item id per hit (not a long key per hit).
+ */
+class PairSums {
+  readonly rows = new Map<string, { catalog: string; day: EpochDay; query: string; items: Map<string, Mutable<QueryItemCounts>> }>();
+  #size = 0;
+
+  /** The items of the query's key, each item's counts created at zero by {@link PairSums.at}. */
+  of(catalog: string, day: EpochDay, query: string): Map<string, Mutable<QueryItemCounts>> {
+    const key = `${catalog}\u0000${day}\u0000${query}`;
+    let row = this.rows.get(key);
+    if (!row) this.rows.set(key, (row = { catalog, day, query, items: new Map() }));
+    return row.items;
+  }
+
+  /** The counts of one item under the query's items, created at zero. */
+  at(items: Map<string, Mutable<QueryItemCounts>>, itemId: string): Mutable<QueryItemCounts> {
+    let counts = items.get(itemId);
+    if (!counts) {
+      items.set(itemId, (counts = { ...ZERO_QUERY_ITEM }));
+      this.#size++;
+    }
+    return counts;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+}
+
 /** Increments and tracked searches waiting for a flush. */
 export class Pending {
   readonly queries = new Sums(ZERO_QUERY);
   readonly items = new Sums(ZERO_ITEM);
-  readonly queryItems = new Sums(ZERO_QUERY_ITEM);
+  readonly queryItems = new PairSums();
+  /** Searches per filtered field, the field in the query slot. */
+  readonly filters = new Sums({ searches: 0 });
   /** Tracked searches by query id, so an event can follow a search before it is written. */
   readonly searches = new Map<string, TrackedSearch>();
 
   /** Keys and searches held: what the flush size compares against. */
   get size(): number {
-    return this.queries.rows.size + this.items.rows.size + this.queryItems.rows.size + this.searches.size;
+    return this.queries.rows.size + this.items.rows.size + this.queryItems.size + this.searches.size + this.filters.rows.size;
   }
 
   /** The increments as one store write. */
@@ -52,8 +85,16 @@ export class Pending {
     return {
       queries: [...this.queries.rows.values()].map(({ catalog, day, query, counts }) => ({ catalog, day, query, counts })),
       items: [...this.items.rows.values()].map(({ catalog, day, itemId, counts }) => ({ catalog, day, itemId, counts })),
-      queryItems: [...this.queryItems.rows.values()],
+      queryItems: [...this.queryItems.rows.values()].flatMap(({ catalog, day, query, items }) =>
+        [...items].map(([itemId, counts]) => ({ catalog, day, query, itemId, counts })),
+      ),
       searches: [...this.searches.values()],
+      filters: [...this.filters.rows.values()].map(({ catalog, day, query, counts }) => ({
+        catalog,
+        day,
+        field: query,
+        searches: counts.searches,
+      })),
     };
   }
 }

@@ -121,6 +121,8 @@ export interface SearchAnalyticsReport {
   readonly topQueries: readonly (SearchRates & { readonly query: string; readonly count: number })[];
   /** The queries with searches that found nothing, most such searches first, at most 100. */
   readonly noResultQueries: readonly { readonly query: string; readonly count: number }[];
+  /** The fields searches filtered on, most used first, at most 100: `count` searches filtered on `field`. */
+  readonly topFilters: readonly { readonly field: string; readonly count: number }[];
   /** The items with the most clicks (then conversions), at most 100. */
   readonly topClickedItems: readonly {
     readonly itemId: string;
@@ -149,13 +151,14 @@ function rates(c: QueryCounts): SearchRates {
 
 const ZERO: QueryCounts = { searches: 0, tracked: 0, zeroResults: 0, clicks: 0, clickPositions: 0, conversions: 0, latencyMs: 0 };
 
-/** The report of the range, from the rollups: four bounded reads, whatever the number of searches. */
+/** The report of the range, from the rollups: five bounded reads, whatever the number of searches. */
 export async function buildReport(store: SearchAnalyticsStore, range: DayRange): Promise<SearchAnalyticsReport> {
-  const [days, top, none, items] = await Promise.all([
+  const [days, top, none, items, filters] = await Promise.all([
     store.days(range),
     store.queries(range, 'searches', REPORT_LIST_LIMIT),
     store.queries(range, 'zeroResults', REPORT_LIST_LIMIT),
     store.items(range, REPORT_LIST_LIMIT),
+    store.filters(range, REPORT_LIST_LIMIT),
   ]);
   const byDay = new Map(days.map((d) => [d.day, d]));
   const total: Record<string, number> = { ...ZERO };
@@ -170,6 +173,7 @@ export async function buildReport(store: SearchAnalyticsStore, range: DayRange):
     days: everyDay,
     topQueries: top.map((q) => ({ query: q.query, count: q.searches, ...rates(q) })),
     noResultQueries: none.map((q) => ({ query: q.query, count: q.zeroResults })),
+    topFilters: filters.map((f) => ({ field: f.field, count: f.searches })),
     topClickedItems: items.map((i) => ({ itemId: i.itemId, clicks: i.clicks, conversions: i.conversions, views: i.views })),
   };
 }

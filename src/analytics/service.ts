@@ -18,6 +18,10 @@ import { Pending } from './pending';
 import { type AnalyticsRange, buildReport, DAY_MS, dayOf, resolveRange, type SearchAnalyticsReport } from './report';
 
 const { trackedHits: MAX_TRACKED_HITS, eventsPerCall: MAX_SEARCH_EVENTS_PER_CALL } = SEARCH_ANALYTICS_LIMITS;
+/** Most filtered fields counted per search. */
+const MAX_FILTER_FIELDS = 100;
+/** Each byte as two hex digits. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 /** Between two purges of what the retention no longer covers. */
 const PURGE_INTERVAL_MS = 3_600_000;
 
@@ -186,6 +190,8 @@ export class SearchAnalytics {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #purgedAt = Number.NEGATIVE_INFINITY;
   #closed = false;
+  #pool: Uint8Array = new Uint8Array(0);
+  #poolAt = 0;
 
   /** Creates the service; a bad option throws a `TypeError` prefixed `SearchAnalytics:` that names it. */
   constructor(options: SearchAnalyticsOptions) {
@@ -265,6 +271,8 @@ export class SearchAnalytics {
     counts.searches++;
     if (search.totalHits === 0) counts.zeroResults++;
     counts.latencyMs += search.latencyMs;
+    for (const field of new Set(search.filters.slice(0, MAX_FILTER_FIELDS)))
+      this.#pending.filters.at(search.catalog, day, field, '').searches++;
     let queryId: string | undefined;
     if (tracked) {
       counts.tracked++;
@@ -280,8 +288,9 @@ export class SearchAnalytics {
         visitorId: search.visitorId ?? null,
         time: now,
       });
-      for (let i = 0; i < hits.length; i++)
-        this.#pending.queryItems.at(search.catalog, day, query, hits[i]!).examined += 1 / (offset + i + 1);
+      const pairs = this.#pending.queryItems;
+      const items = pairs.of(search.catalog, day, query);
+      for (let i = 0; i < hits.length; i++) pairs.at(items, hits[i]!).examined += 1 / (offset + i + 1);
     }
     this.#scheduleFlush();
     return queryId;
@@ -319,7 +328,8 @@ export class SearchAnalytics {
       if (event.type === 'view') item.views++;
       else {
         const query = this.#pending.queries.at(catalog, day, search.query, '');
-        const pair = this.#pending.queryItems.at(catalog, day, search.query, event.itemId);
+        const pairs = this.#pending.queryItems;
+        const pair = pairs.at(pairs.of(catalog, day, search.query), event.itemId);
         if (event.type === 'click') {
           query.clicks++;
           query.clickPositions += event.position!;
@@ -457,9 +467,15 @@ export class SearchAnalytics {
     return found;
   }
 
+  /** 32 hex digits from a pool of random bytes drawn 4 KiB at a time (one draw per id cost more than the rest of recording). */
   #queryId(): string {
+    if (this.#poolAt + 16 > this.#pool.length) {
+      this.#pool = this.#random(4096);
+      this.#poolAt = 0;
+    }
     let hex = '';
-    for (const byte of this.#random(16)) hex += byte.toString(16).padStart(2, '0');
+    for (let i = this.#poolAt; i < this.#poolAt + 16; i++) hex += HEX[this.#pool[i]!];
+    this.#poolAt += 16;
     return hex;
   }
 }

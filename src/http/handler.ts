@@ -101,7 +101,7 @@ export interface HandlerOptions extends ErrorReporting {
  */
 export type ConsoleMountOptions = Omit<
   ConsoleOptions,
-  'admin' | 'keys' | 'engine' | 'experiments' | 'catalogs' | 'search' | 'prefix' | 'onError'
+  'admin' | 'keys' | 'engine' | 'experiments' | 'catalogs' | 'search' | 'searchAnalytics' | 'prefix' | 'onError'
 >;
 
 /**
@@ -124,6 +124,7 @@ export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | '
   search?: {
     options?: Omit<SearchServiceOptions, 'catalog'>;
     requireSearchKey?: boolean | readonly string[];
+    /** Whether searches are recorded in `abkit.searchAnalytics` (and `POST /search/events` served). @defaultValue `true` */
     analytics?: boolean;
     /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
     onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
@@ -208,6 +209,7 @@ export function createHandler(options: HandlerOptions): Handler {
           experiments,
           catalogs: catalog ?? s?.registry,
           search: s && 'options' in s ? s.options : undefined,
+          searchAnalytics: admin.abkit.searchAnalytics,
           prefix,
           onError,
         }),

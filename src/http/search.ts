@@ -127,7 +127,7 @@ function queryParameter([name, ...rest]: ErrorPath): string {
  *
  * @example
  * ```ts
- * const serviceOf = searchServices(registry, (identifier) => admin.searchSettings(identifier) ?? {});
+ * const serviceOf = searchServices(registry, (identifier) => abkit.admin.searchSettings(identifier) ?? {});
  * const { hits } = await (await serviceOf('acme')).search({ text: 'galaxy' });
  * ```
  */

@@ -44,7 +44,9 @@ export interface RerankOptions {
  *
  * @example
  * ```ts
- * const behaviour: BehaviourOptions = { source: abkit.searchAnalytics.behaviour, rerank: { maxShift: 2 } };
+ * const source: BehaviourSource = { itemSignals: () => new Map([['sku-1', 4.5]]), queryFeedback: () => undefined };
+ * const behaviour: BehaviourOptions = { source, rerank: { maxShift: 2 } };
+ * const ranked = new SearchService({ catalog, behaviour, customRanking: ['_behaviour:desc'] });
  * ```
  */
 export interface BehaviourOptions {
@@ -126,8 +128,9 @@ const RERANK_DEFAULTS: Required<RerankOptions> = { minExamined: 5, maxShift: 3, 
  *
  * @example
  * ```ts
- * const withSource = behaviourSourced(analytics.behaviour);
- * const handler = createSearchHandler({ registry, search: (id) => withSource(admin.searchSettings(id) ?? {}) });
+ * const source: BehaviourSource = { itemSignals: () => undefined, queryFeedback: () => undefined }; // search analytics' snapshots
+ * const withSource = behaviourSourced(source);
+ * const handler = createSearchHandler({ registry, search: (id) => withSource(abkit.admin.searchSettings(id) ?? {}) });
  * ```
  */
 export function behaviourSourced(

@@ -21,7 +21,8 @@ import type { SearchIndex } from './search-index';
  *
  * @example
  * ```ts
- * const room = MERCHANDISING_LIMITS.rules - rules.length; // rules a catalog can still take
+ * const rules = abkit.admin.searchSettings('shop')?.merchandising ?? [];
+ * const room = MERCHANDISING_LIMITS.rules - rules.length; // rules the catalog can still take
  * ```
  */
 export const MERCHANDISING_LIMITS = Object.freeze({

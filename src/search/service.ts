@@ -178,7 +178,7 @@ export interface SearchServiceOptions {
    * {@link RerankOptions}); `_rankingScoreDetails.behaviour` shows `{ clicks, examined, estimate, moved }`.
    * A query without feedback is answered exactly as without behaviour ranking.
    * @defaultValue off
-   * @example `{ source: analytics.behaviour, rerank: { maxShift: 2, minExamined: 20 } }`
+   * @example `{ source: searchAnalytics.behaviour, rerank: { maxShift: 2, minExamined: 20 } }` (the source from the host)
    */
   behaviour?: boolean | BehaviourOptions;
   /** Current time in epoch milliseconds: merchandising rules' `from`/`until` are read against it. @defaultValue `Date.now` */
@@ -424,8 +424,19 @@ export class SearchService {
         }
       : next;
     const feedback = this.#feedback(query.text);
+    // The layout of the positions before P reads only the first P + maxShift hits (no hit moves
+    // further): a page re-ranks those, not the whole `depth`, and pages still agree.
+    const guard = this.#behaviour?.rerank;
     const re =
-      feedback && reranked(organic, (h) => index.items[list.doc(h)]!.id, feedback, this.#behaviour!.rerank!, this.#rules.length + 1);
+      feedback &&
+      guard &&
+      reranked(
+        organic,
+        (h) => index.items[list.doc(h)]!.id,
+        feedback,
+        { ...guard, depth: Math.min(guard.depth, (query.page + 1) * query.hitsPerPage + guard.maxShift) },
+        this.#rules.length + 1,
+      );
     if (re) organic = re.next;
     const slots = placePins<{ h: H } | { pin: number }>(
       pins,
@@ -585,7 +596,8 @@ export class SearchService {
         // Boosted first, buried last (a stable sort keeps the blended order inside each group).
         if (group) kept.sort((a, b) => group[blended.docs[b]!]! - group[blended.docs[a]!]!);
         docs = kept.map((k) => blended.docs[k]!);
-        const at = new Map(blended.docs.map((doc, k) => [doc, k]));
+        // Where a pinned document sits in the blended list (only pins ask).
+        let at: Map<number, number> | undefined;
         if (merch && merch.pins.length > 0) {
           const counted = new Set(docs);
           for (const { doc } of merch.pins) if (!counted.has(doc)) docs.push(doc);
@@ -593,7 +605,7 @@ export class SearchService {
         let next = 0;
         shown = this.#page(index, merch, query, () => (next < kept.length ? kept[next++] : undefined), {
           doc: (k) => blended.docs[k]!,
-          of: (doc) => at.get(doc),
+          of: (doc) => (at ??= new Map(blended.docs.map((d, k) => [d, k]))).get(doc),
           entry: (k) => ({ doc: blended.docs[k]!, score: blended.scores[k]!, details: show ? {} : undefined }),
         });
       } else {
@@ -713,8 +725,18 @@ export class SearchService {
     if (!source || !this.#customRanking.some((c) => c.field === BEHAVIOUR_FIELD)) return undefined;
     const signals = source.itemSignals(this.catalog.identifier);
     if (!signals || signals.size === 0) return undefined;
-    return (doc) => signals.get(index.items[doc]!.id) ?? 0;
+    // Read into an array once per snapshot and index: a query may rank every item.
+    let cached = this.#signals;
+    if (cached?.index !== index || cached.signals !== signals) {
+      const values = Float64Array.from(index.items, (item) => signals.get(item.id) ?? 0);
+      this.#signals = cached = { index, signals, read: (doc) => values[doc]! };
+    }
+    return cached.read;
   }
+
+  #signals:
+    | { readonly index: SearchIndex; readonly signals: ReadonlyMap<string, number>; readonly read: (doc: number) => number }
+    | undefined;
 
   /** Blends keyword scores with vector similarity (see the class comment); documents outside `allowed` (filters, hidden items) never join. */
   async #blend(

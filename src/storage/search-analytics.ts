@@ -117,6 +117,7 @@ export interface TrackedSearch {
  *   items: [],
  *   queryItems: [],
  *   searches: [],
+ *   filters: [],
  * });
  * ```
  */
@@ -131,6 +132,8 @@ export interface SearchAnalyticsWrite {
     readonly counts: QueryItemCounts;
   }[];
   readonly searches: readonly TrackedSearch[];
+  /** Searches per field they filtered on (the field's name, never its values). */
+  readonly filters: readonly { readonly catalog: string; readonly day: EpochDay; readonly field: string; readonly searches: number }[];
 }
 
 /**
@@ -168,6 +171,8 @@ export interface SearchAnalyticsStore {
    * descending (`zeroResults` lists only queries with zero-result searches), ties by query.
    */
   queries(range: DayRange, order: 'searches' | 'zeroResults', limit: number): Promise<(QueryCounts & { readonly query: string })[]>;
+  /** The fields the range's searches filtered on, with how many searches did, the `limit` first by count descending, ties by name. */
+  filters(range: DayRange, limit: number): Promise<{ readonly field: string; readonly searches: number }[]>;
   /** The range's items with their counts summed, the `limit` first by clicks then conversions descending, ties by id; items without clicks or conversions are left out. */
   items(range: DayRange, limit: number): Promise<(ItemCounts & { readonly itemId: string })[]>;
   /** Per day and item, the counts of the range: the rows behaviour signals decay, at most `limit`, newest days first. */

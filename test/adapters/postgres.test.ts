@@ -26,6 +26,7 @@ const TABLES = [
   'search_item_days',
   'search_query_item_days',
   'search_queries',
+  'search_filter_days',
 ];
 
 if (available) {

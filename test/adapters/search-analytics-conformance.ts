@@ -22,7 +22,14 @@ const i = (catalog: string, day: number, itemId: string, counts: Partial<ItemCou
   itemId,
   counts: { ...ZERO_ITEM, ...counts },
 });
-const write = (w: Partial<SearchAnalyticsWrite>): SearchAnalyticsWrite => ({ queries: [], items: [], queryItems: [], searches: [], ...w });
+const write = (w: Partial<SearchAnalyticsWrite>): SearchAnalyticsWrite => ({
+  queries: [],
+  items: [],
+  queryItems: [],
+  searches: [],
+  filters: [],
+  ...w,
+});
 const search = (queryId: string, time: number, over: Partial<TrackedSearch> = {}): TrackedSearch => ({
   queryId,
   catalog: 'shop',
@@ -115,6 +122,24 @@ export function searchAnalyticsConformance(store: () => Storage): void {
       ]);
       expect(await s.queryItems({ catalog: 'shop', since: 1, until: 3 }, 1)).toEqual([
         { query: 'tv', itemId: 'a', clicks: 6, examined: 7, conversions: 0 },
+      ]);
+    });
+
+    it('sums searches per filtered field, most used first, ties by name', async () => {
+      const s = store().searchAnalytics;
+      const f = (day: number, field: string, searches: number) => ({ catalog: 'shop', day, field, searches });
+      await s.write(write({ filters: [f(1, 'brand', 2), f(1, 'price', 1), f(2, 'color', 3)] }));
+      await s.write(write({ filters: [f(2, 'brand', 1), f(9, 'brand', 50), { catalog: 'other', day: 1, field: 'size', searches: 9 }] }));
+      expect(await s.filters({ catalog: 'shop', since: 1, until: 2 }, 10)).toEqual([
+        { field: 'brand', searches: 3 },
+        { field: 'color', searches: 3 },
+        { field: 'price', searches: 1 },
+      ]);
+      expect(await s.filters({ catalog: 'shop', since: 1, until: 2 }, 1)).toHaveLength(1);
+      await s.purge({ beforeDay: 2, beforeTime: 0, maxSearches: 10 });
+      expect(await s.filters({ catalog: 'shop', since: 0, until: 100 }, 10)).toEqual([
+        { field: 'brand', searches: 51 },
+        { field: 'color', searches: 3 },
       ]);
     });
 

@@ -15,10 +15,10 @@ function setup(options: Partial<SearchAnalyticsOptions> = {}) {
   const analytics = new SearchAnalytics({
     storage,
     clock: () => now,
-    // Query ids 000…1, 000…2, …: readable and reproducible.
+    // Reproducible query ids: each 16-byte id ends with its number.
     random: (size) => {
       const bytes = new Uint8Array(size);
-      new DataView(bytes.buffer).setUint32(size - 4, ++n);
+      for (let at = 12; at + 4 <= size; at += 16) new DataView(bytes.buffer).setUint32(at, ++n);
       return bytes;
     },
     flushIntervalMs: 60_000,
@@ -55,7 +55,8 @@ describe('SearchAnalytics', () => {
     const q2 = analytics.recordSearch(search('usb c cable', ['b', 'a']))!;
     analytics.recordSearch(search('tv stand', [], { clickAnalytics: false }));
     analytics.recordSearch(search('TV stand', []));
-    analytics.recordSearch(search('lamp', ['l'], { clickAnalytics: false, latencyMs: 10 }));
+    analytics.recordSearch(search('lamp', ['l'], { clickAnalytics: false, latencyMs: 10, filters: ['brand', 'price', 'brand'] }));
+    analytics.recordSearch(search('lamp', [], { clickAnalytics: false, latencyMs: 0, filters: ['brand'] }));
     await analytics.recordEvents('shop', [
       { type: 'click', queryID: q1, itemId: 'b', position: 2 },
       { type: 'click', queryID: q2, itemId: 'b', position: 1, visitorId: 'v1' },
@@ -64,27 +65,35 @@ describe('SearchAnalytics', () => {
     ]);
     const report = await analytics.analytics('shop', { since: '2026-11-19', until: '2026-11-20' });
     expect(report.totals).toEqual({
-      searches: 5,
+      searches: 6,
       trackedSearches: 3,
-      zeroResults: 2,
-      zeroResultRate: 2 / 5,
+      zeroResults: 3,
+      zeroResultRate: 3 / 6,
       clicks: 2,
       conversions: 1,
       clickThroughRate: 2 / 3,
       conversionRate: 1 / 3,
       meanClickPosition: 1.5,
-      meanLatencyMs: 18 / 5,
+      meanLatencyMs: 18 / 6,
     });
     expect(report.days.map((d) => [d.day, d.searches])).toEqual([
       ['2026-11-19', 0],
-      ['2026-11-20', 5],
+      ['2026-11-20', 6],
     ]);
-    expect(report.topQueries.map((q) => [q.query, q.count, q.clicks, q.conversions, q.meanClickPosition])).toEqual([
-      ['tv stand', 2, 0, 0, null],
-      ['usb c cable', 2, 2, 1, 1.5],
-      ['lamp', 1, 0, 0, null],
+    expect(report.topQueries.map((q) => [q.query, q.count, q.zeroResults, q.clicks, q.conversions, q.meanClickPosition])).toEqual([
+      ['lamp', 2, 1, 0, 0, null],
+      ['tv stand', 2, 2, 0, 0, null],
+      ['usb c cable', 2, 0, 2, 1, 1.5],
     ]);
-    expect(report.noResultQueries).toEqual([{ query: 'tv stand', count: 2 }]);
+    expect(report.noResultQueries).toEqual([
+      { query: 'tv stand', count: 2 },
+      { query: 'lamp', count: 1 },
+    ]);
+    // A field counts once per search that filtered on it.
+    expect(report.topFilters).toEqual([
+      { field: 'brand', count: 2 },
+      { field: 'price', count: 1 },
+    ]);
     expect(report.topClickedItems).toEqual([{ itemId: 'b', clicks: 2, conversions: 1, views: 0 }]);
   });
 

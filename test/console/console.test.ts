@@ -2,7 +2,7 @@
  * The console in a real browser (Debian's chromium driven by playwright-core) against the
  * handler on node:http: sign in, create an access and read its secret once, get a token with
  * it, revoke it, edit an allocation and see /v2 follow, create a campaign, read a results chart,
- * add catalog items and search them, search the playground; axe-core finds no serious or critical violation on any page; each page is
+ * add catalog items and search them, search the playground, read a catalog's search analytics; axe-core finds no serious or critical violation on any page; each page is
  * screenshotted into test/.screenshots/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -332,6 +332,22 @@ describeIf(chromiumHere, 'console in a browser', () => {
       await page.getByRole('button', { name: 'Remove the rule equals:quokka' }).click();
       await page.waitForURL(`${origin}/console/catalogs/shop#merchandising`);
       expect(await quokkas()).toEqual(organic);
+      // Search analytics: a tracked search and a click through the search interface, then the page.
+      const tracked = (await (await fetch(`${origin}/search?text=quokka&clickAnalytics=true`)).json()) as { queryID: string };
+      const clicked = await fetch(`${origin}/search/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ events: [{ type: 'click', queryID: tracked.queryID, itemId: 'q1', position: 1 }] }),
+      });
+      expect(clicked.status).toBe(204);
+      await page.goto(`${origin}/console/catalogs/shop`);
+      await page.getByRole('link', { name: 'Search analytics' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop/analytics`);
+      expect(await page.locator('svg[data-chart="timeline"]').count()).toBe(2);
+      expect(await page.getByRole('cell', { name: 'quokka', exact: true }).count()).toBe(1);
+      expect(await page.getByRole('cell', { name: 'sandals', exact: true }).count()).toBe(2);
+      await shot(page, 'analytics');
+      await accessible(page);
 
       // The audit log names the key.
       await page.goto(`${origin}/console/audit`);

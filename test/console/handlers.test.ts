@@ -536,4 +536,23 @@ describe('console: campaigns, results, catalogs', () => {
     const actions = (await abkit.admin.audit()).entries.filter((e) => e.action === 'catalog.settings' && e.outcome === 'ok');
     expect(actions.map((e) => e.actor)).toEqual(['ops', 'ops', 'ops', 'ops', 'ops']);
   });
+
+  it("shows a catalog's search analytics: summary, two charts, top and zero-result queries, clicked items; a bad range at its field", async () => {
+    const { handler } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    expect((await b.get('/console/catalogs/shop')).text).toContain('href="/console/catalogs/shop/analytics"');
+    const page = await b.get('/console/catalogs/shop/analytics');
+    expect(page.status).toBe(200);
+    // 6 days of 5 to 10 searches: 45 in all, sandals (a quarter, rounded) found nothing.
+    expect(page.text).toMatch(/<th>Searches<\/th><td class="num">45</);
+    expect(page.text.match(/<svg class="chart" data-chart="timeline"/g)).toHaveLength(2);
+    expect(page.text).toMatch(/<td><code>sandals<\/code><\/td><td class="num">\d+<\/td><\/tr>/);
+    expect(page.text).toContain('<td><code>p1</code></td>');
+    expect(page.text).not.toContain('style=');
+    const bad = await b.get('/console/catalogs/shop/analytics?since=2026-13-01');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('<span class="error" id="since-error">must be a calendar day as YYYY-MM-DD</span>');
+    expect((await b.get('/console/catalogs/nope/analytics')).status).toBe(404);
+  });
 });

@@ -142,6 +142,22 @@ describe('behaviour ranking in SearchService', () => {
     expect(ids(await withBehaviour.search({ text: 'phone' }))).not.toEqual(ids(await plain.search({ text: 'phone' })));
   });
 
+  it('pages concatenate to the whole re-ranked list, whatever the feedback and page size (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(feedbackArb(12), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 4 }), async (entries, size, maxShift) => {
+        const feedback = Object.fromEntries(
+          entries.map((e) => [`p${String(e.item).padStart(2, '0')}`, { clicks: e.clicks, examined: e.examined }]),
+        );
+        const service = await serviceOf(ITEMS, { behaviour: { source: stub({}, { galaxy: feedback }), rerank: { maxShift } } });
+        const whole = ids(await service.search({ text: 'galaxy', hitsPerPage: 12 }));
+        const pages: string[] = [];
+        for (let p = 0; p * size < 12; p++) pages.push(...ids(await service.search({ text: 'galaxy', hitsPerPage: size, page: p })));
+        expect(pages).toEqual(whole);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('turns re-ranking off with rerank: false, and checks the option naming behaviour.…', async () => {
     const source = stub({}, { 'galaxy phone': { p09: { clicks: 40, examined: 50 } } });
     const off = await serviceOf(ITEMS, { behaviour: { source, rerank: false } });

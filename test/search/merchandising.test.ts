@@ -244,3 +244,40 @@ describe('placePins', () => {
     expect(lay([], [3], 0, 10)).toEqual(['pin0']);
   });
 });
+
+describe('merchandising in hybrid search', () => {
+  /** A deterministic embedder: counts of the letters a–z. */
+  const letters = (text: string) => {
+    const v = new Array<number>(26).fill(0);
+    for (const ch of text.toLowerCase()) if (ch >= 'a' && ch <= 'z') v[ch.charCodeAt(0) - 97]! += 1;
+    return v;
+  };
+  const embedder = { embed: async (texts: readonly string[]) => texts.map(letters) };
+  const HYBRID = [
+    item('a-bbb', 'apple bbb', { brand: 'A' }),
+    item('b-pie', 'apple pie', { brand: 'A' }),
+    item('c-pale', 'pale leap pal', { brand: 'C' }),
+    item('d-zebra', 'zebra', { brand: 'Z' }),
+    item('e-xyz', 'xyz qwv', { brand: 'E' }),
+  ];
+
+  it('hides, boosts and pins over the blended list, and filters keep documents out of the semantic joins', async () => {
+    const plain = await serviceOf(HYBRID, { embedder, searchableFields: ['name'] });
+    const all = await plain.search({ text: 'apple', semanticRatio: 1, hitsPerPage: 10 });
+    expect(all.totalHits).toBe(5);
+    // A filter applies to documents that join by their vector too.
+    const filtered = await plain.search({ text: 'apple', semanticRatio: 1, filters: { brand: ['A', 'Z'] }, hitsPerPage: 10 });
+    expect(ids(filtered).sort()).toEqual(['a-bbb', 'b-pie', 'd-zebra']);
+    const service = await serviceOf(HYBRID, {
+      embedder,
+      searchableFields: ['name'],
+      ...rules({ id: 'h', query: { equals: 'apple' }, hide: ['c-pale'], boost: { brand: ['Z'] }, pin: [{ itemId: 'e-xyz', position: 1 }] }),
+    });
+    const got = await service.search({ text: 'apple', semanticRatio: 1, hitsPerPage: 10, showRankingScoreDetails: true });
+    const organic = ids(all).filter((id) => id !== 'c-pale' && id !== 'd-zebra' && id !== 'e-xyz');
+    expect(ids(got)).toEqual(['e-xyz', 'd-zebra', ...organic]);
+    expect(got.totalHits).toBe(4);
+    expect(got.hits[0]!._rankingScoreDetails?.merchandising).toEqual({ order: -1, rule: 'h', pinned: 1 });
+    expect(got.hits[1]!._rankingScoreDetails?.merchandising).toEqual({ order: -1, rule: 'h', boosted: true });
+  });
+});
