@@ -110,13 +110,13 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
   const withClock = <T extends { clock?: () => number }>(own: T | undefined): T => ({ ...(clock ? { clock } : {}), ...own }) as T;
   const engine = new DecisionEngine({ ...withClock(options.decision), storage });
   const experiments = new ExperimentService({ ...withClock(options.experiments), engine });
-  const searchExperiments = new SearchExperiments({ engine, experiments });
   const accesses = new AccessManager({ ...withClock(options.accesses), storage });
   const tokens = new TokenService({ ...withClock(options.tokens), storage, accesses });
   const remote = new RemoteControl({ ...options.remote, engine, experiments });
   const catalogs = new CatalogRegistry({ ...withClock(options.catalogs), storage });
   const admin = new AdminService({ ...withClock(options.admin), storage, engine, accesses, tokens, catalogs, remote });
   const searchAnalytics = new SearchAnalytics({ ...withClock(options.searchAnalytics), storage, catalogs });
+  const searchExperiments = new SearchExperiments({ engine, experiments, behaviour: searchAnalytics.behaviour });
   return {
     storage,
     engine,

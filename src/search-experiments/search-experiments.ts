@@ -15,6 +15,8 @@ import type { VisitorContext } from '../decision/visitor-values';
 import { SEARCH_MODIFICATION_TYPE, type SearchModification } from '../model/search-settings';
 import type { ExperimentService } from '../results/experiments';
 import { MAX_EVENTS_PER_CALL, type TrackInput } from '../results/track';
+import type { BehaviourSource } from '../search/behaviour';
+import { behaviourSourced } from '../search/behaviour-ranking';
 import type { SearchViewSettings } from '../search/service';
 
 /**
@@ -44,6 +46,12 @@ export interface SearchExperimentsOptions {
   experiments: ExperimentService;
   /** The environment whose campaigns apply. @defaultValue the engine's `defaultEnvironment` */
   environment?: string;
+  /**
+   * Where a variation turning behaviour ranking on (`behaviour: true` or `{ … }`) reads item
+   * signals and click feedback, when the catalog's own settings give none.
+   * @defaultValue none (`createAbkit` gives search analytics' `behaviour`)
+   */
+  behaviour?: BehaviourSource;
   /**
    * Exposures remembered as recorded, so a visitor's next searches write none (an exposure
    * counts a visitor once in the results anyway); the least recently seen are forgotten, and
@@ -133,19 +141,23 @@ export class SearchExperiments {
   /** The environment whose campaigns apply. */
   readonly environment: string;
   readonly #exposed: LRUCache<string, true>;
+  readonly #sourced: (settings: SearchViewSettings) => SearchViewSettings;
 
   /** Creates the service; a bad option throws a `TypeError` prefixed `SearchExperiments:` naming it. */
   constructor(options: SearchExperimentsOptions) {
     const fail = (message: string): never => {
       throw new TypeError(`SearchExperiments: ${message}`);
     };
-    const { engine, experiments, environment = engine?.defaultEnvironment, maxRememberedExposures = 100_000 } = options ?? {};
+    const { engine, experiments, environment = engine?.defaultEnvironment, maxRememberedExposures = 100_000, behaviour } = options ?? {};
     if (typeof engine?.decideCampaign !== 'function') fail('engine must be a DecisionEngine');
     if (typeof experiments?.activate !== 'function') fail('experiments must be an ExperimentService');
     if (typeof environment !== 'string' || environment === '' || environment.length > DECISION_LIMITS.idLength)
       fail(`environment must be an id of 1 to ${DECISION_LIMITS.idLength} characters, got ${JSON.stringify(environment)}`);
     if (!Number.isInteger(maxRememberedExposures) || maxRememberedExposures < 1)
       fail(`maxRememberedExposures must be a positive integer, got ${maxRememberedExposures}`);
+    if (behaviour !== undefined && (typeof behaviour.itemSignals !== 'function' || typeof behaviour.queryFeedback !== 'function'))
+      fail('behaviour must be a BehaviourSource: { itemSignals(catalog), queryFeedback(catalog, query) }');
+    this.#sourced = behaviour ? behaviourSourced(behaviour) : (settings) => settings;
     this.engine = engine;
     this.experiments = experiments;
     this.environment = environment;
@@ -193,7 +205,7 @@ export class SearchExperiments {
       });
     }
     await this.#expose(visitorId, variations);
-    return { settings: settings as SearchViewSettings, semanticRatio, variations };
+    return { settings: this.#sourced(settings as SearchViewSettings), semanticRatio, variations };
   }
 
   /**

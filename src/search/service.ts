@@ -507,7 +507,8 @@ export class SearchService {
   withSettings(settings: SearchViewSettings): SearchService {
     if (settings === null || typeof settings !== 'object' || Array.isArray(settings))
       throw new TypeError(`SearchService.withSettings: settings must be an object, got ${JSON.stringify(settings)}`);
-    const key = JSON.stringify(settings);
+    // A behaviour source is a service, not a setting: it is left out of the key (one per host).
+    const key = JSON.stringify(settings, (name, value) => (name === 'source' ? undefined : value));
     this.#views ??= new LRUCache({ max: 64 });
     const cached = this.#views.get(key);
     if (cached) return cached;
@@ -518,6 +519,11 @@ export class SearchService {
       // An absent setting keeps this service's, not the default.
       if (value !== undefined) own[name] = value;
     }
+    // Behaviour ranking turned on by the view reads the service's source unless it brings one.
+    const b = own.behaviour as SearchServiceOptions['behaviour'];
+    const source = typeof this.#options.behaviour === 'object' ? this.#options.behaviour.source : undefined;
+    if (source && (b === true || (typeof b === 'object' && b !== null && b.source === undefined)))
+      own.behaviour = { ...(b === true ? {} : b), source };
     const view = new SearchService({ ...this.#options, ...own });
     view.#shared = this.#shared;
     this.#views.set(key, view);

@@ -131,6 +131,34 @@ describe('SearchExperiments.decide', () => {
     ]);
   });
 
+  it("applies a variation's merchandising and behaviour ranking, whose rules are checked where campaigns are loaded", async () => {
+    const pinned = {
+      merchandising: [{ id: 'pin-charger', query: { contains: ['phone'] }, pin: [{ itemId: 'c', position: 1 }] }],
+      behaviour: true,
+    };
+    const { abkit, hitIds } = await setUp([searchCampaign('merch', [{}, pinned], { allocation: [0, 100] })]);
+    expect(await hitIds('text=phone+case&visitorId=v1')).toEqual(['c', 'a', 'b']);
+    expect(await hitIds('text=phone+case')).toEqual(['a', 'b', 'c']);
+    // A bad rule is refused where the campaign is loaded, at its path in the campaign.
+    await abkit.admin.createAccount('ops', { id: 'acme' });
+    await abkit.admin.createEnvironment('ops', 'acme', { id: 'prod' });
+    const bad = searchCampaign('merch', [
+      {},
+      { merchandising: [{ id: 'x', query: { contains: ['tv'] }, pin: [{ itemId: 'c', position: 0 }] }] },
+    ]);
+    await expect(abkit.remote.putCampaign('acme', 'prod', 'merch', bad)).rejects.toMatchObject({
+      details: [
+        {
+          path: ['variationGroups', 0, 'variations', 1, 'modifications', 'value', 'merchandising', 0, 'pin', 0, 'position'],
+          message: 'must be an integer from 1 to 1000',
+        },
+      ],
+    });
+    await expect(abkit.remote.putCampaign('acme', 'prod', 'merch', searchCampaign('merch', [{}, { behaviour: 'yes' }]))).rejects.toThrow(
+      /modifications\.value\.behaviour/,
+    );
+  });
+
   it('checks its options', () => {
     const { engine, experiments } = createAbkit();
     expect(() => new SearchExperiments({ engine, experiments: {} as ExperimentService })).toThrow(

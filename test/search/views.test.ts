@@ -49,6 +49,19 @@ describe('SearchService.withSettings', () => {
     expect(ids(await view.search({ text: 'phone' }))).toEqual(['b', 'c', 'a']);
   });
 
+  it("turns behaviour ranking on with the service's behaviour source", async () => {
+    const { catalog } = await counted();
+    const source = { itemSignals: () => new Map([['c', 9]]), queryFeedback: () => undefined };
+    const base = new SearchService({ catalog, behaviour: { enabled: false, source } });
+    const view = base.withSettings({ behaviour: true, customRanking: ['_behaviour:desc'], rankingRules: ['customRanking', 'words'] });
+    expect(ids(await view.search({ text: 'phone' }))[0]).toBe('c');
+    expect(
+      ids(
+        await base.withSettings({ customRanking: ['popularity:desc'], rankingRules: ['customRanking', 'words'] }).search({ text: 'phone' }),
+      )[0],
+    ).toBe('b');
+  });
+
   it('refuses index settings and bad values, naming them', async () => {
     const { service } = await counted();
     expect(() => service.withSettings({ searchableFields: ['name'] } as never)).toThrow(
