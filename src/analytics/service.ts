@@ -189,6 +189,7 @@ export class SearchAnalytics {
   #writing: Promise<void> = Promise.resolve();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #purgedAt = Number.NEGATIVE_INFINITY;
+  #registeredSincePurge = 0;
   #closed = false;
   #pool: Uint8Array = new Uint8Array(0);
   #poolAt = 0;
@@ -429,8 +430,12 @@ export class SearchAnalytics {
     const store = this.#storage.searchAnalytics;
     if (pending.size > 0) await store.write(pending.toWrite());
     const now = this.#clock();
-    if (now - this.#purgedAt >= PURGE_INTERVAL_MS) {
+    this.#registeredSincePurge += pending.searches.size;
+    // Hourly, or sooner when a tenth of the query-id cap was registered since: the registry then
+    // stays within 1.1 × maxQueryIds per catalog (plus one batch) however fast searches come.
+    if (now - this.#purgedAt >= PURGE_INTERVAL_MS || this.#registeredSincePurge >= this.#maxQueryIds / 10) {
       this.#purgedAt = now;
+      this.#registeredSincePurge = 0;
       await store.purge({
         beforeDay: dayOf(now) - this.#retentionDays + 1,
         beforeTime: now - this.#retentionDays * DAY_MS,

@@ -189,6 +189,20 @@ describe('SearchAnalytics', () => {
     ).toEqual(['events', 0, 'queryID']);
   });
 
+  it('keeps at most 1.1 × maxQueryIds query ids per catalog, however fast searches come within the hour', async () => {
+    const { analytics, storage } = setup({ maxQueryIds: 100, flushSize: 10 });
+    const ids: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      ids.push(analytics.recordSearch(search('q', ['x']))!);
+      if (i % 10 === 9) await analytics.flush();
+    }
+    await analytics.flush();
+    const kept = await storage.searchAnalytics.lookup('shop', ids);
+    expect(kept.size).toBeGreaterThanOrEqual(100);
+    expect(kept.size).toBeLessThanOrEqual(110);
+    expect(kept.has(ids.at(-1)!)).toBe(true);
+  });
+
   it('checks the range: calendar days, since ≤ until, at most 366 days', async () => {
     const { analytics } = setup();
     const fields = async (range: object) => ((await reasonOf(() => analytics.analytics('shop', range))) as ValidationError).details;
