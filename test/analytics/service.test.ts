@@ -203,6 +203,31 @@ describe('SearchAnalytics', () => {
     expect(kept.has(ids.at(-1)!)).toBe(true);
   });
 
+  it('bounds what counts can grow by: events name a hit of their answer, distinct queries per day are capped, feedback stops at position 100', async () => {
+    const { analytics, storage } = setup({ maxQueriesPerDay: 2 });
+    const q = analytics.recordSearch(search('one', ['x', 'y']))!;
+    const foreign = await reasonOf(() => analytics.recordEvents('shop', [{ type: 'click', queryID: q, itemId: 'z', position: 3 }]));
+    expect((foreign as ValidationError).details).toEqual([
+      { path: ['events', 0, 'itemId'], message: 'is not among the hits of that answer' },
+    ]);
+    analytics.recordSearch(search('two', []));
+    analytics.recordSearch(search('three', [])); // a third distinct query today
+    analytics.recordSearch(search('four', []));
+    analytics.recordSearch(search('one', []));
+    expect((await analytics.analytics('shop')).topQueries.map((r) => [r.query, r.count])).toEqual([
+      ['(other)', 2],
+      ['one', 2],
+      ['two', 1],
+    ]);
+    const deep = Array.from({ length: 20 }, (_, i) => `d${i}`);
+    analytics.recordSearch(search('one', deep, { page: 4, hitsPerPage: 20 })); // positions 81 to 100
+    analytics.recordSearch(search('one', deep, { page: 5, hitsPerPage: 20 })); // 101 to 120: not counted
+    await analytics.flush();
+    const pairs = await storage.searchAnalytics.queryItems({ catalog: 'shop', since: 0, until: 100_000 }, 100);
+    expect(pairs.find((p) => p.itemId === 'd19')!.examined).toBe(1 / 100);
+    expect(pairs.find((p) => p.itemId === 'd0')!.examined).toBe(1 / 81);
+  });
+
   it('checks the range: calendar days, since ≤ until, at most 366 days', async () => {
     const { analytics } = setup();
     const fields = async (range: object) => ((await reasonOf(() => analytics.analytics('shop', range))) as ValidationError).details;
@@ -283,7 +308,7 @@ const scenario = fc.array(
     events: fc.array(
       fc.record({
         type: fc.constantFrom('view', 'click', 'conversion'),
-        item: fc.constantFrom('a', 'b', 'c'),
+        item: fc.nat(),
         position: fc.integer({ min: 1, max: 20 }),
       }),
       {
@@ -313,11 +338,13 @@ async function rollupsEqualNaive(open: () => Promise<Storage>, runs: number) {
           if (s.hits.length === 0) n.zero++;
           naive.set(key, n);
           if (!q) continue;
+          // Events name items of the answer (the service refuses others).
+          const events = s.hits.length === 0 ? [] : s.events.map((e) => ({ ...e, item: s.hits[e.item % s.hits.length]! }));
           await analytics.recordEvents(
             'shop',
-            s.events.map((e) => ({ type: e.type as 'view', queryID: q, itemId: e.item, position: e.position })),
+            events.map((e) => ({ type: e.type as 'view', queryID: q, itemId: e.item, position: e.position })),
           );
-          for (const e of s.events) {
+          for (const e of events) {
             const it = items.get(e.item) ?? { clicks: 0, conversions: 0, views: 0 };
             if (e.type === 'click') {
               n.clicks++;
