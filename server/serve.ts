@@ -181,7 +181,11 @@ async function start(
     // The admin API only with a key: without one, /admin/v1 is a 404 like any unknown path.
     // The console's login attempts are limited per client address too (the socket's, as connections are).
     admin: adminKeys
-      ? { abkit: { admin, searchAnalytics }, keys: adminKeys, console: { clientAddress: (request) => keyOfClient(clientAddressOf(request)) } }
+      ? {
+          abkit: { admin, searchAnalytics },
+          keys: adminKeys,
+          console: { clientAddress: (request) => keyOfClient(clientAddressOf(request)) },
+        }
       : undefined,
     requestIdHeader: false,
     onError,
