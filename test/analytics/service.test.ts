@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
@@ -249,6 +252,29 @@ describe('SearchAnalytics', () => {
     expect(make({ halfLifeDays: 0 })).toThrow('halfLifeDays must be a positive number');
     expect(make({ signalWeights: { clicks: -1 } })).toThrow('signalWeights.clicks must be a number ≥ 0, got -1');
     expect(make({ catalogs: {} })).toThrow('catalogs must have a get(identifier) method');
+  });
+});
+
+describe('SearchAnalytics on a shared database', () => {
+  it('adds up what two instances count (writes are increments), and one accepts events following the other’s searches once written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'abkit-analytics-'));
+    const file = join(dir, 'shared.db');
+    const [a, b] = [await sqliteStorage({ filename: file }), await sqliteStorage({ filename: file })];
+    try {
+      const one = setup({ storage: a }).analytics;
+      const two = setup({ storage: b, random: (size) => new Uint8Array(size).map((_, i) => (i * 7 + 3) & 0xff) }).analytics;
+      const q = one.recordSearch(search('shared query', ['x']))!;
+      two.recordSearch(search('Shared  Query', []));
+      await one.flush();
+      await two.recordEvents('shop', [{ type: 'click', queryID: q, itemId: 'x', position: 1 }]);
+      const report = await two.analytics('shop');
+      expect(report.topQueries.map((r) => [r.query, r.count, r.zeroResults, r.clicks])).toEqual([['shared query', 2, 1, 1]]);
+      expect((await one.analytics('shop')).totals.clicks).toBe(1);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
