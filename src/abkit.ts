@@ -14,8 +14,13 @@ import { CatalogRegistry, type CatalogRegistryOptions } from './catalog/registry
 import { DecisionEngine, type DecisionEngineOptions } from './decision/engine';
 import { ExperimentService, type ExperimentServiceOptions } from './results/experiments';
 import { createHandler, type AbkitHandlerOptions } from './http/handler';
+import { SearchExperiments } from './search-experiments/search-experiments';
 import type { Handler } from './http/router';
+import { behaviourSourced } from './search/behaviour-ranking';
 import type { Storage } from './storage/storage';
+
+/** The settings of a catalog without stored ones: one object, so the search handler never rebuilds for it. */
+const NO_SETTINGS = Object.freeze({});
 
 /**
  * Options of `createAbkit`: the storage, and each service's own options (its storage and the
@@ -75,6 +80,12 @@ export interface Abkit {
   readonly engine: DecisionEngine;
   /** Activations, conversion events and experiment results over {@link Abkit.engine}'s configurations. */
   readonly experiments: ExperimentService;
+  /**
+   * Experiments on search over {@link Abkit.engine} and {@link Abkit.experiments}, in the engine's
+   * default environment: what `GET /search?visitorId=…` decides with, and what records search
+   * clicks and conversions for the results.
+   */
+  readonly searchExperiments: SearchExperiments;
   /** Remote-control credentials. */
   readonly accesses: AccessManager;
   /** Access tokens issued for {@link Abkit.accesses}. */
@@ -99,6 +110,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
   const withClock = <T extends { clock?: () => number }>(own: T | undefined): T => ({ ...(clock ? { clock } : {}), ...own }) as T;
   const engine = new DecisionEngine({ ...withClock(options.decision), storage });
   const experiments = new ExperimentService({ ...withClock(options.experiments), engine });
+  const searchExperiments = new SearchExperiments({ engine, experiments });
   const accesses = new AccessManager({ ...withClock(options.accesses), storage });
   const tokens = new TokenService({ ...withClock(options.tokens), storage, accesses });
   const remote = new RemoteControl({ ...options.remote, engine, experiments });
@@ -109,6 +121,7 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     storage,
     engine,
     experiments,
+    searchExperiments,
     accesses,
     tokens,
     remote,
@@ -117,16 +130,27 @@ export function composeAbkit(options: AbkitOptions & { storage: Storage }): Abki
     searchAnalytics,
     handler(handlerOptions = {}) {
       const { search = {}, ...rest } = handlerOptions;
-      const { analytics = true, ...searchRest } = search;
-      // Search settings stored through the admin API apply where the handler gives none.
-      const searchOptions = search.options ?? ((identifier: string) => admin.searchSettings(identifier) ?? {});
+      // Search settings stored through the admin API apply where the handler gives none; those
+      // turning behaviour ranking on read the host's behaviour source, by default the signals
+      // search analytics records.
+      const { analytics = true, behaviour = analytics ? searchAnalytics.behaviour : undefined, ...searchRest } = search;
+      const sourced = behaviour ? behaviourSourced(behaviour) : <T>(settings: T) => settings;
+      const searchOptions = search.options
+        ? sourced(search.options)
+        : (identifier: string) => sourced(admin.searchSettings(identifier) ?? NO_SETTINGS);
       return createHandler({
         ...rest,
         decision: engine,
         experiments,
         access: tokens,
         catalog: catalogs,
-        search: { registry: catalogs, ...searchRest, options: searchOptions, analytics: analytics ? searchAnalytics : undefined },
+        search: {
+          registry: catalogs,
+          ...searchRest,
+          options: searchOptions,
+          analytics: analytics ? searchAnalytics : undefined,
+          experiments: searchExperiments,
+        },
       });
     },
     close: async () => {

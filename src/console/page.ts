@@ -24,7 +24,7 @@ export interface ConsoleServices {
   readonly experiments?: ExperimentService;
   readonly remote?: RemoteControl;
   readonly catalogs?: CatalogRegistry;
-  /** The search service of a catalog (built once per catalog). */
+  /** The search service of a catalog (built anew when its search settings change). */
   readonly search?: (identifier: string) => Promise<SearchService>;
   /** Turns on the catalogs' analytics pages. */
   readonly searchAnalytics?: SearchAnalytics;

@@ -245,6 +245,23 @@ export const rankingScoreDetails = z
       .object({ order: z.number().int(), value: z.number(), coverage: z.number().min(0).max(1), textCoverage: z.number().min(0).max(1) })
       .optional(),
     tieBreak: z.object({ order: z.number().int(), values: z.record(z.string(), z.unknown()) }).optional(),
+    merchandising: z
+      .object({
+        order: z.literal(-1),
+        rule: z.string(),
+        pinned: z.number().int().min(1).optional(),
+        boosted: z.literal(true).optional(),
+        buried: z.literal(true).optional(),
+      })
+      .optional()
+      .meta({ description: 'The merchandising rule that pinned (at this 1-based position), boosted or buried the hit.' }),
+    behaviour: z
+      .object({ order: z.number().int(), clicks: z.number(), examined: z.number(), estimate: z.number(), moved: z.number().int() })
+      .optional()
+      .meta({
+        description:
+          "The hit's click feedback for the query, the estimate re-ranking ordered it by, and the positions it moved (positive: up).",
+      }),
   })
   .catchall(z.object({ order: z.number().int(), value: z.unknown() }))
   .meta({

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { SEARCH_ANALYTICS_LIMITS } from '../analytics/limits';
 import type { SearchAnalytics } from '../analytics/service';
 import { NotFoundError, ValidationError } from '../errors';
+import { searchVisitorOf } from '../search-experiments/visitor';
 
 /** Most filter field names recorded per search. */
 const MAX_FILTER_NAMES = 100;
@@ -17,19 +17,15 @@ export interface Tracking {
   readonly visitorId: string | undefined;
 }
 
-/** Reads `clickAnalytics` (`true` or `false`) and `visitorId` (1 to 256 characters), naming a bad one. */
+/**
+ * Reads `clickAnalytics` (`true` or `false`) and the visitor (checked as experiments on search
+ * check it: one message for a bad `visitorId` whichever feature reads it), naming a bad one.
+ */
 export function trackingOf(params: Record<string, unknown>): Tracking {
-  const { clickAnalytics, visitorId } = params;
+  const { clickAnalytics } = params;
   if (clickAnalytics !== undefined && clickAnalytics !== 'true' && clickAnalytics !== 'false')
     throw new ValidationError('clickAnalytics must be true or false', [{ path: ['clickAnalytics'], message: 'must be true or false' }]);
-  if (
-    visitorId !== undefined &&
-    (typeof visitorId !== 'string' || visitorId.length === 0 || visitorId.length > SEARCH_ANALYTICS_LIMITS.idLength)
-  ) {
-    const message = `must be a string of 1 to ${SEARCH_ANALYTICS_LIMITS.idLength} characters`;
-    throw new ValidationError(`visitorId ${message}`, [{ path: ['visitorId'], message }]);
-  }
-  return { clickAnalytics: clickAnalytics === 'true', visitorId: visitorId as string | undefined };
+  return { clickAnalytics: clickAnalytics === 'true', visitorId: searchVisitorOf(params)?.visitorId };
 }
 
 /** The names of the fields a search filters on (`filters[brand][]=…` → `brand`), never their values. */

@@ -17,6 +17,8 @@ import {
 } from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
 import { SearchService, type SearchServiceOptions } from '../search/service';
+import type { SearchExperiments } from '../search-experiments/search-experiments';
+import { searchVisitorOf } from '../search-experiments/visitor';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from '../body';
 import { json, jsonText } from './respond';
@@ -78,6 +80,12 @@ export interface SearchHandlerOptions extends ErrorReporting {
    * error it throws goes to `onError` and the client still gets its 204.
    */
   onSearchEvents?: (catalog: string, events: readonly RecordedInteraction[]) => void | Promise<void>;
+  /**
+   * Experiments on search: a request with a `visitorId` (and `context[key]=value`) searches
+   * with the search settings its campaigns give the visitor, and records the exposure. Without
+   * it, `visitorId` and `context` are ignored. @defaultValue none
+   */
+  experiments?: SearchExperiments;
 }
 
 /**
@@ -109,6 +117,41 @@ function queryParameter([name, ...rest]: ErrorPath): string {
   return name === undefined ? '(query)' : `${name}${rest.map((p) => `[${p}]`).join('')}`;
 }
 
+/**
+ * Each catalog's {@link SearchService}, built on first use with the settings `search` gives it
+ * (the console's playground and the search routes share this). A function of settings is asked
+ * at every call, and settings that changed (through the admin API, say) build the catalog's
+ * service anew, whose index is built at its first search. The same object is taken as unchanged
+ * at once; another one is compared by its JSON, so a function making a fresh object per call
+ * costs a stringify, not a rebuild.
+ *
+ * @example
+ * ```ts
+ * const serviceOf = searchServices(registry, (identifier) => abkit.admin.searchSettings(identifier) ?? {});
+ * const { hits } = await (await serviceOf('acme')).search({ text: 'galaxy' });
+ * ```
+ */
+export function searchServices(
+  registry: CatalogRegistry,
+  search: SearchHandlerOptions['search'],
+): (identifier: string) => Promise<SearchService> {
+  const services = new Map<string, { service: SearchService; settings: unknown; json: string }>();
+  return async (identifier) => {
+    const extra = typeof search === 'function' ? search(identifier) : search;
+    const cached = services.get(identifier);
+    if (cached && cached.settings === extra) return cached.service;
+    const json = JSON.stringify(extra ?? null);
+    if (cached && cached.json === json) {
+      cached.settings = extra;
+      return cached.service;
+    }
+    const catalog = await registry.get(identifier);
+    const s = new SearchService({ ...extra, catalog });
+    services.set(identifier, { service: s, settings: extra, json });
+    return s;
+  };
+}
+
 /** The route table of search (v0.4, v0.3) and autocomplete (v0.2). */
 export const SEARCH_ROUTES = [
   { method: 'GET', path: '/search', name: 'search' },
@@ -131,26 +174,24 @@ export const SEARCH_ROUTES = [
 export function searchRoutes(options: SearchHandlerOptions): Routes {
   const { registry, onError = reportToConsole, requireSearchKey = false, onSearch, analytics, onSearchEvents } = options;
   if (!registry || typeof registry.get !== 'function') throw new TypeError('createSearchHandler: registry must be a CatalogRegistry');
-  // Each catalog's service, with the settings it was built from: a function of settings is asked
-  // at every request, and settings that changed (through the admin API, say) build the catalog's
-  // service anew, whose index is built at its first search. The same object is taken as unchanged
-  // at once; another one is compared by its JSON, so a function making a fresh object per call
-  // costs a stringify, not a rebuild.
-  const services = new Map<string, { service: SearchService; settings: unknown; json: string }>();
+  const service = searchServices(registry, options.search);
 
-  async function service(identifier: string): Promise<SearchService> {
-    const extra = typeof options.search === 'function' ? options.search(identifier) : options.search;
-    const cached = services.get(identifier);
-    if (cached && cached.settings === extra) return cached.service;
-    const json = JSON.stringify(extra ?? null);
-    if (cached && cached.json === json) {
-      cached.settings = extra;
-      return cached.service;
-    }
-    const catalog = await registry.get(identifier);
-    const s = new SearchService({ ...extra, catalog });
-    services.set(identifier, { service: s, settings: extra, json });
-    return s;
+  /**
+   * The service a request searches with: with experiments and a visitor, a view with the
+   * settings of the visitor's variations (the same index). A failed decision is reported and
+   * the catalog's own settings answer: search stays up when the experiment store is not.
+   */
+  async function decided(identifier: string, params: Record<string, unknown>): Promise<{ service: SearchService; semanticRatio?: number }> {
+    const base = await service(identifier);
+    const visitor = options.experiments && searchVisitorOf(params);
+    if (!visitor) return { service: base };
+    const decision = await options.experiments!.decide(identifier, visitor.visitorId, visitor.context).catch((error: unknown) => {
+      onError(error);
+      return undefined;
+    });
+    if (!decision) return { service: base };
+    const own = Object.keys(decision.settings).length > 0;
+    return { service: own ? base.withSettings(decision.settings) : base, semanticRatio: decision.semanticRatio };
   }
 
   async function tenant(request: Request, params: Record<string, unknown>, autocomplete: boolean): Promise<string> {
@@ -218,7 +259,9 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     } as SearchQueryInput;
     const tracking = trackingOf(params);
     const start = performance.now();
-    const answer = await (await service(identifier)).searchText(query);
+    const chosen = await decided(identifier, params);
+    if (chosen.semanticRatio !== undefined) query.semanticRatio = chosen.semanticRatio;
+    const answer = await chosen.service.searchText(query);
     const queryId = analytics?.recordSearch({
       catalog: identifier,
       kind: 'search',
@@ -242,7 +285,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const query = { query: params.query, hitsPerPage: params.hits_per_page } as AutocompleteQueryInput;
     const tracking = trackingOf(params);
     const start = performance.now();
-    const result = await (await service(identifier)).autocomplete(query);
+    const result = await (await decided(identifier, params)).service.autocomplete(query);
     // Suggestions are names, not items: a tracked autocomplete registers no hits.
     const queryID = analytics?.recordSearch({
       catalog: identifier,
@@ -265,9 +308,15 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const identifier = await tenant(request, parseQueryString(url.search), false);
     await authorize(request, identifier);
     const recorded = await recorder.recordEvents(identifier, (await eventsOf(body)) as SearchInteraction[]);
-    if (onSearchEvents) {
+    // Clicks and conversions of visitors in a search experiment count for its results; a failure
+    // there is reported, and the events stay recorded.
+    for (const hear of [
+      options.experiments && ((c: string, e: readonly RecordedInteraction[]) => options.experiments!.track(c, e)),
+      onSearchEvents,
+    ]) {
+      if (!hear) continue;
       try {
-        await onSearchEvents(identifier, recorded);
+        await hear(identifier, recorded);
       } catch (error) {
         onError(error);
       }

@@ -53,6 +53,13 @@ export interface RankerOptions {
   readonly sort: readonly SortCriterion[];
   readonly stopWords: ReadonlySet<string>;
   readonly priceField?: string | undefined;
+  /**
+   * Per document: 1 boosted, -1 buried by merchandising (merchandising.ts), ordered after `sort`
+   * and before the rules; undefined when no rule boosts or buries.
+   */
+  readonly group?: Int8Array | undefined;
+  /** Each document's behaviour signal (see RuleOptions). */
+  readonly signal?: ((doc: number) => number) | undefined;
 }
 
 /** The score's span (scores are computed synchronously). */
@@ -96,6 +103,7 @@ export class Ranker {
   readonly #peeking: readonly RuleRanking[];
   readonly #sort: readonly SortCriterion[];
   readonly #sortKeys: ArrayLike<unknown>[];
+  readonly #group: Int8Array | undefined;
   readonly #tieBreak: readonly TieBreakKey[];
   /** Per candidate: 1 once read. */
   readonly #done: Uint8Array;
@@ -142,6 +150,7 @@ export class Ranker {
     this.#peeking = this.#rankings.filter((r) => r.peek !== undefined);
     this.#sort = options.sort;
     this.#sortKeys = keysOf(index, cands.docs, options.sort);
+    this.#group = options.group;
     this.#tieBreak = match ? tieBreakKeys(index, options.tieBreak) : [];
     this.#done = new Uint8Array(size);
     this.#lazy = match !== undefined && this.#reading.length > 0;
@@ -351,7 +360,7 @@ export class Ranker {
     return out as RankingScoreDetails;
   }
 
-  /** Compares two candidates: `sort`, the rules, `tieBreak`, then id. */
+  /** Compares two candidates: `sort`, merchandising's groups, the rules, `tieBreak`, then id. */
   #comparator(): (a: number, b: number) => number {
     const steps: ((a: number, b: number) => number)[] = [];
     this.#sort.forEach((cr, k) => {
@@ -359,6 +368,12 @@ export class Ranker {
       const sign = cr.direction === 'asc' ? 1 : -1;
       steps.push((a, b) => compareValues(keys[a], keys[b], sign));
     });
+    const group = this.#group;
+    if (group) {
+      // Boosted first, buried last: known for every candidate, so the heap's bounds hold within each group.
+      const docs = this.#q.cands.docs;
+      steps.push((a, b) => group[docs[b]!]! - group[docs[a]!]!);
+    }
     // Consecutive rules' rank arrays compare in one step: a heap compares often, and a call per
     // rule through a site seeing a dozen closures cost more than the comparisons themselves.
     let ranks: RankArray[] = [];

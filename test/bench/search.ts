@@ -14,7 +14,7 @@ import { miniSearchEngine } from './relevance-engines';
 import { median, percentile } from './relevance-metrics';
 
 /** Shopper queries of the judged set: brands, models, typos, plurals, vague intents, punctuation. */
-const QUERIES = [
+export const QUERIES = [
   'samsung galaxy case',
   'iphone 7 plus case',
   'otterbx',
@@ -45,19 +45,21 @@ const FULL: Omit<SearchQueryInput, 'text'> = {
 /** Items of the large catalog (`BENCH_LARGE_ITEMS` overrides it for a quick run). */
 export const LARGE = Number(process.env.BENCH_LARGE_ITEMS ?? 100_000);
 
-interface Variant {
+export interface Variant {
   name: string;
   run(text: string): unknown;
 }
 
-interface Latency {
+export interface Latency {
   name: string;
   p50: number;
   p99: number;
+  /** Every time, in run order (round by round, query by query): the same index is the same query in the same round for every variant. */
+  times: number[];
 }
 
 /** Runs every query on every variant, rotating which variant goes first, and returns per-variant percentiles. */
-async function alternate(variants: readonly Variant[], rounds: number): Promise<Latency[]> {
+export async function alternate(variants: readonly Variant[], rounds: number): Promise<Latency[]> {
   for (const v of variants) for (const q of QUERIES) await v.run(q);
   const times = variants.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
@@ -71,8 +73,8 @@ async function alternate(variants: readonly Variant[], rounds: number): Promise<
     }
   }
   return variants.map((v, k) => {
-    const sorted = times[k]!.sort((a, b) => a - b);
-    return { name: v.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+    const sorted = [...times[k]!].sort((a, b) => a - b);
+    return { name: v.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), times: times[k]! };
   });
 }
 

@@ -19,7 +19,8 @@ export async function consoleFixture(consoleOptions: ConsoleMountOptions = {}) {
   let offset = 0;
   const clock = () => Date.now() + offset;
   const keys = new AdminKeys([{ name: 'ops', key: ADMIN_KEY }]);
-  const abkit = createAbkit({ storage: memoryStorage(), clock, tokens: { adminKeys: keys } });
+  // prod is the account's default environment, as `abkit serve` makes it the engine's: /search decides there.
+  const abkit = createAbkit({ storage: memoryStorage(), clock, tokens: { adminKeys: keys }, decision: { defaultEnvironment: 'prod' } });
   await abkit.admin.createAccount('fixture', { id: 'acme' });
   await abkit.admin.createEnvironment('fixture', 'acme', { id: 'prod', default: true });
   await abkit.engine.load(
@@ -82,6 +83,8 @@ export async function consoleFixture(consoleOptions: ConsoleMountOptions = {}) {
   }
   await abkit.searchAnalytics.flush();
   offset = 0;
-  const handler = abkit.handler({ admin: { abkit, keys, console: consoleOptions }, search: { options: { facets: ['brand'] } } });
+  // Brand facets, and the settings the console stores (merchandising, behaviour ranking) over them.
+  const search = (identifier: string) => ({ facets: ['brand'], ...abkit.admin.searchSettings(identifier) });
+  const handler = abkit.handler({ admin: { abkit, keys, console: consoleOptions }, search: { options: search as never } });
   return { abkit, handler };
 }

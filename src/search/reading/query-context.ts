@@ -18,6 +18,8 @@ export interface RuleOptions {
   readonly strategy: MatchingStrategy;
   /** The field `priceIntent` orders by. */
   readonly priceField?: string | undefined;
+  /** Each document's behaviour signal, the `_behaviour` criterion of `customRanking` (behaviour-ranking.ts); 0 for all when undefined. */
+  readonly signal?: ((doc: number) => number) | undefined;
 }
 
 /** What the configured rules ask the context to compute. */
