@@ -12,12 +12,12 @@ import type { EpochDay, TrackedSearch } from '../storage/search-analytics';
 import type { Storage } from '../storage/storage';
 import { failWith } from '../validation';
 import { BehaviourSnapshots, DEFAULT_SIGNAL_WEIGHTS, type SignalWeights } from './behaviour';
-import { checkEvents, type RecordedInteraction, type SearchInteraction } from './events';
+import { checkEvents, checkLinked, type RecordedInteraction, type SearchInteraction } from './events';
 import { SEARCH_ANALYTICS_LIMITS } from './limits';
 import { Pending } from './pending';
 import { type AnalyticsRange, buildReport, DAY_MS, dayOf, resolveRange, type SearchAnalyticsReport } from './report';
 
-const { trackedHits: MAX_TRACKED_HITS, eventsPerCall: MAX_SEARCH_EVENTS_PER_CALL } = SEARCH_ANALYTICS_LIMITS;
+const MAX_TRACKED_HITS = SEARCH_ANALYTICS_LIMITS.trackedHits;
 /** Most filtered fields counted per search. */
 const MAX_FILTER_FIELDS = 100;
 /**
@@ -378,7 +378,8 @@ export class SearchAnalytics {
   /**
    * Counts `purchase` and `pageview` analytics events for the items they link to (through the
    * items' `item_purchase_key` and `item_pageview_key`, see `Catalog.linkEvent`), today: the
-   * behaviour signal's purchases and page views. At most 1,000 events per call. Returns how
+   * behaviour signal's purchases and page views. At most 1,000 events per call, each with at most
+   * 50 properties (strings of at most 256 characters, numbers, or lists of at most 100). Returns how
    * many item counts were added.
    *
    * @example
@@ -388,8 +389,7 @@ export class SearchAnalytics {
    */
   async linkEvents(catalog: string, events: readonly AnalyticsEvent[]): Promise<number> {
     if (!this.#catalogs) throw new TypeError('SearchAnalytics: linkEvents needs the catalogs option');
-    if (!Array.isArray(events) || events.length > MAX_SEARCH_EVENTS_PER_CALL)
-      failWith([{ path: ['events'], message: `must be an array of at most ${MAX_SEARCH_EVENTS_PER_CALL} events` }]);
+    checkLinked(events, 'events');
     const source = await this.#catalogs.get(catalog);
     const linked = await Promise.all(events.map((e) => source.linkEvent(e)));
     const day = dayOf(this.#clock());
