@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { AnalyticsEvent } from '../catalog/catalog';
 import type { ErrorDetail } from '../errors';
 import { failWith } from '../validation';
 import { SEARCH_ANALYTICS_LIMITS } from './limits';
@@ -57,6 +58,41 @@ export interface RecordedInteraction extends Omit<SearchInteraction, 'visitorId'
 }
 
 const TYPES = new Set(['view', 'click', 'conversion']);
+
+/** Most properties of a linked event, and most values of one property. */
+const MAX_PROPERTIES = 50;
+const MAX_PROPERTY_VALUES = 100;
+
+const scalar = (v: unknown) => (typeof v === 'string' && v.length <= MAX_EVENT_ID_LENGTH) || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * Purchase and page-view events to link to items, as a checked list, or a `ValidationError`
+ * naming every bad field under `root` (`linked[i].properties`): at most 1,000 events, each
+ * `{ name: 'purchase' | 'pageview', properties }` with at most 50 properties, each a string of at
+ * most 256 characters, a number, or a list of at most 100 of those.
+ */
+export function checkLinked(events: unknown, root: string): AnalyticsEvent[] {
+  if (!Array.isArray(events) || events.length > MAX_SEARCH_EVENTS_PER_CALL)
+    failWith([{ path: [root], message: `must be an array of at most ${MAX_SEARCH_EVENTS_PER_CALL} events` }]);
+  const details: ErrorDetail[] = [];
+  events.forEach((e: unknown, i) => {
+    const { name, properties } = (e ?? {}) as Record<string, unknown>;
+    if (name !== 'purchase' && name !== 'pageview') details.push({ path: [root, i, 'name'], message: 'must be purchase or pageview' });
+    const values =
+      properties !== null && typeof properties === 'object' && !Array.isArray(properties) ? Object.values(properties) : undefined;
+    if (
+      !values ||
+      values.length > MAX_PROPERTIES ||
+      !values.every((v) => scalar(v) || (Array.isArray(v) && v.length <= MAX_PROPERTY_VALUES && v.every(scalar)))
+    )
+      details.push({
+        path: [root, i, 'properties'],
+        message: `must be an object of at most ${MAX_PROPERTIES} properties, each a string of at most ${MAX_EVENT_ID_LENGTH} characters, a number, or a list of at most ${MAX_PROPERTY_VALUES} of those`,
+      });
+  });
+  if (details.length > 0) failWith(details, 'invalid linked events');
+  return events as AnalyticsEvent[];
+}
 
 /** The events as a checked list, or a {@link ValidationError} naming every bad field by its path (`events[i].field`). */
 export function checkEvents(events: unknown): SearchInteraction[] {

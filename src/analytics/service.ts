@@ -8,18 +8,25 @@ import type { AnalyticsEvent } from '../catalog/catalog';
 import type { CatalogRegistry } from '../catalog/registry';
 import { type RandomSource, secureRandom } from '../crypto';
 import { type BehaviourSource, normalizeQuery } from '../search/behaviour';
-import type { TrackedSearch } from '../storage/search-analytics';
+import type { EpochDay, TrackedSearch } from '../storage/search-analytics';
 import type { Storage } from '../storage/storage';
 import { failWith } from '../validation';
 import { BehaviourSnapshots, DEFAULT_SIGNAL_WEIGHTS, type SignalWeights } from './behaviour';
-import { checkEvents, type RecordedInteraction, type SearchInteraction } from './events';
+import { checkEvents, checkLinked, type RecordedInteraction, type SearchInteraction } from './events';
 import { SEARCH_ANALYTICS_LIMITS } from './limits';
 import { Pending } from './pending';
 import { type AnalyticsRange, buildReport, DAY_MS, dayOf, resolveRange, type SearchAnalyticsReport } from './report';
 
-const { trackedHits: MAX_TRACKED_HITS, eventsPerCall: MAX_SEARCH_EVENTS_PER_CALL } = SEARCH_ANALYTICS_LIMITS;
+const MAX_TRACKED_HITS = SEARCH_ANALYTICS_LIMITS.trackedHits;
 /** Most filtered fields counted per search. */
 const MAX_FILTER_FIELDS = 100;
+/**
+ * The key of the queries counted beyond `maxQueriesPerDay` distinct ones in a catalog's day (no
+ * normalized query has parentheses, so none is counted under it).
+ */
+export const OTHER_QUERIES = '(other)';
+/** Impressions and feedback are counted for the first 100 positions only. */
+const MAX_EXAMINED_POSITION = 100;
 /** Each byte as two hex digits. */
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 /** Between two purges of what the retention no longer covers. */
@@ -92,6 +99,13 @@ export interface SearchAnalyticsOptions {
    * @example `1_000_000`
    */
   maxQueryIds?: number;
+  /**
+   * Distinct queries counted per catalog and day (by this process); the searches of others are
+   * counted under the query `(other)`, without behaviour feedback.
+   * @defaultValue `50000`
+   * @example `200_000`
+   */
+  maxQueriesPerDay?: number;
   /**
    * Keys (query, item, query-item of a day) and query ids held before a write starts at once.
    * @defaultValue `1000`
@@ -189,6 +203,9 @@ export class SearchAnalytics {
   #writing: Promise<void> = Promise.resolve();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #purgedAt = Number.NEGATIVE_INFINITY;
+  #registeredSincePurge = 0;
+  readonly #maxQueriesPerDay: number;
+  readonly #queriesSeen = new Map<string, { day: EpochDay; queries: Set<string> }>();
   #closed = false;
   #pool: Uint8Array = new Uint8Array(0);
   #poolAt = 0;
@@ -200,6 +217,7 @@ export class SearchAnalytics {
       catalogs,
       retentionDays = 90,
       maxQueryIds = 100_000,
+      maxQueriesPerDay = 50_000,
       flushSize = 1000,
       flushIntervalMs = 1000,
       refreshMs = 60_000,
@@ -217,6 +235,7 @@ export class SearchAnalytics {
     if (!positiveInteger(retentionDays) || retentionDays > 3650)
       fail(`retentionDays must be an integer from 1 to 3650, got ${retentionDays}`);
     if (!positiveInteger(maxQueryIds)) fail(`maxQueryIds must be a positive integer, got ${maxQueryIds}`);
+    if (!positiveInteger(maxQueriesPerDay)) fail(`maxQueriesPerDay must be a positive integer, got ${maxQueriesPerDay}`);
     if (!positiveInteger(flushSize)) fail(`flushSize must be a positive integer, got ${flushSize}`);
     if (!positiveInteger(flushIntervalMs)) fail(`flushIntervalMs must be a positive integer of milliseconds, got ${flushIntervalMs}`);
     if (!positiveInteger(refreshMs)) fail(`refreshMs must be a positive integer of milliseconds, got ${refreshMs}`);
@@ -235,6 +254,7 @@ export class SearchAnalytics {
     this.#onError = onError;
     this.#retentionDays = retentionDays;
     this.#maxQueryIds = maxQueryIds;
+    this.#maxQueriesPerDay = maxQueriesPerDay;
     this.#flushSize = flushSize;
     this.#flushIntervalMs = flushIntervalMs;
     this.#snapshots = new BehaviourSnapshots({
@@ -266,7 +286,7 @@ export class SearchAnalytics {
     if (search.kind === 'autocomplete' && !tracked) return undefined;
     const now = this.#clock();
     const day = dayOf(now);
-    const query = normalizeQuery(search.text);
+    const query = this.#queryKey(search.catalog, day, normalizeQuery(search.text));
     const counts = this.#pending.queries.at(search.catalog, day, query, '');
     counts.searches++;
     if (search.totalHits === 0) counts.zeroResults++;
@@ -288,9 +308,13 @@ export class SearchAnalytics {
         visitorId: search.visitorId ?? null,
         time: now,
       });
-      const pairs = this.#pending.queryItems;
-      const items = pairs.of(search.catalog, day, query);
-      for (let i = 0; i < hits.length; i++) pairs.at(items, hits[i]!).examined += 1 / (offset + i + 1);
+      // Behaviour feedback of the first positions only: one of the 100th is examined 1 % of the time.
+      if (query !== OTHER_QUERIES) {
+        const pairs = this.#pending.queryItems;
+        const items = pairs.of(search.catalog, day, query);
+        const shown = Math.min(hits.length, MAX_EXAMINED_POSITION - offset);
+        for (let i = 0; i < shown; i++) pairs.at(items, hits[i]!).examined += 1 / (offset + i + 1);
+      }
     }
     this.#scheduleFlush();
     return queryId;
@@ -300,8 +324,8 @@ export class SearchAnalytics {
    * Records events following tracked answers (all or none): views, clicks and conversions per
    * query and item, on the day of the search they follow. Each is checked (at most 1,000 per
    * call; a click needs its position, 1 to 1,000; ids of at most 256 characters) and must follow
-   * a query id of this catalog the service still knows, else a `ValidationError` names
-   * `events[i].<field>`. Returns the events with their search's normalized query and visitor.
+   * a query id of this catalog the service still knows and name one of that answer's hits, else a
+   * `ValidationError` names `events[i].<field>`. Behaviour feedback counts the first 100 positions. Returns the events with their search's normalized query and visitor.
    *
    * @example
    * ```ts
@@ -315,30 +339,35 @@ export class SearchAnalytics {
       catalog,
       list.map((e) => e.queryID),
     );
-    const unknown = list.flatMap((e, i) =>
-      searches.has(e.queryID)
-        ? []
-        : [{ path: ['events', i, 'queryID'], message: `"${e.queryID}" is not a query id this catalog answered with (or it expired)` }],
-    );
-    if (unknown.length > 0) failWith(unknown, 'invalid search events');
+    // An event names an item of the answer it follows: what it counts is bounded by the catalog.
+    const problems = list.flatMap((e, i) => {
+      const search = searches.get(e.queryID);
+      if (!search)
+        return [{ path: ['events', i, 'queryID'], message: `"${e.queryID}" is not a query id this catalog answered with (or it expired)` }];
+      return search.hits.includes(e.itemId) ? [] : [{ path: ['events', i, 'itemId'], message: 'is not among the hits of that answer' }];
+    });
+    if (problems.length > 0) failWith(problems, 'invalid search events');
     return list.map((event) => {
       const search = searches.get(event.queryID)!;
       const day = dayOf(search.time);
       const item = this.#pending.items.at(catalog, day, '', event.itemId);
+      const shownAt = search.offset + search.hits.indexOf(event.itemId) + 1;
+      // Feedback only where impressions were counted (see recordSearch).
+      const feedback = search.query !== OTHER_QUERIES && shownAt <= MAX_EXAMINED_POSITION;
       if (event.type === 'view') item.views++;
       else {
         const query = this.#pending.queries.at(catalog, day, search.query, '');
         const pairs = this.#pending.queryItems;
-        const pair = pairs.at(pairs.of(catalog, day, search.query), event.itemId);
+        const pair = feedback ? pairs.at(pairs.of(catalog, day, search.query), event.itemId) : undefined;
         if (event.type === 'click') {
           query.clicks++;
           query.clickPositions += event.position!;
           item.clicks++;
-          pair.clicks++;
+          if (pair) pair.clicks++;
         } else {
           query.conversions++;
           item.conversions++;
-          pair.conversions++;
+          if (pair) pair.conversions++;
         }
       }
       this.#scheduleFlush();
@@ -349,7 +378,8 @@ export class SearchAnalytics {
   /**
    * Counts `purchase` and `pageview` analytics events for the items they link to (through the
    * items' `item_purchase_key` and `item_pageview_key`, see `Catalog.linkEvent`), today: the
-   * behaviour signal's purchases and page views. At most 1,000 events per call. Returns how
+   * behaviour signal's purchases and page views. At most 1,000 events per call, each with at most
+   * 50 properties (strings of at most 256 characters, numbers, or lists of at most 100). Returns how
    * many item counts were added.
    *
    * @example
@@ -359,8 +389,7 @@ export class SearchAnalytics {
    */
   async linkEvents(catalog: string, events: readonly AnalyticsEvent[]): Promise<number> {
     if (!this.#catalogs) throw new TypeError('SearchAnalytics: linkEvents needs the catalogs option');
-    if (!Array.isArray(events) || events.length > MAX_SEARCH_EVENTS_PER_CALL)
-      failWith([{ path: ['events'], message: `must be an array of at most ${MAX_SEARCH_EVENTS_PER_CALL} events` }]);
+    checkLinked(events, 'events');
     const source = await this.#catalogs.get(catalog);
     const linked = await Promise.all(events.map((e) => source.linkEvent(e)));
     const day = dayOf(this.#clock());
@@ -429,8 +458,12 @@ export class SearchAnalytics {
     const store = this.#storage.searchAnalytics;
     if (pending.size > 0) await store.write(pending.toWrite());
     const now = this.#clock();
-    if (now - this.#purgedAt >= PURGE_INTERVAL_MS) {
+    this.#registeredSincePurge += pending.searches.size;
+    // Hourly, or sooner when a tenth of the query-id cap was registered since: the registry then
+    // stays within 1.1 × maxQueryIds per catalog (plus one batch) however fast searches come.
+    if (now - this.#purgedAt >= PURGE_INTERVAL_MS || this.#registeredSincePurge >= this.#maxQueryIds / 10) {
       this.#purgedAt = now;
+      this.#registeredSincePurge = 0;
       await store.purge({
         beforeDay: dayOf(now) - this.#retentionDays + 1,
         beforeTime: now - this.#retentionDays * DAY_MS,
@@ -465,6 +498,20 @@ export class SearchAnalytics {
       for (const [id, search] of await this.#storage.searchAnalytics.lookup(catalog, missing)) found.set(id, search);
     }
     return found;
+  }
+
+  /**
+   * The key a day's query is counted under: itself while the catalog's day has fewer than
+   * `maxQueriesPerDay` distinct queries (in this process), {@link OTHER_QUERIES} beyond, so that
+   * random queries cannot grow the rollups without bound.
+   */
+  #queryKey(catalog: string, day: EpochDay, query: string): string {
+    let seen = this.#queriesSeen.get(catalog);
+    if (seen?.day !== day) this.#queriesSeen.set(catalog, (seen = { day, queries: new Set() }));
+    if (seen.queries.has(query)) return query;
+    if (seen.queries.size >= this.#maxQueriesPerDay) return OTHER_QUERIES;
+    seen.queries.add(query);
+    return query;
   }
 
   /** 32 hex digits from a pool of random bytes drawn 4 KiB at a time (one draw per id cost more than the rest of recording). */

@@ -303,7 +303,23 @@ export const searchEventsBody = z.object({
         visitorId: z.string().min(1).max(SEARCH_ANALYTICS_LIMITS.idLength).optional(),
       }),
     )
-    .max(SEARCH_ANALYTICS_LIMITS.eventsPerCall),
+    .max(SEARCH_ANALYTICS_LIMITS.eventsPerCall)
+    .optional(),
+  linked: z
+    .array(
+      z.object({
+        name: z.enum(['purchase', 'pageview']),
+        properties: z
+          .record(
+            z.string(),
+            z.union([z.string().max(SEARCH_ANALYTICS_LIMITS.idLength), z.number(), z.array(z.union([z.string(), z.number()])).max(100)]),
+          )
+          .describe('At most 50; values matched against the items’ item_purchase_key / item_pageview_key'),
+      }),
+    )
+    .max(SEARCH_ANALYTICS_LIMITS.eventsPerCall)
+    .optional()
+    .describe('Purchases and page views, counted for the items they link to (behaviour signals)'),
 });
 
 /** A JSON Schema object, as the document holds it. */

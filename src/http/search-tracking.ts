@@ -41,12 +41,18 @@ export function withQueryId(text: string, queryId: string | undefined): string {
 /** Time since `start` (a `performance.now()`), in milliseconds. */
 export const elapsedMs = (start: number): number => performance.now() - start;
 
-/** The body of `POST /search/events`: `{ events: [...] }`; the service checks each event. */
-export async function eventsOf(body: { json(): Promise<unknown> }): Promise<unknown> {
+/**
+ * The body of `POST /search/events`: `{ events?: [...], linked?: [...] }`, at least one of them;
+ * the service checks each event.
+ */
+export async function eventsOf(body: { json(): Promise<unknown> }): Promise<{ events?: unknown; linked?: unknown }> {
   const parsed = await body.json();
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     throw new ValidationError('the body must be an object { events: [...] }', [{ path: [], message: 'must be an object' }]);
-  return (parsed as { events?: unknown }).events;
+  const { events, linked } = parsed as { events?: unknown; linked?: unknown };
+  if (events === undefined && linked === undefined)
+    throw new ValidationError('events is required (or linked)', [{ path: ['events'], message: 'required (or linked)' }]);
+  return { events, linked };
 }
 
 /** The analytics a search handler records to, or a 404 for the events route when it has none. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RecordedInteraction, SearchInteraction } from '../analytics/events';
+import { checkLinked, type RecordedInteraction, type SearchInteraction } from '../analytics/events';
 import type { SearchAnalytics } from '../analytics/service';
 import type { CatalogRegistry } from '../catalog/registry';
 import {
@@ -307,7 +307,11 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const recorder = requireAnalytics(analytics);
     const identifier = await tenant(request, parseQueryString(url.search), false);
     await authorize(request, identifier);
-    const recorded = await recorder.recordEvents(identifier, (await eventsOf(body)) as SearchInteraction[]);
+    const { events, linked } = await eventsOf(body);
+    // Both lists are checked before either is recorded: all or nothing.
+    const purchases = linked === undefined ? undefined : checkLinked(linked, 'linked');
+    const recorded = events === undefined ? [] : await recorder.recordEvents(identifier, events as SearchInteraction[]);
+    if (purchases) await recorder.linkEvents(identifier, purchases);
     // Clicks and conversions of visitors in a search experiment count for its results; a failure
     // there is reported, and the events stay recorded.
     for (const hear of [
@@ -327,7 +331,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
   const render = (error: AbkitError, route: RouteSpec): Response => {
     // Events are a body: their problems name a field of it, not a query parameter.
     const details = error.details.map((d) =>
-      route.name === 'searchEvents' && d.path[0] === 'events'
+      route.name === 'searchEvents' && (d.path[0] === 'events' || d.path[0] === 'linked')
         ? { field: formatPath(d.path), message: d.message }
         : { parameter: queryParameter(d.path), message: d.message },
     );

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
@@ -189,6 +192,45 @@ describe('SearchAnalytics', () => {
     ).toEqual(['events', 0, 'queryID']);
   });
 
+  it('keeps at most 1.1 × maxQueryIds query ids per catalog, however fast searches come within the hour', async () => {
+    const { analytics, storage } = setup({ maxQueryIds: 100, flushSize: 10 });
+    const ids: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      ids.push(analytics.recordSearch(search('q', ['x']))!);
+      if (i % 10 === 9) await analytics.flush();
+    }
+    await analytics.flush();
+    const kept = await storage.searchAnalytics.lookup('shop', ids);
+    expect(kept.size).toBeGreaterThanOrEqual(100);
+    expect(kept.size).toBeLessThanOrEqual(110);
+    expect(kept.has(ids.at(-1)!)).toBe(true);
+  });
+
+  it('bounds what counts can grow by: events name a hit of their answer, distinct queries per day are capped, feedback stops at position 100', async () => {
+    const { analytics, storage } = setup({ maxQueriesPerDay: 2 });
+    const q = analytics.recordSearch(search('one', ['x', 'y']))!;
+    const foreign = await reasonOf(() => analytics.recordEvents('shop', [{ type: 'click', queryID: q, itemId: 'z', position: 3 }]));
+    expect((foreign as ValidationError).details).toEqual([
+      { path: ['events', 0, 'itemId'], message: 'is not among the hits of that answer' },
+    ]);
+    analytics.recordSearch(search('two', []));
+    analytics.recordSearch(search('three', [])); // a third distinct query today
+    analytics.recordSearch(search('four', []));
+    analytics.recordSearch(search('one', []));
+    expect((await analytics.analytics('shop')).topQueries.map((r) => [r.query, r.count])).toEqual([
+      ['(other)', 2],
+      ['one', 2],
+      ['two', 1],
+    ]);
+    const deep = Array.from({ length: 20 }, (_, i) => `d${i}`);
+    analytics.recordSearch(search('one', deep, { page: 4, hitsPerPage: 20 })); // positions 81 to 100
+    analytics.recordSearch(search('one', deep, { page: 5, hitsPerPage: 20 })); // 101 to 120: not counted
+    await analytics.flush();
+    const pairs = await storage.searchAnalytics.queryItems({ catalog: 'shop', since: 0, until: 100_000 }, 100);
+    expect(pairs.find((p) => p.itemId === 'd19')!.examined).toBe(1 / 100);
+    expect(pairs.find((p) => p.itemId === 'd0')!.examined).toBe(1 / 81);
+  });
+
   it('checks the range: calendar days, since ≤ until, at most 366 days', async () => {
     const { analytics } = setup();
     const fields = async (range: object) => ((await reasonOf(() => analytics.analytics('shop', range))) as ValidationError).details;
@@ -210,6 +252,29 @@ describe('SearchAnalytics', () => {
     expect(make({ halfLifeDays: 0 })).toThrow('halfLifeDays must be a positive number');
     expect(make({ signalWeights: { clicks: -1 } })).toThrow('signalWeights.clicks must be a number ≥ 0, got -1');
     expect(make({ catalogs: {} })).toThrow('catalogs must have a get(identifier) method');
+  });
+});
+
+describe('SearchAnalytics on a shared database', () => {
+  it('adds up what two instances count (writes are increments), and one accepts events following the other’s searches once written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'abkit-analytics-'));
+    const file = join(dir, 'shared.db');
+    const [a, b] = [await sqliteStorage({ filename: file }), await sqliteStorage({ filename: file })];
+    try {
+      const one = setup({ storage: a }).analytics;
+      const two = setup({ storage: b, random: (size) => new Uint8Array(size).map((_, i) => (i * 7 + 3) & 0xff) }).analytics;
+      const q = one.recordSearch(search('shared query', ['x']))!;
+      two.recordSearch(search('Shared  Query', []));
+      await one.flush();
+      await two.recordEvents('shop', [{ type: 'click', queryID: q, itemId: 'x', position: 1 }]);
+      const report = await two.analytics('shop');
+      expect(report.topQueries.map((r) => [r.query, r.count, r.zeroResults, r.clicks])).toEqual([['shared query', 2, 1, 1]]);
+      expect((await one.analytics('shop')).totals.clicks).toBe(1);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -269,7 +334,7 @@ const scenario = fc.array(
     events: fc.array(
       fc.record({
         type: fc.constantFrom('view', 'click', 'conversion'),
-        item: fc.constantFrom('a', 'b', 'c'),
+        item: fc.nat(),
         position: fc.integer({ min: 1, max: 20 }),
       }),
       {
@@ -299,11 +364,13 @@ async function rollupsEqualNaive(open: () => Promise<Storage>, runs: number) {
           if (s.hits.length === 0) n.zero++;
           naive.set(key, n);
           if (!q) continue;
+          // Events name items of the answer (the service refuses others).
+          const events = s.hits.length === 0 ? [] : s.events.map((e) => ({ ...e, item: s.hits[e.item % s.hits.length]! }));
           await analytics.recordEvents(
             'shop',
-            s.events.map((e) => ({ type: e.type as 'view', queryID: q, itemId: e.item, position: e.position })),
+            events.map((e) => ({ type: e.type as 'view', queryID: q, itemId: e.item, position: e.position })),
           );
-          for (const e of s.events) {
+          for (const e of events) {
             const it = items.get(e.item) ?? { clicks: 0, conversions: 0, views: 0 };
             if (e.type === 'click') {
               n.clicks++;

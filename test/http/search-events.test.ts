@@ -7,13 +7,17 @@ import { item } from '../helpers/search';
 
 const SEARCH_KEY = 'sk-acme-0123456789abcdef0123456789abcdef';
 
-async function setup(options: { requireSearchKey?: boolean } = {}) {
+async function setup(options: { requireSearchKey?: boolean; linked?: boolean } = {}) {
   const storage = memoryStorage();
   const registry = new CatalogRegistry({ storage });
   const { catalog } = await registry.create({ identifier: 'acme', searchApiKey: SEARCH_KEY });
   await registry.create({ identifier: 'globex' });
   await catalog.batch(
-    [item('a1', 'Acme rocket'), item('a2', 'Acme anvil'), item('a3', 'Roadrunner trap')].map((product) => ({
+    [
+      item('a1', 'Acme rocket', options.linked ? { item_purchase_key: ['SKU-A1'] } : {}),
+      item('a2', 'Acme anvil', options.linked ? { item_pageview_key: ['/p/a2'] } : {}),
+      item('a3', 'Roadrunner trap'),
+    ].map((product) => ({
       operation: 'create-replace' as const,
       product,
     })),
@@ -128,6 +132,28 @@ describe('search analytics over HTTP', () => {
     const badParam = await get(handler, '/search?index=acme_Catalog&text=acme&clickAnalytics=yes');
     expect(((await badParam.json()) as { details: { parameter: string }[] }).details[0]!.parameter).toBe('clickAnalytics');
     expect((await get(handler, `/search?index=acme_Catalog&text=a&visitorId=${'v'.repeat(257)}`)).status).toBe(400);
+  });
+
+  it('counts linked purchases and page views for the items they name through their keys, and names a bad one', async () => {
+    const { handler, analytics } = await setup({ linked: true });
+    const ok = await post(handler, '/search/events?index=acme_Catalog', {
+      linked: [
+        { name: 'purchase', properties: { sku: 'SKU-A1', quantity: 2 } },
+        { name: 'pageview', properties: { url: ['/p/a2', '/other'] } },
+      ],
+    });
+    expect(ok.status).toBe(204);
+    await analytics.refresh('acme');
+    expect(Object.fromEntries(analytics.behaviour.itemSignals('acme')!)).toEqual({ a1: 5, a2: 0.2 });
+    const bad = await post(handler, '/search/events?index=acme_Catalog', {
+      linked: [{ name: 'refund', properties: { sku: { deep: 1 } } }],
+    });
+    expect(((await bad.json()) as { details: { field: string }[] }).details.map((d) => d.field)).toEqual([
+      'linked[0].name',
+      'linked[0].properties',
+    ]);
+    const neither = await post(handler, '/search/events?index=acme_Catalog', {});
+    expect(((await neither.json()) as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(['events']);
   });
 
   it('authorizes events as it does search: the search key when the catalog requires it', async () => {
