@@ -140,7 +140,7 @@ export async function catalogPage(
     layout(
       ctx,
       `Catalog ${identifier}`,
-      html`<p><a href="${path}/search">Search playground</a></p>
+      html`<p><a href="${path}/search">Search playground</a>${ctx.services.searchAnalytics && html` · <a href="${path}/analytics">Search analytics</a>`}</p>
 <table><tbody><tr><th>Items accepted</th><td class="num">${accepted}</td></tr><tr><th>Items visible (searched)</th><td class="num">${visible.items.length}</td></tr>
 <tr><th>Visible version</th><td class="num">${visible.version}</td></tr><tr><th>Last synchronization</th><td>${visible.syncedAt === null ? 'never' : time(visible.syncedAt)}</td></tr>
 <tr><th>Next synchronization</th><td>${next !== null ? html`about ${time(next)} (every ${interval(settings.syncIntervalMs)})` : `on the host's schedule (every ${interval(settings.syncIntervalMs)})`}</td></tr></tbody></table>

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import type { SearchAnalytics } from '../analytics/service';
+import { analyticsPage } from './analytics';
 import { AdminKeys, type AdminKey } from '../access/admin-keys';
 import { RemoteControl } from '../access/remote-control';
 import type { AdminService } from '../admin/service';
@@ -73,6 +75,8 @@ export interface ConsoleOptions extends ErrorReporting {
   experiments?: ExperimentService;
   /** Turns on the catalog pages and the search playground. */
   catalogs?: CatalogRegistry;
+  /** Turns on each catalog's search analytics page (`abkit.searchAnalytics`). @defaultValue none */
+  searchAnalytics?: SearchAnalytics;
   /** Search options of the playground, for every catalog or per catalog (those of the search handler). @defaultValue none */
   search?: Omit<SearchServiceOptions, 'catalog'> | ((identifier: string) => Omit<SearchServiceOptions, 'catalog'>);
   /** Path prefix; the console is at `{prefix}/console`. @defaultValue `''` */
@@ -160,6 +164,7 @@ export const CONSOLE_ROUTES = [
   { method: 'POST', path: `${CATALOG}/merchandising`, name: 'saveMerchandising' },
   { method: 'POST', path: `${CATALOG}/merchandising/remove`, name: 'removeMerchandising' },
   { method: 'POST', path: `${CATALOG}/behaviour`, name: 'saveBehaviour' },
+  { method: 'GET', path: `${CATALOG}/analytics`, name: 'analytics' },
   { method: 'GET', path: `${C}/audit`, name: 'audit' },
 ] as const satisfies readonly RouteSpec[];
 
@@ -242,7 +247,8 @@ export function consoleRoutes(options: ConsoleOptions): Routes {
   // One search service per catalog, as the search handler keeps (bounded by the catalogs), built
   // anew when the catalog's settings change: a pin saved on the catalog page shows at once.
   const search = catalogs ? searchServices(catalogs, options.search) : undefined;
-  const services: ConsoleServices = { admin, engine, experiments, remote, catalogs, search, sessions, clock };
+  const { searchAnalytics } = options;
+  const services: ConsoleServices = { admin, engine, experiments, remote, catalogs, search, searchAnalytics, sessions, clock };
   const prefix = normalizePrefix(options.prefix);
   const base = `${prefix}${C}`;
 
@@ -351,6 +357,7 @@ export function consoleRoutes(options: ConsoleOptions): Routes {
     saveMerchandising: signedIn((ctx) => saveMerchandising(ctx, merchandisingAgain(ctx))),
     removeMerchandising: signedIn((ctx) => removeMerchandising(ctx, merchandisingAgain(ctx))),
     saveBehaviour: signedIn((ctx) => saveBehaviour(ctx, merchandisingAgain(ctx))),
+    analytics: signedIn(analyticsPage),
     audit: signedIn(auditPage),
   };
 

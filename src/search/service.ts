@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Catalog } from '../catalog/catalog';
 import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
@@ -185,6 +186,49 @@ export interface SearchServiceOptions {
 }
 
 /**
+ * The settings {@link SearchService.withSettings} may change: they act on queries and ranking,
+ * not on what the index holds.
+ *
+ * @example
+ * ```ts
+ * const names = VIEW_SETTINGS.join(', '); // rankingRules, customRanking, …
+ * ```
+ */
+export const VIEW_SETTINGS = [
+  'rankingRules',
+  'customRanking',
+  'tieBreak',
+  'matchingStrategy',
+  'synonyms',
+  'stopWords',
+  'priceIntent',
+  'facets',
+  'maxFacetValues',
+  'merchandising',
+  'behaviour',
+] as const;
+
+/**
+ * Settings of a view of a {@link SearchService} (see {@link SearchService.withSettings}).
+ *
+ * @example
+ * ```ts
+ * const settings: SearchViewSettings = { customRanking: ['popularity:desc'], synonyms: { multiWay: [['tv', 'television']] } };
+ * const view = search.withSettings(settings);
+ * ```
+ */
+export type SearchViewSettings = Pick<SearchServiceOptions, (typeof VIEW_SETTINGS)[number]>;
+
+/** A service's index and its build in progress, shared with its views. */
+interface SharedIndex {
+  current: SearchIndex | undefined;
+  building: Promise<SearchIndex> | undefined;
+  checkedAt: number;
+  /** Builds the current visible version with the settings of the service that made this. */
+  readonly build: () => Promise<SearchIndex>;
+}
+
+/**
  * Query terms taken into account, as Meilisearch does: later ones are ignored, which also bounds
  * the work one query can cause.
  *
@@ -253,9 +297,9 @@ export class SearchService {
   readonly #merchandiser: Merchandiser;
   readonly #behaviour: Behaviour | undefined;
   readonly #clock: () => number;
-  #current: SearchIndex | undefined;
-  #building: Promise<SearchIndex> | undefined;
-  #checkedAt = -Infinity;
+  /** The index, shared with the views of {@link SearchService.withSettings}; built by the service that made it. */
+  #shared: SharedIndex = { current: undefined, building: undefined, checkedAt: -Infinity, build: () => this.#build() };
+  #views: LRUCache<string, SearchService> | undefined;
   #work: SearchWork = {
     dictionaryNodes: 0,
     wordsReached: 0,
@@ -433,6 +477,39 @@ export class SearchService {
     return feedback && feedback.size > 0 ? feedback : undefined;
   }
 
+  /**
+   * A view of this service searching with other query-time settings (see {@link SearchViewSettings}),
+   * over the same index: an A/B test of ranking builds no second index. Views are kept per JSON
+   * of their settings, the 64 most recently used; a bad setting throws a `TypeError` naming it,
+   * as the constructor does, and a setting that shapes the index (`searchableFields`, `boosts`,
+   * `stemmer`, `embedder`, …) is refused.
+   *
+   * @example
+   * ```ts
+   * const byPopularity = search.withSettings({ rankingRules: ['words', 'customRanking', 'bm25'], customRanking: ['popularity:desc'] });
+   * const page = await byPopularity.search({ text: 'phone' }); // the same index as search's
+   * ```
+   */
+  withSettings(settings: SearchViewSettings): SearchService {
+    if (settings === null || typeof settings !== 'object' || Array.isArray(settings))
+      throw new TypeError(`SearchService.withSettings: settings must be an object, got ${JSON.stringify(settings)}`);
+    const key = JSON.stringify(settings);
+    this.#views ??= new LRUCache({ max: 64 });
+    const cached = this.#views.get(key);
+    if (cached) return cached;
+    const own: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(settings)) {
+      if (!(VIEW_SETTINGS as readonly string[]).includes(name))
+        throw new TypeError(`SearchService.withSettings: ${name} is not a query-time setting (${VIEW_SETTINGS.join(', ')})`);
+      // An absent setting keeps this service's, not the default.
+      if (value !== undefined) own[name] = value;
+    }
+    const view = new SearchService({ ...this.#options, ...own });
+    view.#shared = this.#shared;
+    this.#views.set(key, view);
+    return view;
+  }
+
   /** Runs a search (interfaces.md, Search); {@link ValidationError} names the offending parameter. */
   async search(input: SearchQueryInput): Promise<SearchResponse> {
     const { items, shown, facets, totalPages, totalHits, hitsPerPage, page } = await this.#answer(input);
@@ -445,19 +522,25 @@ export class SearchService {
    * `JSON.stringify` of {@link SearchService.search}'s answer, the same text, and its total: each
    * hit's item is serialized once while it stays in the index (items are deep-frozen copies, see
    * frozenCopy), then only its score per answer, and no hit object is made. Serializing the
-   * hits was a tenth of the time of `GET /search` through `abkit serve`.
+   * hits was a tenth of the time of `GET /search` through `abkit serve`. With the page's item ids
+   * in order, and its page and size.
    * @internal
    */
-  async searchText(input: SearchQueryInput): Promise<{ text: string; totalHits: number }> {
+  async searchText(
+    input: SearchQueryInput,
+  ): Promise<{ text: string; totalHits: number; ids: string[]; page: number; hitsPerPage: number }> {
     const { items, shown, facets, totalPages, totalHits, hitsPerPage, page } = await this.#answer(input);
     let text = '{"hits":[';
+    // The page's item ids, in order, for search analytics (what a click's position refers to).
+    const ids: string[] = new Array(shown.length);
     for (let k = 0; k < shown.length; k++) {
       const { doc, score, details } = shown[k]!;
+      ids[k] = items[doc]!.id;
       text += (k === 0 ? '' : ',') + hitText(items[doc]!, score, details);
     }
     // The keys in the order of search()'s answer.
     text += `],${JSON.stringify({ facets, totalPages, totalHits, hitsPerPage, page }).slice(1)}`;
-    return { text, totalHits };
+    return { text, totalHits, ids, page, hitsPerPage };
   }
 
   /** A search's page of documents, its facets and totals (see {@link SearchService.search}). */
@@ -680,25 +763,27 @@ export class SearchService {
   /** The index of the current visible version (built on first use). */
   async #index(): Promise<SearchIndex> {
     const now = Date.now();
-    const current = this.#current;
-    if (current && now - this.#checkedAt < this.#refreshMs) return current;
+    const shared = this.#shared;
+    const current = shared.current;
+    if (current && now - shared.checkedAt < this.#refreshMs) return current;
     const version = await this.catalog.visibleVersion();
-    this.#checkedAt = now;
+    shared.checkedAt = now;
     if (current && current.version === version) return current;
     // One build at a time; while it runs, other searches keep the previous index.
-    if (this.#building) return current ?? this.#building;
-    const building = this.#build().finally(() => {
-      this.#building = undefined;
+    if (shared.building) return current ?? shared.building;
+    const building = shared.build().finally(() => {
+      shared.building = undefined;
     });
-    this.#building = building;
+    shared.building = building;
     // The search that noticed the new version waits for it; the others meanwhile keep the previous.
     return building;
   }
 
   async #build(): Promise<SearchIndex> {
     // Items that did not change come back as the same objects, which the build copies from the previous index.
-    const visible = await this.catalog.visible({ reuse: this.#current?.items });
-    const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer, this.#current);
+    const shared = this.#shared;
+    const visible = await this.catalog.visible({ reuse: shared.current?.items });
+    const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer, shared.current);
     const { embedder } = this.#options;
     if (embedder) {
       const vectors: Float32Array[] = [];
@@ -708,7 +793,7 @@ export class SearchService {
       }
       index.vectors = vectors;
     }
-    if (!this.#current || this.#current.version <= index.version) this.#current = index;
+    if (!shared.current || shared.current.version <= index.version) shared.current = index;
     return index;
   }
 

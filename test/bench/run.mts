@@ -11,6 +11,7 @@ import { benchRelevance } from './relevance';
 import { benchRelevanceCatalogs } from './relevance-catalogs';
 import { benchResults } from './results';
 import { benchSearch } from './search';
+import { benchSearchAnalytics } from './search-analytics';
 import { benchSearchMerchandising } from './search-merchandising';
 import { benchSearchSync } from './search-sync';
 import { benchStorage } from './storage';
@@ -38,6 +39,7 @@ if (only === 'http') await benchHttp();
 if (!only || only === 'tokens') print('Remote control tokens', await benchTokens());
 if (!only || only === 'catalog') print('Catalog batches', await benchCatalog());
 if (!only || only === 'search') await withBestBuy('Search latency', benchSearch);
+if (!only || only === 'search-analytics') await withBestBuy('Search analytics', benchSearchAnalytics);
 if (!only || only === 'search-merchandising')
   await withBestBuy('Search with merchandising and behaviour ranking', benchSearchMerchandising);
 if (!only || only === 'search-sync') await withBestBuy('Search sync on SQL stores', benchSearchSync);
