@@ -42,6 +42,12 @@ const behaviourOn = (search: CatalogSearchSettings | null): boolean => {
   return b === true || (typeof b === 'object' && b !== null && b.enabled !== false);
 };
 
+/** How far re-ranking moves an item under these settings (RerankOptions' default: 3). */
+const maxShift = (search: CatalogSearchSettings | null): number => {
+  const rerank = typeof search?.behaviour === 'object' ? search.behaviour.rerank : undefined;
+  return typeof rerank === 'object' ? (rerank.maxShift ?? 3) : 3;
+};
+
 /** The merchandising section of a catalog page (`path`: the catalog page's path). */
 export function merchandisingSection(ctx: PageContext, path: string, search: CatalogSearchSettings | null, form?: MerchandisingForm): Html {
   const rules = search?.merchandising ?? [];
@@ -76,7 +82,7 @@ ${form && form.problems.length > 0 && html`<ul class="error" role="alert">${form
 ${postForm(
   ctx.session,
   `${path}/behaviour`,
-  html`<p><label><input type="checkbox" id="behaviour-enabled" name="enabled" value="true"${behaviourOn(search) ? html` checked` : ''}> Behaviour ranking: reorder a query's first hits by what shoppers clicked (an item moves at most 3 places), and rank by <code>_behaviour</code> where <code>customRanking</code> names it</label></p>
+  html`<p><label><input type="checkbox" id="behaviour-enabled" name="enabled" value="true"${behaviourOn(search) ? html` checked` : ''}> Behaviour ranking: reorder a query's first hits by what shoppers clicked (an item moves at most ${maxShift(search)} places), and rank by <code>_behaviour</code> where <code>customRanking</code> names it</label></p>
 <button type="submit">Save behaviour ranking</button>`,
 )}`;
 }

@@ -139,13 +139,15 @@ export interface RerankDetail {
  * Reorders the first hits of a query (their item ids, in rank order) by their click feedback,
  * within the guardrails: items with at least `minExamined` examinations are ordered by their
  * shrunk click rate, the others by the query's mean, ties keeping their order, and no item moves
- * more than `maxShift` positions. Undefined (the order unchanged) when no item has evidence.
+ * more than `maxShift` positions, nor out of its group when `groups` gives each hit's (boosted 1,
+ * buried -1: merchandising's). Undefined (the order unchanged) when no item has evidence.
  */
 export function rerank(
   ids: readonly string[],
   feedback: ReadonlyMap<string, QueryFeedback>,
   options: Required<RerankOptions>,
   after = 0,
+  groups?: ArrayLike<number>,
 ): { order: number[]; details: Map<number, RerankDetail> } | undefined {
   let clicks = 0;
   let examined = 0;
@@ -166,7 +168,7 @@ export function rerank(
     evidence = true;
   }
   if (!evidence) return undefined;
-  const order = displaced(keys, options.maxShift);
+  const order = displaced(keys, options.maxShift, groups);
   const details = new Map<number, RerankDetail>();
   order.forEach((i, p) => {
     const f = feedback.get(ids[i]!);
@@ -178,9 +180,10 @@ export function rerank(
 /**
  * The order of `keys` (higher first, ties in index order) closest to sorting in which no index
  * moves more than `shift` places: at each place, the index that would otherwise move down
- * too far, else the best index not more than `shift` places below.
+ * too far, else the best index not more than `shift` places below. With `groups` (in descending
+ * order along the list), the higher group is better whatever the keys, so no index leaves its group.
  */
-function displaced(keys: Float64Array, shift: number): number[] {
+function displaced(keys: Float64Array, shift: number, groups: ArrayLike<number> | undefined): number[] {
   const n = keys.length;
   const placed = new Uint8Array(n);
   const order: number[] = [];
@@ -188,7 +191,8 @@ function displaced(keys: Float64Array, shift: number): number[] {
     let pick = p - shift >= 0 && !placed[p - shift] ? p - shift : -1;
     if (pick < 0)
       for (let i = Math.max(0, p - shift); i <= Math.min(n - 1, p + shift); i++)
-        if (!placed[i] && (pick < 0 || keys[i]! > keys[pick]!)) pick = i;
+        if (!placed[i] && (pick < 0 || (groups && groups[i] !== groups[pick] ? groups[i]! > groups[pick]! : keys[i]! > keys[pick]!)))
+          pick = i;
     placed[pick] = 1;
     order.push(pick);
   }
@@ -206,6 +210,7 @@ export function reranked<T>(
   feedback: ReadonlyMap<string, QueryFeedback>,
   options: Required<RerankOptions>,
   after: number,
+  groupOf?: (entry: T) => number,
 ): { next: () => T | undefined; detail: (entry: T) => RerankDetail | undefined } {
   const head: T[] = [];
   for (let k = 0; k < options.depth; k++) {
@@ -213,7 +218,7 @@ export function reranked<T>(
     if (entry === undefined) break;
     head.push(entry);
   }
-  const moved = rerank(head.map(idOf), feedback, options, after);
+  const moved = rerank(head.map(idOf), feedback, options, after, groupOf && head.map(groupOf));
   const order = moved ? moved.order.map((i) => head[i]!) : head;
   const details = new Map<T, RerankDetail>();
   if (moved) for (const [i, d] of moved.details) details.set(head[i]!, d);

@@ -441,10 +441,13 @@ export class SearchService {
           }
         }
       : next;
-    const feedback = this.#feedback(query.text);
+    // An explicit sort is the shopper's order: clicks do not reorder it.
+    const feedback = query.sort.length === 0 ? this.#feedback(query.text) : undefined;
     // The layout of the positions before P reads only the first P + maxShift hits (no hit moves
     // further): a page re-ranks those, not the whole `depth`, and pages still agree.
     const guard = this.#behaviour?.rerank;
+    // Boosted and buried hits stay in their group.
+    const group = merch?.group;
     const re =
       feedback &&
       guard &&
@@ -454,6 +457,7 @@ export class SearchService {
         feedback,
         { ...guard, depth: Math.min(guard.depth, (query.page + 1) * query.hitsPerPage + guard.maxShift) },
         this.#rules.length + 1,
+        group && ((h) => group[list.doc(h)]!),
       );
     if (re) organic = re.next;
     const slots = placePins<{ h: H } | { pin: number }>(

@@ -31,6 +31,23 @@ const feedbackArb = (n: number) =>
   );
 
 describe('rerank', () => {
+  it('never moves an item out of its group (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -1, max: 1 }), { maxLength: 40 }),
+        fc.integer({ min: 0, max: 6 }),
+        feedbackArb(40),
+        (raw, maxShift, entries) => {
+          const groups = [...raw].sort((a, b) => b - a);
+          const itemIds = groups.map((_, i) => `i${i}`);
+          const feedback = new Map(entries.map((e) => [`i${e.item}`, { clicks: e.clicks, examined: e.examined }]));
+          const result = rerank(itemIds, feedback, { ...DEFAULTS, maxShift }, 0, groups);
+          if (result) expect(result.order.map((i) => groups[i])).toEqual(groups);
+        },
+      ),
+    );
+  });
+
   it('never moves an item more than maxShift positions, keeps every item, and moves nothing past depth (property)', () => {
     fc.assert(
       fc.property(
@@ -140,6 +157,21 @@ describe('behaviour ranking in SearchService', () => {
     );
     // The query with feedback does change.
     expect(ids(await withBehaviour.search({ text: 'phone' }))).not.toEqual(ids(await plain.search({ text: 'phone' })));
+  });
+
+  it('leaves an explicit sort alone, and keeps boosted and buried hits in their group', async () => {
+    const source = stub({}, { galaxy: { p11: { clicks: 50, examined: 50 }, p00: { clicks: 0, examined: 50 } } });
+    const service = await serviceOf(ITEMS, {
+      behaviour: { source, rerank: { maxShift: 5 } },
+      merchandising: [{ id: 'b', query: { equals: 'galaxy' }, boost: { popularity: [0] } }],
+    });
+    // Boosted: popularity 0 (p00, p03, p06, p09); p00 never clicked may not leave it, p11 clicked may not enter it.
+    const got = ids(await service.search({ text: 'galaxy', hitsPerPage: 12 }));
+    expect(got.slice(0, 4).sort()).toEqual(['p00', 'p03', 'p06', 'p09']);
+    expect(got[3]).toBe('p00'); // down 3: the end of its group
+    expect(got[6]).toBe('p11'); // up 5 (maxShift), not into the boosted group
+    const sorted = ids(await service.search({ text: 'galaxy', hitsPerPage: 12, sort: ['id:desc'] }));
+    expect(sorted).toEqual(ITEMS.map((i) => i.id).reverse());
   });
 
   it('pages concatenate to the whole re-ranked list, whatever the feedback and page size (property)', async () => {
