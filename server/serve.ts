@@ -20,6 +20,7 @@ import { CatalogRegistry } from '../src/catalog/registry';
 import { DecisionEngine } from '../src/decision/engine';
 import { ExperimentService } from '../src/results/experiments';
 import { createHandler } from '../src/http/handler';
+import { behaviourSourced } from '../src/search/behaviour-ranking';
 import type { Storage } from '../src/storage/storage';
 import { createNodeListener } from '../node/listener';
 import { bannerLines } from './banner';
@@ -165,10 +166,12 @@ async function start(
     retentionDays: config.searchAnalyticsRetentionDays,
     onError: (error) => logger.error({ err: error }, 'search analytics write failed'),
   });
+  // Settings turning behaviour ranking on read what search analytics records.
+  const sourced = behaviourSourced(searchAnalytics.behaviour);
   const search = {
     registry: catalogs,
     // The same object while the settings are unchanged: the search route rebuilds a catalog's service when it changes.
-    options: (identifier: string) => admin.searchSettings(identifier) ?? searchSettings.get(identifier) ?? NO_SEARCH_SETTINGS,
+    options: (identifier: string) => sourced(admin.searchSettings(identifier) ?? searchSettings.get(identifier) ?? NO_SEARCH_SETTINGS),
     onSearch: countZeroResults(metrics),
     analytics: searchAnalytics,
   };

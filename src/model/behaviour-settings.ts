@@ -26,7 +26,7 @@ export const rerankSchema = z.strictObject({
 });
 
 /**
- * Schema of the `behaviour` catalog search setting (the JSON part of {@link BehaviourOptions}:
+ * Schema of the `behaviour` catalog search setting (the JSON part of `BehaviourOptions` (abkit/types):
  * the host injects the source).
  *
  * @example
