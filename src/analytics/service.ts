@@ -6,6 +6,7 @@
  */
 import type { AnalyticsEvent } from '../catalog/catalog';
 import type { CatalogRegistry } from '../catalog/registry';
+import { LRUCache } from 'lru-cache';
 import { type RandomSource, secureRandom } from '../crypto';
 import { type BehaviourSource, normalizeQuery } from '../search/behaviour';
 import type { EpochDay, TrackedSearch } from '../storage/search-analytics';
@@ -199,6 +200,11 @@ export class SearchAnalytics {
   readonly #flushSize: number;
   readonly #flushIntervalMs: number;
   #pending = new Pending();
+  /**
+   * The deepest clicked position of each tracked answer clicked lately (see `#examine`): the
+   * newest ones, as many as the query ids kept; one forgotten counts its next click as its first.
+   */
+  #deepest: LRUCache<string, number>;
   /** The write in progress (flushes run one after the other). */
   #writing: Promise<void> = Promise.resolve();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -254,6 +260,7 @@ export class SearchAnalytics {
     this.#onError = onError;
     this.#retentionDays = retentionDays;
     this.#maxQueryIds = maxQueryIds;
+    this.#deepest = new LRUCache({ max: maxQueryIds });
     this.#maxQueriesPerDay = maxQueriesPerDay;
     this.#flushSize = flushSize;
     this.#flushIntervalMs = flushIntervalMs;
@@ -363,7 +370,10 @@ export class SearchAnalytics {
           query.clicks++;
           query.clickPositions += event.position!;
           item.clicks++;
-          if (pair) pair.clicks++;
+          if (pair) {
+            pair.clicks++;
+            this.#examine(catalog, day, search, shownAt);
+          }
         } else {
           query.conversions++;
           item.conversions++;
@@ -373,6 +383,29 @@ export class SearchAnalytics {
       this.#scheduleFlush();
       return { ...event, query: search.query, visitorId: event.visitorId ?? search.visitorId };
     });
+  }
+
+  /**
+   * A click at `shownAt` says how far its shopper read the answer (the cascade model: shoppers read
+   * down the list and stop after what they click). So a clicked answer counts each of its items
+   * down to the deepest click as examined once, and those below as not examined, in place of the
+   * 1/position every tracked answer counts at first (which stays for answers never clicked): items
+   * below a good first hit are not marked down for clicks their shoppers never had a chance to give.
+   */
+  #examine(catalog: string, day: EpochDay, search: TrackedSearch, shownAt: number): void {
+    const before = this.#deepest.get(search.queryId) ?? 0;
+    if (shownAt <= before) return;
+    this.#deepest.set(search.queryId, shownAt);
+    const pairs = this.#pending.queryItems;
+    const items = pairs.of(catalog, day, search.query);
+    const shown = Math.min(search.hits.length, MAX_EXAMINED_POSITION - search.offset);
+    for (let i = 0; i < shown; i++) {
+      const position = search.offset + i + 1;
+      // First click: 1/position becomes 1 above it and 0 below; a deeper one: 0 becomes 1 down to it.
+      const change =
+        before === 0 ? (position <= shownAt ? 1 - 1 / position : -1 / position) : position > before && position <= shownAt ? 1 : 0;
+      if (change !== 0) pairs.at(items, search.hits[i]!).examined += change;
+    }
   }
 
   /**

@@ -22,7 +22,7 @@ export { behaviourSettingsSchema } from '../model/behaviour-settings';
  */
 export interface RerankOptions {
   /**
-   * Examinations (impressions weighted by 1/position) an item needs for its clicks to count:
+   * Examinations (impressions weighted by how likely they were read, see `QueryFeedback`) an item needs for its clicks to count:
    * below, the item keeps the query's mean as its estimate and moves only as others pass it.
    * @defaultValue `5`
    */

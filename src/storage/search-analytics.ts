@@ -76,7 +76,7 @@ export interface ItemCounts {
 export interface QueryItemCounts {
   /** Click events on the item in answers to the query. */
   readonly clicks: number;
-  /** Σ 1/position over the item's impressions in tracked answers to the query. */
+  /** The item's examinations in tracked answers to the query: per answer 1/position, or, once clicked, 1 down to its deepest click and 0 below (see `QueryFeedback`). */
   readonly examined: number;
   /** Conversion events on the item in answers to the query. */
   readonly conversions: number;

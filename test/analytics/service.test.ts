@@ -279,7 +279,7 @@ describe('SearchAnalytics on a shared database', () => {
 });
 
 describe('SearchAnalytics.behaviour', () => {
-  it('answers click feedback per query and item with examinations weighted 1/position', async () => {
+  it('answers click feedback per query and item: examinations weighted 1/position, and down to the deepest click once clicked', async () => {
     const { analytics } = setup();
     const q1 = analytics.recordSearch(search('Phone case', ['a', 'b']))!;
     analytics.recordSearch(search('phone case', ['b', 'a'], { page: 1, hitsPerPage: 2 })); // positions 3 and 4
@@ -287,9 +287,27 @@ describe('SearchAnalytics.behaviour', () => {
     expect(analytics.behaviour.queryFeedback('shop', 'phone case')).toBeUndefined(); // no snapshot yet
     await analytics.refresh('shop');
     const feedback = analytics.behaviour.queryFeedback('shop', 'phone case')!;
+    // The clicked answer read down to b (a and b examined once); the other, never clicked, 1/position.
     expect(feedback.get('a')).toEqual({ clicks: 0, examined: 1 + 1 / 4 });
-    expect(feedback.get('b')).toEqual({ clicks: 1, examined: 1 / 2 + 1 / 3 });
+    expect(feedback.get('b')).toEqual({ clicks: 1, examined: 1 + 1 / 3 });
     expect(analytics.behaviour.queryFeedback('shop', 'other')).toBeUndefined();
+  });
+
+  it('counts the items below the deepest click of an answer as not examined, until a deeper click (the cascade model)', async () => {
+    const { analytics } = setup();
+    const q = analytics.recordSearch(search('lamp', ['a', 'b', 'c', 'd']))!;
+    const examined = async () => {
+      await analytics.refresh('shop');
+      const feedback = analytics.behaviour.queryFeedback('shop', 'lamp')!;
+      return ['a', 'b', 'c', 'd'].map((id) => Math.round((feedback.get(id)?.examined ?? 0) * 1e9) / 1e9);
+    };
+    await analytics.recordEvents('shop', [{ type: 'click', queryID: q, itemId: 'a', position: 1 }]);
+    expect(await examined()).toEqual([1, 0, 0, 0]);
+    // Clicking again above the deepest click changes nothing; a deeper click opens the items down to it.
+    await analytics.recordEvents('shop', [{ type: 'click', queryID: q, itemId: 'a', position: 1 }]);
+    expect(await examined()).toEqual([1, 0, 0, 0]);
+    await analytics.recordEvents('shop', [{ type: 'click', queryID: q, itemId: 'c', position: 3 }]);
+    expect(await examined()).toEqual([1, 1, 1, 0]);
   });
 
   it('decays item signals by the half-life and weighs purchases and page views linked through the catalog', async () => {
