@@ -187,6 +187,11 @@ export interface ShopperOptions {
   readonly sessionsPerVisitor?: number;
   /** @defaultValue `'v'` */
   readonly visitorPrefix?: string;
+  /**
+   * Seeds the popularity order of the queries, apart from `seed`: runs with other seeds then
+   * share one query mix (one shop), and differ only in their shoppers. @defaultValue 0
+   */
+  readonly popularitySeed?: number;
 }
 
 /** Words of no catalog, searched by the sessions drawn for no result (themselves Zipf-popular). */
@@ -206,9 +211,19 @@ export interface Session {
   readonly browse: Browse;
 }
 
-/** A session's own stream of draws: a function of the seed and the index only. */
+/** MurmurHash3's 32-bit finalizer: every input bit flips about half of the output bits. */
+function mix32(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * A session's own stream of draws: a function of the seed and the index only. Both go through a
+ * hash, so neighbouring sessions (or seeds) do not start from related generator states.
+ */
 export function sessionRandom(seed: number, index: number): () => number {
-  return seededRandom((Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) + Math.imul(index + 1, 0x85ebca6b)) >>> 0);
+  return seededRandom(mix32(mix32(seed >>> 0) ^ Math.imul(index + 1, 0x9e3779b1)));
 }
 
 function cumulative(weights: readonly number[]): Float64Array {
@@ -242,7 +257,7 @@ export class Shoppers {
 
   constructor(options: ShopperOptions) {
     const { queries, seed, model = DEFAULT_CLICK_MODEL, zipf = 1, noResultShare = 0, hitsPerPage = 10 } = options;
-    const { sessionsPerVisitor = 1, visitorPrefix = 'v' } = options;
+    const { sessionsPerVisitor = 1, visitorPrefix = 'v', popularitySeed = 0 } = options;
     if (queries.length === 0) throw new TypeError('Shoppers: queries must not be empty');
     if (!(zipf >= 0)) throw new TypeError(`Shoppers: zipf must be >= 0, got ${zipf}`);
     if (!(noResultShare >= 0 && noResultShare < 1)) throw new TypeError(`Shoppers: noResultShare must be in [0, 1), got ${noResultShare}`);
@@ -250,14 +265,20 @@ export class Shoppers {
     if (!(Number.isInteger(sessionsPerVisitor) && sessionsPerVisitor >= 1))
       throw new TypeError('Shoppers: sessionsPerVisitor must be a positive integer');
     checkClickModel(model);
-    this.options = { queries, seed, model, zipf, noResultShare, hitsPerPage, sessionsPerVisitor, visitorPrefix };
-    const shuffle = seededRandom(seed);
+    this.options = { queries, seed, model, zipf, noResultShare, hitsPerPage, sessionsPerVisitor, visitorPrefix, popularitySeed };
+    const shuffle = seededRandom(popularitySeed);
     const order = queries.map((q) => ({ q, key: shuffle() }));
     order.sort((a, b) => a.key - b.key);
     this.popular = order.map((o) => o.q);
     const zipfWeights = (n: number) => Array.from({ length: n }, (_, k) => 1 / (k + 1) ** zipf);
     this.#queries = cumulative(zipfWeights(this.popular.length));
     this.#noResult = cumulative(zipfWeights(NO_RESULT_QUERIES.length));
+  }
+
+  /** Each judged query's share of sessions (no-result sessions excluded: they are the rest). */
+  shares(): { query: JudgedQuery; share: number }[] {
+    const judged = 1 - this.options.noResultShare;
+    return this.popular.map((query, k) => ({ query, share: judged * (this.#queries[k]! - (k === 0 ? 0 : this.#queries[k - 1]!)) }));
   }
 
   /** Session `index`'s visitor, text and judged query, and the draws left for browsing. */
