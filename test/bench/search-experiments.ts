@@ -3,8 +3,10 @@
  * (test/helpers/shoppers.ts; BENCHMARKS.md, "Search analytics and experiments: simulator").
  */
 import { benchSearchAb } from './search-ranking-ab';
+import { benchSearchAnalyticsCounts } from './search-analytics-counts';
 
 /** Runs every measurement whose features are there, saying which are not. */
 export async function benchSearchExperiments(): Promise<void> {
+  await benchSearchAnalyticsCounts();
   await benchSearchAb();
 }

@@ -1,0 +1,73 @@
+/**
+ * Measurement 1 of #27 in small, on every run: simulated shoppers search a small catalog through
+ * SearchAnalytics, and what the memory store rolled up, the report and behaviour's feedback equal
+ * the plain tally of the simulated events exactly. (The bench runs the same on Best Buy, with
+ * SQLite and PostgreSQL too.)
+ */
+import { describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../src/index';
+import type { JudgedQuery } from '../bench/relevance-judgments';
+import { catalogOf, item } from '../helpers/search';
+import { Shoppers, tally } from '../helpers/shoppers';
+import { CachedSearches } from './ab';
+import { analyticsOver, differences, recordedSearch } from './analytics';
+
+const COLOURS = ['red', 'blue', 'green', 'black'];
+const KINDS = ['phone case', 'charger', 'cable', 'headphones', 'screen protector'];
+/** 60 items: every kind in every colour, three brands each. */
+const ITEMS = KINDS.flatMap((kind, k) =>
+  COLOURS.flatMap((colour, c) =>
+    ['Acme', 'Zenith', 'Orbit'].map((brand, b) => {
+      const id = `p${k}${c}${b}`;
+      return item(id, `${brand} ${colour} ${kind}`, { item_purchase_key: [id], item_pageview_key: [`/p/${id}`] });
+    }),
+  ),
+);
+/** Per kind and colour, graded: the kind in the colour 3, the kind 1. */
+const QUERIES: JudgedQuery[] = KINDS.flatMap((kind, k) =>
+  COLOURS.map((colour, c) => ({
+    query: `${colour}  ${kind.toUpperCase()}`,
+    kind: 'test',
+    judged: new Map<string, number>(ITEMS.filter((i) => i.id.startsWith(`p${k}`)).map((i) => [i.id, i.id.startsWith(`p${k}${c}`) ? 3 : 1])),
+  })),
+);
+
+describe('search analytics against simulated shoppers', () => {
+  it('counts every simulated search, click, view, conversion, page view and purchase exactly (memory store)', async () => {
+    const catalog = await catalogOf(ITEMS);
+    const storage = memoryStorage();
+    const analytics = analyticsOver(storage, catalog);
+    try {
+      const { search, record, flush } = recordedSearch(new CachedSearches(catalog), analytics, catalog.identifier);
+      const shoppers = new Shoppers({ queries: QUERIES, seed: 27, noResultShare: 0.1, sessionsPerVisitor: 3 });
+      const sessions = await shoppers.run(search, 1500, 0, record);
+      await flush();
+      const t = tally(sessions);
+      // The simulation exercised what the comparison checks.
+      expect(t.totals.zeroResults).toBeGreaterThan(50);
+      expect(t.totals.clicks).toBeGreaterThan(1000);
+      expect(t.totals.conversions).toBeGreaterThan(100);
+      expect(await differences(analytics, storage, catalog.identifier, t)).toEqual([]);
+    } finally {
+      await analytics.close();
+    }
+  });
+
+  it('sees a lost event: one click fewer is a difference', async () => {
+    const catalog = await catalogOf(ITEMS);
+    const storage = memoryStorage();
+    const analytics = analyticsOver(storage, catalog);
+    try {
+      const { search, record, flush } = recordedSearch(new CachedSearches(catalog), analytics, catalog.identifier);
+      const sessions = await new Shoppers({ queries: QUERIES, seed: 28 }).run(search, 200);
+      const clicked = sessions.findIndex((s) => s.browse.clicks.length > 0);
+      for (const [i, s] of sessions.entries())
+        await record(i === clicked ? { ...s, browse: { ...s.browse, clicks: s.browse.clicks.slice(1) } } : s);
+      await flush();
+      const found = await differences(analytics, storage, catalog.identifier, tally(sessions));
+      expect(found.some((d) => d.startsWith(`query ${sessions[clicked]!.query}:`))).toBe(true);
+    } finally {
+      await analytics.close();
+    }
+  });
+});
