@@ -4,9 +4,11 @@
  */
 import { benchSearchAb } from './search-ranking-ab';
 import { benchSearchAnalyticsCounts } from './search-analytics-counts';
+import { benchSearchBehaviour } from './search-behaviour';
 
 /** Runs every measurement whose features are there, saying which are not. */
 export async function benchSearchExperiments(): Promise<void> {
   await benchSearchAnalyticsCounts();
   await benchSearchAb();
+  await benchSearchBehaviour();
 }

@@ -21,17 +21,21 @@ export function analyticsOver(storage: Storage, catalog: Catalog): SearchAnalyti
   return new SearchAnalytics({ storage, catalogs: { get: async () => catalog }, clock: () => NOW, flushIntervalMs: 60_000 });
 }
 
+/** A page of ids for a text: what a search answers, before analytics records it. */
+export type PageOf = (text: string, hitsPerPage: number) => Promise<{ ids: string[]; totalHits: number }>;
+
 /**
- * In process: a search through `searches` (default settings) recorded by `analytics` with
- * clickAnalytics, and a recorder sending each session's events in batches of 1,000 (`flush`
- * sends the rest).
+ * In process: a search through `pageOf` (by default `searches` with the default settings)
+ * recorded by `analytics` with clickAnalytics, and a recorder sending each session's events in
+ * batches of 1,000 (`flush` sends the rest and writes what analytics holds).
  */
-export function recordedSearch(searches: CachedSearches, analytics: SearchAnalytics, catalog: string) {
+export function recordedSearch(searches: CachedSearches | PageOf, analytics: SearchAnalytics, catalog: string) {
+  const pageOf: PageOf = typeof searches === 'function' ? searches : (text, hitsPerPage) => searches.page({}, text, hitsPerPage);
   let events: SearchEvent[] = [];
   let linked: LinkedEvent[] = [];
   const search: Search = async ({ text, visitorId, hitsPerPage }) => {
     const started = performance.now();
-    const page = await searches.page({}, text, hitsPerPage);
+    const page = await pageOf(text, hitsPerPage);
     const queryID = analytics.recordSearch({
       catalog,
       kind: 'search',
