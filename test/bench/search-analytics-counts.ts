@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- search-experiments`, measurement 1: simulated shoppers on the judged Best Buy
- * queries (and no-result words) through SearchAnalytics on memory, SQLite and PostgreSQL (skipped,
+ * queries (and no-result words) through the search handler (GET /search, POST /search/events) and SearchAnalytics on memory, SQLite and PostgreSQL (skipped,
  * saying so, when unreachable); every rolled-up count, the report and behaviour's feedback are
  * compared with the plain tally of the simulated events.
  */
@@ -9,11 +9,10 @@ import { memoryStorage, type Storage } from '../../src/index';
 import { loadBestBuy } from '../helpers/bestbuy';
 import { dropSchema, POSTGRES_URL, postgresAvailable, testSchema } from '../helpers/postgres';
 import { Shoppers, tally } from '../helpers/shoppers';
-import { CachedSearches } from '../sim/ab';
-import { analyticsOver, differences, recordedSearch } from '../sim/analytics';
+import { analyticsOver, differences, httpShop } from '../sim/analytics';
 import { readHoldoutQueries, readJudgedQueries } from './relevance-judgments';
 
-const SESSIONS = 5000;
+const SESSIONS = 1000;
 
 /** The stores compared: memory, SQLite in memory, PostgreSQL in a fresh schema when it answers. */
 async function stores(): Promise<{ name: string; open: () => Promise<{ storage: Storage; drop: () => Promise<void> }> }[]> {
@@ -36,12 +35,11 @@ async function stores(): Promise<{ name: string; open: () => Promise<{ storage: 
 
 /** Runs the simulation on each store and prints what was counted and how many counts differ. */
 export async function benchSearchAnalyticsCounts(): Promise<{ store: string; differences: string[] }[]> {
-  const { catalog } = await loadBestBuy();
+  const { catalog, registry } = await loadBestBuy();
   const queries = [...readJudgedQueries(), ...readHoldoutQueries()];
-  const searches = new CachedSearches(catalog);
   console.log('\n## Search experiments: analytics counts against the simulated events');
   console.log(
-    `Best Buy, ${SESSIONS.toLocaleString('en')} sessions: ${queries.length} judged queries (Zipf-popular) and 5 % no-result words, 3 sessions per visitor; every search recorded with clickAnalytics, its clicks, views and conversions sent as search events (batches of 1,000), its page views and purchases linked through the catalog.`,
+    `Best Buy, ${SESSIONS.toLocaleString('en')} sessions: ${queries.length} judged queries (Zipf-popular) and 5 % no-result words, 3 sessions per visitor; every search through GET /search?clickAnalytics=true&visitorId=…, its clicks, views and conversions posted to POST /search/events (batches of 1,000), its page views and purchases linked through the catalog.`,
   );
   console.log('| store | searches | zero-result | clicks | conversions | queries | items | query-item pairs | counts differing |');
   console.log('|---|---|---|---|---|---|---|---|---|');
@@ -50,7 +48,7 @@ export async function benchSearchAnalyticsCounts(): Promise<{ store: string; dif
     const { storage, drop } = await open();
     const analytics = analyticsOver(storage, catalog);
     try {
-      const { search, record, flush } = recordedSearch(searches, analytics, catalog.identifier);
+      const { search, record, flush } = httpShop(registry, analytics, catalog.identifier);
       const shoppers = new Shoppers({ queries, seed: 2701, noResultShare: 0.05, sessionsPerVisitor: 3 });
       const t = tally(await shoppers.run(search, SESSIONS, 0, record));
       await flush();

@@ -4,12 +4,13 @@
  * and purchases as linked analytics events; then every count the store rolled up and the report
  * gives is compared with the plain tally of the same sessions.
  */
-import { SearchAnalytics } from '../../src/http/index';
-import type { Catalog, Storage } from '../../src/index';
+import { createSearchHandler, SearchAnalytics } from '../../src/http/index';
+import type { Catalog, CatalogRegistry, Storage } from '../../src/index';
 import { normalizeQuery } from '../../src/search/behaviour';
 import type { DayRange } from '../../src/storage/search-analytics';
 import { type LinkedEvent, linkedEvents, type Search, type SearchEvent, searchEvents, type Session, type Tally } from '../helpers/shoppers';
 import type { CachedSearches } from './ab';
+import { httpSearch, postEvents } from './http';
 
 /** The day every simulated search happens on (the analytics clock is fixed). */
 export const SIM_DAY = '2026-11-02';
@@ -25,14 +26,34 @@ export function analyticsOver(storage: Storage, catalog: Catalog): SearchAnalyti
 export type PageOf = (text: string, hitsPerPage: number) => Promise<{ ids: string[]; totalHits: number }>;
 
 /**
+ * Sends what a session did besides searching: its search events (through `send`, in batches of
+ * 1,000) and its page views and purchases, linked through the catalog by `analytics`. `flush`
+ * sends the rest and writes what analytics holds.
+ */
+function sessionRecorder(analytics: SearchAnalytics, catalog: string, send: (events: readonly SearchEvent[]) => Promise<unknown>) {
+  let events: SearchEvent[] = [];
+  let linked: LinkedEvent[] = [];
+  const flush = async () => {
+    for (let i = 0; i < events.length; i += BATCH) await send(events.slice(i, i + BATCH));
+    for (let i = 0; i < linked.length; i += BATCH) await analytics.linkEvents(catalog, linked.slice(i, i + BATCH));
+    events = [];
+    linked = [];
+    await analytics.flush();
+  };
+  const record = async (s: Session) => {
+    events.push(...searchEvents(s));
+    linked.push(...linkedEvents(s));
+    if (events.length >= BATCH || linked.length >= BATCH) await flush();
+  };
+  return { record, flush };
+}
+
+/**
  * In process: a search through `pageOf` (by default `searches` with the default settings)
- * recorded by `analytics` with clickAnalytics, and a recorder sending each session's events in
- * batches of 1,000 (`flush` sends the rest and writes what analytics holds).
+ * recorded by `analytics` with clickAnalytics, and a recorder of the sessions' events.
  */
 export function recordedSearch(searches: CachedSearches | PageOf, analytics: SearchAnalytics, catalog: string) {
   const pageOf: PageOf = typeof searches === 'function' ? searches : (text, hitsPerPage) => searches.page({}, text, hitsPerPage);
-  let events: SearchEvent[] = [];
-  let linked: LinkedEvent[] = [];
   const search: Search = async ({ text, visitorId, hitsPerPage }) => {
     const started = performance.now();
     const page = await pageOf(text, hitsPerPage);
@@ -51,19 +72,17 @@ export function recordedSearch(searches: CachedSearches | PageOf, analytics: Sea
     });
     return { ...page, queryID };
   };
-  const flush = async () => {
-    for (let i = 0; i < events.length; i += BATCH) await analytics.recordEvents(catalog, events.slice(i, i + BATCH));
-    for (let i = 0; i < linked.length; i += BATCH) await analytics.linkEvents(catalog, linked.slice(i, i + BATCH));
-    events = [];
-    linked = [];
-    await analytics.flush();
-  };
-  const record = async (s: Session) => {
-    events.push(...searchEvents(s));
-    linked.push(...linkedEvents(s));
-    if (events.length >= BATCH || linked.length >= BATCH) await flush();
-  };
-  return { search, record, flush };
+  return { search, ...sessionRecorder(analytics, catalog, (events) => analytics.recordEvents(catalog, events)) };
+}
+
+/**
+ * Over HTTP: `GET /search?clickAnalytics=true&visitorId=…` and `POST /search/events` through a
+ * search handler given `analytics` (page views and purchases go to `analytics.linkEvents`: they
+ * have no route of their own).
+ */
+export function httpShop(registry: CatalogRegistry, analytics: SearchAnalytics, catalog: string) {
+  const handler = createSearchHandler({ registry, analytics });
+  return { search: httpSearch(handler, catalog), ...sessionRecorder(analytics, catalog, (events) => postEvents(handler, catalog, events)) };
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
