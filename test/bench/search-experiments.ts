@@ -3,12 +3,14 @@
  * (test/helpers/shoppers.ts; BENCHMARKS.md, "Search analytics and experiments: simulator").
  */
 import { benchSearchAb } from './search-ranking-ab';
+import { benchSearchAnalyticsCost } from './search-analytics-cost';
 import { benchSearchAnalyticsCounts } from './search-analytics-counts';
 import { benchSearchBehaviour } from './search-behaviour';
 
-/** Runs every measurement whose features are there, saying which are not. */
+/** Runs the four measurements, printing their tables (BENCHMARKS.md has a run's). */
 export async function benchSearchExperiments(): Promise<void> {
   await benchSearchAnalyticsCounts();
   await benchSearchAb();
   await benchSearchBehaviour();
+  await benchSearchAnalyticsCost();
 }

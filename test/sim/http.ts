@@ -4,7 +4,7 @@
  * would call abkit.
  */
 import type { Handler } from '../../src/index';
-import { type Search, type SearchEvent, searchEvents, type Session } from '../helpers/shoppers';
+import type { Search, SearchEvent } from '../helpers/shoppers';
 
 const BASE = 'http://shop.test';
 const BATCH = 1000;
@@ -32,19 +32,4 @@ export async function postEvents(handler: Handler, catalog: string, events: read
     );
     if (response.status !== 204) throw new Error(`POST /search/events answered ${response.status}: ${await response.text()}`);
   }
-}
-
-/** A recorder posting each session's search events, in batches of up to 1,000 (`flush` posts the rest). */
-export function httpRecorder(handler: Handler, catalog: string) {
-  let pending: SearchEvent[] = [];
-  const flush = async () => {
-    const batch = pending;
-    pending = [];
-    await postEvents(handler, catalog, batch);
-  };
-  const record = async (s: Session) => {
-    pending.push(...searchEvents(s));
-    if (pending.length >= BATCH) await flush();
-  };
-  return { record, flush };
 }
