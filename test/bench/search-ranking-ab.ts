@@ -12,6 +12,7 @@ import {
   CachedSearches,
   type Checkpoint,
   experimentOf,
+  httpArms,
   inProcessArms,
   type Recorder,
   readResults,
@@ -99,7 +100,9 @@ function wilson(k: number, n: number): [number, number] {
 const shoppersOf = (queries: readonly JudgedQuery[], seed: number) => new Shoppers({ queries, seed, zipf: 1, visitorPrefix: `s${seed}-v` });
 
 /** The A/B and A/A figures, printed as tables. */
-export async function benchSearchAb(driver?: AbDriver): Promise<{ checkpoints: Checkpoint[][]; falsePositiveRate: number }> {
+export async function benchSearchAb(
+  driver?: AbDriver,
+): Promise<{ checkpoints: Checkpoint[][]; falsePositiveRate: number; httpIdentical: boolean }> {
   const queries = [...readJudgedQueries(), ...readHoldoutQueries()];
   const searches = new CachedSearches((await loadBestBuy()).catalog);
   const quality = await armQuality(searches, shoppersOf(queries, 1), queries);
@@ -135,9 +138,8 @@ export async function benchSearchAb(driver?: AbDriver): Promise<{ checkpoints: C
   CHECKPOINTS.forEach((n, i) => {
     const first = all[0]![i]!;
     const share = (m: 'click' | 'conversion') => `${all.filter((r) => worse(r[i]![m])).length}/${AB_RUNS}`;
-    const p = (v: number | null) => (v === null ? '—' : v < 0.0001 ? '< 0.0001' : fmt(v, 4));
     console.log(
-      `| ${n} | ${first.exposed.join(' / ')} | ${first.click.rates.map((r) => fmt(r)).join(' / ')} | ${p(first.click.pValue)} | ${share('click')} | ${first.conversion.rates.map((r) => fmt(r)).join(' / ')} | ${p(first.conversion.pValue)} | ${share('conversion')} |`,
+      `| ${n} | ${first.exposed.join(' / ')} | ${first.click.rates.map((r) => fmt(r)).join(' / ')} | ${pValue(first.click.pValue)} | ${share('click')} | ${first.conversion.rates.map((r) => fmt(r)).join(' / ')} | ${pValue(first.conversion.pValue)} | ${share('conversion')} |`,
     );
   });
   const firstSignificant = (m: 'click' | 'conversion') =>
@@ -145,6 +147,7 @@ export async function benchSearchAb(driver?: AbDriver): Promise<{ checkpoints: C
   console.log(
     `Median sessions until p < ${ALPHA} first: ${firstSignificant('click')} for clicks, ${firstSignificant('conversion')} for conversions (looking at every checkpoint: the A/A line below reads once, at its end).`,
   );
+  const http = await httpRun(all[0]!);
   let positives = 0;
   let clickPositives = 0;
   let srm = 0;
@@ -163,5 +166,33 @@ export async function benchSearchAb(driver?: AbDriver): Promise<{ checkpoints: C
   console.log(
     `A/A: ${AA_RUNS} runs of ${AA_SESSIONS} sessions (the same settings in both variations, seeds 5000…${4999 + AA_RUNS}), results read once at the end: conversions ${rate(positives)}; clicks ${rate(clickPositives)}; sample ratio mismatch in ${srm} runs.`,
   );
-  return { checkpoints: all, falsePositiveRate: positives / AA_RUNS };
+  return { checkpoints: all, falsePositiveRate: positives / AA_RUNS, httpIdentical: http };
 }
+
+const HTTP_CHECKPOINTS = CHECKPOINTS.filter((n) => n <= 3000);
+
+/**
+ * Run 1 again over HTTP (GET /search?visitorId= deciding through SearchExperiments, POST
+ * /search/events tracking): the same visitors, variations, pages and draws, so the same counts
+ * and p-values at every checkpoint. Prints them and whether they are identical.
+ */
+async function httpRun(inProcess: readonly Checkpoint[]): Promise<boolean> {
+  const { registry, catalog } = await loadBestBuy();
+  const queries = [...readJudgedQueries(), ...readHoldoutQueries()];
+  const { search, record, flush, read, close } = await httpArms(registry, catalog.identifier, ARMS);
+  const points = await runCheckpoints(shoppersOf(queries, 1000), search, record, flush, read, HTTP_CHECKPOINTS);
+  await close();
+  const same = points.every((p, i) => JSON.stringify(p) === JSON.stringify(inProcess[i]));
+  console.log(
+    `\nRun 1 over HTTP (campaign variations with search modifications, GET /search?clickAnalytics=true&visitorId=… deciding, events posted to POST /search/events and tracked as search_click / search_conversion): ${same ? 'identical' : 'DIFFERENT'} exposures, rates and p-values at every checkpoint to ${HTTP_CHECKPOINTS.at(-1)} sessions.`,
+  );
+  console.log('| sessions | exposed | click rates | p, clicks | conversion rates | p, conversions |');
+  console.log('|---|---|---|---|---|---|');
+  for (const p of points)
+    console.log(
+      `| ${p.sessions} | ${p.exposed.join(' / ')} | ${p.click.rates.map((r) => fmt(r)).join(' / ')} | ${pValue(p.click.pValue)} | ${p.conversion.rates.map((r) => fmt(r)).join(' / ')} | ${pValue(p.conversion.pValue)} |`,
+    );
+  return same;
+}
+
+const pValue = (v: number | null) => (v === null ? '—' : v < 0.0001 ? '< 0.0001' : fmt(v, 4));

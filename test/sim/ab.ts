@@ -10,10 +10,21 @@
  * reach ExperimentService through the search events hook. Both are a {@link Search} and a
  * {@link Recorder}.
  */
-import { type Catalog, DecisionEngine, ExperimentService, memoryStorage, SearchService, type SearchServiceOptions } from '../../src/index';
+import { createSearchHandler, SearchAnalytics, SearchExperiments } from '../../src/http/index';
+import {
+  type Catalog,
+  type CatalogRegistry,
+  DecisionEngine,
+  ExperimentService,
+  memoryStorage,
+  SearchService,
+  type SearchServiceOptions,
+} from '../../src/index';
+import { SEARCH_MODIFICATION_TYPE } from '../../src/model/search-settings';
 import type { ActivationInput } from '../../src/results/experiments';
 import type { TrackInput } from '../../src/results/track';
-import type { Search, Session, Shoppers } from '../helpers/shoppers';
+import { type Search, type SearchEvent, searchEvents, type Session, type Shoppers } from '../helpers/shoppers';
+import { httpSearch, postEvents } from './http';
 
 /** The campaign every simulated test runs. */
 export const CAMPAIGN = 'search-ab';
@@ -193,4 +204,37 @@ export async function runCheckpoints(
     out.push(await read(at));
   }
   return out;
+}
+
+/**
+ * Over HTTP: the same campaign with `search` modifications (the reference variation the
+ * catalog's own settings), a search handler with SearchAnalytics and SearchExperiments deciding
+ * `GET /search?visitorId=…`, and the sessions' events posted to `POST /search/events`, which
+ * tracks them for the results.
+ */
+export async function httpArms(registry: CatalogRegistry, catalog: string, arms: readonly [Arm, Arm]) {
+  const { engine, experiments } = await experimentOf(
+    abConfig(arms, (arm) => ({ type: SEARCH_MODIFICATION_TYPE, value: { catalog, ...arm.settings } })),
+  );
+  const analytics = new SearchAnalytics({ storage: memoryStorage(), flushIntervalMs: 60_000 });
+  const handler = createSearchHandler({
+    registry,
+    analytics,
+    experiments: new SearchExperiments({ engine, experiments, environment: 'prod' }),
+  });
+  let events: SearchEvent[] = [];
+  const record: Recorder = async (s) => {
+    events.push(...searchEvents(s));
+  };
+  const flush = async () => {
+    await postEvents(handler, catalog, events);
+    events = [];
+  };
+  return {
+    search: httpSearch(handler, catalog),
+    record,
+    flush,
+    read: (n: number) => readResults(experiments, n),
+    close: () => analytics.close(),
+  };
 }
