@@ -5,39 +5,16 @@
  * SQLite and PostgreSQL too.)
  */
 import { describe, expect, it } from 'vitest';
-import { CatalogRegistry, memoryStorage } from '../../src/index';
-import type { JudgedQuery } from '../bench/relevance-judgments';
-import { catalogOf, item } from '../helpers/search';
+import { memoryStorage } from '../../src/index';
+import { catalogOf } from '../helpers/search';
 import { Shoppers, tally } from '../helpers/shoppers';
 import { CachedSearches } from './ab';
 import { analyticsOver, differences, httpShop, recordedSearch } from './analytics';
-
-const COLOURS = ['red', 'blue', 'green', 'black'];
-const KINDS = ['phone case', 'charger', 'cable', 'headphones', 'screen protector'];
-/** 60 items: every kind in every colour, three brands each. */
-const ITEMS = KINDS.flatMap((kind, k) =>
-  COLOURS.flatMap((colour, c) =>
-    ['Acme', 'Zenith', 'Orbit'].map((brand, b) => {
-      const id = `p${k}${c}${b}`;
-      return item(id, `${brand} ${colour} ${kind}`, { item_purchase_key: [id], item_pageview_key: [`/p/${id}`] });
-    }),
-  ),
-);
-/** Per kind and colour, graded: the kind in the colour 3, the kind 1. */
-const QUERIES: JudgedQuery[] = KINDS.flatMap((kind, k) =>
-  COLOURS.map((colour, c) => ({
-    query: `${colour}  ${kind.toUpperCase()}`,
-    kind: 'test',
-    judged: new Map<string, number>(ITEMS.filter((i) => i.id.startsWith(`p${k}`)).map((i) => [i.id, i.id.startsWith(`p${k}${c}`) ? 3 : 1])),
-  })),
-);
+import { ITEMS, QUERIES, registryOf } from './fixture';
 
 describe('search analytics against simulated shoppers', () => {
   it('counts every simulated search, click, view, conversion, page view and purchase exactly, over HTTP (memory store)', async () => {
-    const registry = new CatalogRegistry({ storage: memoryStorage() });
-    const { catalog } = await registry.create({ identifier: 'sim' });
-    await catalog.batch(ITEMS.map((product) => ({ operation: 'create-replace' as const, product })));
-    await catalog.sync();
+    const { registry, catalog } = await registryOf('sim');
     const storage = memoryStorage();
     const analytics = analyticsOver(storage, catalog);
     try {
