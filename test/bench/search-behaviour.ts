@@ -57,6 +57,9 @@ async function pagesOf(service: SearchService, queries: readonly JudgedQuery[]):
 interface Point {
   sessions: number;
   searched: number;
+  /** Searched queries scoring higher, and lower, than without behaviour. */
+  raised: number;
+  dropped: number;
   unsearched: number;
   unchanged: number;
   lowered: number;
@@ -71,6 +74,7 @@ async function curve(subject: Subject, options: Omit<SearchServiceOptions, 'cata
   const searched = subject.queries.filter((_, i) => i % 2 === 0);
   const unsearched = subject.queries.filter((_, i) => i % 2 === 1);
   const baseUnsearched = baseline.filter((_, i) => i % 2 === 1);
+  const baseSearched = baseline.filter((_, i) => i % 2 === 0).map((ids, i) => ndcgAt(ids, searched[i]!.judged, K));
   // Pages are cached between two snapshot reads: the ranking only changes when the snapshot does.
   let cache = new Map<string, { ids: string[]; totalHits: number }>();
   const { search, record, flush } = recordedSearch(
@@ -101,9 +105,12 @@ async function curve(subject: Subject, options: Omit<SearchServiceOptions, 'cata
       const now = await pagesOf(service, unsearched);
       const scores = now.map((ids, i) => ndcgAt(ids, unsearched[i]!.judged, K));
       const base = baseUnsearched.map((ids, i) => ndcgAt(ids, unsearched[i]!.judged, K));
+      const learnt = (await pagesOf(service, searched)).map((ids, i) => ndcgAt(ids, searched[i]!.judged, K));
       points.push({
         sessions: n,
-        searched: mean((await pagesOf(service, searched)).map((ids, i) => ndcgAt(ids, searched[i]!.judged, K))),
+        searched: mean(learnt),
+        raised: learnt.filter((v, i) => v > baseSearched[i]! + 1e-12).length,
+        dropped: learnt.filter((v, i) => v < baseSearched[i]! - 1e-12).length,
         unsearched: mean(scores),
         unchanged: now.filter((ids, i) => ids.join() === baseUnsearched[i]!.join()).length,
         lowered: scores.filter((s, i) => s < base[i]! - 1e-12).length,
@@ -133,10 +140,14 @@ export async function benchSearchBehaviour(): Promise<Map<string, Point[]>> {
       const searched = Math.ceil(s.queries.length / 2);
       const unsearched = s.queries.length - searched;
       console.log(`\n### ${s.name}, ${setting.label}: ${searched} searched and ${unsearched} unsearched held-out queries`);
-      console.log('| sessions | nDCG@10 searched | nDCG@10 unsearched | unsearched ranked as without behaviour | unsearched lowered |');
-      console.log('|---|---|---|---|---|');
+      console.log(
+        '| sessions | nDCG@10 searched | searched raised / lowered | nDCG@10 unsearched | unsearched ranked as without behaviour | unsearched lowered |',
+      );
+      console.log('|---|---|---|---|---|---|');
       for (const p of points)
-        console.log(`| ${p.sessions} | ${fmt(p.searched)} | ${fmt(p.unsearched)} | ${p.unchanged}/${unsearched} | ${p.lowered} |`);
+        console.log(
+          `| ${p.sessions} | ${fmt(p.searched)} | ${p.raised} / ${p.dropped} | ${fmt(p.unsearched)} | ${p.unchanged}/${unsearched} | ${p.lowered} |`,
+        );
     }
   }
   return out;
