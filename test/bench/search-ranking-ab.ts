@@ -27,10 +27,10 @@ export const ARMS: readonly [Arm, Arm] = [
   { id: 'rules-bm25', settings: { rankingRules: ['bm25'] } },
 ];
 const CHECKPOINTS = [250, 500, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 12000] as const;
-const AB_RUNS = 20;
-const AA_RUNS = 400;
+export const AB_RUNS = 20;
+export const AA_RUNS = 400;
 const AA_SESSIONS = 2000;
-const ALPHA = 0.05;
+export const ALPHA = 0.05;
 
 /** What a run needs to search and record through: in process, or over HTTP once the handler decides. */
 export interface AbDriver {
@@ -89,7 +89,7 @@ function sampleSize(p1: number, p2: number): number {
 }
 
 /** Wilson 95 % interval of a proportion. */
-function wilson(k: number, n: number): [number, number] {
+export function wilson(k: number, n: number): [number, number] {
   const z = 1.959964;
   const p = k / n;
   const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
@@ -97,7 +97,8 @@ function wilson(k: number, n: number): [number, number] {
   return [centre - half, centre + half];
 }
 
-const shoppersOf = (queries: readonly JudgedQuery[], seed: number) => new Shoppers({ queries, seed, zipf: 1, visitorPrefix: `s${seed}-v` });
+export const shoppersOf = (queries: readonly JudgedQuery[], seed: number) =>
+  new Shoppers({ queries, seed, zipf: 1, visitorPrefix: `s${seed}-v` });
 
 /** The A/B and A/A figures, printed as tables. */
 export async function benchSearchAb(
