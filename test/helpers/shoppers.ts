@@ -429,8 +429,10 @@ export function tally(sessions: Iterable<Session>): Tally {
       q.zeroResults++;
       t.totals.zeroResults++;
     }
+    // An answer never clicked counts 1/position; a clicked one each item down to its deepest click, once.
+    const deepest = Math.max(0, ...s.browse.clicks.map((c) => c.position));
     s.answer.ids.forEach((id, i) => {
-      pair(id).examined += 1 / (i + 1);
+      pair(id).examined += deepest === 0 ? 1 / (i + 1) : i < deepest ? 1 : 0;
     });
     for (const c of s.browse.clicks) {
       q.clicks++;

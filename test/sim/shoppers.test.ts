@@ -188,11 +188,13 @@ describe('sessions', () => {
     expect(sum(t.items, (i) => i.clicks)).toBe(clicks);
     expect(sum(t.items, (i) => i.purchases)).toBe(conversions);
     expect([...t.pairs.values()].reduce((s, m) => s + sum(m, (p) => p.clicks), 0)).toBe(clicks);
-    // Each shown page adds 1 + 1/2 + … + 1/n of examination weight.
+    // A page never clicked adds 1 + 1/2 + … + 1/n of examination weight; a clicked one 1 per position down to its deepest click.
     const harmonic = (n: number) => Array.from({ length: n }, (_, i) => 1 / (i + 1)).reduce((a, b) => a + b, 0);
     const examined = [...t.pairs.values()].reduce((s, m) => s + sum(m, (p) => p.examined), 0);
+    const weight = (x: (typeof sessions)[number]) =>
+      x.browse.clicks.length === 0 ? harmonic(x.answer.ids.length) : Math.max(...x.browse.clicks.map((c) => c.position));
     expect(examined).toBeCloseTo(
-      sessions.reduce((s, x) => s + harmonic(x.answer.ids.length), 0),
+      sessions.reduce((s, x) => s + weight(x), 0),
       9,
     );
     const events = sessions.flatMap(searchEvents);
