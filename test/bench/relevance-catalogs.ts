@@ -6,6 +6,7 @@
  * Every engine searches the same fields, the name boosted alike in the peers (abkit's defaults have
  * no boost). Quality only: latency is the search benchmark's and the Best Buy section's.
  */
+import type { Catalog } from '../../src/index';
 import { loadBestBuy } from '../helpers/bestbuy';
 import { CATALOG_NAMES, type CatalogName, catalogNeed, loadCatalog, viewText } from '../helpers/catalogs';
 import { abkitEngine, type Engine, type FieldDoc, fts5Over, miniSearchOver, oramaOver } from './relevance-engines';
@@ -74,6 +75,15 @@ export async function measureHalf(
   };
 }
 
+/** A judged catalog: abkit's catalog, the same products as the peers index them, its two halves. */
+export interface JudgedCatalog {
+  title: string;
+  catalog: Catalog;
+  docs: FieldDoc[];
+  fields: readonly string[];
+  halves: [Half, JudgedQuery[]][];
+}
+
 interface Subject {
   title: string;
   abkit: Engine;
@@ -86,25 +96,24 @@ async function peersOver(docs: readonly FieldDoc[], fields: readonly string[]): 
   return [miniSearchOver(docs, fields), await oramaOver(docs, fields), fts5Over(docs, fields)];
 }
 
-async function bestBuySubject(): Promise<Subject> {
+async function bestBuyJudged(): Promise<JudgedCatalog> {
   const { catalog, products } = await loadBestBuy();
   // abkit's Best Buy items carry name, brand and description as text (test/helpers/bestbuy.ts); the
   // peers get the same three fields here, not the category path the Best Buy section gives them.
   const fields = ['name', 'brand', 'description'];
-  const docs = products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description }));
   return {
     title: 'Best Buy (cell phones and accessories)',
-    abkit: abkitEngine(catalog),
-    peers: await peersOver(docs, fields),
+    catalog,
+    docs: products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description })),
+    fields,
     halves: [
       ['tuning', readJudgedQueries()],
       ['holdout', readHoldoutQueries()],
     ],
-    fields,
   };
 }
 
-async function sharedSubject(name: CatalogName): Promise<Subject> {
+async function sharedJudged(name: CatalogName): Promise<JudgedCatalog> {
   const { shared, catalog, products } = await loadCatalog(name);
   const fields = shared.fields;
   const docs = products.map((p) => {
@@ -113,14 +122,25 @@ async function sharedSubject(name: CatalogName): Promise<Subject> {
   });
   return {
     title: shared.title,
-    abkit: abkitEngine(catalog),
-    peers: await peersOver(docs, fields),
+    catalog,
+    docs,
+    fields,
     halves: [
       ['tuning', readCatalogQueries(name, 'tuning')],
       ['holdout', readCatalogQueries(name, 'holdout')],
     ],
-    fields,
   };
+}
+
+/** Loaders of Best Buy and of every shared catalog whose data is present (a missing one is said). */
+export function judgedCatalogs(): (() => Promise<JudgedCatalog>)[] {
+  const loaders: (() => Promise<JudgedCatalog>)[] = [bestBuyJudged];
+  for (const name of CATALOG_NAMES) {
+    const need = catalogNeed(name);
+    if (need.met) loaders.push(() => sharedJudged(name));
+    else console.log(`\n## Relevance on ${name}: SKIPPED, ${need.missing} (see ../shared/data/README.md)`);
+  }
+  return loaders;
 }
 
 const fmt = (n: number, digits = 3) => n.toFixed(digits);
@@ -129,12 +149,10 @@ const signed = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))}`;
 /** Runs every catalog with data present (a missing one is skipped, saying so; under CI=true it throws) and prints the tables. */
 export async function benchRelevanceCatalogs(): Promise<HalfResult[]> {
   const results: HalfResult[] = [];
-  const subjects: (() => Promise<Subject>)[] = [bestBuySubject];
-  for (const name of CATALOG_NAMES) {
-    const need = catalogNeed(name);
-    if (need.met) subjects.push(() => sharedSubject(name));
-    else console.log(`\n## Relevance on ${name}: SKIPPED, ${need.missing} (see ../shared/data/README.md)`);
-  }
+  const subjects = judgedCatalogs().map((load) => async (): Promise<Subject> => {
+    const j = await load();
+    return { title: j.title, abkit: abkitEngine(j.catalog), peers: await peersOver(j.docs, j.fields), halves: j.halves, fields: j.fields };
+  });
   console.log(`\n## Relevance on four catalogs: abkit (defaults) and three peers, same run, top ${K}`);
   console.log(
     `Every engine searches the same fields; the peers boost the name ×2 (MiniSearch, Orama, FTS5 alike), abkit runs with its defaults. Interval: paired bootstrap of abkit − best peer nDCG@10 over queries, ${RESAMPLES.toLocaleString('en')} resamples, seed ${SEED}.`,

@@ -14,7 +14,7 @@ import { miniSearchEngine } from './relevance-engines';
 import { median, percentile } from './relevance-metrics';
 
 /** Shopper queries of the judged set: brands, models, typos, plurals, vague intents, punctuation. */
-const QUERIES = [
+export const QUERIES = [
   'samsung galaxy case',
   'iphone 7 plus case',
   'otterbx',
@@ -45,23 +45,23 @@ const FULL: Omit<SearchQueryInput, 'text'> = {
 /** Items of the large catalog (`BENCH_LARGE_ITEMS` overrides it for a quick run). */
 export const LARGE = Number(process.env.BENCH_LARGE_ITEMS ?? 100_000);
 
-interface Variant {
+export interface Variant {
   name: string;
   run(text: string): unknown;
 }
 
-interface Latency {
+export interface Latency {
   name: string;
   p50: number;
   p99: number;
 }
 
 /** Runs every query on every variant, rotating which variant goes first, and returns per-variant percentiles. */
-async function alternate(variants: readonly Variant[], rounds: number): Promise<Latency[]> {
-  for (const v of variants) for (const q of QUERIES) await v.run(q);
+export async function alternate(variants: readonly Variant[], rounds: number, queries: readonly string[] = QUERIES): Promise<Latency[]> {
+  for (const v of variants) for (const q of queries) await v.run(q);
   const times = variants.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
-    for (const q of QUERIES) {
+    for (const q of queries) {
       for (let j = 0; j < variants.length; j++) {
         const k = (j + round) % variants.length;
         const t = performance.now();
@@ -81,7 +81,7 @@ export function repeated(products: readonly BestBuyProduct[], count: number): Be
   return Array.from({ length: count }, (_, i) => toItem(products[i % products.length]!, i));
 }
 
-async function largeCatalog(items: readonly BestBuyItem[]): Promise<Catalog> {
+export async function largeCatalog(items: readonly BestBuyItem[]): Promise<Catalog> {
   const registry = new CatalogRegistry({ storage: memoryStorage() });
   const { catalog } = await registry.create({
     identifier: 'bench100k',
