@@ -279,3 +279,30 @@ export async function benchMiniSearch(): Promise<void> {
     `  plus the dependency, minisearch/dist/es/SearchableMap.js: ${codeLines(new URL('../../node_modules/minisearch/dist/es/SearchableMap.js', import.meta.url))}`,
   );
 }
+
+/**
+ * `npm run bench -- minisearch-control`: the latency comparison at `LARGE` items with the trie
+ * twice (an A/A control, built first and last around the SearchableMap variant): how far two
+ * services with the same dictionary drift apart in one run on this machine.
+ */
+export async function benchMiniSearchControl(): Promise<void> {
+  const { products } = await loadBestBuy();
+  const catalog = await largeCatalog(repeated(products, LARGE));
+  const queries = [...QUERIES, ...readJudgedQueries().map((q) => q.query), ...readHoldoutQueries().map((q) => q.query)];
+  const a = (await serviceWith('trie', catalog)).value;
+  const radix = (await serviceWith('searchable-map', catalog)).value;
+  const b = (await serviceWith('trie', catalog)).value;
+  const rows = await alternate(
+    [
+      { name: 'abkit trie, built first', run: (q: string) => a.search({ text: q }) },
+      { name: LABEL['searchable-map'], run: (q: string) => radix.search({ text: q }) },
+      { name: 'abkit trie, built last', run: (q: string) => b.search({ text: q }) },
+    ],
+    3,
+    queries,
+  );
+  console.log(`\n## A/A control at ${LARGE.toLocaleString('en-US')} items (text only, ${queries.length} queries, 3 rounds alternated)`);
+  console.log('| variant | p50 ms | p99 ms | p50 / first |');
+  console.log('|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.name} | ${ms(r.p50)} | ${ms(r.p99)} | ${(r.p50 / rows[0]!.p50).toFixed(2)} × |`);
+}

@@ -14,7 +14,7 @@ import { benchSearch } from './search';
 import { benchSearchSync } from './search-sync';
 import { benchStorage } from './storage';
 import { print } from './measure';
-import { benchMiniSearch } from './minisearch';
+import { benchMiniSearch, benchMiniSearchControl } from './minisearch';
 import { benchTokens } from './tokens';
 
 /** The search and relevance benchmarks need the shared Best Buy data; without it they say so (and fail under CI). */
@@ -47,3 +47,4 @@ if (!only || only === 'relevance')
   });
 if (!only || only === 'results') await benchResults();
 if (only === 'minisearch') await withBestBuy('Search and MiniSearch', benchMiniSearch);
+if (only === 'minisearch-control') await withBestBuy('Search and MiniSearch, A/A control', benchMiniSearchControl);
