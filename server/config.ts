@@ -49,6 +49,8 @@ export interface ServeConfig {
    * Empty: the admin API is off.
    */
   adminKeys: readonly AdminKey[];
+  /** `ABKIT_SEARCH_ANALYTICS_RETENTION_DAYS`: days of search analytics kept (90, 1 to 3,650). */
+  searchAnalyticsRetentionDays: number;
 }
 
 /** The variables `abkit serve` reads, each also a flag. */
@@ -70,6 +72,7 @@ export const SERVE_VARIABLES = [
   'ABKIT_SHUTDOWN_TIMEOUT_MS',
   'ABKIT_COALESCE_WRITES',
   'ABKIT_ADMIN_KEY',
+  'ABKIT_SEARCH_ANALYTICS_RETENTION_DAYS',
 ] as const;
 
 type Variable = (typeof SERVE_VARIABLES)[number];
@@ -118,11 +121,13 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
     if (value === undefined) throw new ConfigError(`flag --${m[1]} needs a value`);
     values[variable] = value;
   }
-  const integer = (name: Variable, fallback: number, min: number): number => {
+  const integer = (name: Variable, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
     const raw = values[name];
     if (raw === undefined) return fallback;
-    if (!/^\d{1,10}$/.test(raw) || Number(raw) < min)
-      throw new ConfigError(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max)
+      throw new ConfigError(
+        `${name} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}, got ${JSON.stringify(raw)}`,
+      );
     return Number(raw);
   };
   const eitherOf = (name: Variable, yes: string, no: string, fallback: boolean): boolean => {
@@ -171,6 +176,7 @@ export function parseServeConfig(args: readonly string[], env: Readonly<Record<s
     shutdownTimeoutMs: integer('ABKIT_SHUTDOWN_TIMEOUT_MS', 10_000, 1),
     coalesceWrites: eitherOf('ABKIT_COALESCE_WRITES', 'on', 'off', true),
     adminKeys: parseAdminKeys(values.ABKIT_ADMIN_KEY),
+    searchAnalyticsRetentionDays: integer('ABKIT_SEARCH_ANALYTICS_RETENTION_DAYS', 90, 1, 3650),
   };
 }
 

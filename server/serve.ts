@@ -12,6 +12,7 @@ import pino, { type Logger } from 'pino';
 import { AccessManager } from '../src/access/access-manager';
 import { AdminKeys } from '../src/access/admin-keys';
 import { AdminService } from '../src/admin/service';
+import { SearchAnalytics } from '../src/analytics/service';
 import { TokenService } from '../src/access/token-service';
 import type { CatalogSearchSettings } from '../src/bootstrap/schema';
 import { applyBootstrap, createDefaultEnvironment } from '../src/bootstrap/apply';
@@ -19,6 +20,7 @@ import { CatalogRegistry } from '../src/catalog/registry';
 import { DecisionEngine } from '../src/decision/engine';
 import { ExperimentService } from '../src/results/experiments';
 import { createHandler } from '../src/http/handler';
+import { behaviourSourced } from '../src/search/behaviour-ranking';
 import type { Storage } from '../src/storage/storage';
 import { createNodeListener } from '../node/listener';
 import { bannerLines } from './banner';
@@ -158,11 +160,20 @@ async function start(
   schedules.push(admin);
 
   const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
+  const searchAnalytics = new SearchAnalytics({
+    storage,
+    catalogs,
+    retentionDays: config.searchAnalyticsRetentionDays,
+    onError: (error) => logger.error({ err: error }, 'search analytics write failed'),
+  });
+  // Settings turning behaviour ranking on read what search analytics records.
+  const sourced = behaviourSourced(searchAnalytics.behaviour);
   const search = {
     registry: catalogs,
     // The same object while the settings are unchanged: the search route rebuilds a catalog's service when it changes.
-    options: (identifier: string) => admin.searchSettings(identifier) ?? searchSettings.get(identifier) ?? NO_SEARCH_SETTINGS,
+    options: (identifier: string) => sourced(admin.searchSettings(identifier) ?? searchSettings.get(identifier) ?? NO_SEARCH_SETTINGS),
     onSearch: countZeroResults(metrics),
+    analytics: searchAnalytics,
   };
   const handler = createHandler({
     decision: engine,
@@ -173,7 +184,11 @@ async function start(
     // The admin API only with a key: without one, /admin/v1 is a 404 like any unknown path.
     // The console's login attempts are limited per client address too (the socket's, as connections are).
     admin: adminKeys
-      ? { abkit: { admin }, keys: adminKeys, console: { clientAddress: (request) => keyOfClient(clientAddressOf(request)) } }
+      ? {
+          abkit: { admin, searchAnalytics },
+          keys: adminKeys,
+          console: { clientAddress: (request) => keyOfClient(clientAddressOf(request)) },
+        }
       : undefined,
     requestIdHeader: false,
     onError,
@@ -234,6 +249,15 @@ async function start(
       )
         logger.warn('connections still open after the shutdown timeout: closing anyway');
       clearTimeout(deadline);
+      // Search analytics counted in memory is written before the storage closes.
+      if (
+        (await within(
+          searchAnalytics.close().then(() => true),
+          CLOSE_STEP_MS,
+          false,
+        )) === false
+      )
+        logger.warn(`search analytics was not written within ${CLOSE_STEP_MS} ms`);
       if (
         (await within(
           storage.close().then(() => true),

@@ -10,6 +10,7 @@ export type { Campaign, VariationGroup, Variation, Targeting, TargetingOperator 
 export type { CompiledTargeting, CompiledTargetingGroup } from './decision/targeting';
 export type { ContextValue, VisitorContext, Operand } from './decision/visitor-values';
 export type { SemVer } from './model/semver';
+export type { SearchModification } from './model/search-settings';
 export type { AssignmentSource, CampaignDecision, DecidedVariation, Modifications, FlagMetadata } from './decision/compile';
 export type { FlagsResult, ResolvedFlag } from './decision/flags';
 export type { BucketingSource, BucketingSourceOptions } from './decision/poll';
@@ -39,13 +40,27 @@ export type { CreateCatalogInput, CreatedCatalog, KeyGrant } from './catalog/reg
 export type { StandardField, ValueKind, ItemProblem, ItemCheck, SchemaLookup } from './catalog/typing';
 export type { FieldType } from './model/field-types';
 export type { CatalogStore, CatalogRecord, SchemaField, FieldClaim, CatalogOperation, VisibleCatalog } from './storage/catalog';
-export type { Embedder, Facet, Hit } from './search/service';
+export type { Embedder, Facet, Hit, SearchViewSettings } from './search/service';
 export type { SearchWork } from './search/work';
 export type { Synonyms, Stemmer } from './search/analysis';
 export type { MatchingStrategy } from './search/matching';
 export type { RankingRule, RankingScoreDetails } from './search/ranking';
+export type { BehaviourSource, QueryFeedback } from './search/behaviour';
+export type { BehaviourOptions, RerankOptions, RerankDetail } from './search/behaviour-ranking';
+export type { MerchandisingRule, MerchandisingDetail } from './search/merchandising';
+export type { SearchProfile } from './search/naming';
 export type { AuditStore, AuditEntry, AuditWrite } from './storage/audit';
 export type { AccountStore, AccountRecord } from './storage/accounts';
+export type {
+  SearchAnalyticsStore,
+  SearchAnalyticsWrite,
+  TrackedSearch,
+  QueryCounts,
+  ItemCounts,
+  QueryItemCounts,
+  DayRange,
+  EpochDay,
+} from './storage/search-analytics';
 export type { CatalogSettingsStore, CatalogSettingsRecord } from './storage/catalog-settings';
 export type { RotatedSecret } from './access/access-manager';
 export type { AdminServiceOptions } from './admin/service';

@@ -320,6 +320,7 @@ describe('applyBootstrap: catalogs', () => {
       [{ customRanking: ['popularity'] }, 'customRanking'],
       [{ tieBreak: ['price'] }, 'tieBreak'],
       [{ matchingStrategy: 'any' }, 'matchingStrategy'],
+      [{ profile: 'grocery' }, 'profile'],
       [{ synonym: {} }, 'search'],
     ] as const) {
       const file = { catalogs: [{ ...withCatalog([]).catalogs[0], search }] };
@@ -445,6 +446,7 @@ describe('the bootstrap file format', () => {
           customRanking: ['popularity:desc'],
           tieBreak: ['price:asc'],
           matchingStrategy: 'last',
+          profile: 'retail',
           stopWords: ['the'],
           synonyms: { multiWay: [['tv', 'television']], oneWay: { phone: ['smartphone'] } },
           priceIntent: { words: ['under'], field: 'price' },

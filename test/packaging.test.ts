@@ -51,6 +51,7 @@ describe('entry points', () => {
     [/^adapters\//],
     [/^src\/decision\//, /^src\/catalog\//],
     [/^src\/results\//, /^src\/search\//],
+    [/^src\/analytics\//, /^src\/search-experiments\//],
     [/^src\/access\//],
     [/^src\/bootstrap\//],
     [/^src\/admin\//],

@@ -9,6 +9,7 @@ import { MemoryActivationStore } from './activations';
 import { MemoryAssignmentStore } from './assignments';
 import { MemoryCatalogStore } from './catalog';
 import { MemoryEventStore } from './events';
+import { MemorySearchAnalyticsStore } from './search-analytics';
 
 // Stored rows are frozen copies: callers can neither alias nor mutate stored state.
 const snapshot = frozenCopy;
@@ -216,6 +217,7 @@ export function memoryStorage(options: MemoryStorageOptions = {}): Storage {
     accounts: new MemoryAccountStore(),
     catalogSettings: new MemoryCatalogSettingsStore(),
     audit: new MemoryAuditStore(maxAuditEntries),
+    searchAnalytics: new MemorySearchAnalyticsStore(),
     async close() {},
   };
 }

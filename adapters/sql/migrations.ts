@@ -96,6 +96,26 @@ const MIGRATIONS: Migration[] = [
       'ALTER TABLE accesses ADD COLUMN last_used_at BIGINT',
     ],
   },
+  {
+    version: 8,
+    description:
+      'search analytics: counts rolled up per catalog, UTC day and query, item, query and item, or filtered field (a write adds to them), and the registry of tracked searches',
+    statements: () => [
+      'CREATE TABLE search_query_days (catalog TEXT NOT NULL, day INTEGER NOT NULL, query TEXT NOT NULL, searches BIGINT NOT NULL, tracked BIGINT NOT NULL, zero_results BIGINT NOT NULL, clicks BIGINT NOT NULL, click_positions BIGINT NOT NULL, conversions BIGINT NOT NULL, latency_ms DOUBLE PRECISION NOT NULL, PRIMARY KEY (catalog, day, query))',
+      'CREATE TABLE search_item_days (catalog TEXT NOT NULL, day INTEGER NOT NULL, item_id TEXT NOT NULL, clicks BIGINT NOT NULL, conversions BIGINT NOT NULL, views BIGINT NOT NULL, purchases BIGINT NOT NULL, pageviews BIGINT NOT NULL, PRIMARY KEY (catalog, day, item_id))',
+      'CREATE TABLE search_query_item_days (catalog TEXT NOT NULL, day INTEGER NOT NULL, query TEXT NOT NULL, item_id TEXT NOT NULL, clicks BIGINT NOT NULL, examined DOUBLE PRECISION NOT NULL, conversions BIGINT NOT NULL, PRIMARY KEY (catalog, day, query, item_id))',
+      // Retention deletes by day across catalogs.
+      'CREATE INDEX search_query_days_day ON search_query_days (day)',
+      'CREATE INDEX search_item_days_day ON search_item_days (day)',
+      'CREATE INDEX search_query_item_days_day ON search_query_item_days (day)',
+      'CREATE TABLE search_filter_days (catalog TEXT NOT NULL, day INTEGER NOT NULL, field TEXT NOT NULL, searches BIGINT NOT NULL, PRIMARY KEY (catalog, day, field))',
+      'CREATE INDEX search_filter_days_day ON search_filter_days (day)',
+      'CREATE TABLE search_queries (query_id TEXT PRIMARY KEY, catalog TEXT NOT NULL, query TEXT NOT NULL, hits TEXT NOT NULL, hit_offset INTEGER NOT NULL, visitor_id TEXT, time BIGINT NOT NULL)',
+      // Forgetting the oldest of a catalog, and by time.
+      'CREATE INDEX search_queries_time ON search_queries (catalog, time)',
+      'CREATE INDEX search_queries_age ON search_queries (time)',
+    ],
+  },
 ];
 
 /**

@@ -6,6 +6,7 @@ import { SqlActivationStore, SqlAssignmentStore, SqlEnvironmentStore, writeDecis
 import type { SqlDriver } from './driver';
 import { SqlEventStore } from './event-store';
 import { migrate } from './migrations';
+import { SqlSearchAnalyticsStore } from './search-analytics-store';
 
 /**
  * A SQL-backed {@link Storage}, with its driver and an explicit `migrate()`.
@@ -42,6 +43,7 @@ export async function sqlStorage(driver: SqlDriver, options: { migrate?: boolean
     accounts: new SqlAccountStore(driver),
     catalogSettings: new SqlCatalogSettingsStore(driver),
     audit: new SqlAuditStore(driver),
+    searchAnalytics: new SqlSearchAnalyticsStore(driver),
     migrate: () => migrate(driver),
     close: () => driver.close(),
   };

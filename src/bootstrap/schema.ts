@@ -11,6 +11,9 @@ import { IDENTIFIER } from '../catalog/registry';
 import { MIN_API_KEY_LENGTH } from '../decision/load-options';
 import { formatPath, ValidationError, type ErrorDetail } from '../errors';
 import { bucketingConfigSchema } from '../model/bucketing-config';
+import { behaviourSettingsSchema } from '../search/behaviour-ranking';
+import { merchandisingSchema } from '../search/merchandising';
+import { rankingRulesSchema, sortCriteriaSchema, synonymsShape, wordsSchema } from '../model/search-settings';
 import { zodDetails } from '../validation';
 
 /** Ids of accounts and environments, at most this many characters (ids in abkit are 256 at most). */
@@ -156,9 +159,9 @@ const accessSchema = strict({
   ),
 });
 
-// Sort criteria (customRanking, tieBreak): `<field>:asc` or `<field>:desc`.
-const criteria = z.array(z.string().regex(/^.+:(asc|desc)$/, 'must be <field>:asc or <field>:desc')).max(100);
-const words = z.array(z.string().min(1).max(100)).max(10_000);
+// The same pieces as a campaign's `search` modification (src/model/search-settings.ts).
+const criteria = sortCriteriaSchema;
+const words = wordsSchema;
 
 /**
  * A catalog's search settings in a bootstrap file: options of its SearchService (validated
@@ -173,21 +176,18 @@ export const catalogSearchSchema = strict({
   searchableFields: z.array(z.string().min(1)).max(1_000).optional().describe('The fields searched, in order of importance.'),
   boosts: z.record(z.string(), z.number().positive()).optional().describe('A weight per searchable field.'),
   facets: z.array(z.string().min(1)).max(1_000).optional().describe('The fields facet counts are computed for.'),
-  rankingRules: z
-    .array(z.enum(['words', 'typo', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']))
-    .max(20)
-    .optional()
-    .describe('The ranking rules, in order.'),
+  rankingRules: rankingRulesSchema.optional().describe('The ranking rules, in order.'),
   customRanking: criteria.optional().describe('Business criteria (<field>:asc|desc) applied by the customRanking rule.'),
   tieBreak: criteria.optional().describe('Criteria (<field>:asc|desc) ordering hits that every rule finds equal.'),
   matchingStrategy: z.enum(['last', 'all', 'frequency']).optional().describe('Which query words may be dropped when too few items match.'),
-  stopWords: words.optional().describe('Words ignored in queries.'),
-  synonyms: strict({
-    multiWay: z.array(words).max(10_000).optional().describe('Groups of words that each match the others.'),
-    oneWay: z.record(z.string(), words).optional().describe('A word and the words it also matches.'),
-  })
+  profile: z
+    .enum(['neutral', 'retail'])
     .optional()
-    .describe('Synonyms.'),
+    .describe(
+      'Which habits of product naming the ranking reads: neutral (the default) or retail (separated name parts, model variants, price tie-break).',
+    ),
+  stopWords: words.optional().describe('Words ignored in queries.'),
+  synonyms: strict(synonymsShape).optional().describe('Synonyms.'),
   priceIntent: z
     .union([
       z.literal(false),
@@ -198,6 +198,16 @@ export const catalogSearchSchema = strict({
     ])
     .optional()
     .describe('Price words in a query ("phone under 300") become a filter; false turns it off.'),
+  merchandising: merchandisingSchema
+    .optional()
+    .describe(
+      'Merchandising rules: for a query, pin items at positions, hide items, boost or bury the items a filter selects, inside an optional time window.',
+    ),
+  behaviour: behaviourSettingsSchema
+    .optional()
+    .describe(
+      "Behaviour ranking: true or { enabled, rerank } turns on the _behaviour criterion of customRanking and the re-ranking of a query's first hits from click feedback (rerank: false or { minExamined, maxShift, depth, priorExamined }).",
+    ),
 });
 
 const catalogSchema = strict({

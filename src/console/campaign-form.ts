@@ -1,12 +1,14 @@
 /**
  * The "New campaign" form of an environment page: a campaign a new user can start from (one
  * variation group targeting everyone, variations sharing the traffic evenly, one flag whose value
- * differs per variation), built here and checked by the API's campaign schema.
+ * differs per variation, or search settings per variation for an A/B test of search), built
+ * here and checked by the API's campaign schema.
  *
  * @module
  */
 import { ValidationError, type ErrorDetail } from '../errors';
 import { type Campaign, campaignSchema, CONFIG_LIMITS } from '../model/bucketing-config';
+import { SEARCH_MODIFICATION_TYPE, searchModificationSchema } from '../model/search-settings';
 import { parseWith } from '../validation';
 import { html, type Html } from './html';
 import { fieldError, postForm, type PageContext } from './page';
@@ -17,8 +19,11 @@ export const CAMPAIGN_TYPES = ['ab', 'toggle', 'perso'] as const;
 /** Fewest and most variations of a campaign made by the form (`<id>-a` … `<id>-j`). */
 export const NEW_CAMPAIGN_VARIATIONS = Object.freeze({ min: 1, max: 10 });
 
+/** What the variations of a campaign made by the form change: a flag's value, or search settings. */
+export const CHANGES = { flag: 'Flag value', search: 'Search settings' } as const;
+
 /** The form's fields, in page order: problems are shown at these. */
-const FIELDS = ['id', 'name', 'type', 'variations', 'flag', 'values'] as const;
+const FIELDS = ['id', 'name', 'type', 'changes', 'variations', 'flag', 'catalog', 'values'] as const;
 type Field = (typeof FIELDS)[number];
 
 /** The field a schema problem belongs to: ids derived from the campaign id are shown at `id`. */
@@ -42,6 +47,8 @@ export function campaignOfForm(form: URLSearchParams): Campaign {
   const name = (form.get('name') ?? '').trim();
   const type = form.get('type') ?? '';
   const flag = (form.get('flag') ?? '').trim();
+  const changes = form.get('changes') ?? 'flag';
+  const catalog = (form.get('catalog') ?? '').trim();
   const count = Number(form.get('variations') ?? '2');
   const { min, max } = NEW_CAMPAIGN_VARIATIONS;
   if (!(CAMPAIGN_TYPES as readonly string[]).includes(type))
@@ -51,8 +58,10 @@ export function campaignOfForm(form: URLSearchParams): Campaign {
   // The group and variation ids add up to 3 characters to the campaign id.
   if (id.length < 1 || id.length > CONFIG_LIMITS.idLength - 3)
     problems.push({ path: ['id'], message: `must be 1 to ${CONFIG_LIMITS.idLength - 3} characters (its variation ids add 3)` });
-  if (flag === '' || flag.length > CONFIG_LIMITS.idLength)
+  if (!Object.hasOwn(CHANGES, changes)) problems.push({ path: ['changes'], message: 'must be flag or search' });
+  if (changes !== 'search' && (flag === '' || flag.length > CONFIG_LIMITS.idLength))
     problems.push({ path: ['flag'], message: `must be 1 to ${CONFIG_LIMITS.idLength} characters` });
+  if (catalog.length > 256) problems.push({ path: ['catalog'], message: 'must be at most 256 characters' });
   const ids = Array.from(
     { length: Number.isInteger(count) && count >= min && count <= max ? count : 0 },
     (_, i) => `${id}-${String.fromCharCode(97 + i)}`,
@@ -61,6 +70,7 @@ export function campaignOfForm(form: URLSearchParams): Campaign {
   const given = text === '' ? ids : text.split(/\r?\n/).map((l) => l.trim());
   if (ids.length > 0 && given.length !== ids.length)
     problems.push({ path: ['values'], message: `needs one line per variation: ${ids.length} lines, got ${given.length}` });
+  const search = changes === 'search' && text !== '' ? given.map((line, i) => searchSettingsOfLine(line, i, problems)) : [];
   if (problems.length > 0)
     throw new ValidationError(`invalid campaign: ${problems.map((p) => `${p.path[0]} ${p.message}`).join('; ')}`, problems);
   // Even shares in hundredths; the reference takes what rounding leaves.
@@ -78,7 +88,10 @@ export function campaignOfForm(form: URLSearchParams): Campaign {
           id: vid,
           reference: i === 0,
           allocation: i === 0 ? first : share,
-          modifications: { type: 'FLAG', value: { [flag]: given[i] } },
+          modifications:
+            changes === 'search'
+              ? { type: SEARCH_MODIFICATION_TYPE, value: { ...(catalog !== '' ? { catalog } : {}), ...search[i] } }
+              : { type: 'FLAG', value: { [flag]: given[i] } },
         })),
       },
     ],
@@ -95,11 +108,36 @@ export function campaignOfForm(form: URLSearchParams): Campaign {
   }
 }
 
+/**
+ * One line of search settings: a JSON object checked by the `search` modification's schema
+ * (empty: `{}`, the catalog's own settings); problems are pushed at `values`, naming the line.
+ */
+function searchSettingsOfLine(line: string, i: number, problems: ErrorDetail[]): Record<string, unknown> {
+  const at = (message: string) => problems.push({ path: ['values'], message: `line ${i + 1}: ${message}` });
+  if (line === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    at('is not JSON; write an object such as {"customRanking": ["popularity:desc"]}');
+    return {};
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    at('must be a JSON object such as {"rankingRules": ["words", "customRanking", "bm25"]}');
+    return {};
+  }
+  const parsed = searchModificationSchema.safeParse(value);
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) at(`${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+  return value as Record<string, unknown>;
+}
+
 /** The "New campaign" form, with what was given and the problems at their fields. */
 export function newCampaignForm(ctx: PageContext, action: string, problems: Map<string, string[]>, given?: URLSearchParams): Html {
   const value = (name: Field, fallback = '') => given?.get(name) ?? fallback;
   const invalid = (name: Field) => (problems.get(name) ? html` aria-invalid="true" aria-describedby="new-campaign-${name}-error"` : '');
   const type = value('type', 'ab');
+  const changes = value('changes', 'flag');
   return postForm(
     ctx.session,
     action,
@@ -109,9 +147,15 @@ export function newCampaignForm(ctx: PageContext, action: string, problems: Map<
 <label class="block" for="new-campaign-type">Type</label><select id="new-campaign-type" name="type"${invalid('type')}>${CAMPAIGN_TYPES.map(
       (t) => html`<option value="${t}"${t === type ? html` selected` : ''}>${t}</option>`,
     )}</select>${fieldError('new-campaign-type', problems.get('type'))}
+<label class="block" for="new-campaign-changes">Variations change</label><select id="new-campaign-changes" name="changes"${invalid('changes')}>${Object.entries(
+      CHANGES,
+    ).map(
+      ([k, label]) => html`<option value="${k}"${k === changes ? html` selected` : ''}>${label}</option>`,
+    )}</select>${fieldError('new-campaign-changes', problems.get('changes'))}
 <label class="block" for="new-campaign-variations">Variations (<code>&lt;id&gt;-a</code> is the reference; traffic is shared evenly)</label><input type="number" id="new-campaign-variations" name="variations" min="${NEW_CAMPAIGN_VARIATIONS.min}" max="${NEW_CAMPAIGN_VARIATIONS.max}" step="1" value="${value('variations', '2')}"${invalid('variations')}>${fieldError('new-campaign-variations', problems.get('variations'))}
-<label class="block" for="new-campaign-flag">Flag key</label><input type="text" id="new-campaign-flag" name="flag" required maxlength="${CONFIG_LIMITS.idLength}" value="${value('flag')}"${invalid('flag')}>${fieldError('new-campaign-flag', problems.get('flag'))}
-<label class="block" for="new-campaign-values">Flag value of each variation, one line each (empty: the variation's id)</label><textarea id="new-campaign-values" name="values" rows="3"${invalid('values')}>${value('values')}</textarea>${fieldError('new-campaign-values', problems.get('values'))}
+<label class="block" for="new-campaign-flag">Flag key (flag values)</label><input type="text" id="new-campaign-flag" name="flag" maxlength="${CONFIG_LIMITS.idLength}" value="${value('flag')}"${invalid('flag')}>${fieldError('new-campaign-flag', problems.get('flag'))}
+<label class="block" for="new-campaign-catalog">Catalog (search settings; empty: every catalog)</label><input type="text" id="new-campaign-catalog" name="catalog" maxlength="256" value="${value('catalog')}"${invalid('catalog')}>${fieldError('new-campaign-catalog', problems.get('catalog'))}
+<label class="block" for="new-campaign-values">Value of each variation, one line each: the flag value (empty: the variation's id), or search settings as a JSON object such as <code>{"rankingRules": ["words", "customRanking", "bm25"], "customRanking": ["popularity:desc"]}</code> (empty or <code>{}</code>: the catalog's own settings)</label><textarea id="new-campaign-values" name="values" rows="3"${invalid('values')}>${value('values')}</textarea>${fieldError('new-campaign-values', problems.get('values'))}
 <p><button type="submit">Create campaign</button> <span class="muted">Targets everyone (<code>fs_all_users</code>); checked by the same schema as the API; decisions follow at once.</span></p>`,
   );
 }

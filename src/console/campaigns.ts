@@ -141,7 +141,7 @@ ${postForm(
         const key = `variationGroups[${g}].variations[${i}].allocation`;
         const inputId = `alloc-${g}-${i}`;
         const messages = problems.get(key);
-        return html`<tr><td><label for="${inputId}"><code>${v.id}</code></label></td><td>${v.reference ? 'yes' : ''}</td><td><input type="number" id="${inputId}" name="${key}" step="any" value="${given?.get(key) ?? v.allocation ?? 0}"${messages ? html` aria-invalid="true" aria-describedby="${inputId}-error"` : ''}> ${fieldError(inputId, messages)}</td><td><code>${JSON.stringify(v.modifications.value).slice(0, 120)}</code></td></tr>`;
+        return html`<tr><td><label for="${inputId}"><code>${v.id}</code></label></td><td>${v.reference ? 'yes' : ''}</td><td><input type="number" id="${inputId}" name="${key}" step="any" value="${given?.get(key) ?? v.allocation ?? 0}"${messages ? html` aria-invalid="true" aria-describedby="${inputId}-error"` : ''}> ${fieldError(inputId, messages)}</td><td><span class="muted">${v.modifications.type}</span> <code>${JSON.stringify(v.modifications.value).slice(0, 120)}</code></td></tr>`;
       },
     )}</tbody></table></fieldset>`;
   })}<button type="submit">Save allocations</button> <span class="muted">Checked by the same schema as the API; decisions follow at once.</span>`,

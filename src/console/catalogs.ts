@@ -9,6 +9,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import type { Filter } from '../search/query';
 import type { Hit, SearchResponse } from '../search/service';
 import { showOnce } from './accounts';
+import { type MerchandisingForm, merchandisingSection } from './merchandising';
 import { html, type Html } from './html';
 import { fieldError, htmlResponse, layout, postForm, problemsByPath, redirect, seg, time, type PageContext } from './page';
 
@@ -114,12 +115,16 @@ ${problems.length > 0 && html`<ul class="error" id="items-error" role="alert">${
   );
 }
 
+/** The catalog page again with the merchandising forms' problems (a 400). */
+export const merchandisingAgain = (ctx: PageContext) => (form: MerchandisingForm) => catalogPage(ctx, [], undefined, 400, form);
+
 /** GET /console/catalogs/{identifier} */
 export async function catalogPage(
   ctx: PageContext,
   problems: readonly string[] = [],
   given?: URLSearchParams,
   status = 200,
+  merchandising?: MerchandisingForm,
 ): Promise<Response> {
   const identifier = ctx.c.params.identifier!;
   const catalog = await registryOf(ctx).get(identifier);
@@ -135,12 +140,13 @@ export async function catalogPage(
     layout(
       ctx,
       `Catalog ${identifier}`,
-      html`<p><a href="${path}/search">Search playground</a></p>
+      html`<p><a href="${path}/search">Search playground</a>${ctx.services.searchAnalytics && html` · <a href="${path}/analytics">Search analytics</a>`}</p>
 <table><tbody><tr><th>Items accepted</th><td class="num">${accepted}</td></tr><tr><th>Items visible (searched)</th><td class="num">${visible.items.length}</td></tr>
 <tr><th>Visible version</th><td class="num">${visible.version}</td></tr><tr><th>Last synchronization</th><td>${visible.syncedAt === null ? 'never' : time(visible.syncedAt)}</td></tr>
 <tr><th>Next synchronization</th><td>${next !== null ? html`about ${time(next)} (every ${interval(settings.syncIntervalMs)})` : `on the host's schedule (every ${interval(settings.syncIntervalMs)})`}</td></tr></tbody></table>
 ${postForm(ctx.session, `${path}/sync`, html`<button type="submit">Sync now</button> <span class="muted">Accepted items become the visible ones.</span>`)}
 <h2>Add items</h2>${addItemsForm(ctx, path, problems, given)}
+${merchandisingSection(ctx, path, settings.search, merchandising)}
 <h2>Schema</h2><table><thead><tr><th>Field</th><th>Type</th><th>Kind</th><th><span class="muted">Change</span></th></tr></thead><tbody>${fields.map(
         (f) =>
           html`<tr><td><code>${f.name}</code></td><td><code>${f.type}</code></td><td>${f.standard ? 'standard' : 'custom'}</td><td>${

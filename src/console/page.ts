@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { SearchAnalytics } from '../analytics/service';
 import type { AdminService } from '../admin/service';
 import type { RemoteControl } from '../access/remote-control';
 import type { CatalogRegistry } from '../catalog/registry';
@@ -23,8 +24,10 @@ export interface ConsoleServices {
   readonly experiments?: ExperimentService;
   readonly remote?: RemoteControl;
   readonly catalogs?: CatalogRegistry;
-  /** The search service of a catalog (built once per catalog). */
+  /** The search service of a catalog (built anew when its search settings change). */
   readonly search?: (identifier: string) => Promise<SearchService>;
+  /** Turns on the catalogs' analytics pages. */
+  readonly searchAnalytics?: SearchAnalytics;
   readonly sessions: SessionStore;
   readonly clock: () => number;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { NotFoundError, ValidationError } from '../errors';
+import { SEARCH_MODIFICATION_TYPE } from '../model/search-settings';
 import type { ExperimentResults } from '../results/results';
 import { lineChart, rateChart, wilson } from './charts';
 import { html, type Html } from './html';
@@ -32,21 +33,37 @@ function totals(results: ExperimentResults): { exposed: number; converted: numbe
   return { exposed, converted };
 }
 
+/** The search metrics (experiments on search) and what their rate and value mean. */
+const SEARCH_METRIC_TEXT: Readonly<Record<string, { name: string; rate: string; perVisitor: string }>> = {
+  search_click: {
+    name: 'Search clicks',
+    rate: 'exposed visitors who clicked a search result at least once',
+    perVisitor: 'Clicks per visitor',
+  },
+  search_conversion: {
+    name: 'Search conversions',
+    rate: 'exposed visitors who converted after a search at least once',
+    perVisitor: 'Conversions per visitor',
+  },
+};
+
 function groupSection(group: ExperimentResults['groups'][number], metric: string): Html {
   const srm = group.sampleRatio;
+  const search = SEARCH_METRIC_TEXT[metric];
   return html`<h2>Variation group <code>${group.variationGroupId}</code></h2>
 ${
   srm?.mismatch &&
   html`<p class="warning" role="alert"><strong>Sample ratio mismatch</strong> (p = ${srm.pValue.toExponential(2)}): exposures do not follow the allocations. Check the set-up before reading these results.</p>`
 }
-<table><thead><tr><th>Variation</th><th class="num">Allocation</th><th class="num">Exposed</th><th class="num">Converted</th><th class="num">Rate</th><th class="num">Uplift (95% interval)</th><th class="num">p-value</th><th class="num">Chance to beat</th></tr></thead><tbody>${group.variations.map(
+<table><thead><tr><th>Variation</th><th class="num">Allocation</th><th class="num">Exposed</th><th class="num">Converted</th><th class="num">Rate</th>${search && html`<th class="num">${search.perVisitor}</th>`}<th class="num">Uplift (95% interval)</th><th class="num">p-value</th><th class="num">Chance to beat</th></tr></thead><tbody>${group.variations.map(
     (v) => {
       const c = v.comparison?.conversionRate;
-      return html`<tr><td><code>${v.variationId}</code>${v.reference && html` <span class="muted">(reference)</span>`}</td><td class="num">${v.allocation === null ? '—' : `${v.allocation}%`}</td><td class="num">${v.exposed}</td><td class="num">${v.converted}</td><td class="num">${pct(v.conversionRate)}</td><td class="num">${
+      return html`<tr><td><code>${v.variationId}</code>${v.reference && html` <span class="muted">(reference)</span>`}</td><td class="num">${v.allocation === null ? '—' : `${v.allocation}%`}</td><td class="num">${v.exposed}</td><td class="num">${v.converted}</td><td class="num">${pct(v.conversionRate)}</td>${search && html`<td class="num">${v.meanValue === null ? '—' : v.meanValue.toFixed(2)}</td>`}<td class="num">${
         c?.uplift ? `${signed(c.uplift.estimate)} (${signed(c.uplift.lower)} to ${signed(c.uplift.upper)})` : '—'
       }</td><td class="num">${c?.pValue == null ? '—' : c.pValue.toFixed(4)}</td><td class="num">${c ? pct(c.chanceToBeat, 1) : '—'}</td></tr>`;
     },
   )}</tbody></table>
+${search && html`<p class="muted">Rate: the share of ${search.rate} (a per-visitor proportion, compared by a two-proportion z-test).</p>`}
 ${rateChart(
   `Conversion rate of ${metric} per variation of ${group.variationGroupId}, with 95% intervals`,
   group.variations.map((v) => ({
@@ -65,6 +82,7 @@ export async function resultsPage(ctx: PageContext): Promise<Response> {
   if (!remote) throw new NotFoundError('results are not served here (createHandler was given no decision engine)');
   const campaign = await remote.getCampaign(account, env, id);
   const metric = ctx.c.query.get('metric') ?? '';
+  const searchTest = campaign.variationGroups.some((g) => g.variations.some((v) => v.modifications.type === SEARCH_MODIFICATION_TYPE));
   let body: Html = html``;
   let problem: string[] | undefined;
   let status = 200;
@@ -86,7 +104,16 @@ export async function resultsPage(ctx: PageContext): Promise<Response> {
     layout(
       ctx,
       `Results of ${campaign.name ?? id}`,
-      html`<form method="get" class="card"><label class="block" for="metric">Metric (the conversion event's name)</label><input type="text" id="metric" name="metric" required maxlength="256" value="${metric}"> <button type="submit">Show results</button>${fieldError('metric', problem)}</form>
+      html`<form method="get" class="card"><label class="block" for="metric">Metric (the conversion event's name)</label><input type="text" id="metric" name="metric" required maxlength="256" value="${metric}" list="metrics"><datalist id="metrics">${Object.keys(
+        SEARCH_METRIC_TEXT,
+      ).map(
+        (m) => html`<option value="${m}"></option>`,
+      )}</datalist> <button type="submit">Show results</button>${fieldError('metric', problem)}${
+        searchTest &&
+        html`<p>A test of search settings: ${Object.entries(SEARCH_METRIC_TEXT).map(
+          ([m, t], i) => html`${i > 0 ? ' · ' : ''}<a href="?metric=${m}">${t.name}</a>`,
+        )}</p>`
+      }</form>
 ${metric === '' ? html`<p class="muted">Give the name of the event you track (for instance <code>purchase</code>).</p>` : body}`,
       [
         [`${ctx.base}/accounts`, 'Accounts'],

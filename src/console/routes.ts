@@ -6,6 +6,8 @@
  *
  * @module
  */
+import type { SearchAnalytics } from '../analytics/service';
+import { analyticsPage } from './analytics';
 import { AdminKeys, type AdminKey } from '../access/admin-keys';
 import { RemoteControl } from '../access/remote-control';
 import type { AdminService } from '../admin/service';
@@ -14,7 +16,8 @@ import type { CatalogRegistry } from '../catalog/registry';
 import type { DecisionEngine } from '../decision/engine';
 import { AbkitError, StorageUnavailableError } from '../errors';
 import type { ExperimentService } from '../results/experiments';
-import { SearchService, type SearchServiceOptions } from '../search/service';
+import type { SearchServiceOptions } from '../search/service';
+import { searchServices } from '../http/search';
 import { normalizePrefix, routeTable, type ErrorReporting, type RouteContext, type Routes, type RouteSpec } from '../http/router';
 import {
   accessesPage,
@@ -40,11 +43,13 @@ import {
   confirmRotateKeys,
   createCatalog,
   deleteField,
+  merchandisingAgain,
   playgroundPage,
   rotateKeys,
   syncCatalog,
 } from './catalogs';
 import { html } from './html';
+import { removeMerchandising, saveBehaviour, saveMerchandising } from './merchandising';
 import { htmlResponse, layout, redirect, SECURITY_HEADERS, type ConsoleServices, type PageContext } from './page';
 import { resultsPage } from './results';
 import { SessionStore } from './session';
@@ -70,6 +75,8 @@ export interface ConsoleOptions extends ErrorReporting {
   experiments?: ExperimentService;
   /** Turns on the catalog pages and the search playground. */
   catalogs?: CatalogRegistry;
+  /** Turns on each catalog's search analytics page (`abkit.searchAnalytics`). @defaultValue none */
+  searchAnalytics?: SearchAnalytics;
   /** Search options of the playground, for every catalog or per catalog (those of the search handler). @defaultValue none */
   search?: Omit<SearchServiceOptions, 'catalog'> | ((identifier: string) => Omit<SearchServiceOptions, 'catalog'>);
   /** Path prefix; the console is at `{prefix}/console`. @defaultValue `''` */
@@ -154,6 +161,10 @@ export const CONSOLE_ROUTES = [
   { method: 'GET', path: `${CATALOG}/fields/:field/delete`, name: 'confirmDeleteField' },
   { method: 'POST', path: `${CATALOG}/fields/:field/delete`, name: 'deleteField' },
   { method: 'GET', path: `${CATALOG}/search`, name: 'playground' },
+  { method: 'POST', path: `${CATALOG}/merchandising`, name: 'saveMerchandising' },
+  { method: 'POST', path: `${CATALOG}/merchandising/remove`, name: 'removeMerchandising' },
+  { method: 'POST', path: `${CATALOG}/behaviour`, name: 'saveBehaviour' },
+  { method: 'GET', path: `${CATALOG}/analytics`, name: 'analytics' },
   { method: 'GET', path: `${C}/audit`, name: 'audit' },
 ] as const satisfies readonly RouteSpec[];
 
@@ -233,21 +244,11 @@ export function consoleRoutes(options: ConsoleOptions): Routes {
   });
   const experiments = options.experiments;
   const remote = engine ? new RemoteControl({ engine, ...(experiments ? { experiments } : {}) }) : undefined;
-  // One search service per catalog, as the search handler keeps: bounded by the catalogs.
-  const searchServices = new Map<string, SearchService>();
-  const search = catalogs
-    ? async (identifier: string) => {
-        let s = searchServices.get(identifier);
-        if (!s) {
-          const catalog = await catalogs.get(identifier);
-          const extra = typeof options.search === 'function' ? options.search(identifier) : options.search;
-          s = new SearchService({ ...extra, catalog });
-          searchServices.set(identifier, s);
-        }
-        return s;
-      }
-    : undefined;
-  const services: ConsoleServices = { admin, engine, experiments, remote, catalogs, search, sessions, clock };
+  // One search service per catalog, as the search handler keeps (bounded by the catalogs), built
+  // anew when the catalog's settings change: a pin saved on the catalog page shows at once.
+  const search = catalogs ? searchServices(catalogs, options.search) : undefined;
+  const { searchAnalytics } = options;
+  const services: ConsoleServices = { admin, engine, experiments, remote, catalogs, search, searchAnalytics, sessions, clock };
   const prefix = normalizePrefix(options.prefix);
   const base = `${prefix}${C}`;
 
@@ -353,6 +354,10 @@ export function consoleRoutes(options: ConsoleOptions): Routes {
     confirmDeleteField: signedIn(confirmDeleteField),
     deleteField: signedIn(deleteField),
     playground: signedIn(playgroundPage),
+    saveMerchandising: signedIn((ctx) => saveMerchandising(ctx, merchandisingAgain(ctx))),
+    removeMerchandising: signedIn((ctx) => removeMerchandising(ctx, merchandisingAgain(ctx))),
+    saveBehaviour: signedIn((ctx) => saveBehaviour(ctx, merchandisingAgain(ctx))),
+    analytics: signedIn(analyticsPage),
     audit: signedIn(auditPage),
   };
 

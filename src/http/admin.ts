@@ -6,8 +6,9 @@
  */
 import { AdminKeys, type AdminKey } from '../access/admin-keys';
 import type { AdminService } from '../admin/service';
+import type { SearchAnalytics } from '../analytics/service';
 import { DEFAULT_MAX_BODY_BYTES, maxBodyBytesOption } from '../body';
-import { type AbkitError, AuthenticationError, formatPath, PermissionError, ValidationError } from '../errors';
+import { type AbkitError, AuthenticationError, formatPath, NotFoundError, PermissionError, ValidationError } from '../errors';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { json } from './respond';
 import { handlerOf, routeTable, type ErrorReporting, type Handler, type RouteContext, type Routes, type RouteSpec } from './router';
@@ -34,8 +35,11 @@ export type AdminAuthorizer = (request: Request) => string | undefined | Promise
  * ```
  */
 export interface AdminHandlerOptions extends ErrorReporting {
-  /** The instance whose `admin` service the routes call (`createAbkit()`'s, or any object holding one). */
-  abkit: { readonly admin: AdminService };
+  /**
+   * The instance whose `admin` service the routes call (`createAbkit()`'s, or any object holding
+   * one), and its `searchAnalytics` for the analytics route (without it, that route is a 404).
+   */
+  abkit: { readonly admin: AdminService; readonly searchAnalytics?: SearchAnalytics };
   /**
    * Who makes a request: the host's own login (a session, SSO) naming the actor. Without it,
    * `keys` authorize: `Authorization: Bearer <key>`, the key's name being the actor.
@@ -75,6 +79,7 @@ export const ADMIN_ROUTES = [
   { method: 'PUT', path: `${CATALOG}/settings`, name: 'updateCatalogSettings' },
   { method: 'POST', path: `${CATALOG}/keys`, name: 'rotateCatalogKeys' },
   { method: 'POST', path: `${CATALOG}/sync`, name: 'syncCatalog' },
+  { method: 'GET', path: `${CATALOG}/analytics`, name: 'catalogAnalytics' },
   { method: 'GET', path: '/admin/v1/audit', name: 'audit' },
 ] as const satisfies readonly RouteSpec[];
 
@@ -156,6 +161,12 @@ export function adminRoutes(options: AdminHandlerOptions): Routes {
       json(await admin.updateCatalogSettings(actor, c.params.identifier!, (await bodyOf(c)) as never)),
     rotateCatalogKeys: async (c, actor) => json(await admin.rotateCatalogKeys(actor, c.params.identifier!, (await bodyOf(c)) as never)),
     syncCatalog: async (c, actor) => json(await admin.syncCatalog(actor, c.params.identifier!)),
+    catalogAnalytics: async (c) => {
+      if (!abkit.searchAnalytics) throw new NotFoundError('search analytics is not enabled on this server');
+      await admin.catalogSettings(c.params.identifier!); // 404 for an unknown catalog
+      const range = { since: c.query.get('since') ?? undefined, until: c.query.get('until') ?? undefined };
+      return json(await abkit.searchAnalytics.analytics(c.params.identifier!, range));
+    },
     audit: async (c) => json(await admin.audit({ limit: integerQuery(c.query, 'limit'), before: integerQuery(c.query, 'before') })),
   };
 
@@ -180,6 +191,7 @@ export function adminRoutes(options: AdminHandlerOptions): Routes {
  * | `DELETE /accounts/{account}/accesses/{id}`, `POST …/{id}/rotate` | revoke, rotate the secret |
  * | `GET`, `POST /catalogs` `{ identifier, syncIntervalMs?, search? }` | list, create a catalog (its keys shown once) |
  * | `GET`, `PUT /catalogs/{identifier}/settings`; `POST …/keys` `{ search? }`; `POST …/sync` | settings, key rotation, sync now |
+ * | `GET /catalogs/{identifier}/analytics?since&until` (UTC days, `YYYY-MM-DD`) | its search analytics |
  * | `GET /audit?limit&before` | the audit log, newest first: `{ entries, next }` |
  *
  * Errors are `{ error, message, details? }` (`details`: `{ field, reason }`): 401 without a

@@ -8,6 +8,7 @@ import { RemoteControl } from '../access/remote-control';
 import type { CatalogRegistry } from '../catalog/registry';
 import type { DecisionEngine } from '../decision/engine';
 import { ExperimentService } from '../results/experiments';
+import type { BehaviourSource } from '../search/behaviour';
 import type { SearchServiceOptions } from '../search/service';
 import { consoleRoutes, type ConsoleOptions } from '../console/routes';
 import { adminRoutes, type AdminHandlerOptions } from './admin';
@@ -20,6 +21,7 @@ import { handlerOf, normalizePrefix, reportToConsole, type ErrorReporting, type 
 import { serviceRoutes } from './service';
 import { withHeader } from './respond';
 import { searchRoutes, type SearchHandlerOptions } from './search';
+import { SearchExperiments } from '../search-experiments/search-experiments';
 import { tokenRoutes } from './token';
 
 /**
@@ -50,6 +52,15 @@ export interface HandlerOptions extends ErrorReporting {
         requireSearchKey?: boolean | readonly string[];
         /** Hears every answered search and autocomplete (see {@link SearchHandlerOptions.onSearch}). */
         onSearch?: SearchHandlerOptions['onSearch'];
+        /** Records searches and serves `POST /search/events` (see {@link SearchHandlerOptions.analytics}). */
+        analytics?: SearchHandlerOptions['analytics'];
+        /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
+        onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
+        /**
+         * Experiments on search (see {@link SearchHandlerOptions.experiments}), or `false` for none.
+         * @defaultValue with `decision`, a `SearchExperiments` over it and `experiments`, in the engine's default environment
+         */
+        experiments?: SearchExperiments | false;
       };
   /** Path prefix for every route. @defaultValue `''` */
   prefix?: string;
@@ -90,7 +101,7 @@ export interface HandlerOptions extends ErrorReporting {
  */
 export type ConsoleMountOptions = Omit<
   ConsoleOptions,
-  'admin' | 'keys' | 'engine' | 'experiments' | 'catalogs' | 'search' | 'prefix' | 'onError'
+  'admin' | 'keys' | 'engine' | 'experiments' | 'catalogs' | 'search' | 'searchAnalytics' | 'prefix' | 'onError'
 >;
 
 /**
@@ -104,8 +115,21 @@ export type ConsoleMountOptions = Omit<
  * ```
  */
 export interface AbkitHandlerOptions extends Omit<HandlerOptions, 'decision' | 'experiments' | 'access' | 'catalog' | 'search'> {
-  /** Search options and which catalogs require their search key. */
-  search?: { options?: Omit<SearchServiceOptions, 'catalog'>; requireSearchKey?: boolean | readonly string[] };
+  /**
+   * Search options, which catalogs require their search key, whether searches are recorded in
+   * `abkit.searchAnalytics` (`analytics`, default `true`), who hears recorded search events, and
+   * where behaviour ranking reads signals and click feedback for the catalogs whose stored settings
+   * turn it on (`behaviour`, default `abkit.searchAnalytics.behaviour` when `analytics` is on).
+   */
+  search?: {
+    options?: Omit<SearchServiceOptions, 'catalog'>;
+    requireSearchKey?: boolean | readonly string[];
+    /** Whether searches are recorded in `abkit.searchAnalytics` (and `POST /search/events` served). @defaultValue `true` */
+    analytics?: boolean;
+    /** Hears recorded search events (see {@link SearchHandlerOptions.onSearchEvents}). */
+    onSearchEvents?: SearchHandlerOptions['onSearchEvents'];
+    behaviour?: BehaviourSource;
+  };
 }
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -152,6 +176,8 @@ export function createHandler(options: HandlerOptions): Handler {
       remoteControlRoutes({ remote: new RemoteControl({ engine: decision, experiments }), tokens: access, prefix, maxBodyBytes, onError }),
     );
   if (catalog) tables.push(catalogRoutes({ registry: catalog, prefix, maxBodyBytes, onError }));
+  const searchExperimentsOf = (given: SearchExperiments | false | undefined) =>
+    given === false ? undefined : (given ?? (decision && experiments && new SearchExperiments({ engine: decision, experiments })));
   if (options.search) {
     const s = 'registry' in options.search ? options.search : { registry: options.search };
     tables.push(
@@ -160,6 +186,9 @@ export function createHandler(options: HandlerOptions): Handler {
         search: 'options' in s ? s.options : undefined,
         requireSearchKey: 'requireSearchKey' in s ? s.requireSearchKey : undefined,
         onSearch: 'onSearch' in s ? s.onSearch : undefined,
+        analytics: 'analytics' in s ? s.analytics : undefined,
+        onSearchEvents: 'onSearchEvents' in s ? s.onSearchEvents : undefined,
+        experiments: searchExperimentsOf('experiments' in s ? s.experiments : undefined),
         prefix,
         onError,
       }),
@@ -180,6 +209,7 @@ export function createHandler(options: HandlerOptions): Handler {
           experiments,
           catalogs: catalog ?? s?.registry,
           search: s && 'options' in s ? s.options : undefined,
+          searchAnalytics: admin.abkit.searchAnalytics,
           prefix,
           onError,
         }),

@@ -19,6 +19,7 @@ export { MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS } from '../decision/poll';
 export { MIN_API_KEY_LENGTH } from '../decision/load-options';
 export { DECISION_LIMITS } from '../decision/limits';
 export { CONFIG_LIMITS } from '../model/bucketing-config';
+export { SEARCH_MODIFICATION_TYPE, SEARCH_SETTINGS_LIMITS, searchModificationSchema } from '../model/search-settings';
 export { MAX_EVENT_NAME_LENGTH, MAX_EVENTS_PER_CALL } from '../results/track';
 export { createDecisionHandler, decisionRoutes, campaignsRequestSchema, activationSchema, activationBatchSchema } from './decision';
 export { handlerOf } from './router';
@@ -38,7 +39,12 @@ export { CATALOG_KEY_PREFIX, SEARCH_KEY_PREFIX } from '../catalog/registry';
 export { STANDARD_FIELDS, MAX_ITEM_ID_LENGTH } from '../catalog/typing';
 export { FIELD_TYPES } from '../model/field-types';
 export { createCatalogHandler, catalogRoutes } from './catalog';
-export { MAX_QUERY_TERMS } from '../search/service';
+export { MAX_QUERY_TERMS, VIEW_SETTINGS } from '../search/service';
+export { SEARCH_METRICS, SearchExperiments } from '../search-experiments/search-experiments';
+export type { SearchDecision, SearchEventInput, SearchExperimentsOptions, SearchVariation } from '../search-experiments/search-experiments';
+export { searchVisitorOf } from '../search-experiments/visitor';
+export { interleavingResult, interleavingWinner, teamDraft } from '../search-experiments/interleaving';
+export type { Interleaved, InterleavingResult } from '../search-experiments/interleaving';
 export {
   searchQuerySchema,
   autocompleteQuerySchema,
@@ -52,7 +58,10 @@ export {
 } from '../search/query';
 export { ENGLISH_STOP_WORDS } from '../search/stop-words';
 export { PRICE_INTENT_WORDS } from '../search/analysis';
-export { createSearchHandler, searchRoutes } from './search';
+export { normalizeQuery } from '../search/behaviour';
+export { behaviourSettingsSchema, behaviourSourced } from '../search/behaviour-ranking';
+export { MERCHANDISING_LIMITS, merchandisingRuleSchema, merchandisingSchema } from '../search/merchandising';
+export { createSearchHandler, searchRoutes, searchServices } from './search';
 export { openApiDocument } from './openapi';
 export { tokenRequestSchema, catalogItemSchema } from './openapi-schemas';
 export type { DecisionHandlerOptions } from './decision';
@@ -69,3 +78,9 @@ export type { OpenApiScope } from './openapi';
 export type { AbkitHandlerOptions, ConsoleMountOptions } from './handler';
 export type { ConsoleOptions } from '../console/routes';
 export { formatPath } from '../errors';
+export { SearchAnalytics } from '../analytics/service';
+export { SEARCH_ANALYTICS_LIMITS } from '../analytics/limits';
+export type { SearchAnalyticsOptions, RecordedSearch } from '../analytics/service';
+export type { SearchInteraction, RecordedInteraction } from '../analytics/events';
+export type { AnalyticsRange, SearchAnalyticsReport, SearchRates } from '../analytics/report';
+export type { SignalWeights } from '../analytics/behaviour';

@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from 'zod';
+import { SEARCH_ANALYTICS_LIMITS } from '../analytics/limits';
 import type { ExperimentResults } from '../results/results';
 import { bucketingConfigSchema } from '../model/bucketing-config';
 import { MAX_ITEM_ID_LENGTH, STANDARD_FIELDS, type StandardField } from '../catalog/typing';
@@ -244,6 +245,23 @@ export const rankingScoreDetails = z
       .object({ order: z.number().int(), value: z.number(), coverage: z.number().min(0).max(1), textCoverage: z.number().min(0).max(1) })
       .optional(),
     tieBreak: z.object({ order: z.number().int(), values: z.record(z.string(), z.unknown()) }).optional(),
+    merchandising: z
+      .object({
+        order: z.literal(-1),
+        rule: z.string(),
+        pinned: z.number().int().min(1).optional(),
+        boosted: z.literal(true).optional(),
+        buried: z.literal(true).optional(),
+      })
+      .optional()
+      .meta({ description: 'The merchandising rule that pinned (at this 1-based position), boosted or buried the hit.' }),
+    behaviour: z
+      .object({ order: z.number().int(), clicks: z.number(), examined: z.number(), estimate: z.number(), moved: z.number().int() })
+      .optional()
+      .meta({
+        description:
+          "The hit's click feedback for the query, the estimate re-ranking ordered it by, and the positions it moved (positive: up).",
+      }),
   })
   .catchall(z.object({ order: z.number().int(), value: z.unknown() }))
   .meta({
@@ -263,8 +281,46 @@ export const searchResponse = z.object({
   totalHits: z.number().int(),
   hitsPerPage: z.number().int(),
   page: z.number().int(),
+  queryID: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional()
+    .describe('With clickAnalytics=true (when the server records analytics): the id events name'),
 });
-export const autocompleteResponse = z.object({ suggestions: z.array(z.object({ text: z.string() })) });
+export const autocompleteResponse = z.object({
+  suggestions: z.array(z.object({ text: z.string() })),
+  queryID: z.string().optional().describe('With clickAnalytics=true (when the server records analytics)'),
+});
+/** The body of `POST /search/events`. */
+export const searchEventsBody = z.object({
+  events: z
+    .array(
+      z.object({
+        type: z.enum(['view', 'click', 'conversion']),
+        queryID: z.string().regex(/^[0-9a-f]{32}$/),
+        itemId: z.string().min(1).max(SEARCH_ANALYTICS_LIMITS.idLength),
+        position: z.number().int().min(1).max(SEARCH_ANALYTICS_LIMITS.clickPosition).optional().describe('1-based; required for a click'),
+        visitorId: z.string().min(1).max(SEARCH_ANALYTICS_LIMITS.idLength).optional(),
+      }),
+    )
+    .max(SEARCH_ANALYTICS_LIMITS.eventsPerCall)
+    .optional(),
+  linked: z
+    .array(
+      z.object({
+        name: z.enum(['purchase', 'pageview']),
+        properties: z
+          .record(
+            z.string(),
+            z.union([z.string().max(SEARCH_ANALYTICS_LIMITS.idLength), z.number(), z.array(z.union([z.string(), z.number()])).max(100)]),
+          )
+          .describe('At most 50; values matched against the items’ item_purchase_key / item_pageview_key'),
+      }),
+    )
+    .max(SEARCH_ANALYTICS_LIMITS.eventsPerCall)
+    .optional()
+    .describe('Purchases and page views, counted for the items they link to (behaviour signals)'),
+});
 
 /** A JSON Schema object, as the document holds it. */
 export type Schema = Record<string, unknown>;
@@ -294,3 +350,68 @@ export const query = (name: string, required: boolean, description: string, s: S
   description,
   schema: s,
 });
+
+/** The query parameters of search and autocomplete that ask for a queryID. */
+export const searchTracking = [
+  query('clickAnalytics', false, 'true: the answer carries a queryID that POST /search/events names', { type: 'boolean', default: false }),
+  query('visitorId', false, 'The visitor, kept with the queryID', {
+    type: 'string',
+    minLength: 1,
+    maxLength: SEARCH_ANALYTICS_LIMITS.idLength,
+  }),
+];
+
+/** `POST /search/events`. */
+export const searchEventsOperation = {
+  summary: 'Record views, clicks and conversions following answers asked with clickAnalytics=true',
+  parameters: [query('index', false, '<identifier>_Catalog')],
+  requestBody: body(searchEventsBody, `At most ${SEARCH_ANALYTICS_LIMITS.eventsPerCall} events`),
+  responses: {
+    '204': reply('Recorded'),
+    '400': reply('A bad event (or an unknown queryID): details name each field', apiError),
+    '404': reply('Unknown catalog, or analytics not enabled', apiError),
+  },
+};
+
+const rate = z.number().nullable();
+const rates = {
+  searches: z.number().int(),
+  trackedSearches: z.number().int(),
+  zeroResults: z.number().int(),
+  zeroResultRate: rate,
+  clicks: z.number().int(),
+  conversions: z.number().int(),
+  clickThroughRate: rate.describe('Clicks per tracked search'),
+  conversionRate: rate.describe('Conversions per tracked search'),
+  meanClickPosition: rate,
+  meanLatencyMs: rate,
+};
+const top = SEARCH_ANALYTICS_LIMITS.reportList;
+/** A catalog's search analytics report. */
+export const analyticsReport = z.object({
+  catalog: z.string(),
+  since: z.string(),
+  until: z.string(),
+  totals: z.object(rates),
+  days: z.array(z.object({ day: z.string(), ...rates })).max(SEARCH_ANALYTICS_LIMITS.reportDays),
+  topQueries: z.array(z.object({ query: z.string(), count: z.number().int(), ...rates })).max(top),
+  noResultQueries: z.array(z.object({ query: z.string(), count: z.number().int() })).max(top),
+  topFilters: z.array(z.object({ field: z.string(), count: z.number().int() })).max(top),
+  topClickedItems: z
+    .array(z.object({ itemId: z.string(), clicks: z.number().int(), conversions: z.number().int(), views: z.number().int() }))
+    .max(top),
+});
+
+/** `GET /admin/v1/catalogs/{identifier}/analytics`, with the admin errors. */
+export function analyticsOperation(errors: Record<string, unknown>) {
+  const day = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+  return {
+    summary:
+      "A catalog's search analytics over UTC days (rolled up: top and zero-result queries, click-through, conversions, clicked items)",
+    parameters: [
+      query('since', false, 'First day, YYYY-MM-DD (default: 29 days before until)', day),
+      query('until', false, `Last day, YYYY-MM-DD (default: today); at most ${SEARCH_ANALYTICS_LIMITS.reportDays} days in all`, day),
+    ],
+    responses: { '200': reply('The report', analyticsReport), ...errors },
+  };
+}

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ACCESS_ACTIONS } from '../access/actions';
 import { bucketingConfigSchema, campaignSchema } from '../model/bucketing-config';
+import { DECISION_LIMITS } from '../decision/limits';
 import { autocompleteQuerySchema, searchQuerySchema, MAX_HITS_PER_PAGE, MAX_SUGGESTIONS, RANGE_OPERATORS } from '../search/query';
 import { CATALOG_ROUTES } from './catalog';
 import {
@@ -45,6 +46,9 @@ import {
   batchResult,
   searchResponse,
   autocompleteResponse,
+  searchEventsOperation,
+  analyticsOperation,
+  searchTracking as tracking,
   body,
   query,
   reply,
@@ -356,6 +360,7 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       query('rankingScoreThreshold', false, 'Absolute score cut-off', { type: 'number', minimum: 0, maximum: 1 }),
       query('semanticRatio', false, 'Hybrid blend (needs an embedder)', { type: 'number', minimum: 0, maximum: 1 }),
       query('showRankingScoreDetails', false, 'Add _rankingScoreDetails to every hit', { type: 'boolean', default: false }),
+      ...tracking,
       query('index', false, '<identifier>_Catalog'),
     ];
     const sort = {
@@ -365,23 +370,47 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
       description: '<field>:asc or <field>:desc',
       schema: { type: 'array', items: { type: 'string', pattern: '^.+:(asc|desc)$' } },
     };
+    // Experiments on search: the visitor whose campaigns may give other search settings.
+    const visitor = [
+      query('visitorId', false, "Decides the visitor's search experiments and records the exposure", {
+        type: 'string',
+        minLength: 1,
+        maxLength: DECISION_LIMITS.idLength,
+      }),
+      {
+        name: 'context',
+        in: 'query',
+        style: 'deepObject',
+        explode: true,
+        required: false,
+        description: 'context[key]=value: targeting context, with visitorId (true/false read as booleans, numbers as numbers)',
+        schema: { type: 'object', additionalProperties: { type: 'string', maxLength: DECISION_LIMITS.contextValueLength } },
+      },
+    ];
     const errors = { '400': reply('Bad parameter', apiError), '404': reply('Unknown catalog', apiError) };
     describe(SEARCH_ROUTES, {
       search: {
         summary: 'Search (v0.4)',
-        parameters: [...parameters, sort],
+        parameters: [...parameters, sort, ...visitor],
         responses: { '200': reply('Results', searchResponse), ...errors },
       },
-      searchV03: { summary: 'Search (v0.3: no sort)', parameters, responses: { '200': reply('Results', searchResponse), ...errors } },
+      searchV03: {
+        summary: 'Search (v0.3: no sort)',
+        parameters: [...parameters, ...visitor],
+        responses: { '200': reply('Results', searchResponse), ...errors },
+      },
       autocomplete: {
         summary: 'Autocomplete (v0.2)',
         parameters: [
           query('query', true, 'Partial input', schema(autocompleteQuerySchema.shape.query, 'input')),
           query('hits_per_page', false, 'Most suggestions', { type: 'integer', minimum: 1, maximum: MAX_SUGGESTIONS, default: 10 }),
           query('client_id', false, 'Catalog identifier'),
+          ...tracking,
+          ...visitor,
         ],
         responses: { '200': reply('Suggestions', autocompleteResponse), ...errors },
       },
+      searchEvents: searchEventsOperation,
     });
   }
   if (scope.admin) {
@@ -544,6 +573,7 @@ export function openApiDocument(scope: OpenApiScope): Record<string, unknown> {
             ...notFound,
           },
         },
+        catalogAnalytics: analyticsOperation({ ...errors, ...notFound }),
         audit: {
           summary: 'The audit log, newest first',
           parameters: [

@@ -3,13 +3,26 @@
  *
  * @module
  */
+import { checkLinked, type RecordedInteraction, type SearchInteraction } from '../analytics/events';
+import type { SearchAnalytics } from '../analytics/service';
 import type { CatalogRegistry } from '../catalog/registry';
-import { type AbkitError, AuthenticationError, NotFoundError, PermissionError, ValidationError, type ErrorPath } from '../errors';
+import {
+  type AbkitError,
+  AuthenticationError,
+  formatPath,
+  NotFoundError,
+  PermissionError,
+  ValidationError,
+  type ErrorPath,
+} from '../errors';
 import { parseQueryString, type AutocompleteQueryInput, type SearchQueryInput } from '../search/query';
 import { SearchService, type SearchServiceOptions } from '../search/service';
+import type { SearchExperiments } from '../search-experiments/search-experiments';
+import { searchVisitorOf } from '../search-experiments/visitor';
 import { challengeHeaders, optionalBearerToken } from './bearer';
 import { DEFAULT_MAX_BODY_BYTES } from '../body';
 import { json, jsonText } from './respond';
+import { elapsedMs, eventsOf, filterNames, requireAnalytics, trackingOf, withQueryId } from './search-tracking';
 import {
   handlerOf,
   matchedRoute,
@@ -53,6 +66,26 @@ export interface SearchHandlerOptions extends ErrorReporting {
    * nothing; an error it throws goes to `onError` and the client still gets its answer.
    */
   onSearch?: (event: SearchEvent) => void;
+  /**
+   * Where searches are recorded (every answered search, and autocomplete asked with
+   * `clickAnalytics=true`); with it, an answer asked with `clickAnalytics=true` carries a
+   * `queryID`, and `POST /search/events` takes the events that follow. `createAbkit`'s handler
+   * gives `abkit.searchAnalytics`. @defaultValue none: nothing is recorded, no `queryID`, and
+   * `POST /search/events` answers 404
+   */
+  analytics?: SearchAnalytics;
+  /**
+   * Called with the events of each `POST /search/events` once recorded (each with its search's
+   * normalized query and visitor), e.g. to count them for experiments on search. Awaited; an
+   * error it throws goes to `onError` and the client still gets its 204.
+   */
+  onSearchEvents?: (catalog: string, events: readonly RecordedInteraction[]) => void | Promise<void>;
+  /**
+   * Experiments on search: a request with a `visitorId` (and `context[key]=value`) searches
+   * with the search settings its campaigns give the visitor, and records the exposure. Without
+   * it, `visitorId` and `context` are ignored. @defaultValue none
+   */
+  experiments?: SearchExperiments;
 }
 
 /**
@@ -84,6 +117,41 @@ function queryParameter([name, ...rest]: ErrorPath): string {
   return name === undefined ? '(query)' : `${name}${rest.map((p) => `[${p}]`).join('')}`;
 }
 
+/**
+ * Each catalog's {@link SearchService}, built on first use with the settings `search` gives it
+ * (the console's playground and the search routes share this). A function of settings is asked
+ * at every call, and settings that changed (through the admin API, say) build the catalog's
+ * service anew, whose index is built at its first search. The same object is taken as unchanged
+ * at once; another one is compared by its JSON, so a function making a fresh object per call
+ * costs a stringify, not a rebuild.
+ *
+ * @example
+ * ```ts
+ * const serviceOf = searchServices(registry, (identifier) => abkit.admin.searchSettings(identifier) ?? {});
+ * const { hits } = await (await serviceOf('acme')).search({ text: 'galaxy' });
+ * ```
+ */
+export function searchServices(
+  registry: CatalogRegistry,
+  search: SearchHandlerOptions['search'],
+): (identifier: string) => Promise<SearchService> {
+  const services = new Map<string, { service: SearchService; settings: unknown; json: string }>();
+  return async (identifier) => {
+    const extra = typeof search === 'function' ? search(identifier) : search;
+    const cached = services.get(identifier);
+    if (cached && cached.settings === extra) return cached.service;
+    const json = JSON.stringify(extra ?? null);
+    if (cached && cached.json === json) {
+      cached.settings = extra;
+      return cached.service;
+    }
+    const catalog = await registry.get(identifier);
+    const s = new SearchService({ ...extra, catalog });
+    services.set(identifier, { service: s, settings: extra, json });
+    return s;
+  };
+}
+
 /** The route table of search (v0.4, v0.3) and autocomplete (v0.2). */
 export const SEARCH_ROUTES = [
   { method: 'GET', path: '/search', name: 'search' },
@@ -91,6 +159,7 @@ export const SEARCH_ROUTES = [
   { method: 'GET', path: '/v0.3/search', name: 'searchV03' },
   { method: 'GET', path: '/autocomplete', name: 'autocomplete' },
   { method: 'GET', path: '/v0.2/autocomplete', name: 'autocomplete' },
+  { method: 'POST', path: '/search/events', name: 'searchEvents' },
 ] as const satisfies readonly RouteSpec[];
 
 /**
@@ -103,28 +172,26 @@ export const SEARCH_ROUTES = [
  * ```
  */
 export function searchRoutes(options: SearchHandlerOptions): Routes {
-  const { registry, onError = reportToConsole, requireSearchKey = false, onSearch } = options;
+  const { registry, onError = reportToConsole, requireSearchKey = false, onSearch, analytics, onSearchEvents } = options;
   if (!registry || typeof registry.get !== 'function') throw new TypeError('createSearchHandler: registry must be a CatalogRegistry');
-  // Each catalog's service, with the settings it was built from: a function of settings is asked
-  // at every request, and settings that changed (through the admin API, say) build the catalog's
-  // service anew, whose index is built at its first search. The same object is taken as unchanged
-  // at once; another one is compared by its JSON, so a function making a fresh object per call
-  // costs a stringify, not a rebuild.
-  const services = new Map<string, { service: SearchService; settings: unknown; json: string }>();
+  const service = searchServices(registry, options.search);
 
-  async function service(identifier: string): Promise<SearchService> {
-    const extra = typeof options.search === 'function' ? options.search(identifier) : options.search;
-    const cached = services.get(identifier);
-    if (cached && cached.settings === extra) return cached.service;
-    const json = JSON.stringify(extra ?? null);
-    if (cached && cached.json === json) {
-      cached.settings = extra;
-      return cached.service;
-    }
-    const catalog = await registry.get(identifier);
-    const s = new SearchService({ ...extra, catalog });
-    services.set(identifier, { service: s, settings: extra, json });
-    return s;
+  /**
+   * The service a request searches with: with experiments and a visitor, a view with the
+   * settings of the visitor's variations (the same index). A failed decision is reported and
+   * the catalog's own settings answer: search stays up when the experiment store is not.
+   */
+  async function decided(identifier: string, params: Record<string, unknown>): Promise<{ service: SearchService; semanticRatio?: number }> {
+    const base = await service(identifier);
+    const visitor = options.experiments && searchVisitorOf(params);
+    if (!visitor) return { service: base };
+    const decision = await options.experiments!.decide(identifier, visitor.visitorId, visitor.context).catch((error: unknown) => {
+      onError(error);
+      return undefined;
+    });
+    if (!decision) return { service: base };
+    const own = Object.keys(decision.settings).length > 0;
+    return { service: own ? base.withSettings(decision.settings) : base, semanticRatio: decision.semanticRatio };
   }
 
   async function tenant(request: Request, params: Record<string, unknown>, autocomplete: boolean): Promise<string> {
@@ -190,9 +257,25 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
       semanticRatio,
       showRankingScoreDetails,
     } as SearchQueryInput;
-    const answer = await (await service(identifier)).searchText(query);
+    const tracking = trackingOf(params);
+    const start = performance.now();
+    const chosen = await decided(identifier, params);
+    if (chosen.semanticRatio !== undefined) query.semanticRatio = chosen.semanticRatio;
+    const answer = await chosen.service.searchText(query);
+    const queryId = analytics?.recordSearch({
+      catalog: identifier,
+      kind: 'search',
+      text: typeof text === 'string' ? text : '',
+      totalHits: answer.totalHits,
+      filters: filterNames(filters),
+      latencyMs: elapsedMs(start),
+      hits: answer.ids,
+      page: answer.page,
+      hitsPerPage: answer.hitsPerPage,
+      ...tracking,
+    });
     tell(request, 'search', identifier, answer.totalHits);
-    return jsonText(answer.text);
+    return jsonText(withQueryId(answer.text, queryId));
   }
 
   async function autocomplete({ request, url }: RouteContext): Promise<Response> {
@@ -200,13 +283,58 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
     const identifier = await tenant(request, params, true);
     await authorize(request, identifier);
     const query = { query: params.query, hitsPerPage: params.hits_per_page } as AutocompleteQueryInput;
-    const result = await (await service(identifier)).autocomplete(query);
+    const tracking = trackingOf(params);
+    const start = performance.now();
+    const result = await (await decided(identifier, params)).service.autocomplete(query);
+    // Suggestions are names, not items: a tracked autocomplete registers no hits.
+    const queryID = analytics?.recordSearch({
+      catalog: identifier,
+      kind: 'autocomplete',
+      text: typeof params.query === 'string' ? params.query : '',
+      totalHits: result.suggestions.length,
+      filters: [],
+      latencyMs: elapsedMs(start),
+      hits: [],
+      page: 0,
+      hitsPerPage: result.suggestions.length,
+      ...tracking,
+    });
     tell(request, 'autocomplete', identifier, result.suggestions.length);
-    return json(result);
+    return json(queryID === undefined ? result : { ...result, queryID });
   }
 
-  const render = (error: AbkitError): Response => {
-    const details = error.details.map((d) => ({ parameter: queryParameter(d.path), message: d.message }));
+  async function searchEvents({ request, url, body }: RouteContext): Promise<Response> {
+    const recorder = requireAnalytics(analytics);
+    const identifier = await tenant(request, parseQueryString(url.search), false);
+    await authorize(request, identifier);
+    const { events, linked } = await eventsOf(body);
+    // Both lists are checked before either is recorded: all or nothing.
+    const purchases = linked === undefined ? undefined : checkLinked(linked, 'linked');
+    const recorded = events === undefined ? [] : await recorder.recordEvents(identifier, events as SearchInteraction[]);
+    if (purchases) await recorder.linkEvents(identifier, purchases);
+    // Clicks and conversions of visitors in a search experiment count for its results; a failure
+    // there is reported, and the events stay recorded.
+    for (const hear of [
+      options.experiments && ((c: string, e: readonly RecordedInteraction[]) => options.experiments!.track(c, e)),
+      onSearchEvents,
+    ]) {
+      if (!hear) continue;
+      try {
+        await hear(identifier, recorded);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    return new Response(null, { status: 204 });
+  }
+
+  const render = (error: AbkitError, route: RouteSpec): Response => {
+    // Events are a body: their problems name a field of it, not a query parameter.
+    const details = error.details.map((d) =>
+      route.name === 'searchEvents' && (d.path[0] === 'events' || d.path[0] === 'linked')
+        ? { field: formatPath(d.path), message: d.message }
+        : { parameter: queryParameter(d.path), message: d.message },
+    );
     return json(
       { error: error.code, message: error.message, ...(details.length > 0 ? { details } : {}) },
       error.status,
@@ -216,7 +344,7 @@ export function searchRoutes(options: SearchHandlerOptions): Routes {
 
   return routeTable(
     SEARCH_ROUTES,
-    { search: (c) => search(c, '0.4'), searchV03: (c) => search(c, '0.3'), autocomplete },
+    { search: (c) => search(c, '0.4'), searchV03: (c) => search(c, '0.3'), autocomplete, searchEvents },
     { prefix: options.prefix, maxBodyBytes: DEFAULT_MAX_BODY_BYTES, onError, render },
   );
 }

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { PayloadTooLargeError } from '../errors';
 import { nestingExceeds, parseWith } from '../validation';
+import { SEARCH_MODIFICATION_TYPE, searchModificationSchema } from './search-settings';
 import { parseSemver } from './semver';
 
 /**
@@ -150,16 +151,24 @@ export const variationSchema = z.looseObject({
   id: id(),
   reference: z.boolean().optional(),
   allocation: z.number().min(0).max(100).optional(),
-  modifications: z.looseObject({
-    type: z.string(),
-    value: z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
-      if (nestingExceeds(value, CONFIG_LIMITS.valueDepth)) {
-        ctx.addIssue({ code: 'custom', message: `nests deeper than the limit of ${CONFIG_LIMITS.valueDepth} levels` });
-      } else if (new TextEncoder().encode(JSON.stringify(value)).length > CONFIG_LIMITS.valueBytes) {
-        ctx.addIssue({ code: 'custom', message: `is larger than the limit of ${CONFIG_LIMITS.valueBytes} bytes of JSON` });
-      }
+  modifications: z
+    .looseObject({
+      type: z.string(),
+      value: z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+        if (nestingExceeds(value, CONFIG_LIMITS.valueDepth)) {
+          ctx.addIssue({ code: 'custom', message: `nests deeper than the limit of ${CONFIG_LIMITS.valueDepth} levels` });
+        } else if (new TextEncoder().encode(JSON.stringify(value)).length > CONFIG_LIMITS.valueBytes) {
+          ctx.addIssue({ code: 'custom', message: `is larger than the limit of ${CONFIG_LIMITS.valueBytes} bytes of JSON` });
+        }
+      }),
+    })
+    .superRefine((m, ctx) => {
+      // A type of its own: search settings are checked here, where campaigns are loaded, so a
+      // bad one is refused with its path instead of failing at a visitor's search.
+      if (m.type !== SEARCH_MODIFICATION_TYPE) return;
+      const parsed = searchModificationSchema.safeParse(m.value);
+      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['value', ...issue.path] } as never);
     }),
-  }),
 });
 
 /**
@@ -191,6 +200,7 @@ export const variationGroupSchema = z.looseObject({
         [],
         ctx,
       );
+      searchGroupProblems(variations, ctx);
     }),
 });
 
@@ -365,6 +375,35 @@ function valueSize(value: unknown): number {
     return n;
   }
   return 2;
+}
+
+/**
+ * A group testing search settings holds search modifications only, for one catalog: a visitor
+ * of its reference (`value: {}`, the catalog's own settings) must be recognised as exposed as
+ * well, and every variation must apply to the same searches.
+ */
+function searchGroupProblems(
+  variations: readonly { modifications: { type: string; value: Record<string, unknown> } }[],
+  ctx: { addIssue: (issue: { code: 'custom'; path: (string | number)[]; message: string }) => void },
+): void {
+  const first = variations.findIndex((v) => v.modifications.type === SEARCH_MODIFICATION_TYPE);
+  if (first < 0) return;
+  const catalog = variations[first]!.modifications.value.catalog;
+  variations.forEach((v, i) => {
+    if (v.modifications.type !== SEARCH_MODIFICATION_TYPE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'modifications', 'type'],
+        message: `must be "${SEARCH_MODIFICATION_TYPE}" like variation ${first}'s: a group testing search settings holds search modifications only (the reference's value {} keeps the catalog's settings)`,
+      });
+    } else if (v.modifications.value.catalog !== catalog) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'modifications', 'value', 'catalog'],
+        message: `must be ${catalog === undefined ? 'absent' : JSON.stringify(catalog)} like variation ${first}'s: the variations of a group apply to the same catalog`,
+      });
+    }
+  });
 }
 
 function duplicates(

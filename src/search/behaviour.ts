@@ -37,9 +37,11 @@ export interface QueryFeedback {
   /** Clicks on the item in answers to the query. */
   readonly clicks: number;
   /**
-   * The item's impressions in answers to the query, each weighted by the probability that a
-   * shopper examines its position: `1 / position` (1-based), the usual position-bias model. So
-   * `clicks / examined` estimates the item's attractiveness whatever positions it was shown at.
+   * The item's impressions in answers to the query, each weighted by how likely its shopper read
+   * that far: in an answer that was clicked, 1 down to its deepest click and 0 below (the cascade
+   * model: shoppers read down and stop after what they click); in one never clicked, `1 / position`
+   * (1-based). So `clicks / examined` estimates the item's attractiveness whatever positions it was
+   * shown at.
    */
   readonly examined: number;
 }

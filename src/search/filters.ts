@@ -56,11 +56,31 @@ function skippedKeys(index: SearchIndex): string {
  * scratch of the index, valid until the next call: the caller reads it before any await.
  */
 export function filterMask(index: SearchIndex, filters: Readonly<Record<string, Filter>>): Uint8Array | undefined {
+  // Two masks in turn, each filter's from the one before: allocating one per filter cost as much as marking it.
+  return maskOf(index, filters, (k) => maskScratch(index, k % 2));
+}
+
+/**
+ * Documents passing every filter of a merchandising rule, in a mask of their own (kept with the
+ * index). Unlike a query's filters, which checkQuery refuses, a filter a rule cannot apply (an
+ * unknown field, a range over a field that is not a number) selects nothing: the catalog's
+ * fields may change after the rule was written, and a shopper's search must not fail for it.
+ */
+export function ruleMask(index: SearchIndex, filters: Readonly<Record<string, Filter>>): Uint8Array {
+  for (const [field, filter] of Object.entries(filters)) {
+    const path = index.paths.get(field);
+    if (!path || (filter.kind === 'range' && path.info.kind !== 'number')) return new Uint8Array(index.items.length);
+  }
+  const masks = [new Uint8Array(index.items.length), new Uint8Array(index.items.length)];
+  return maskOf(index, filters, (k) => masks[k % 2]!) ?? new Uint8Array(index.items.length).fill(1);
+}
+
+/** The mask of the documents passing every filter, each filter's marked in `take(k)` from the one before. */
+function maskOf(index: SearchIndex, filters: Readonly<Record<string, Filter>>, take: (k: number) => Uint8Array): Uint8Array | undefined {
   let allowed: Uint8Array | undefined;
   let k = 0;
   for (const [field, filter] of Object.entries(filters)) {
-    // Two masks in turn, each filter's from the one before: allocating one per filter cost as much as marking it.
-    const mask = maskScratch(index, k++ % 2).fill(0);
+    const mask = take(k++).fill(0);
     for (const docs of matching(index.paths.get(field)!, filter)) {
       // Two loops, not one testing `allowed` per document: a range window may hold most of the catalog.
       if (!allowed) for (let i = 0; i < docs.length; i++) mask[docs[i]!] = 1;

@@ -7,27 +7,9 @@
 import qs from 'qs';
 import { z } from 'zod';
 import { ValidationError } from '../errors';
+import { MAX_TEXT_LENGTH, RANGE_OPERATORS, type RangeOperator } from '../model/search-query';
 
-/**
- * Range operators of interfaces.md, Search.
- *
- * @example
- * ```ts
- * const isRangeOperator = (text: string): text is RangeOperator => (RANGE_OPERATORS as readonly string[]).includes(text);
- * isRangeOperator('>='); // true
- * ```
- */
-export const RANGE_OPERATORS = ['>', '<', '>=', '<=', '='] as const;
-/**
- * A range operator.
- *
- * @example
- * ```ts
- * const operator: RangeOperator = '>=';
- * await search.search({ text: 'tv', filters: { price: [{ operator, value: 300 }] } });
- * ```
- */
-export type RangeOperator = (typeof RANGE_OPERATORS)[number];
+export { MAX_TEXT_LENGTH, RANGE_OPERATORS, type RangeOperator };
 
 /**
  * Largest `hitsPerPage`.
@@ -40,15 +22,6 @@ export type RangeOperator = (typeof RANGE_OPERATORS)[number];
  */
 export const MAX_HITS_PER_PAGE = 1000;
 
-/**
- * Longest search text or autocomplete query, in characters (only the first 10 terms count).
- *
- * @example
- * ```ts
- * searchQuerySchema.safeParse({ text: 'x'.repeat(MAX_TEXT_LENGTH + 1) }).success; // false
- * ```
- */
-export const MAX_TEXT_LENGTH = 512;
 /**
  * Default `hitsPerPage`.
  *

@@ -11,7 +11,8 @@
  * {@link Ranker.ordered}): a query matching the whole catalog reads about a page of documents.
  *
  * Each of `words`, `typo`, `exactness`, `subject`, `variant`, `proximity` and `attribute` gives
- * an integer rank in [1, max]; `_rankingScore` reads them in rule order as nested shares of
+ * an integer rank in [1, max]; `_rankingScore` reads those before the first rule ordering by
+ * values it does not score (`bm25`, `customRanking`'s criteria, a price) in rule order as nested shares of
  * [0, 1] (Meilisearch's construction): a higher rule outweighs every lower one, each lower rule
  * splits the share its betters left, and the score is 1 only when every rule is at its best
  * (every term matched exactly, without typo, naming what the item is, next to each other, at the
@@ -38,8 +39,8 @@ import { keysOf } from './sort-keys';
 import type { SearchWork } from './work';
 
 export type { RankingScoreDetails } from './rules/details';
-export { RANKING_RULES, type RankingRule } from './rules/registry';
-export { TIE_BREAK } from './rules/tie-break';
+export { PROFILE_RANKING_RULES, RANKING_RULES, type RankingRule } from './rules/registry';
+export { PROFILE_TIE_BREAK, TIE_BREAK } from './rules/tie-break';
 
 /** Scores this close to a threshold are computed exactly, not decided from bounds (floating-point error is far smaller). */
 const SCORE_MARGIN = 1e-12;
@@ -53,6 +54,13 @@ export interface RankerOptions {
   readonly sort: readonly SortCriterion[];
   readonly stopWords: ReadonlySet<string>;
   readonly priceField?: string | undefined;
+  /**
+   * Per document: 1 boosted, -1 buried by merchandising (merchandising.ts), ordered after `sort`
+   * and before the rules; undefined when no rule boosts or buries.
+   */
+  readonly group?: Int8Array | undefined;
+  /** Each document's behaviour signal (see RuleOptions). */
+  readonly signal?: ((doc: number) => number) | undefined;
 }
 
 /** The score's span (scores are computed synchronously). */
@@ -96,6 +104,7 @@ export class Ranker {
   readonly #peeking: readonly RuleRanking[];
   readonly #sort: readonly SortCriterion[];
   readonly #sortKeys: ArrayLike<unknown>[];
+  readonly #group: Int8Array | undefined;
   readonly #tieBreak: readonly TieBreakKey[];
   /** Per candidate: 1 once read. */
   readonly #done: Uint8Array;
@@ -137,11 +146,15 @@ export class Ranker {
         Array.from({ length: rule.floats }, () => store.floats.subarray(floats * size, ++floats * size)),
       ),
     );
-    this.#scored = this.#rankings.filter((r) => r.score !== undefined);
+    // The score reads the rules before the first one ordering by values it does not score (bm25,
+    // customRanking's criteria, a price): a rule after it must not raise a hit it put lower.
+    const unscored = this.#rankings.findIndex((r) => r.score === undefined && (r.ranks.length > 0 || r.steps.length > 0));
+    this.#scored = this.#rankings.slice(0, unscored < 0 ? undefined : unscored).filter((r) => r.score !== undefined);
     this.#reading = this.#rankings.filter((r) => r.exact !== undefined);
     this.#peeking = this.#rankings.filter((r) => r.peek !== undefined);
     this.#sort = options.sort;
     this.#sortKeys = keysOf(index, cands.docs, options.sort);
+    this.#group = options.group;
     this.#tieBreak = match ? tieBreakKeys(index, options.tieBreak) : [];
     this.#done = new Uint8Array(size);
     this.#lazy = match !== undefined && this.#reading.length > 0;
@@ -351,7 +364,7 @@ export class Ranker {
     return out as RankingScoreDetails;
   }
 
-  /** Compares two candidates: `sort`, the rules, `tieBreak`, then id. */
+  /** Compares two candidates: `sort`, merchandising's groups, the rules, `tieBreak`, then id. */
   #comparator(): (a: number, b: number) => number {
     const steps: ((a: number, b: number) => number)[] = [];
     this.#sort.forEach((cr, k) => {
@@ -359,6 +372,12 @@ export class Ranker {
       const sign = cr.direction === 'asc' ? 1 : -1;
       steps.push((a, b) => compareValues(keys[a], keys[b], sign));
     });
+    const group = this.#group;
+    if (group) {
+      // Boosted first, buried last: known for every candidate, so the heap's bounds hold within each group.
+      const docs = this.#q.cands.docs;
+      steps.push((a, b) => group[docs[b]!]! - group[docs[a]!]!);
+    }
     // Consecutive rules' rank arrays compare in one step: a heap compares often, and a call per
     // rule through a site seeing a dozen closures cost more than the comparisons themselves.
     let ranks: RankArray[] = [];

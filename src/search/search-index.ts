@@ -14,6 +14,7 @@ import { MAX_OBJECT_KEY_PATHS, searchPaths, visibleTypes } from './index-paths';
 import { Dictionary } from './dictionary';
 import { fieldValue } from './fields';
 import { Growable, zeroed } from './growable';
+import { type NamingHabits, PROFILE_HABITS } from './naming';
 import { pathIndexSteps, type PathIndex } from './path-index';
 import { fieldWords, namesWhatItIs, NO_SPAN, saysWhatItIs } from './subject';
 import { runInSlices } from '../slices';
@@ -49,6 +50,8 @@ export interface IndexSettings {
   readonly searchableFields?: readonly string[];
   /** Field → boost (relative weight); default 1. */
   readonly boosts?: Readonly<Record<string, number>>;
+  /** The naming habits read (see naming.ts); default: the `neutral` profile's. */
+  readonly habits?: NamingHabits;
 }
 
 /**
@@ -125,6 +128,8 @@ export class SearchIndex {
   readonly subjectDf: Uint32Array;
   /** Per word: how many documents it names, as a name phrase's last word or the category's type word ("phone" in "Prepaid Cell Phone"; not "prepaid"). */
   readonly namedDf: Uint32Array;
+  /** The naming habits its subject spans were read with, and the ranking reads (see naming.ts). */
+  readonly habits: NamingHabits;
   /** Unit vectors per document, when an embedder is configured. */
   vectors: readonly Float32Array[] | undefined;
 
@@ -158,6 +163,7 @@ export class SearchIndex {
     this.nameHeads = parts.nameHeads;
     this.subjectDf = parts.subjectDf;
     this.namedDf = parts.namedDf;
+    this.habits = parts.habits;
     this.vectors = undefined;
   }
 
@@ -207,6 +213,7 @@ export class SearchIndex {
       'categories_ids',
     ];
     const boosts = settings.boosts ?? {};
+    const habits = settings.habits ?? PROFILE_HABITS.neutral;
     // Own properties only: a field named `constructor` must not read Object's.
     const boost = (f: string) => (Object.hasOwn(boosts, f) ? boosts[f]! : 1);
     const top = Math.max(1, ...searchable.map(boost));
@@ -255,7 +262,9 @@ export class SearchIndex {
       namedDf[id]!++;
     };
     const reuse =
-      previous && previous.searchable.length === F && previous.searchable.every((f, i) => f === searchable[i]) ? previous : undefined;
+      previous && previous.habits === habits && previous.searchable.length === F && previous.searchable.every((f, i) => f === searchable[i])
+        ? previous
+        : undefined;
     // Previous word number → this index's (-1: not met yet).
     const renumber = new Int32Array(reuse ? reuse.dictionary.words.length : 0).fill(-1);
     let p = 0;
@@ -306,7 +315,7 @@ export class SearchIndex {
           const value = fieldValue(item, field);
           const text = searchableText(value);
           characters += text.length;
-          const read = fieldWords(field, value, text);
+          const read = fieldWords(field, value, text, habits);
           if (read.tail) subjectSpans.set(read.tail, d * 3);
           if (read.heads !== undefined) nameHeads[d] = read.heads;
           if (read.type !== undefined) subjectSpans[d * 3 + 2] = read.type;
@@ -376,6 +385,7 @@ export class SearchIndex {
       fieldWeight,
       dictionary,
       stems,
+      habits,
       ...postings,
       postingStart,
       tokens: tokenList,

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Catalog } from '../catalog/catalog';
 import type { CatalogItem } from '../storage/catalog';
 import { parseWith } from '../validation';
@@ -10,13 +11,19 @@ import {
   autocompleteQuerySchema,
   searchQuerySchema,
   type AutocompleteQueryInput,
+  type SearchQuery,
   type SearchQueryInput,
   type SortCriterion,
 } from './query';
 import type { SearchWork } from './work';
-import { RANKING_RULES, Ranker, TIE_BREAK, type RankingRule, type RankingScoreDetails } from './ranking';
+import { PROFILE_RANKING_RULES, PROFILE_TIE_BREAK, RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
 import { fieldText, SearchIndex } from './search-index';
+import { type NamingHabits, PROFILE_HABITS, SEARCH_PROFILES, type SearchProfile } from './naming';
 import { dot, unit } from './vectors';
+import { normalizeQuery, type QueryFeedback } from './behaviour';
+import { type Behaviour, type BehaviourOptions, behaviourOf, type RerankOptions, reranked } from './behaviour-ranking';
+import { Merchandiser, type Merchandising, type MerchandisingRule, placePins } from './merchandising';
+import { BEHAVIOUR_FIELD } from './rules/custom-ranking';
 
 export type { Facet } from './facets';
 export type { Hit } from './hits';
@@ -105,7 +112,8 @@ export interface SearchServiceOptions {
   /**
    * The ranking rules, in order: each one orders the ties of the rules before it. An explicit
    * `sort` applies before them; `tieBreak`, then the document id, after them.
-   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`
+   * @defaultValue `['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute']`;
+   * with `profile: 'retail'`, `['words', 'typo', 'exactness', 'subject', 'variant', 'priceIntent', 'proximity', 'attribute', 'customRanking', 'bm25']`
    * @example `['words', 'typo', 'proximity', 'attribute', 'exactness', 'customRanking', 'bm25']` (Meilisearch's order)
    */
   rankingRules?: readonly RankingRule[];
@@ -119,7 +127,7 @@ export interface SearchServiceOptions {
    * The final order of text-search hits equal on every ranking rule (the same listing in another
    * colour or for another carrier), each `<field>:asc` or `<field>:desc`; the document id after
    * them. `[]` leaves those hits in id order.
-   * @defaultValue `['price:asc', 'name:asc']` (the same thing for less, then variants in name order)
+   * @defaultValue `['name:asc']`; with `profile: 'retail'`, `['price:asc', 'name:asc']` (the same thing for less, then variants in name order)
    * @example `['stock:desc', 'price:asc']`
    */
   tieBreak?: readonly string[];
@@ -145,11 +153,91 @@ export interface SearchServiceOptions {
    */
   priceIntent?: { readonly words?: readonly string[]; readonly field?: string } | false;
   /**
+   * Which habits of product naming the ranking reads ({@link abkit/types!SearchProfile}):
+   * `neutral` reads what held on every judged catalog; `retail` adds the naming habits of an
+   * electronics retailer's listings ("Brand - Case for Galaxy S7 - Black": separated parts, model
+   * variants, price words, the lower price among ties). Options given explicitly override the
+   * profile's defaults.
+   * @defaultValue `'neutral'`
+   * @example `'retail'`
+   */
+  profile?: SearchProfile;
+  /**
    * How long an index is served before asking the catalog whether a newer version is visible,
    * in milliseconds. 0: every search asks (one cheap store read).
    * @defaultValue `0`
    */
   refreshIntervalMs?: number;
+  /**
+   * Merchandising rules (docs/ranking.md, Merchandising): for a query (`equals`: the same
+   * {@link normalizeQuery} key; `contains`: every listed word among the query's words; `equals: ''`
+   * is the placeholder search), inside `from`/`until` when given, `hide` removes items from the
+   * hits, totals and facets; `boost`/`bury` (filters in the syntax of search filters) put the items
+   * they select before/after the others, after `sort` and before the ranking rules, relevance order
+   * kept inside each group; `pin` puts an item at a 1-based position of the whole result list, whether
+   * or not it matches the text, if it passes the query's filters and is not hidden (past the end of the
+   * list: after it). Search only; autocomplete is unaffected. Affected hits show
+   * `_rankingScoreDetails.merchandising: { rule, pinned | boosted | buried }`.
+   * At most 100 rules, 50 pins and 50 hidden items per rule, ids of 1 to 256 characters.
+   * @defaultValue none
+   * @example `[{ id: 'tv-week', query: { contains: ['tv'] }, pin: [{ itemId: 'lg-oled-55', position: 1 }], hide: ['old-tv'], bury: { refurbished: [true] }, until: '2026-12-01T00:00:00Z' }]`
+   */
+  merchandising?: readonly MerchandisingRule[];
+  /**
+   * Behaviour ranking (docs/ranking.md, Behaviour ranking), opt-in: the `_behaviour` criterion of
+   * `customRanking` reads each item's signal from `source.itemSignals`, and (unless `rerank: false`)
+   * the first hits of a query with click feedback are reordered by it within guardrails (see
+   * {@link RerankOptions}); `_rankingScoreDetails.behaviour` shows `{ clicks, examined, estimate, moved }`.
+   * A query without feedback is answered exactly as without behaviour ranking.
+   * @defaultValue off
+   * @example `{ source: searchAnalytics.behaviour, rerank: { maxShift: 2, minExamined: 20 } }` (the source from the host)
+   */
+  behaviour?: boolean | BehaviourOptions;
+  /** Current time in epoch milliseconds: merchandising rules' `from`/`until` are read against it. @defaultValue `Date.now` */
+  clock?: () => number;
+}
+
+/**
+ * The settings {@link SearchService.withSettings} may change: they act on queries and ranking,
+ * not on what the index holds.
+ *
+ * @example
+ * ```ts
+ * const names = VIEW_SETTINGS.join(', '); // rankingRules, customRanking, …
+ * ```
+ */
+export const VIEW_SETTINGS = [
+  'rankingRules',
+  'customRanking',
+  'tieBreak',
+  'matchingStrategy',
+  'synonyms',
+  'stopWords',
+  'priceIntent',
+  'facets',
+  'maxFacetValues',
+  'merchandising',
+  'behaviour',
+] as const;
+
+/**
+ * Settings of a view of a {@link SearchService} (see {@link SearchService.withSettings}).
+ *
+ * @example
+ * ```ts
+ * const settings: SearchViewSettings = { customRanking: ['popularity:desc'], synonyms: { multiWay: [['tv', 'television']] } };
+ * const view = search.withSettings(settings);
+ * ```
+ */
+export type SearchViewSettings = Pick<SearchServiceOptions, (typeof VIEW_SETTINGS)[number]>;
+
+/** A service's index and its build in progress, shared with its views. */
+interface SharedIndex {
+  current: SearchIndex | undefined;
+  building: Promise<SearchIndex> | undefined;
+  checkedAt: number;
+  /** Builds the current visible version with the settings of the service that made this. */
+  readonly build: () => Promise<SearchIndex>;
 }
 
 /**
@@ -163,6 +251,25 @@ export interface SearchServiceOptions {
  */
 export const MAX_QUERY_TERMS = 10;
 
+/** A hit of a page: its document, score and details. */
+interface Shown {
+  readonly doc: number;
+  readonly score: number;
+  readonly details?: RankingScoreDetails | undefined;
+}
+
+/** The candidate holding `doc` (candidates are in document order), or undefined. */
+function candidateOf(ranker: Ranker, doc: number): number | undefined {
+  let lo = 0;
+  let hi = ranker.size;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ranker.doc(mid) < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ranker.size && ranker.doc(lo) === doc ? lo : undefined;
+}
+
 /**
  * Search and autocomplete over a catalog's visible version, with per-field value indexes for
  * filters and facets.
@@ -173,8 +280,9 @@ export const MAX_QUERY_TERMS = 10;
  *
  * Ranking: text is analysed (words, folding, stems, stop words, synonyms), every term is
  * optional (see `matchingStrategy`), and hits are ordered by `sort`, then the ranking rules
- * (`words`, `typo`, `exactness`, `subject`, `variant`, `priceIntent`, `proximity`, `attribute`,
- * `customRanking`, `bm25`), then `tieBreak` (lower price, then name), then id.
+ * (`words`, `typo`, `exactness`, `subject`, `priceIntent`, `proximity`, `customRanking`, `bm25`,
+ * `attribute`; the `retail` profile adds `variant` and puts `attribute` before `customRanking`), then `tieBreak` (the name; the
+ * `retail` profile, the lower price first), then id.
  * `_rankingScore` in [0, 1] reads the rules' ranks in order (1 = a field equal to the query).
  * With an embedder and `semanticRatio` r > 0, the score is `(1 − r) · keyword + r · semantic`
  * (semantic = max(0, cosine)), hits are ordered by it, and documents whose semantic score is at
@@ -199,9 +307,14 @@ export class SearchService {
   readonly #strategy: MatchingStrategy;
   /** The field the `priceIntent` rule orders by (undefined: price intent off). */
   readonly #priceField: string | undefined;
-  #current: SearchIndex | undefined;
-  #building: Promise<SearchIndex> | undefined;
-  #checkedAt = -Infinity;
+  readonly #merchandiser: Merchandiser;
+  readonly #behaviour: Behaviour | undefined;
+  readonly #clock: () => number;
+  /** The index, shared with the views of {@link SearchService.withSettings}; built by the service that made it. */
+  #shared: SharedIndex = { current: undefined, building: undefined, checkedAt: -Infinity, build: () => this.#build() };
+  #views: LRUCache<string, SearchService> | undefined;
+  /** The naming habits of the profile, which the index is built with. */
+  readonly #habits: NamingHabits;
   #work: SearchWork = {
     dictionaryNodes: 0,
     wordsReached: 0,
@@ -229,15 +342,17 @@ export class SearchService {
       refreshIntervalMs = 0,
       boosts = {},
       embedder,
-      rankingRules = RANKING_RULES,
+      profile = 'neutral',
+      rankingRules = PROFILE_RANKING_RULES[profile] ?? RANKING_RULES,
       customRanking = [],
-      tieBreak = TIE_BREAK,
+      tieBreak = PROFILE_TIE_BREAK[profile] ?? [],
       matchingStrategy = 'frequency',
       stopWords,
       synonyms,
       stemmer,
       priceIntent = {},
     } = options;
+    if (!SEARCH_PROFILES.includes(profile)) fail(`profile must be one of ${SEARCH_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
     if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) fail(`maxFacetValues must be a positive integer, got ${maxFacetValues}`);
     if (!Number.isFinite(refreshIntervalMs) || refreshIntervalMs < 0)
       fail(`refreshIntervalMs must be a number >= 0, got ${refreshIntervalMs}`);
@@ -283,6 +398,9 @@ export class SearchService {
       if (field !== undefined && !(typeof field === 'string' && field !== ''))
         fail(`priceIntent.field must be a field name, got ${JSON.stringify(field)}`);
     }
+    const merchandiser = new Merchandiser(options.merchandising ?? [], fail);
+    const behaviour = behaviourOf(options.behaviour, fail);
+    if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock must be a function returning epoch milliseconds');
     // Price words are dropped from queries only when a rule orders by price in their place.
     const intent = priceIntent !== false && rankingRules.includes('priceIntent') ? priceIntent : undefined;
     this.catalog = options.catalog;
@@ -295,6 +413,125 @@ export class SearchService {
     this.#customRanking = criteria;
     this.#tieBreak = finalOrder;
     this.#strategy = matchingStrategy;
+    this.#habits = PROFILE_HABITS[profile];
+    this.#merchandiser = merchandiser;
+    this.#behaviour = behaviour;
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  /**
+   * A page of a search: pins laid out over the organic order (from `next`, pinned items skipped
+   * in it), its head re-ranked by the query's click feedback when it has some, with what
+   * merchandising and behaviour did in the details. `list` reads an organic entry `h`.
+   */
+  #page<H>(
+    index: SearchIndex,
+    merch: Merchandising | undefined,
+    query: SearchQuery,
+    next: () => H | undefined,
+    list: { doc(h: H): number; of(doc: number): H | undefined; entry(h: H): Shown },
+  ): Shown[] {
+    const pins = merch?.pins ?? [];
+    const pinned = pins.length > 0 ? new Set(pins.map((p) => p.doc)) : undefined;
+    let organic = pinned
+      ? () => {
+          for (;;) {
+            const h = next();
+            if (h === undefined || !pinned.has(list.doc(h))) return h;
+          }
+        }
+      : next;
+    // An explicit sort is the shopper's order: clicks do not reorder it.
+    const feedback = query.sort.length === 0 ? this.#feedback(query.text) : undefined;
+    // The layout of the positions before P reads only the first P + maxShift hits (no hit moves
+    // further): a page re-ranks those, not the whole `depth`, and pages still agree.
+    const guard = this.#behaviour?.rerank;
+    // Boosted and buried hits stay in their group.
+    const group = merch?.group;
+    const re =
+      feedback &&
+      guard &&
+      reranked(
+        organic,
+        (h) => index.items[list.doc(h)]!.id,
+        feedback,
+        { ...guard, depth: Math.min(guard.depth, (query.page + 1) * query.hitsPerPage + guard.maxShift) },
+        this.#rules.length + 1,
+        group && ((h) => group[list.doc(h)]!),
+      );
+    if (re) organic = re.next;
+    const slots = placePins<{ h: H } | { pin: number }>(
+      pins,
+      () => {
+        const h = organic();
+        return h === undefined ? undefined : { h };
+      },
+      (pin) => ({ pin }),
+      query.page * query.hitsPerPage,
+      query.hitsPerPage,
+    );
+    return slots.map((slot) => {
+      const h = 'h' in slot ? slot.h : list.of(pins[slot.pin]!.doc);
+      const shown: Shown =
+        h === undefined
+          ? { doc: pins[(slot as { pin: number }).pin]!.doc, score: 0, details: query.showRankingScoreDetails ? {} : undefined }
+          : list.entry(h);
+      if (shown.details) {
+        const details = shown.details as Record<string, unknown>;
+        const m = merch?.detail(shown.doc);
+        if (m) details.merchandising = m;
+        const b = 'h' in slot ? re?.detail(slot.h) : undefined;
+        if (b) details.behaviour = b;
+      }
+      return shown;
+    });
+  }
+
+  /** The click feedback of a query's items when behaviour ranking re-ranks and the query has some. */
+  #feedback(text: string): ReadonlyMap<string, QueryFeedback> | undefined {
+    const b = this.#behaviour;
+    if (!b?.rerank || !b.source) return undefined;
+    const feedback = b.source.queryFeedback(this.catalog.identifier, normalizeQuery(text));
+    return feedback && feedback.size > 0 ? feedback : undefined;
+  }
+
+  /**
+   * A view of this service searching with other query-time settings (see {@link SearchViewSettings}),
+   * over the same index: an A/B test of ranking builds no second index. Views are kept per JSON
+   * of their settings, the 64 most recently used; a bad setting throws a `TypeError` naming it,
+   * as the constructor does, and a setting that shapes the index (`searchableFields`, `boosts`,
+   * `stemmer`, `embedder`, …) is refused.
+   *
+   * @example
+   * ```ts
+   * const byPopularity = search.withSettings({ rankingRules: ['words', 'customRanking', 'bm25'], customRanking: ['popularity:desc'] });
+   * const page = await byPopularity.search({ text: 'phone' }); // the same index as search's
+   * ```
+   */
+  withSettings(settings: SearchViewSettings): SearchService {
+    if (settings === null || typeof settings !== 'object' || Array.isArray(settings))
+      throw new TypeError(`SearchService.withSettings: settings must be an object, got ${JSON.stringify(settings)}`);
+    // A behaviour source is a service, not a setting: it is left out of the key (one per host).
+    const key = JSON.stringify(settings, (name, value) => (name === 'source' ? undefined : value));
+    this.#views ??= new LRUCache({ max: 64 });
+    const cached = this.#views.get(key);
+    if (cached) return cached;
+    const own: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(settings)) {
+      if (!(VIEW_SETTINGS as readonly string[]).includes(name))
+        throw new TypeError(`SearchService.withSettings: ${name} is not a query-time setting (${VIEW_SETTINGS.join(', ')})`);
+      // An absent setting keeps this service's, not the default.
+      if (value !== undefined) own[name] = value;
+    }
+    // Behaviour ranking turned on by the view reads the service's source unless it brings one.
+    const b = own.behaviour as SearchServiceOptions['behaviour'];
+    const source = typeof this.#options.behaviour === 'object' ? this.#options.behaviour.source : undefined;
+    if (source && (b === true || (typeof b === 'object' && b !== null && b.source === undefined)))
+      own.behaviour = { ...(b === true ? {} : b), source };
+    const view = new SearchService({ ...this.#options, ...own });
+    view.#shared = this.#shared;
+    this.#views.set(key, view);
+    return view;
   }
 
   /** Runs a search (interfaces.md, Search); {@link ValidationError} names the offending parameter. */
@@ -309,25 +546,31 @@ export class SearchService {
    * `JSON.stringify` of {@link SearchService.search}'s answer, the same text, and its total: each
    * hit's item is serialized once while it stays in the index (items are deep-frozen copies, see
    * frozenCopy), then only its score per answer, and no hit object is made. Serializing the
-   * hits was a tenth of the time of `GET /search` through `abkit serve`.
+   * hits was a tenth of the time of `GET /search` through `abkit serve`. With the page's item ids
+   * in order, and its page and size.
    * @internal
    */
-  async searchText(input: SearchQueryInput): Promise<{ text: string; totalHits: number }> {
+  async searchText(
+    input: SearchQueryInput,
+  ): Promise<{ text: string; totalHits: number; ids: string[]; page: number; hitsPerPage: number }> {
     const { items, shown, facets, totalPages, totalHits, hitsPerPage, page } = await this.#answer(input);
     let text = '{"hits":[';
+    // The page's item ids, in order, for search analytics (what a click's position refers to).
+    const ids: string[] = new Array(shown.length);
     for (let k = 0; k < shown.length; k++) {
       const { doc, score, details } = shown[k]!;
+      ids[k] = items[doc]!.id;
       text += (k === 0 ? '' : ',') + hitText(items[doc]!, score, details);
     }
     // The keys in the order of search()'s answer.
     text += `],${JSON.stringify({ facets, totalPages, totalHits, hitsPerPage, page }).slice(1)}`;
-    return { text, totalHits };
+    return { text, totalHits, ids, page, hitsPerPage };
   }
 
   /** A search's page of documents, its facets and totals (see {@link SearchService.search}). */
   async #answer(input: SearchQueryInput): Promise<{
     items: readonly CatalogItem[];
-    shown: readonly { doc: number; score: number; details?: RankingScoreDetails }[];
+    shown: readonly Shown[];
     facets: Record<string, Facet>;
     totalPages: number;
     totalHits: number;
@@ -337,52 +580,82 @@ export class SearchService {
     const query = parseWith(searchQuerySchema, input, 'search query');
     const index = await this.#index();
     checkQuery(index, query);
-    const allowed = filterMask(index, query.filters);
+    let allowed = filterMask(index, query.filters);
+    const merch = this.#merchandiser.forQuery(index, query.text, this.#clock(), allowed);
+    if (merch && merch.hidden.length > 0) {
+      // Hidden items leave the candidates, so hits, totals and facets alike.
+      allowed ??= new Uint8Array(index.items.length).fill(1);
+      for (const doc of merch.hidden) allowed[doc] = 0;
+    }
     const analyzed = this.#analyzer.query(query.text, MAX_QUERY_TERMS);
     const { page, hitsPerPage } = query;
     const ratio = query.semanticRatio ?? 0;
     const semantic = ratio > 0 && this.#options.embedder !== undefined && index.vectors !== undefined && analyzed.terms.length > 0;
-    const ranker = this.#ranker(index, analyzed, allowed, query.sort);
-    const first = page * hitsPerPage;
-    const shown: { doc: number; score: number; details?: RankingScoreDetails }[] = [];
+    const ranker = this.#ranker(index, analyzed, allowed, query.sort, merch?.group);
+    const show = query.showRankingScoreDetails;
+    let shown: Shown[];
     // The documents counted in totals and facets.
-    let docs: readonly number[];
+    let docs: number[];
     try {
       if (semantic) {
-        // Every keyword score is blended: every candidate is read.
+        // Every keyword score is blended: every candidate is read. The mask is scratch: copied before the await.
         const order = ranker.eagerOrder();
+        const mask = allowed?.slice();
         const blended = await this.#blend(
           index,
           query.text,
           ratio,
           Array.from(order, (c) => ranker.doc(c)),
           Array.from(order, (c) => ranker.score(c)),
+          mask,
         );
         const threshold = query.rankingScoreThreshold;
         const kept =
           threshold === undefined
             ? blended.docs.map((_, k) => k)
             : blended.docs.flatMap((_, k) => (blended.scores[k]! >= threshold ? [k] : []));
+        const group = merch?.group;
+        // Boosted first, buried last (a stable sort keeps the blended order inside each group).
+        if (group) kept.sort((a, b) => group[blended.docs[b]!]! - group[blended.docs[a]!]!);
         docs = kept.map((k) => blended.docs[k]!);
-        for (const k of kept.slice(first, first + hitsPerPage))
-          shown.push({ doc: blended.docs[k]!, score: blended.scores[k]!, details: query.showRankingScoreDetails ? {} : undefined });
+        // Where a pinned document sits in the blended list (only pins ask).
+        let at: Map<number, number> | undefined;
+        if (merch && merch.pins.length > 0) {
+          const counted = new Set(docs);
+          for (const { doc } of merch.pins) if (!counted.has(doc)) docs.push(doc);
+        }
+        let next = 0;
+        shown = this.#page(index, merch, query, () => (next < kept.length ? kept[next++] : undefined), {
+          doc: (k) => blended.docs[k]!,
+          of: (doc) => (at ??= new Map(blended.docs.map((d, k) => [d, k]))).get(doc),
+          entry: (k) => ({ doc: blended.docs[k]!, score: blended.scores[k]!, details: show ? {} : undefined }),
+        });
       } else {
         // Only the candidates whose bounds reach the page are read (see Ranker.ordered); a
         // threshold reads those its bounds cannot decide (see Ranker.passing).
         const keep = query.rankingScoreThreshold === undefined ? undefined : ranker.passing(query.rankingScoreThreshold);
         const ordered = ranker.ordered(keep);
-        for (let k = 0; k < first && ordered.next() >= 0; k++);
-        for (let k = 0; k < hitsPerPage; k++) {
-          const c = ordered.next();
-          if (c < 0) break;
-          shown.push({
-            doc: ranker.doc(c),
-            score: ranker.score(c),
-            details: query.showRankingScoreDetails ? ranker.details(c) : undefined,
-          });
-        }
+        shown = this.#page(
+          index,
+          merch,
+          query,
+          () => {
+            const c = ordered.next();
+            return c < 0 ? undefined : c;
+          },
+          {
+            doc: (c) => ranker.doc(c),
+            of: (doc) => candidateOf(ranker, doc),
+            entry: (c) => ({ doc: ranker.doc(c), score: ranker.score(c), details: show ? ranker.details(c) : undefined }),
+          },
+        );
         const all: number[] = [];
         for (let c = 0; c < ranker.size; c++) if (!keep || keep[c] === 1) all.push(ranker.doc(c));
+        // Pinned items the text or the threshold left out count in totals and facets too.
+        for (const { doc } of merch?.pins ?? []) {
+          const c = candidateOf(ranker, doc);
+          if (c === undefined || (keep && keep[c] !== 1)) all.push(doc);
+        }
         docs = all;
       }
     } finally {
@@ -442,8 +715,11 @@ export class SearchService {
     analyzed: ReturnType<Analyzer['query']>,
     allowed: Uint8Array | undefined,
     sort: readonly SortCriterion[],
+    group?: Int8Array,
   ): Ranker {
     const options = {
+      group,
+      signal: this.#signal(index),
       rules: this.#rules,
       customRanking: this.#customRanking,
       tieBreak: this.#tieBreak,
@@ -462,19 +738,43 @@ export class SearchService {
     return new Ranker(index, match, gather(index, match, this.#strategy, allowed), options);
   }
 
-  /** Blends keyword scores with vector similarity (see the class comment). */
+  /**
+   * Each document's behaviour signal when `customRanking` reads `_behaviour` (undefined: 0 for all):
+   * the source's snapshot of this catalog, read once per query.
+   */
+  #signal(index: SearchIndex): ((doc: number) => number) | undefined {
+    const source = this.#behaviour?.source;
+    if (!source || !this.#customRanking.some((c) => c.field === BEHAVIOUR_FIELD)) return undefined;
+    const signals = source.itemSignals(this.catalog.identifier);
+    if (!signals || signals.size === 0) return undefined;
+    // Read into an array once per snapshot and index: a query may rank every item.
+    let cached = this.#signals;
+    if (cached?.index !== index || cached.signals !== signals) {
+      const values = Float64Array.from(index.items, (item) => signals.get(item.id) ?? 0);
+      this.#signals = cached = { index, signals, read: (doc) => values[doc]! };
+    }
+    return cached.read;
+  }
+
+  #signals:
+    | { readonly index: SearchIndex; readonly signals: ReadonlyMap<string, number>; readonly read: (doc: number) => number }
+    | undefined;
+
+  /** Blends keyword scores with vector similarity (see the class comment); documents outside `allowed` (filters, hidden items) never join. */
   async #blend(
     index: SearchIndex,
     text: string,
     ratio: number,
     docs: number[],
     scores: number[],
+    allowed: Uint8Array | undefined,
   ): Promise<{ docs: number[]; scores: number[] }> {
     const [raw] = await this.#options.embedder!.embed([text]);
     const q = unit(raw ?? []);
     const byDoc = new Map(docs.map((d, k) => [d, scores[k]!]));
     const out: { doc: number; score: number }[] = [];
     index.vectors!.forEach((v, doc) => {
+      if (allowed && allowed[doc] !== 1) return;
       const semantic = Math.max(0, dot(q, v));
       const kw = byDoc.get(doc);
       if (kw === undefined && semantic < 1 - ratio) return;
@@ -487,25 +787,33 @@ export class SearchService {
   /** The index of the current visible version (built on first use). */
   async #index(): Promise<SearchIndex> {
     const now = Date.now();
-    const current = this.#current;
-    if (current && now - this.#checkedAt < this.#refreshMs) return current;
+    const shared = this.#shared;
+    const current = shared.current;
+    if (current && now - shared.checkedAt < this.#refreshMs) return current;
     const version = await this.catalog.visibleVersion();
-    this.#checkedAt = now;
+    shared.checkedAt = now;
     if (current && current.version === version) return current;
     // One build at a time; while it runs, other searches keep the previous index.
-    if (this.#building) return current ?? this.#building;
-    const building = this.#build().finally(() => {
-      this.#building = undefined;
+    if (shared.building) return current ?? shared.building;
+    const building = shared.build().finally(() => {
+      shared.building = undefined;
     });
-    this.#building = building;
+    shared.building = building;
     // The search that noticed the new version waits for it; the others meanwhile keep the previous.
     return building;
   }
 
   async #build(): Promise<SearchIndex> {
     // Items that did not change come back as the same objects, which the build copies from the previous index.
-    const visible = await this.catalog.visible({ reuse: this.#current?.items });
-    const index = await SearchIndex.build(visible.version, visible.items, this.#options, this.#analyzer, this.#current);
+    const shared = this.#shared;
+    const visible = await this.catalog.visible({ reuse: shared.current?.items });
+    const index = await SearchIndex.build(
+      visible.version,
+      visible.items,
+      { ...this.#options, habits: this.#habits },
+      this.#analyzer,
+      shared.current,
+    );
     const { embedder } = this.#options;
     if (embedder) {
       const vectors: Float32Array[] = [];
@@ -515,7 +823,7 @@ export class SearchService {
       }
       index.vectors = vectors;
     }
-    if (!this.#current || this.#current.version <= index.version) this.#current = index;
+    if (!shared.current || shared.current.version <= index.version) shared.current = index;
     return index;
   }
 

@@ -9,6 +9,7 @@
  * @module
  */
 import { englishStem, words } from './analysis';
+import { type NamingHabits, PROFILE_HABITS } from './naming';
 
 // Where a name starts describing what the item fits: "for …", "fits …", "compatible with …".
 const TAIL_START = new Set(['for', 'fits']);
@@ -68,19 +69,22 @@ export const MAX_HEAD_POSITION = 31;
  * // { words: ['ultralast', 'battery', 'for', 'select', 'samsung', 'cell', 'phones', 'black'], tail: [2, 7], heads: 0b1000010 }: battery, phones
  * ```
  */
-export function nameWords(text: string): { words: string[]; tail: [number, number]; heads: number } {
+export function nameWords(
+  text: string,
+  habits: NamingHabits = PROFILE_HABITS.retail,
+): { words: string[]; tail: [number, number]; heads: number } {
   const out: string[] = [];
   let tail: [number, number] = [0, 0];
   let heads = 0;
   const head = (k: number) => {
     if (k >= 0 && k <= MAX_HEAD_POSITION) heads |= 1 << k;
   };
-  const pieces = text.split(PART); // parts at even indices, each followed by its separator
+  const pieces = habits.parts ? text.split(PART) : [text]; // parts at even indices, each followed by its separator
   const parts = (pieces.length + 1) / 2;
   for (let p = 0; p < pieces.length; p += 2) {
     const part = pieces[p]!;
     const list = words(p + 1 < pieces.length ? part + pieces[p + 1]! : part);
-    if (tail[1] === 0) {
+    if (habits.fitsTail && tail[1] === 0) {
       // Not the part's first word: "For Her Case" is a name, not a tail.
       const at = list.findIndex((w, i) => i > 0 && (startsTail(w) || (w === 'compatible' && list[i + 1] === 'with')));
       if (at > 0) tail = [Math.min(out.length + at, NO_SPAN), Math.min(out.length + list.length, NO_SPAN)];
@@ -89,8 +93,9 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
       // A one-word part beside others is a label (the brand in "Apple - iPhone 7", a colour), not a phrase.
       if (list.length > 1 || parts === 1) head(out.length + list.length - 1);
       for (let i = 1; i < list.length; i++)
-        if (PHRASE_START.has(list[i]!) || (list[i] === 'and' && LETTERS.test(list[i - 1]!))) head(out.length + i - 1);
-      if (PHRASE_END.test(part)) {
+        if ((habits.phraseWords && PHRASE_START.has(list[i]!)) || (habits.andAfterWord && list[i] === 'and' && LETTERS.test(list[i - 1]!)))
+          head(out.length + i - 1);
+      if (habits.punctuation && PHRASE_END.test(part)) {
         // Each piece's last word, when the pieces' words are the part's (units may join across a comma).
         const pieces = part.split(PHRASE_END).map(words);
         if (pieces.reduce((n, p) => n + p.length, 0) === list.length) {
@@ -101,7 +106,7 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
     }
     for (const w of list) out.push(w);
   }
-  return { words: out, tail, heads: heads >>> 0 };
+  return { words: out, tail, heads: habits.phraseHeads ? heads >>> 0 : 0 };
 }
 
 /**
@@ -120,14 +125,17 @@ export function nameWords(text: string): { words: string[]; tail: [number, numbe
  * categoryWords(['cell-phones', 'cell-phone-cases-clips']).coordinated; // true: cases, clips
  * ```
  */
-export function categoryWords(values: readonly unknown[]): { words: string[]; type: number; coordinated: boolean } {
+export function categoryWords(
+  values: readonly unknown[],
+  habits: NamingHabits = PROFILE_HABITS.retail,
+): { words: string[]; type: number; coordinated: boolean } {
   const strings = values.filter((v): v is string => typeof v === 'string');
   const out: string[] = [];
   let type = NO_SPAN;
   let coordinated = false;
   strings.forEach((s, k) => {
     const list = words(s);
-    if (k === strings.length - 1 && list.length > 0) {
+    if (habits.categoryType && k === strings.length - 1 && list.length > 0) {
       const cut = list.findIndex((w, i) => i > 0 && (w === 'with' || w === 'for'));
       const last = (cut < 0 ? list.length : cut) - 1;
       type = Math.min(out.length + last, COORDINATED - 1);
@@ -209,14 +217,15 @@ export function fieldWords(
   field: string,
   value: unknown,
   text: string,
+  habits: NamingHabits = PROFILE_HABITS.retail,
 ): { words: string[]; tail?: [number, number]; heads?: number; type?: number; isSubject(k: number): boolean; names(k: number): boolean } {
   if (field === 'name' && typeof value === 'string') {
-    const { words: list, tail, heads } = nameWords(value);
+    const { words: list, tail, heads } = nameWords(value, habits);
     const isSubject = (k: number) => k < tail[0] || k >= tail[1];
     return { words: list, tail, heads, isSubject, names: (k) => isSubject(k) && endsPhrase(heads, k) };
   }
   if (field === 'categories_ids' && Array.isArray(value)) {
-    const { words: list, type, coordinated } = categoryWords(value);
+    const { words: list, type, coordinated } = categoryWords(value, habits);
     const span = typeSpan(type, coordinated);
     const isSubject = (k: number) => isTypeWord(k, span);
     return { words: list, type: span, isSubject, names: isSubject };

@@ -7,6 +7,7 @@ import type { CatalogStore } from './catalog';
 import type { CatalogSettingsStore } from './catalog-settings';
 import type { EnvironmentStore } from './environments';
 import type { EventStore } from './events';
+import type { SearchAnalyticsStore } from './search-analytics';
 import type { TokenStore } from './tokens';
 
 /**
@@ -42,6 +43,8 @@ export interface Storage {
   readonly catalogSettings: CatalogSettingsStore;
   /** The audit log of admin actions. */
   readonly audit: AuditStore;
+  /** Search analytics: counts rolled up per catalog and day, and the registry of tracked searches' query ids. */
+  readonly searchAnalytics: SearchAnalyticsStore;
   /**
    * Writes what one decision produced, at once: the visitor's new sticky assignments (merged
    * like {@link AssignmentStore.save}) and its activations (appended like

@@ -12,6 +12,7 @@ import type { CatalogRecord } from '../../src/storage/catalog';
 import type { ConversionEvent, VariationAggregate } from '../../src/storage/events';
 import type { TokenRecord } from '../../src/storage/tokens';
 import { campaign } from '../helpers/configs';
+import { searchAnalyticsConformance } from './search-analytics-conformance';
 
 const config = parseBucketingConfig({
   campaigns: [
@@ -408,6 +409,8 @@ export function runConformance(name: string, open: () => Promise<Storage>): void
         expect(await storage.audit.list({ before: 5, limit: 10 })).toEqual([]);
       });
     });
+
+    searchAnalyticsConformance(() => storage);
 
     describe('tokens', () => {
       it('saves and reads by hash; refuses a duplicate hash', async () => {

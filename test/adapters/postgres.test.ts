@@ -22,6 +22,11 @@ const TABLES = [
   'accounts',
   'catalog_settings',
   'audit_log',
+  'search_query_days',
+  'search_item_days',
+  'search_query_item_days',
+  'search_queries',
+  'search_filter_days',
 ];
 
 if (available) {

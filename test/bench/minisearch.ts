@@ -14,13 +14,14 @@ import type { LookupWork } from '../../src/search/dictionary';
 import { MAX_DERIVATIONS } from '../../src/search/matching';
 import { allowedTypos } from '../../src/search/typos';
 import { type BestBuyProduct, loadBestBuy } from '../helpers/bestbuy';
+import { CATALOG_NAMES, type CatalogName, catalogNeed, sharedCatalog } from '../helpers/catalogs';
 import { collectGarbage } from './gc';
 import { ms } from './loop-watch';
 import { buildDictionary, type DictionaryKind, useDictionary } from './minisearch-dictionary';
 import type { TermDictionary } from './radix-dictionary';
-import { judgedCatalogs } from './relevance-catalogs';
+import { judgedCatalog } from './relevance-catalogs';
 import { miniSearchEngine, miniSearchOver } from './relevance-engines';
-import { readHoldoutQueries, readJudgedQueries } from './relevance-judgments';
+import { type Half, type JudgedQuery, readCatalogQueries, readHoldoutQueries, readJudgedQueries } from './relevance-judgments';
 import { median, ndcgAt, percentile } from './relevance-metrics';
 import { alternate, LARGE, type Latency, largeCatalog, QUERIES, repeated } from './search';
 
@@ -70,6 +71,34 @@ async function serviceWith(kind: DictionaryKind, catalog: Catalog) {
   return { ...built, dictionary: dictionary! };
 }
 
+/** Best Buy and every shared catalog whose data is present (a missing one is said), with their judged halves. */
+function judgedSets(): { name: 'bestbuy' | CatalogName; title: string; halves: [Half, JudgedQuery[]][] }[] {
+  const sets: ReturnType<typeof judgedSets> = [
+    {
+      name: 'bestbuy',
+      title: 'Best Buy (cell phones and accessories)',
+      halves: [
+        ['tuning', readJudgedQueries()],
+        ['holdout', readHoldoutQueries()],
+      ],
+    },
+  ];
+  for (const name of CATALOG_NAMES) {
+    const need = catalogNeed(name);
+    if (!need.met) console.log(`\n## Relevance on ${name}: SKIPPED, ${need.missing} (see ../shared/data/README.md)`);
+    else
+      sets.push({
+        name,
+        title: sharedCatalog(name).title,
+        halves: [
+          ['tuning', readCatalogQueries(name, 'tuning')],
+          ['holdout', readCatalogQueries(name, 'holdout')],
+        ],
+      });
+  }
+  return sets;
+}
+
 const ids = async (service: SearchService, text: string) => (await service.search({ text, hitsPerPage: K })).hits.map((h) => h.id);
 
 /** nDCG@10 of each variant on every half of every judged catalog; the queries whose top 10 differ from the trie's. */
@@ -79,8 +108,8 @@ async function relevance(): Promise<string[]> {
   console.log(`| catalog | half (queries) | ${KINDS.map((k) => LABEL[k]).join(' | ')} | ${MINI} |`);
   console.log(`|---|---|${KINDS.map(() => '---|').join('')}---|`);
   const notes: string[] = [];
-  for (const load of judgedCatalogs()) {
-    const j = await load();
+  for (const set of judgedSets()) {
+    const j = { ...set, ...(await judgedCatalog(set.name)) };
     const services = new Map<DictionaryKind, SearchService>();
     for (const kind of KINDS) {
       const { value, dictionary } = await serviceWith(kind, j.catalog);

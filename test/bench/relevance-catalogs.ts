@@ -6,9 +6,10 @@
  * Every engine searches the same fields, the name boosted alike in the peers (abkit's defaults have
  * no boost). Quality only: latency is the search benchmark's and the Best Buy section's.
  */
-import type { Catalog } from '../../src/index';
 import { loadBestBuy } from '../helpers/bestbuy';
-import { CATALOG_NAMES, type CatalogName, catalogNeed, loadCatalog, viewText } from '../helpers/catalogs';
+import type { Catalog } from '../../src/index';
+import type { SearchProfile } from '../../src/types';
+import { CATALOG_NAMES, type CatalogName, catalogNeed, loadCatalog, sharedCatalog, viewText } from '../helpers/catalogs';
 import { abkitEngine, type Engine, type FieldDoc, fts5Over, miniSearchOver, oramaOver } from './relevance-engines';
 import { type Half, type JudgedQuery, readCatalogQueries, readHoldoutQueries, readJudgedQueries } from './relevance-judgments';
 import { type BootstrapInterval, ndcgAt, pairedBootstrap, precisionAt, reciprocalRankAt } from './relevance-metrics';
@@ -75,15 +76,6 @@ export async function measureHalf(
   };
 }
 
-/** A judged catalog: abkit's catalog, the same products as the peers index them, its two halves. */
-export interface JudgedCatalog {
-  title: string;
-  catalog: Catalog;
-  docs: FieldDoc[];
-  fields: readonly string[];
-  halves: [Half, JudgedQuery[]][];
-}
-
 interface Subject {
   title: string;
   abkit: Engine;
@@ -96,51 +88,53 @@ async function peersOver(docs: readonly FieldDoc[], fields: readonly string[]): 
   return [miniSearchOver(docs, fields), await oramaOver(docs, fields), fts5Over(docs, fields)];
 }
 
-async function bestBuyJudged(): Promise<JudgedCatalog> {
-  const { catalog, products } = await loadBestBuy();
-  // abkit's Best Buy items carry name, brand and description as text (test/helpers/bestbuy.ts); the
-  // peers get the same three fields here, not the category path the Best Buy section gives them.
-  const fields = ['name', 'brand', 'description'];
-  return {
-    title: 'Best Buy (cell phones and accessories)',
-    catalog,
-    docs: products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description })),
-    fields,
-    halves: [
-      ['tuning', readJudgedQueries()],
-      ['holdout', readHoldoutQueries()],
-    ],
-  };
-}
-
-async function sharedJudged(name: CatalogName): Promise<JudgedCatalog> {
+/** A judged catalog's abkit catalog, and the fields and documents the peers index. */
+export async function judgedCatalog(
+  name: 'bestbuy' | CatalogName,
+): Promise<{ catalog: Catalog; fields: readonly string[]; docs: FieldDoc[] }> {
+  if (name === 'bestbuy') {
+    const { catalog, products } = await loadBestBuy();
+    // abkit's Best Buy items carry name, brand and description as text (test/helpers/bestbuy.ts); the
+    // peers get the same three fields here, not the category path the Best Buy section gives them.
+    const docs = products.map((p, i) => ({ id: `bb-${i}`, name: p.name, brand: p.brand, description: p.description }));
+    return { catalog, fields: ['name', 'brand', 'description'], docs };
+  }
   const { shared, catalog, products } = await loadCatalog(name);
   const fields = shared.fields;
   const docs = products.map((p) => {
     const text = viewText(p);
     return { id: p.id, ...Object.fromEntries(fields.map((f) => [f, text[f]])) } as FieldDoc;
   });
+  return { catalog, fields, docs };
+}
+
+/** Best Buy with abkit's defaults, or opting into a profile (its listings are named as the `retail` profile reads). */
+async function bestBuySubject(profile?: SearchProfile): Promise<Subject> {
+  const { catalog, fields, docs } = await judgedCatalog('bestbuy');
   return {
-    title: shared.title,
-    catalog,
-    docs,
+    title: `Best Buy (cell phones and accessories)${profile ? `, profile '${profile}'` : ''}`,
+    abkit: profile ? abkitEngine(catalog, { profile }, `profile '${profile}'`) : abkitEngine(catalog),
+    peers: await peersOver(docs, fields),
+    halves: [
+      ['tuning', readJudgedQueries()],
+      ['holdout', readHoldoutQueries()],
+    ],
     fields,
+  };
+}
+
+async function sharedSubject(name: CatalogName): Promise<Subject> {
+  const { catalog, fields, docs } = await judgedCatalog(name);
+  return {
+    title: sharedCatalog(name).title,
+    abkit: abkitEngine(catalog),
+    peers: await peersOver(docs, fields),
     halves: [
       ['tuning', readCatalogQueries(name, 'tuning')],
       ['holdout', readCatalogQueries(name, 'holdout')],
     ],
+    fields,
   };
-}
-
-/** Loaders of Best Buy and of every shared catalog whose data is present (a missing one is said). */
-export function judgedCatalogs(): (() => Promise<JudgedCatalog>)[] {
-  const loaders: (() => Promise<JudgedCatalog>)[] = [bestBuyJudged];
-  for (const name of CATALOG_NAMES) {
-    const need = catalogNeed(name);
-    if (need.met) loaders.push(() => sharedJudged(name));
-    else console.log(`\n## Relevance on ${name}: SKIPPED, ${need.missing} (see ../shared/data/README.md)`);
-  }
-  return loaders;
 }
 
 const fmt = (n: number, digits = 3) => n.toFixed(digits);
@@ -149,11 +143,13 @@ const signed = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))}`;
 /** Runs every catalog with data present (a missing one is skipped, saying so; under CI=true it throws) and prints the tables. */
 export async function benchRelevanceCatalogs(): Promise<HalfResult[]> {
   const results: HalfResult[] = [];
-  const subjects = judgedCatalogs().map((load) => async (): Promise<Subject> => {
-    const j = await load();
-    return { title: j.title, abkit: abkitEngine(j.catalog), peers: await peersOver(j.docs, j.fields), halves: j.halves, fields: j.fields };
-  });
-  console.log(`\n## Relevance on four catalogs: abkit (defaults) and three peers, same run, top ${K}`);
+  const subjects: (() => Promise<Subject>)[] = [() => bestBuySubject(), () => bestBuySubject('retail')];
+  for (const name of CATALOG_NAMES) {
+    const need = catalogNeed(name);
+    if (need.met) subjects.push(() => sharedSubject(name));
+    else console.log(`\n## Relevance on ${name}: SKIPPED, ${need.missing} (see ../shared/data/README.md)`);
+  }
+  console.log(`\n## Relevance on four catalogs: abkit (defaults; Best Buy also with profile 'retail') and three peers, same run, top ${K}`);
   console.log(
     `Every engine searches the same fields; the peers boost the name ×2 (MiniSearch, Orama, FTS5 alike), abkit runs with its defaults. Interval: paired bootstrap of abkit − best peer nDCG@10 over queries, ${RESAMPLES.toLocaleString('en')} resamples, seed ${SEED}.`,
   );

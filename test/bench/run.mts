@@ -11,6 +11,9 @@ import { benchRelevance } from './relevance';
 import { benchRelevanceCatalogs } from './relevance-catalogs';
 import { benchResults } from './results';
 import { benchSearch } from './search';
+import { benchSearchAnalytics } from './search-analytics';
+import { benchSearchExperiments } from './search-experiments';
+import { benchSearchMerchandising } from './search-merchandising';
 import { benchSearchSync } from './search-sync';
 import { benchStorage } from './storage';
 import { print } from './measure';
@@ -38,6 +41,10 @@ if (only === 'http') await benchHttp();
 if (!only || only === 'tokens') print('Remote control tokens', await benchTokens());
 if (!only || only === 'catalog') print('Catalog batches', await benchCatalog());
 if (!only || only === 'search') await withBestBuy('Search latency', benchSearch);
+if (!only || only === 'search-analytics') await withBestBuy('Search analytics', benchSearchAnalytics);
+if (!only || only === 'search-merchandising')
+  await withBestBuy('Search with merchandising and behaviour ranking', benchSearchMerchandising);
+if (only === 'search-experiments') await withBestBuy('Search experiments', benchSearchExperiments);
 if (!only || only === 'search-sync') await withBestBuy('Search sync on SQL stores', benchSearchSync);
 if (!only || only === 'storage') await benchStorage();
 if (!only || only === 'relevance')

@@ -54,6 +54,8 @@ export interface Latency {
   name: string;
   p50: number;
   p99: number;
+  /** Every time, in run order (round by round, query by query): the same index is the same query in the same round for every variant. */
+  times: number[];
 }
 
 /** Runs every query on every variant, rotating which variant goes first, and returns per-variant percentiles. */
@@ -71,8 +73,8 @@ export async function alternate(variants: readonly Variant[], rounds: number, qu
     }
   }
   return variants.map((v, k) => {
-    const sorted = times[k]!.sort((a, b) => a - b);
-    return { name: v.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+    const sorted = [...times[k]!].sort((a, b) => a - b);
+    return { name: v.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), times: times[k]! };
   });
 }
 

@@ -2,7 +2,7 @@
  * The console in a real browser (Debian's chromium driven by playwright-core) against the
  * handler on node:http: sign in, create an access and read its secret once, get a token with
  * it, revoke it, edit an allocation and see /v2 follow, create a campaign, read a results chart,
- * add catalog items and search them, search the playground; axe-core finds no serious or critical violation on any page; each page is
+ * add catalog items and search them, search the playground, read a catalog's search analytics; axe-core finds no serious or critical violation on any page; each page is
  * screenshotted into test/.screenshots/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -173,7 +173,7 @@ describeIf(chromiumHere, 'console in a browser', () => {
       await accessible(page);
       await page.getByLabel('Campaign id').fill('hero');
       await page.getByLabel('Type').selectOption('toggle');
-      await page.getByLabel('Flag value of each variation').fill('red\nblue');
+      await page.getByLabel('Value of each variation').fill('red\nblue');
       await page.getByRole('button', { name: 'Create campaign' }).click();
       await page.waitForURL(`${origin}/console/accounts/acme/environments/prod/campaigns/hero`);
       await shot(page, 'campaign-new');
@@ -184,6 +184,55 @@ describeIf(chromiumHere, 'console in a browser', () => {
       });
       const heroBody = (await hero.json()) as { campaigns: { id: string; variation: { id: string } }[] };
       expect(heroBody.campaigns.find((c) => c.id === 'hero')?.variation.id).toMatch(/^hero-[ab]$/);
+
+      // A search A/B: a bad setting is named at its line, then searches with visitor ids follow it
+      // and the results page compares search click-through per variation.
+      await page.goto(`${origin}/console/accounts/acme/environments/prod`);
+      await page.getByLabel('Campaign id').fill('ranking');
+      await page.getByLabel('Variations change').selectOption('search');
+      await page.getByLabel('Catalog (search settings').fill('shop');
+      await page.getByLabel('Value of each variation').fill('{}\n{"rankingRules": ["customRanking", "wordz"]}');
+      await page.getByRole('button', { name: 'Create campaign' }).click();
+      await expect.poll(() => page.locator('#new-campaign-values-error').count()).toBe(1);
+      expect(await page.locator('#new-campaign-values-error').textContent()).toContain('line 2: rankingRules.1: Invalid option');
+      await shot(page, 'campaign-search-error');
+      await accessible(page);
+      await page
+        .getByLabel('Value of each variation')
+        .fill('{}\n{"rankingRules": ["customRanking", "words"], "customRanking": ["price:asc"]}');
+      await page.getByRole('button', { name: 'Create campaign' }).click();
+      await page.waitForURL(`${origin}/console/accounts/acme/environments/prod/campaigns/ranking`);
+      await shot(page, 'campaign-search');
+      const clicks: { type: string; visitorId: string }[] = [];
+      const orders = new Map<string, string>();
+      for (let i = 0; i < 40; i++) {
+        const visitorId = `shopper-${i}`;
+        const decision = await fetch(`${origin}/v2/prod/campaigns`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ visitor_id: visitorId, context: {}, trigger_hit: false }),
+        });
+        const variation = ((await decision.json()) as { campaigns: { id: string; variation: { id: string } }[] }).campaigns.find(
+          (c) => c.id === 'ranking',
+        )!.variation.id;
+        const found = (await (await fetch(`${origin}/search?text=running+shoe&visitorId=${visitorId}`)).json()) as {
+          hits: { id: string }[];
+        };
+        orders.set(variation, found.hits.map((h) => h.id).join(','));
+        // The variation's shoppers find the socks first and click more often.
+        if (variation === 'ranking-b' || i % 4 === 0) clicks.push({ type: 'click', visitorId });
+      }
+      expect(orders.get('ranking-b')).toBe('p4,p1,p2,p3');
+      expect(orders.get('ranking-a')).not.toBe(orders.get('ranking-b'));
+      expect(await fixture.abkit.searchExperiments.track('shop', clicks)).toBe(clicks.length);
+      await page.getByRole('link', { name: 'Results' }).click();
+      await page.getByRole('link', { name: 'Search clicks' }).click();
+      await page.waitForURL(/metric=search_click/);
+      expect(await page.getByRole('columnheader', { name: 'Clicks per visitor' }).count()).toBe(1);
+      expect(await page.locator('svg[data-chart="rates"] rect.bar').count()).toBe(2);
+      expect(await page.locator('tbody tr').count()).toBe(2);
+      await shot(page, 'results-search');
+      await accessible(page);
 
       // Preview a visitor.
       await page.goto(`${origin}/console/accounts/acme/environments/prod`);
@@ -247,6 +296,57 @@ describeIf(chromiumHere, 'console in a browser', () => {
       const names = await page.locator('article.hit strong').allTextContents();
       expect(names).toEqual(['Running socks', 'Red running shoe', 'Blue running shoe']);
       await shot(page, 'playground');
+      await accessible(page);
+
+      // Merchandising: pin the last quokka first for "Quokka" (nothing given first: refused at the form), and see /search and the playground follow.
+      const quokkas = async () =>
+        ((await (await fetch(`${origin}/search?text=quokka`)).json()) as { hits: { id: string }[] }).hits.map((h) => h.id);
+      const organic = await quokkas();
+      const last = organic.at(-1)!;
+      await page.goto(`${origin}/console/catalogs/shop`);
+      await page.getByLabel(/^Query/).fill('Quokka');
+      await page.getByRole('button', { name: 'Save rule' }).click();
+      await expect.poll(() => page.locator('ul.error[role="alert"] li').count()).toBe(1);
+      expect(await page.locator('ul.error[role="alert"]').textContent()).toContain('give an item id to pin or to hide');
+      await shot(page, 'catalog-merchandising-error');
+      await accessible(page);
+      await page.getByLabel('Pin item (id)').fill(last);
+      await page.getByLabel('at position').fill('1');
+      await page.getByRole('button', { name: 'Save rule' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop#merchandising`);
+      expect(await page.getByRole('cell', { name: 'equals:quokka', exact: true }).count()).toBe(1);
+      await shot(page, 'catalog-merchandising');
+      await accessible(page);
+      expect((await quokkas())[0]).toBe(last);
+      await page.goto(`${origin}/console/catalogs/shop/search?q=quokka`);
+      expect(await page.locator('article.hit').first().textContent()).toContain(`(${last})`);
+      expect(await page.locator('article.hit').first().textContent()).toContain('pinned');
+      await shot(page, 'playground-pinned');
+      // Behaviour ranking on, then the rule removed: /search is organic again.
+      await page.goto(`${origin}/console/catalogs/shop`);
+      await page.locator('#behaviour-enabled').check();
+      await page.getByRole('button', { name: 'Save behaviour ranking' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop#merchandising`);
+      expect(await page.locator('#behaviour-enabled').isChecked()).toBe(true);
+      expect(fixture.abkit.admin.searchSettings('shop')?.behaviour).toEqual({ enabled: true });
+      await page.getByRole('button', { name: 'Remove the rule equals:quokka' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop#merchandising`);
+      expect(await quokkas()).toEqual(organic);
+      // Search analytics: a tracked search and a click through the search interface, then the page.
+      const tracked = (await (await fetch(`${origin}/search?text=quokka&clickAnalytics=true`)).json()) as { queryID: string };
+      const clicked = await fetch(`${origin}/search/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ events: [{ type: 'click', queryID: tracked.queryID, itemId: 'q1', position: 1 }] }),
+      });
+      expect(clicked.status).toBe(204);
+      await page.goto(`${origin}/console/catalogs/shop`);
+      await page.getByRole('link', { name: 'Search analytics' }).click();
+      await page.waitForURL(`${origin}/console/catalogs/shop/analytics`);
+      expect(await page.locator('svg[data-chart="timeline"]').count()).toBe(2);
+      expect(await page.getByRole('cell', { name: 'quokka', exact: true }).count()).toBe(1);
+      expect(await page.getByRole('cell', { name: 'sandals', exact: true }).count()).toBe(2);
+      await shot(page, 'analytics');
       await accessible(page);
 
       // The audit log names the key.

@@ -19,7 +19,8 @@ export async function consoleFixture(consoleOptions: ConsoleMountOptions = {}) {
   let offset = 0;
   const clock = () => Date.now() + offset;
   const keys = new AdminKeys([{ name: 'ops', key: ADMIN_KEY }]);
-  const abkit = createAbkit({ storage: memoryStorage(), clock, tokens: { adminKeys: keys } });
+  // prod is the account's default environment, as `abkit serve` makes it the engine's: /search decides there.
+  const abkit = createAbkit({ storage: memoryStorage(), clock, tokens: { adminKeys: keys }, decision: { defaultEnvironment: 'prod' } });
   await abkit.admin.createAccount('fixture', { id: 'acme' });
   await abkit.admin.createEnvironment('fixture', 'acme', { id: 'prod', default: true });
   await abkit.engine.load(
@@ -58,6 +59,32 @@ export async function consoleFixture(consoleOptions: ConsoleMountOptions = {}) {
     })),
   );
   await catalog.sync();
-  const handler = abkit.handler({ admin: { abkit, keys, console: consoleOptions }, search: { options: { facets: ['brand'] } } });
+  // Searches over the past six days, some without a result, some clicked: the analytics page's data.
+  for (let day = 6; day >= 1; day--) {
+    offset = -day * DAY;
+    for (let i = 0; i < 4 + day; i++) {
+      const text = ['running shoe', 'Trail shoe', 'socks', 'sandals'][i % 4]!;
+      const found = text === 'sandals' ? [] : ['p1', 'p2', 'p3', 'p4'];
+      const queryID = abkit.searchAnalytics.recordSearch({
+        catalog: 'shop',
+        kind: 'search',
+        text,
+        totalHits: found.length,
+        filters: [],
+        latencyMs: 1 + (i % 3),
+        hits: found,
+        page: 0,
+        hitsPerPage: 20,
+        clickAnalytics: true,
+      })!;
+      if (found.length > 0 && i % 2 === 0)
+        await abkit.searchAnalytics.recordEvents('shop', [{ type: 'click', queryID, itemId: found[i % 3]!, position: (i % 3) + 1 }]);
+    }
+  }
+  await abkit.searchAnalytics.flush();
+  offset = 0;
+  // Brand facets, and the settings the console stores (merchandising, behaviour ranking) over them.
+  const search = (identifier: string) => ({ facets: ['brand'], ...abkit.admin.searchSettings(identifier) });
+  const handler = abkit.handler({ admin: { abkit, keys, console: consoleOptions }, search: { options: search as never } });
   return { abkit, handler };
 }

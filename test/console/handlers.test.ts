@@ -322,6 +322,43 @@ describe('console: campaigns, results, catalogs', () => {
     ]);
   });
 
+  it('creates a search A/B from the environment page: settings per line checked with their line, the results page offers the search metrics', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const path = '/console/accounts/acme/environments/prod';
+    await b.get(path);
+    const form = { id: 'ranking', type: 'ab', changes: 'search', variations: '2', flag: '', catalog: 'shop' };
+    const notJson = await b.post(`${path}/campaigns`, { ...form, values: '{}\n{rankingRules: []}' });
+    expect(notJson.status).toBe(400);
+    expect(notJson.text).toContain('id="new-campaign-values-error">line 2: is not JSON; write an object such as');
+    const badKey = await b.post(`${path}/campaigns`, { ...form, values: '[]\n{"customRanking": ["price"], "rankingRulez": []}' });
+    expect(badKey.text).toContain('line 1: must be a JSON object such as');
+    expect(badKey.text).toContain('line 2: unknown key(s) rankingRulez; known: catalog, rankingRules');
+    expect(badKey.text).toContain('line 2: customRanking.0: must be &lt;field&gt;:asc or &lt;field&gt;:desc');
+    const created = await b.post(`${path}/campaigns`, {
+      ...form,
+      values: '\n{"customRanking": ["price:asc"], "rankingRules": ["customRanking", "words"]}',
+    });
+    expect(created.status).toBe(303);
+    const ranking = (await abkit.engine.getEnvironment('prod'))!.config.campaigns.find((c) => c.id === 'ranking')!;
+    expect(ranking.variationGroups[0]!.variations.map((v) => [v.id, v.modifications])).toEqual([
+      ['ranking-a', { type: 'search', value: { catalog: 'shop' } }],
+      ['ranking-b', { type: 'search', value: { catalog: 'shop', customRanking: ['price:asc'], rankingRules: ['customRanking', 'words'] } }],
+    ]);
+    const results = await b.get(`${path}/campaigns/ranking/results`);
+    expect(results.text).toContain('<a href="?metric=search_click">Search clicks</a>');
+    expect((await b.get(`${path}/campaigns/checkout/results`)).text).not.toContain('Search clicks');
+    await abkit.searchExperiments.decide('shop', 'v1');
+    await abkit.searchExperiments.track('shop', [
+      { type: 'click', visitorId: 'v1' },
+      { type: 'click', visitorId: 'v1' },
+    ]);
+    const clicks = await b.get(`${path}/campaigns/ranking/results?metric=search_click`);
+    expect(clicks.text).toContain('<th class="num">Clicks per visitor</th>');
+    expect(clicks.text).toContain('<td class="num">2.00</td>');
+  });
+
   it('adds items from the catalog page in one batch, synced so search finds them; a bad item is named at the field and nothing is added', async () => {
     const { handler, abkit } = await consoleFixture();
     const b = browser(handler);
@@ -444,5 +481,78 @@ describe('console: campaigns, results, catalogs', () => {
       'catalogs/shop/fields/brand',
       'ok',
     ]);
+  });
+
+  it('pins and hides an item for a query from the catalog page (audited settings) that /search and the playground follow; removes the rule; turns behaviour ranking on', async () => {
+    const { handler, abkit } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    const ids = async (text: string) =>
+      ((await (await handler(new Request(`http://localhost/search?text=${text}`))).json()) as { hits: { id: string }[] }).hits.map(
+        (h) => h.id,
+      );
+    const organic = await ids('running+shoe');
+    const page = await b.get('/console/catalogs/shop');
+    expect(page.text).toContain('No rule: every query is answered by the ranking alone.');
+    // Nothing to pin or hide: the form again, with a 400 and what was given.
+    const refused = await b.post('/console/catalogs/shop/merchandising', { query: 'Running  Shoe', match: 'equals', pin: '', hide: '' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('give an item id to pin or to hide');
+    expect(refused.text).toContain('value="Running  Shoe"');
+    // A position out of range: the settings schema's message, nothing stored.
+    const bad = await b.post('/console/catalogs/shop/merchandising', { query: 'running shoe', match: 'equals', pin: 'p4', position: '0' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('merchandising.0.pin.0.position: must be an integer from 1 to 1000');
+    expect(abkit.admin.searchSettings('shop')?.merchandising).toBeUndefined();
+    const last = organic.at(-1)!;
+    const saved = await b.post('/console/catalogs/shop/merchandising', {
+      query: 'Running  Shoe',
+      match: 'equals',
+      pin: last,
+      position: '1',
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe('/console/catalogs/shop#merchandising');
+    const hidden = organic[0]!;
+    await b.post('/console/catalogs/shop/merchandising', { query: 'running shoe', match: 'equals', hide: hidden });
+    expect(abkit.admin.searchSettings('shop')?.merchandising).toEqual([
+      { id: 'equals:running shoe', query: { equals: 'Running  Shoe' }, pin: [{ itemId: last, position: 1 }], hide: [hidden] },
+    ]);
+    expect(await ids('running+shoe')).toEqual([last, ...organic.slice(1, -1)]);
+    const playground = await b.get('/console/catalogs/shop/search?q=running+shoe');
+    expect(playground.text.indexOf(`(${last})`)).toBeLessThan(playground.text.indexOf(`(${organic[1]})`));
+    expect(playground.text).toContain('pinned: 1');
+    const listed = await b.get('/console/catalogs/shop');
+    expect(listed.text).toContain(`pin <code>${last}</code> at 1; hide <code>${hidden}</code>`);
+    // Behaviour ranking on, then off; the rule removed.
+    expect((await b.post('/console/catalogs/shop/behaviour', { enabled: 'true' })).status).toBe(303);
+    expect(abkit.admin.searchSettings('shop')?.behaviour).toEqual({ enabled: true });
+    expect((await b.get('/console/catalogs/shop')).text).toMatch(/id="behaviour-enabled" name="enabled" value="true" checked/);
+    await b.post('/console/catalogs/shop/behaviour', {});
+    expect(abkit.admin.searchSettings('shop')?.behaviour).toEqual({ enabled: false });
+    await b.post('/console/catalogs/shop/merchandising/remove', { rule: 'equals:running shoe' });
+    expect(abkit.admin.searchSettings('shop')?.merchandising).toBeUndefined();
+    expect(await ids('running+shoe')).toEqual(organic);
+    const actions = (await abkit.admin.audit()).entries.filter((e) => e.action === 'catalog.settings' && e.outcome === 'ok');
+    expect(actions.map((e) => e.actor)).toEqual(['ops', 'ops', 'ops', 'ops', 'ops']);
+  });
+
+  it("shows a catalog's search analytics: summary, two charts, top and zero-result queries, clicked items; a bad range at its field", async () => {
+    const { handler } = await consoleFixture();
+    const b = browser(handler);
+    await b.login();
+    expect((await b.get('/console/catalogs/shop')).text).toContain('href="/console/catalogs/shop/analytics"');
+    const page = await b.get('/console/catalogs/shop/analytics');
+    expect(page.status).toBe(200);
+    // 6 days of 5 to 10 searches: 45 in all, sandals (a quarter, rounded) found nothing.
+    expect(page.text).toMatch(/<th>Searches<\/th><td class="num">45</);
+    expect(page.text.match(/<svg class="chart" data-chart="timeline"/g)).toHaveLength(2);
+    expect(page.text).toMatch(/<td><code>sandals<\/code><\/td><td class="num">\d+<\/td><\/tr>/);
+    expect(page.text).toContain('<td><code>p1</code></td>');
+    expect(page.text).not.toContain('style=');
+    const bad = await b.get('/console/catalogs/shop/analytics?since=2026-13-01');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('<span class="error" id="since-error">must be a calendar day as YYYY-MM-DD</span>');
+    expect((await b.get('/console/catalogs/nope/analytics')).status).toBe(404);
   });
 });

@@ -4,6 +4,7 @@
  * test/docs.test.ts typechecks every example with these in scope; nothing runs this file.
  */
 import type { Visitor } from '@flagship.io/js-sdk';
+import type { SearchExperiments } from 'abkit/http';
 import type { ExperimentResults } from 'abkit/types';
 import type {
   Abkit,
@@ -29,6 +30,7 @@ declare global {
   const storage: Storage;
   const engine: DecisionEngine;
   const experiments: ExperimentService;
+  const searchExperiments: SearchExperiments;
   const accesses: AccessManager;
   const tokens: TokenService;
   const remote: RemoteControl;

@@ -277,10 +277,9 @@ describeWithBestBuy('search over HTTP on the Best Buy catalog (the only catalog:
         'typo',
         'exactness',
         'subject',
-        'variant',
         'proximity',
-        'attribute',
         'bm25',
+        'attribute',
         'tieBreak',
       ]);
     const plain = await ok(await get(handler, '/search?text=galaxy%20case&hitsPerPage=5'));

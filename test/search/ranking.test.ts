@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { SearchService, type SearchServiceOptions } from '../../src/index';
 import { catalogOf, item, serviceOf, type Item } from '../helpers/search';
 
+/** The retail profile, whose naming habits (parts, phrase words, model runs, categories' type words) several rules read. */
+const RETAIL = { profile: 'retail' } as const;
+
 /** Ids in rank order. The loser's id sorts first, so only the rule can put the winner first. */
 async function order(items: readonly Item[], text: string, options: Omit<SearchServiceOptions, 'catalog'> = {}): Promise<string[]> {
   return (await (await serviceOf(items, options)).search({ text, hitsPerPage: 1000 })).hits.map((h) => h.id);
@@ -34,6 +37,23 @@ describe('each rule decides between two documents that differ only in what it me
 
   it('typo: fewer typos first', async () => {
     expect(await order([item('a', 'sansung tablet'), item('b', 'samsung tablet')], 'samsung tablet')).toEqual(['b', 'a']);
+  });
+
+  it('typo: a word the typos reach whole before a longer word whose start they reach, the first letter included', async () => {
+    // Both have one typo: "backpak" is one from "backpack", and from the start of "backpacking".
+    const items = [item('a', 'backpacking stove'), item('b', 'hiking backpack')];
+    expect(await order(items, 'backpak', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
+    expect(await order([item('a', 'matcha bowl'), item('b', 'steel watch')], 'qatch', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
+  });
+
+  it('subject: a head word typed with a typo names items as the word it reaches ("backpak": a hiking backpack before a backpack cover)', async () => {
+    expect(await order([item('a', 'backpack cover'), item('b', 'hiking backpack')], 'backpak')).toEqual(['b', 'a']);
+  });
+
+  it('a short word before the last is no prefix: "ski jacket" finds no "skinny" jeans', async () => {
+    expect(await order([item('a', 'skinny jeans'), item('b', 'rain jacket')], 'ski jacket')).toEqual(['b']);
+    // The last word may be one being typed: "jacket ski" finds "skinny".
+    expect(await order([item('a', 'skinny jeans'), item('b', 'rain jacket')], 'jacket ski')).toContain('a');
   });
 
   it('proximity: terms closer together first, in query order before reversed', async () => {
@@ -93,28 +113,22 @@ describe('each rule decides between two documents that differ only in what it me
   it('subject: the most specific category names what an item is, its ancestors do not', async () => {
     const items = [item('a', 'zed', { categories_ids: ['lamps', 'shades'] }), item('b', 'zed', { categories_ids: ['shades', 'lamps'] })];
     // Exactness alone would put a first (its categories start with the query): only subject decides here.
-    expect(await order(items, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+    expect(await order(items, 'lamps', { profile: 'retail', rankingRules: ['subject'] })).toEqual(['b', 'a']);
     // The category's last word before "with" is its type: "lamps with shades" are lamps.
     const withs = [
       item('a', 'zed', { categories_ids: ['all', 'shades-with-lamps'] }),
       item('b', 'zed', { categories_ids: ['all', 'lamps-with-shades'] }),
     ];
-    expect(await order(withs, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+    expect(await order(withs, 'lamps', { profile: 'retail', rankingRules: ['subject'] })).toEqual(['b', 'a']);
   });
 
-  it('subject: a stem where the item says what it is counts though the word as typed is elsewhere; a lone letter does not count', async () => {
+  it('subject: a stem where the item says what it is counts though the word as typed is elsewhere', async () => {
     // Both have "lamp" as typed in their description; b's category type "lamps" is its stem.
     const stems = [
       item('a', 'zed', { categories_ids: ['all', 'shades'], description: 'lamp' }),
       item('b', 'zed', { categories_ids: ['all', 'lamps'], description: 'lamp' }),
     ];
-    expect(await order(stems, 'lamp', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
-    // "s" of "s7" in a's "S-View" is no more what a is than b without it.
-    const s = await serviceOf([item('a', 'case s-view for zed s7'), item('b', 'case view for zed s7')]);
-    const { hits } = await s.search({ text: 's7 case', showRankingScoreDetails: true });
-    expect(hits.map((h) => h._rankingScoreDetails?.subject?.score)).toEqual(
-      [1, 1].map(() => hits[0]!._rankingScoreDetails!.subject!.score),
-    );
+    expect(await order(stems, 'lamp', { profile: 'retail', rankingRules: ['subject'] })).toEqual(['b', 'a']);
   });
 
   it('subject: a plural before the category type word is a type too (a coordination the slug lost: "cases-clips")', async () => {
@@ -123,7 +137,7 @@ describe('each rule decides between two documents that differ only in what it me
       item('a', 'zed', { categories_ids: ['all', 'lamp-shades'] }),
       item('b', 'zed', { categories_ids: ['all', 'lamps-shades'] }),
     ];
-    expect(await order(items, 'lamps', { rankingRules: ['subject'] })).toEqual(['b', 'a']);
+    expect(await order(items, 'lamps', { profile: 'retail', rankingRules: ['subject'] })).toEqual(['b', 'a']);
   });
 
   it('subject: the head is the word most often naming items, wherever it is in the query', async () => {
@@ -139,7 +153,7 @@ describe('each rule decides between two documents that differ only in what it me
 
   it('subject: the head term ending a phrase of the name (what the item is named as) before the same term inside a phrase', async () => {
     // The same words: b is a phone ("zed card phone"), a a card ("zed phone card"); attribute alone would put a first.
-    expect(await order([item('a', 'zed phone card'), item('b', 'zed card phone')], 'phone')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'zed phone card'), item('b', 'zed card phone')], 'phone', RETAIL)).toEqual(['b', 'a']);
     // A phrase also ends at "with", "for", "w/", a parenthesis, a comma, or a name part of two words or more.
     for (const b of [
       'zed phone with card',
@@ -149,14 +163,13 @@ describe('each rule decides between two documents that differ only in what it me
       'zed phone - card',
       'zed phone and card',
     ]) {
-      expect(await order([item('a', 'zed phone card'), item('b', b)], 'phone'), b).toEqual(['b', 'a']);
+      expect(await order([item('a', 'zed phone card'), item('b', b)], 'phone', RETAIL), b).toEqual(['b', 'a']);
     }
     // A one-word part is a label (a brand, a colour), not a phrase: "Phone - Zed card" names a card.
-    expect(await order([item('a', 'phone - zed card'), item('b', 'zed card phone')], 'phone', { rankingRules: ['subject'] })).toEqual([
-      'b',
-      'a',
-    ]);
-    const s = await serviceOf([item('a', 'zed phone card'), item('b', 'zed card phone')]);
+    expect(
+      await order([item('a', 'phone - zed card'), item('b', 'zed card phone')], 'phone', { profile: 'retail', rankingRules: ['subject'] }),
+    ).toEqual(['b', 'a']);
+    const s = await serviceOf([item('a', 'zed phone card'), item('b', 'zed card phone')], RETAIL);
     const { hits } = await s.search({ text: 'phone', showRankingScoreDetails: true });
     expect(hits.map((h) => h._rankingScoreDetails?.subject?.headNamesItem)).toEqual([true, false]);
   });
@@ -170,7 +183,7 @@ describe('each rule decides between two documents that differ only in what it me
       item('g0', 'grip - zed grip'),
       item('g1', 'grip case for zed'),
     ];
-    const ids = await order(items, 'phone grip');
+    const ids = await order(items, 'phone grip', RETAIL);
     expect(ids.indexOf('b')).toBeLessThan(ids.indexOf('a'));
   });
 
@@ -183,8 +196,8 @@ describe('each rule decides between two documents that differ only in what it me
       ...Array.from({ length: 8 }, (_, i) => item(`c${i}`, `case${i} for cell phones`, { description: 'fits any phone' })),
       ...Array.from({ length: 4 }, (_, i) => item(`m${i}`, `prepaid minutes ${i} - zed`)),
     ];
-    expect((await order(items, 'prepaid phone')).slice(0, 2)).toEqual(['b', 'a']);
-    const s = await serviceOf(items);
+    expect((await order(items, 'prepaid phone', RETAIL)).slice(0, 2)).toEqual(['b', 'a']);
+    const s = await serviceOf(items, RETAIL);
     expect((await s.search({ text: 'prepaid phone', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe(
       'phone',
     );
@@ -200,7 +213,7 @@ describe('each rule decides between two documents that differ only in what it me
     ];
     const s = await serviceOf(
       [item('a', 'edge case for zed 7'), item('b', 'slim case for zed 7'), item('c', 'zed 7 edge case'), ...evidence],
-      { rankingRules: ['subject'] },
+      { profile: 'retail', rankingRules: ['subject'] },
     );
     const words = async (text: string) =>
       Object.fromEntries(
@@ -219,7 +232,7 @@ describe('each rule decides between two documents that differ only in what it me
     // a is a "zed 7" lamp whose description holds a 6: its "zed" is no more a "zed 6" than b's lamp without one.
     const s = await serviceOf(
       [item('a', 'zed 7 lamp', { description: '6 bulbs' }), item('b', 'slim lamp', { description: 'zed 6' }), item('c', 'zed 6 lamp')],
-      { rankingRules: ['subject'] },
+      { profile: 'retail', rankingRules: ['subject'] },
     );
     const words = async (text: string) =>
       Object.fromEntries(
@@ -236,15 +249,22 @@ describe('each rule decides between two documents that differ only in what it me
     // The catalog's names insert "edge" between "7" and what follows "7" ("cell", "32"); "cell" is followed by "phones", which never follows "7".
     const evidence = [item('e1', 'zed 7 edge 32gb phone'), item('e2', 'zed 7 32gb phone')];
     expect(
-      await order([item('a', 'case for zed 7 edge cell phones'), item('b', 'case for zed 7 cell phones'), ...evidence], 'zed 7 case'),
+      await order(
+        [item('a', 'case for zed 7 edge cell phones'), item('b', 'case for zed 7 cell phones'), ...evidence],
+        'zed 7 case',
+        RETAIL,
+      ),
     ).toEqual(['b', 'a', 'e2', 'e1']);
     // A stop word after the model ("7 and 8"), a word the query typed, or a word after a lone query word is no variant.
-    const s = await serviceOf([
-      item('a', 'case for zed 7 edge cell phones'),
-      item('b', 'case for zed 7 and 8 cell phones'),
-      item('c', 'case for zed 7 edge'),
-      ...evidence,
-    ]);
+    const s = await serviceOf(
+      [
+        item('a', 'case for zed 7 edge cell phones'),
+        item('b', 'case for zed 7 and 8 cell phones'),
+        item('c', 'case for zed 7 edge'),
+        ...evidence,
+      ],
+      RETAIL,
+    );
     const variant = async (text: string) =>
       Object.fromEntries(
         (await s.search({ text, showRankingScoreDetails: true, hitsPerPage: 100 })).hits.map((h) => [
@@ -264,8 +284,11 @@ describe('each rule decides between two documents that differ only in what it me
       item('b', 'case for zed 6 edge', { description: 'zed 7' }),
       item('c', 'case for zed 7 and 6 edge'),
     ];
-    expect(await order(items.slice(0, 2), 'zed 6 edge case', { rankingRules: ['variant'], tieBreak: [] })).toEqual(['b', 'a']);
-    const s = await serviceOf(items, { rankingRules: ['variant'] });
+    expect(await order(items.slice(0, 2), 'zed 6 edge case', { profile: 'retail', rankingRules: ['variant'], tieBreak: [] })).toEqual([
+      'b',
+      'a',
+    ]);
+    const s = await serviceOf(items, { profile: 'retail', rankingRules: ['variant'] });
     const variant = async (text: string) =>
       Object.fromEntries(
         (await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.variant?.variantTerms]),
@@ -289,19 +312,31 @@ describe('each rule decides between two documents that differ only in what it me
   });
 
   it('after every rule, the lower price, then the name in alphabetical order, then the id', async () => {
-    expect(await order([item('a', 'lamp - red', { price: 20 }), item('b', 'lamp - tan', { price: 10 })], 'lamp')).toEqual(['b', 'a']);
-    expect(await order([item('a', 'lamp - red', { price: null }), item('b', 'lamp - tan', { price: 10 })], 'lamp')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'lamp - red', { price: 20 }), item('b', 'lamp - tan', { price: 10 })], 'lamp', RETAIL)).toEqual([
+      'b',
+      'a',
+    ]);
+    expect(await order([item('a', 'lamp - red', { price: null }), item('b', 'lamp - tan', { price: 10 })], 'lamp', RETAIL)).toEqual([
+      'b',
+      'a',
+    ]);
     // The same price: variants in name order (coverage ties: "red" and "tan" are as long).
-    expect(await order([item('a', 'lamp - tan', { price: 10 }), item('b', 'lamp - red', { price: 10 })], 'lamp')).toEqual(['b', 'a']);
-    expect(await order([item('b', 'lamp - red', { price: 10 }), item('a', 'lamp - red', { price: 10 })], 'lamp')).toEqual(['a', 'b']);
+    expect(await order([item('a', 'lamp - tan', { price: 10 }), item('b', 'lamp - red', { price: 10 })], 'lamp', RETAIL)).toEqual([
+      'b',
+      'a',
+    ]);
+    expect(await order([item('b', 'lamp - red', { price: 10 }), item('a', 'lamp - red', { price: 10 })], 'lamp', RETAIL)).toEqual([
+      'a',
+      'b',
+    ]);
   });
 
   it('tieBreak: the configured final order of hits equal on every rule, before the id', async () => {
     const items = [item('a', 'lamp - tan', { price: 10, stock: 0 }), item('b', 'lamp - red', { price: 20, stock: 5 })];
-    expect(await order(items, 'lamp', { tieBreak: ['stock:desc'] })).toEqual(['b', 'a']);
-    expect(await order(items, 'lamp', { tieBreak: ['name:desc'] })).toEqual(['a', 'b']);
-    expect(await order([items[1]!, items[0]!], 'lamp', { tieBreak: [] })).toEqual(['a', 'b']);
-    const s = await serviceOf(items, { tieBreak: ['stock:desc', 'price:asc'] });
+    expect(await order(items, 'lamp', { profile: 'retail', tieBreak: ['stock:desc'] })).toEqual(['b', 'a']);
+    expect(await order(items, 'lamp', { profile: 'retail', tieBreak: ['name:desc'] })).toEqual(['a', 'b']);
+    expect(await order([items[1]!, items[0]!], 'lamp', { profile: 'retail', tieBreak: [] })).toEqual(['a', 'b']);
+    const s = await serviceOf(items, { profile: 'retail', tieBreak: ['stock:desc', 'price:asc'] });
     const { hits } = await s.search({ text: 'lamp', showRankingScoreDetails: true });
     expect(hits.map((h) => h._rankingScoreDetails?.tieBreak)).toEqual([
       { order: 10, values: { 'stock:desc': 5, 'price:asc': 20 } },
@@ -325,14 +360,14 @@ describe('each rule decides between two documents that differ only in what it me
 
   it('priceIntent: its words and field are configurable; a price word alone, or with the option false, is searched as text', async () => {
     const items = [item('a', 'cheap lamp', { price: 30, sale: 1 }), item('b', 'tan lamp', { price: 12, sale: 50 })];
-    expect(await order(items, 'cheap lamp', { priceIntent: false })).toEqual(['a', 'b']);
-    expect(await order(items, 'cheap')).toEqual(['a']);
-    expect(await order(items, 'cheap lamp', { priceIntent: { words: ['bargain'] } })).toEqual(['a', 'b']);
-    expect(await order(items, 'bargain lamp', { priceIntent: { words: ['bargain'] } })).toEqual(['b', 'a']);
-    expect(await order(items, 'cheap lamp', { priceIntent: { field: 'sale' } })).toEqual(['a', 'b']);
+    expect(await order(items, 'cheap lamp', { profile: 'retail', priceIntent: false })).toEqual(['a', 'b']);
+    expect(await order(items, 'cheap', RETAIL)).toEqual(['a']);
+    expect(await order(items, 'cheap lamp', { profile: 'retail', priceIntent: { words: ['bargain'] } })).toEqual(['a', 'b']);
+    expect(await order(items, 'bargain lamp', { profile: 'retail', priceIntent: { words: ['bargain'] } })).toEqual(['b', 'a']);
+    expect(await order(items, 'cheap lamp', { profile: 'retail', priceIntent: { field: 'sale' } })).toEqual(['a', 'b']);
     // Without the rule in rankingRules, the words are searched.
-    expect(await order(items, 'cheap lamp', { rankingRules: ['words', 'typo', 'proximity'] })).toEqual(['a', 'b']);
-    const s = await serviceOf(items);
+    expect(await order(items, 'cheap lamp', { profile: 'retail', rankingRules: ['words', 'typo', 'proximity'] })).toEqual(['a', 'b']);
+    const s = await serviceOf(items, RETAIL);
     const { hits } = await s.search({ text: 'cheap lamp', showRankingScoreDetails: true });
     expect(hits.map((h) => h._rankingScoreDetails?.priceIntent)).toEqual([
       { order: 5, value: 12 },
@@ -543,7 +578,7 @@ describe('_rankingScore and _rankingScoreDetails', () => {
   });
 
   it('details each rule: its order, score, and what it counted', async () => {
-    const s = await serviceOf(ITEMS, { customRanking: ['price:asc'] });
+    const s = await serviceOf(ITEMS, { profile: 'retail', customRanking: ['price:asc'] });
     const r = await s.search({ text: 'galaxy case', showRankingScoreDetails: true });
     const [a, , , d] = r.hits;
     expect(a!._rankingScoreDetails).toEqual({

@@ -980,7 +980,14 @@ describe('the HTTP answer text', () => {
         const result = JSON.stringify(await service.search(query));
         // Twice: the second answer reads the items' texts kept from the first.
         expect((await service.searchText(query)).text, JSON.stringify(query)).toBe(result);
-        expect(await service.searchText(query)).toEqual({ text: result, totalHits: (JSON.parse(result) as SearchResponse).totalHits });
+        const parsed = JSON.parse(result) as SearchResponse;
+        expect(await service.searchText(query)).toEqual({
+          text: result,
+          totalHits: parsed.totalHits,
+          ids: parsed.hits.map((h) => h.id),
+          page: parsed.page,
+          hitsPerPage: parsed.hitsPerPage,
+        });
       }
     };
     await check();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedTypos } from '../../src/search/typos';
+import { allowedTypos, withinTypos } from '../../src/search/typos';
 import { damerau } from '../helpers/damerau';
 
 /** Plain Levenshtein distance (insert, delete, substitute), the reference damerau must never exceed. */
@@ -141,5 +141,23 @@ describe('damerau: optimal string alignment distance', () => {
     // Only two rows: the early exit never fires, and the full distance (5) came back.
     expect(damerau('aa', 'cbdbe')).toBe(5);
     expect(damerau('aa', 'cbdbe', 3)).toBe(4);
+  });
+});
+
+describe("withinTypos: a whole word, not a longer word's start", () => {
+  it('agrees with the optimal string alignment distance (property)', () => {
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 3 }), (a, b, t) => {
+        expect(withinTypos(a, b, t)).toBe(damerau(a, b) <= t);
+      }),
+      RUNS,
+    );
+  });
+
+  it('tells the word one typo away from a longer word whose start is', () => {
+    expect(withinTypos('backpak', 'backpack', 1)).toBe(true);
+    expect(withinTypos('backpak', 'backpacking', 1)).toBe(false);
+    expect(withinTypos('vackpack', 'backpack', 1)).toBe(true); // the first letter
+    expect(withinTypos('qatch', 'matcha', 1)).toBe(false);
   });
 });

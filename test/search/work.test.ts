@@ -13,7 +13,7 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
   let service: SearchService;
 
   beforeAll(async () => {
-    service = new SearchService({ catalog: (await loadBestBuy()).catalog });
+    service = new SearchService({ catalog: (await loadBestBuy()).catalog, profile: 'retail' });
     await service.search({ text: '' });
   });
 
@@ -36,7 +36,7 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
   });
 
   it('the variant rule reads the names holding a query word once per index, then nothing', async () => {
-    const fresh = new SearchService({ catalog: (await loadBestBuy()).catalog });
+    const fresh = new SearchService({ catalog: (await loadBestBuy()).catalog, profile: 'retail' });
     await fresh.search({ text: 'galaxy s7 case' });
     const first = fresh.work.variantWordsRead;
     // At most every name word of the items holding "galaxy", "s" or "7" (names have ~12 words).
@@ -47,7 +47,7 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
   });
 
   it('the variant rule judges a pair of name words once, however many hits hold it', async () => {
-    const fresh = new SearchService({ catalog: (await loadBestBuy()).catalog });
+    const fresh = new SearchService({ catalog: (await loadBestBuy()).catalog, profile: 'retail' });
     // "samsung galaxy" opens hundreds of names: judging the pair once per hit read its follower
     // list once per hit (2.8 s at 100,000 items); judged once, the work is the names read once.
     const { hits, totalHits } = await fresh.search({ text: 'samsung galaxy case', hitsPerPage: MAX_HITS_PER_PAGE });

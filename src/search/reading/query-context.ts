@@ -18,6 +18,8 @@ export interface RuleOptions {
   readonly strategy: MatchingStrategy;
   /** The field `priceIntent` orders by. */
   readonly priceField?: string | undefined;
+  /** Each document's behaviour signal, the `_behaviour` criterion of `customRanking` (behaviour-ranking.ts); 0 for all when undefined. */
+  readonly signal?: ((doc: number) => number) | undefined;
 }
 
 /** What the configured rules ask the context to compute. */
@@ -44,8 +46,6 @@ export interface RankQuery {
   readonly stopWords: ReadonlySet<string>;
   /** The query's head term (what the shopper wants an item to be, see query-head.ts), or -1. */
   readonly head: number;
-  /** Per term: 1 when it is a single letter ("s" of "s7", split from its digit). */
-  readonly letters: Uint8Array;
   /** The catalog's variant statistics, when `variant` reads them or `subject` has a head. */
   readonly statistics: Variants | undefined;
   /** The same, when the `variant` rule is used. */
@@ -83,12 +83,11 @@ export function rankQuery(
     place[t] = k;
   });
   // Only the subject rule reads the head: other rule lists skip reading the terms' words here.
-  const head = needs.head ? queryHead(index, match) : -1;
+  const habits = index.habits;
+  const head = needs.head ? queryHead(index, match, habits.namers) : -1;
   // The variant statistics serve the variant rule and, for its model runs, the subject rule.
   const statistics = match && (head >= 0 || needs.variants) ? variantsOf(index) : undefined;
   const variants = needs.variants ? statistics : undefined;
-  // A lone letter ("s" of "s7", split from its digit) says nothing about what an item is alone.
-  const letters = Uint8Array.from({ length: n }, (_, i) => (/^\p{L}$/u.test(match!.query.terms[i]!.text) ? 1 : 0));
   const variantsRead = statistics?.wordsRead ?? 0;
   // Word → codes per term, for reading documents.
   let slot = new Int32Array(0);
@@ -118,12 +117,11 @@ export function rankQuery(
     options,
     stopWords: options.stopWords,
     head,
-    letters,
     statistics,
     variants,
     variantsRead,
-    modelAfter: head >= 0 ? modelAfter(index, match!, statistics!, place) : new Int32Array(n).fill(-1),
-    numberAfter: numberAfter(match, n, head, place),
+    modelAfter: head >= 0 && habits.modelRuns ? modelAfter(index, match!, statistics!, place) : new Int32Array(n).fill(-1),
+    numberAfter: numberAfter(match, n, habits.modelRuns ? head : -1, place),
     numberNext: numberNext(match, n, variants, place),
     slot,
     slotCodes,

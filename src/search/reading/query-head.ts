@@ -21,7 +21,7 @@ const NAMES_SHARE = 0.5;
  * accessory "for … Cell Phones": a "Prepaid Cell Phone" is a phone, whereas "prepaid" names
  * little; a number or a lone letter never counts as naming). Terms after "for" or "fits" qualify the head ("case for galaxy s7").
  */
-export function queryHead(index: SearchIndex, match: QueryMatch | undefined): number {
+export function queryHead(index: SearchIndex, match: QueryMatch | undefined, readsNamers = true): number {
   if (!match) return -1;
   const terms = match.query.terms;
   let end = terms.length;
@@ -41,9 +41,12 @@ export function queryHead(index: SearchIndex, match: QueryMatch | undefined): nu
     let named = 0;
     const words = match.termWords[t]!;
     const codes = match.termCodes[t]!;
-    // The term's own words (exact or stem), not its prefixes and typos.
+    // The term's own words (exact or stem), not its prefixes and typos; a term typed with a typo
+    // ("backpak", "qatch"), the words it reaches with fewest typos.
+    let own = 2;
+    if (codes.length > 0 && codes.every((c) => c > 2)) own = Math.min(...codes);
     for (let k = 0; k < words.length; k++) {
-      if (codes[k]! > 2) continue;
+      if (codes[k]! > own) continue;
       df += index.postingStart[words[k]! + 1]! - index.postingStart[words[k]!]!;
       sdf += index.subjectDf[words[k]!]!;
       named += index.namedDf[words[k]!]!;
@@ -52,7 +55,7 @@ export function queryHead(index: SearchIndex, match: QueryMatch | undefined): nu
     shares.set(t, share);
     if (share > best) best = share;
     // A number or a lone letter names no kind of item, even at a phrase's end ("Zphone 7").
-    if (sdf > 0 && named >= NAMES_SHARE * sdf && /^\p{L}{2,}$/u.test(terms[t]!.text)) namers.add(t);
+    if (readsNamers && sdf > 0 && named >= NAMES_SHARE * sdf && /^\p{L}{2,}$/u.test(terms[t]!.text)) namers.add(t);
   }
   // English noun phrases end with what they name ("phone grip" is a grip): the last term saying
   // what items are at least half as often as the term saying it most, or naming them.

@@ -1,13 +1,16 @@
 /**
  * `customRanking`: the service's `customRanking` criteria (e.g. `popularity:desc`), each a step
  * of its own over the candidates' keys (read once per query). It also orders placeholder
- * searches. Not in `_rankingScore`.
+ * searches. Not in `_rankingScore`. `_behaviour` reads each item's behaviour signal.
  *
  * @module
  */
 import { compareValues } from '../fields';
 import { keysOf } from '../sort-keys';
 import type { Rule } from './rule';
+
+/** The criterion reading the behaviour signal of items (behaviour-ranking.ts), not a catalog field. */
+export const BEHAVIOUR_FIELD = '_behaviour';
 
 export const customRanking: Rule = {
   name: 'customRanking',
@@ -16,7 +19,10 @@ export const customRanking: Rule = {
   placeholder: true,
   rank(q) {
     const criteria = q.options.customRanking;
-    const keys = keysOf(q.index, q.cands.docs, criteria);
+    const keys = criteria.map(
+      (c): ArrayLike<unknown> =>
+        c.field === BEHAVIOUR_FIELD ? Array.from(q.cands.docs, q.options.signal ?? (() => 0)) : keysOf(q.index, q.cands.docs, [c])[0]!,
+    );
     return {
       ranks: [],
       direction: 'desc',

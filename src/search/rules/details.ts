@@ -3,6 +3,8 @@
  *
  * @module
  */
+import type { RerankDetail } from '../behaviour-ranking';
+import type { MerchandisingDetail } from '../merchandising';
 
 /**
  * What each rule counted for one hit (`_rankingScoreDetails`). Each rule entry has its `order`
@@ -49,6 +51,10 @@ export interface RankingScoreDetails {
   readonly priceIntent?: { readonly order: number; readonly value: unknown };
   /** After every rule: the item's value of each `tieBreak` criterion (by its text, `price:asc`), before the id. */
   readonly tieBreak?: { readonly order: number; readonly values: Readonly<Record<string, unknown>> };
+  /** What a merchandising rule did to the hit (pinned at a position, boosted or buried); `order` -1: before `sort` and every rule. */
+  readonly merchandising?: MerchandisingDetail;
+  /** The hit's click feedback for the query and the positions re-ranking moved it (positive: up); `order`: after every rule and `tieBreak`. */
+  readonly behaviour?: RerankDetail;
   /** `customRanking` criteria, by their text (`popularity:desc`). */
   readonly [criterion: string]: { readonly order: number; readonly score?: number; readonly value?: unknown } | undefined;
 }

@@ -9,6 +9,7 @@ import { attribute } from './attribute';
 import { bm25 } from './bm25';
 import { customRanking } from './custom-ranking';
 import { exactness } from './exactness';
+import type { SearchProfile } from '../naming';
 import { priceIntent } from './price-intent';
 import { proximity } from './proximity';
 import type { Rule } from './rule';
@@ -18,7 +19,8 @@ import { variant } from './variant';
 import { words } from './words';
 
 /**
- * The ranking rules, in their default order. Exactness comes before proximity (Meilisearch puts
+ * Every ranking rule, in the `retail` profile's order (the `neutral` default leaves out `variant`,
+ * see {@link PROFILE_RANKING_RULES}). Exactness comes before proximity (Meilisearch puts
  * it after attribute), and subject after exactness: on the judged Best Buy queries that order
  * measured best (a word typed in full says more than two words close together; what an item is
  * says more than where the words sit). Variant comes after subject: what an item is first (a
@@ -42,6 +44,24 @@ export const RANKING_RULES: readonly RankingRule[] = [
   'customRanking',
   'bm25',
 ];
+
+/**
+ * The default ranking rules of each search profile (see naming.ts). `neutral` has no `variant`,
+ * whose model variants read from the names ("Galaxy S7 **edge**") gained on the judged Best Buy
+ * queries only, and orders by `bm25` before `attribute`: which field and where in it a word sits
+ * said less, on every judged catalog, than BM25 (the name weighing as its length and rarity
+ * say); `customRanking` stays before `bm25`, whose ties are rare. `retail` has every rule, in
+ * {@link RANKING_RULES}' order.
+ *
+ * @example
+ * ```ts
+ * PROFILE_RANKING_RULES.neutral; // ['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute']
+ * ```
+ */
+export const PROFILE_RANKING_RULES: Readonly<Record<SearchProfile, readonly RankingRule[]>> = {
+  neutral: ['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute'],
+  retail: RANKING_RULES,
+};
 
 /**
  * One ranking rule:

@@ -27,23 +27,23 @@ export const subject: Rule = {
   placeholder: false,
   needs: { head: true },
   rank(q, [values]) {
-    const { counted, n, head, letters } = q;
+    const { counted, n, head } = q;
     const codes = q.cands.codes;
     const m = counted.length;
-    // The head in a name phrase's head (2m), then each other term in the subject but lone letters.
-    const max = 1 + 2 * m + counted.filter((t) => t !== head && !letters[t]).length;
+    // The head in a name phrase's head (2m), then each other term in the subject.
+    const max = 1 + 2 * m + counted.filter((t) => t !== head).length;
     const ranks = values!;
     /**
      * The rank of a candidate whose counted terms (bit i for term i) are found where it says
      * what it is (`said`), and where that names it (`named`): the head naming the item counts
-     * 2m, the head said m, each other term said but lone letters 1.
+     * 2m, the head said m, each other term said 1.
      */
     const rankOf = (said: number, named: number): number => {
       let sum = 0;
       for (const i of counted) {
         const says = (said >> i) & 1;
         if (i === head) sum += (named >> i) & 1 ? 2 * m : says ? m : 0;
-        else if (!letters[i]) sum += says;
+        else sum += says;
       }
       return 1 + sum;
     };
