@@ -161,27 +161,8 @@ export class Dictionary {
       const node = stackNode.pop()!;
       const d = stackDepth.pop()!;
       nodes++;
-      const ch = this.#char[node]!;
-      pathChar[d] = ch;
-      const row = d * width;
-      const up = row - width;
-      rows[row] = d;
-      let rowMin = d;
-      for (let j = 1; j <= n; j++) {
-        const tj = term.charCodeAt(j - 1);
-        let v = rows[up + j - 1]! + (tj === ch ? 0 : 1);
-        const del = rows[up + j]! + 1;
-        if (del < v) v = del;
-        const ins = rows[row + j - 1]! + 1;
-        if (ins < v) v = ins;
-        if (d > 1 && j > 1 && tj === pathChar[d - 1] && term.charCodeAt(j - 2) === ch) {
-          const swap = rows[row - 2 * width + j - 2]! + 1;
-          if (swap < v) v = swap;
-        }
-        rows[row + j] = v;
-        if (v < rowMin) rowMin = v;
-      }
-      const whole = rows[row + n]!;
+      const rowMin = typoRow(term, rows, pathChar, d, this.#char[node]!);
+      const whole = rows[d * width + n]!;
       best[d] = Math.min(best[d - 1]!, whole);
       const typos = prefix ? best[d]! : whole;
       const id = this.#word[node]!;
@@ -202,6 +183,37 @@ export class Dictionary {
       work.words += emitted;
     }
   }
+}
+
+/**
+ * Row `d` of the distance table of `term` (optimal string alignment) for a path whose `d`-th
+ * character is `ch`, from the rows above it: writes it in `rows` (rows of `term.length + 1`
+ * cells) and `ch` in `pathChar`, and returns the row's least cell, past which every deeper row
+ * only grows. Any tree of words walks with it (benchmarks walk other trees than this trie).
+ */
+export function typoRow(term: string, rows: Int32Array, pathChar: Uint16Array, d: number, ch: number): number {
+  const n = term.length;
+  const width = n + 1;
+  pathChar[d] = ch;
+  const row = d * width;
+  const up = row - width;
+  rows[row] = d;
+  let rowMin = d;
+  for (let j = 1; j <= n; j++) {
+    const tj = term.charCodeAt(j - 1);
+    let v = rows[up + j - 1]! + (tj === ch ? 0 : 1);
+    const del = rows[up + j]! + 1;
+    if (del < v) v = del;
+    const ins = rows[row + j - 1]! + 1;
+    if (ins < v) v = ins;
+    if (d > 1 && j > 1 && tj === pathChar[d - 1] && term.charCodeAt(j - 2) === ch) {
+      const swap = rows[row - 2 * width + j - 2]! + 1;
+      if (swap < v) v = swap;
+    }
+    rows[row + j] = v;
+    if (v < rowMin) rowMin = v;
+  }
+  return rowMin;
 }
 
 const ROWS = new Scratch(Int32Array);

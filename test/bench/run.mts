@@ -17,6 +17,7 @@ import { benchSearchMerchandising } from './search-merchandising';
 import { benchSearchSync } from './search-sync';
 import { benchStorage } from './storage';
 import { print } from './measure';
+import { benchMiniSearch, benchMiniSearchControl } from './minisearch';
 import { benchTokens } from './tokens';
 
 /** The search and relevance benchmarks need the shared Best Buy data; without it they say so (and fail under CI). */
@@ -52,3 +53,5 @@ if (!only || only === 'relevance')
     await benchRelevanceCatalogs();
   });
 if (!only || only === 'results') await benchResults();
+if (only === 'minisearch') await withBestBuy('Search and MiniSearch', benchMiniSearch);
+if (only === 'minisearch-control') await withBestBuy('Search and MiniSearch, A/A control', benchMiniSearchControl);

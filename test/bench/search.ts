@@ -59,11 +59,11 @@ export interface Latency {
 }
 
 /** Runs every query on every variant, rotating which variant goes first, and returns per-variant percentiles. */
-export async function alternate(variants: readonly Variant[], rounds: number): Promise<Latency[]> {
-  for (const v of variants) for (const q of QUERIES) await v.run(q);
+export async function alternate(variants: readonly Variant[], rounds: number, queries: readonly string[] = QUERIES): Promise<Latency[]> {
+  for (const v of variants) for (const q of queries) await v.run(q);
   const times = variants.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
-    for (const q of QUERIES) {
+    for (const q of queries) {
       for (let j = 0; j < variants.length; j++) {
         const k = (j + round) % variants.length;
         const t = performance.now();
@@ -83,7 +83,7 @@ export function repeated(products: readonly BestBuyProduct[], count: number): Be
   return Array.from({ length: count }, (_, i) => toItem(products[i % products.length]!, i));
 }
 
-async function largeCatalog(items: readonly BestBuyItem[]): Promise<Catalog> {
+export async function largeCatalog(items: readonly BestBuyItem[]): Promise<Catalog> {
   const registry = new CatalogRegistry({ storage: memoryStorage() });
   const { catalog } = await registry.create({
     identifier: 'bench100k',
