@@ -66,7 +66,7 @@ export async function benchSearchAnalyticsCounts(): Promise<{ store: string; dif
     }
   }
   console.log(
-    "Compared: per query searches, tracked searches, zero results, clicks, Σ click positions, conversions; per item clicks, conversions, views, purchases, page views; per query and item clicks, conversions, examined (Σ 1/position, to 1e-9) and behaviour feedback; the report's totals, top queries, no-result queries and top clicked items.",
+    "Compared: per query searches, tracked searches, zero results, clicks, Σ click positions, conversions; per item clicks, conversions, views, purchases, page views; per query and item clicks, conversions, examined (as analytics weighs impressions, to 1e-9) and behaviour feedback; the report's totals, top queries, no-result queries and top clicked items.",
   );
   return results;
 }

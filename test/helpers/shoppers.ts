@@ -383,7 +383,7 @@ export interface ItemTally {
 /** Per query and item: the click feedback behaviour ranking reads. */
 export interface PairTally {
   clicks: number;
-  /** Σ 1 / position over the item's impressions on the pages shown. */
+  /** Examination weight of the item's impressions: 1 / position in an answer never clicked, 1 down to the deepest click of a clicked one. */
   examined: number;
   conversions: number;
 }
@@ -399,7 +399,7 @@ export interface Tally {
 
 /**
  * Counts sessions naively: every search, its clicks and conversions by query, by item and by
- * (query, item), and each shown item's examination weight 1 / position.
+ * (query, item), and each shown item's examination weight (see {@link PairTally.examined}).
  */
 export function tally(sessions: Iterable<Session>): Tally {
   const t: Tally = {
