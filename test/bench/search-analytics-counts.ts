@@ -39,7 +39,7 @@ export async function benchSearchAnalyticsCounts(): Promise<{ store: string; dif
   const queries = [...readJudgedQueries(), ...readHoldoutQueries()];
   console.log('\n## Search experiments: analytics counts against the simulated events');
   console.log(
-    `Best Buy, ${SESSIONS.toLocaleString('en')} sessions: ${queries.length} judged queries (Zipf-popular) and 5 % no-result words, 3 sessions per visitor; every search through GET /search?clickAnalytics=true&visitorId=…, its clicks, views and conversions posted to POST /search/events (batches of 1,000), its page views and purchases linked through the catalog.`,
+    `Best Buy, ${SESSIONS.toLocaleString('en')} sessions: ${queries.length} judged queries (Zipf-popular) and 5 % no-result words, 3 sessions per visitor; every search through GET /search?clickAnalytics=true&visitorId=…, its clicks, views and conversions posted to POST /search/events (batches of 1,000), its page views and purchases posted there as linked events.`,
   );
   console.log('| store | searches | zero-result | clicks | conversions | queries | items | query-item pairs | counts differing |');
   console.log('|---|---|---|---|---|---|---|---|---|');

@@ -27,15 +27,20 @@ export type PageOf = (text: string, hitsPerPage: number) => Promise<{ ids: strin
 
 /**
  * Sends what a session did besides searching: its search events (through `send`, in batches of
- * 1,000) and its page views and purchases, linked through the catalog by `analytics`. `flush`
- * sends the rest and writes what analytics holds.
+ * 1,000) and its page views and purchases (through `sendLinked`, by default `analytics.linkEvents`).
+ * `flush` sends the rest and writes what analytics holds.
  */
-function sessionRecorder(analytics: SearchAnalytics, catalog: string, send: (events: readonly SearchEvent[]) => Promise<unknown>) {
+function sessionRecorder(
+  analytics: SearchAnalytics,
+  catalog: string,
+  send: (events: readonly SearchEvent[]) => Promise<unknown>,
+  sendLinked: (events: readonly LinkedEvent[]) => Promise<unknown> = (events) => analytics.linkEvents(catalog, events),
+) {
   let events: SearchEvent[] = [];
   let linked: LinkedEvent[] = [];
   const flush = async () => {
     for (let i = 0; i < events.length; i += BATCH) await send(events.slice(i, i + BATCH));
-    for (let i = 0; i < linked.length; i += BATCH) await analytics.linkEvents(catalog, linked.slice(i, i + BATCH));
+    for (let i = 0; i < linked.length; i += BATCH) await sendLinked(linked.slice(i, i + BATCH));
     events = [];
     linked = [];
     await analytics.flush();
@@ -76,13 +81,20 @@ export function recordedSearch(searches: CachedSearches | PageOf, analytics: Sea
 }
 
 /**
- * Over HTTP: `GET /search?clickAnalytics=true&visitorId=…` and `POST /search/events` through a
- * search handler given `analytics` (page views and purchases go to `analytics.linkEvents`: they
- * have no route of their own).
+ * Over HTTP: `GET /search?clickAnalytics=true&visitorId=…` and `POST /search/events` (its
+ * `events`, then its `linked` page views and purchases) through a search handler given `analytics`.
  */
 export function httpShop(registry: CatalogRegistry, analytics: SearchAnalytics, catalog: string) {
   const handler = createSearchHandler({ registry, analytics });
-  return { search: httpSearch(handler, catalog), ...sessionRecorder(analytics, catalog, (events) => postEvents(handler, catalog, events)) };
+  return {
+    search: httpSearch(handler, catalog),
+    ...sessionRecorder(
+      analytics,
+      catalog,
+      (events) => postEvents(handler, catalog, events),
+      (linked) => postEvents(handler, catalog, linked, 'linked'),
+    ),
+  };
 }
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));

@@ -4,7 +4,7 @@
  * would call abkit.
  */
 import type { Handler } from '../../src/index';
-import type { Search, SearchEvent } from '../helpers/shoppers';
+import type { LinkedEvent, Search, SearchEvent } from '../helpers/shoppers';
 
 const BASE = 'http://shop.test';
 const BATCH = 1000;
@@ -20,14 +20,22 @@ export function httpSearch(handler: Handler, catalog: string, extra: Record<stri
   };
 }
 
-/** Posts search events to `handler` (at most 1,000 per request), throwing on anything but 204. */
-export async function postEvents(handler: Handler, catalog: string, events: readonly SearchEvent[]): Promise<void> {
-  for (let i = 0; i < events.length; i += BATCH) {
+/**
+ * Posts search events (`events`) or linked page views and purchases (`linked`) to
+ * `POST /search/events` of `handler`, at most 1,000 per request, throwing on anything but 204.
+ */
+export async function postEvents(
+  handler: Handler,
+  catalog: string,
+  list: readonly (SearchEvent | LinkedEvent)[],
+  member: 'events' | 'linked' = 'events',
+): Promise<void> {
+  for (let i = 0; i < list.length; i += BATCH) {
     const response = await handler(
       new Request(`${BASE}/search/events?index=${catalog}_Catalog`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ events: events.slice(i, i + BATCH) }),
+        body: JSON.stringify({ [member]: list.slice(i, i + BATCH) }),
       }),
     );
     if (response.status !== 204) throw new Error(`POST /search/events answered ${response.status}: ${await response.text()}`);
