@@ -160,14 +160,33 @@ export function rerank(
   const mean = clicks / examined;
   const n = Math.min(ids.length, options.depth);
   const keys = new Float64Array(n).fill(mean);
+  const known = new Uint8Array(n);
   let evidence = false;
   for (let i = 0; i < n; i++) {
     const f = feedback.get(ids[i]!);
     if (!f || !(f.examined >= options.minExamined && f.examined > 0 && f.clicks >= 0)) continue;
     keys[i] = (f.clicks + options.priorExamined * mean) / (f.examined + options.priorExamined);
+    known[i] = 1;
     evidence = true;
   }
   if (!evidence) return undefined;
+  // An item without evidence is given the rate of the known items at or below its place (shrunk
+  // as theirs are), not the query's: the first hits, examined most, pull that up, and an item
+  // nobody examined would pass known ones on no evidence. Below every known item, it is taken as
+  // the least attractive of them.
+  let belowClicks = 0;
+  let belowExamined = 0;
+  let least = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < n; i++) if (known[i]) least = Math.min(least, keys[i]!);
+  for (let i = n - 1; i >= 0; i--) {
+    if (known[i]) {
+      const f = feedback.get(ids[i]!)!;
+      belowClicks += f.clicks;
+      belowExamined += f.examined;
+    } else
+      keys[i] =
+        belowExamined > 0 ? Math.min(mean, (belowClicks + options.priorExamined * mean) / (belowExamined + options.priorExamined)) : least;
+  }
   const order = displaced(keys, options.maxShift, groups);
   const details = new Map<number, RerankDetail>();
   order.forEach((i, p) => {

@@ -90,7 +90,7 @@ describe('rerank', () => {
     const feedback = new Map([
       ['a', { clicks: 0, examined: 100 }],
       ['e', { clicks: 60, examined: 100 }],
-      ['f', { clicks: 1, examined: 2 }], // below minExamined: the mean
+      ['f', { clicks: 1, examined: 2 }], // below minExamined: no evidence
     ]);
     const result = rerank(itemIds, feedback, { ...DEFAULTS, maxShift: 2 })!;
     // a must not fall more than 2 places, e not rise more than 2: a is placed 3rd, e 4th.
@@ -98,7 +98,22 @@ describe('rerank', () => {
     const mean = 61 / 202;
     expect(result.details.get(4)).toEqual({ order: 0, clicks: 60, examined: 100, estimate: (60 + 10 * mean) / 110, moved: 1 });
     expect(result.details.get(0)!.moved).toBe(-2);
-    expect(result.details.get(5)!.estimate).toBe(mean);
+    // Below every known item, f is taken as the least attractive of them (a's estimate).
+    expect(result.details.get(5)!.estimate).toBe((0 + 10 * mean) / 110);
+  });
+
+  it("gives an item without evidence the rate of the known items below it, so it never passes a known item on the first hits' popularity", () => {
+    // a is clicked most (it pulls the query's mean up to about 0.59); b is known and fairly
+    // attractive (0.3); c was never examined enough; d, below, is known and rarely clicked.
+    const itemIds = ['a', 'b', 'c', 'd'];
+    const feedback = new Map([
+      ['a', { clicks: 800, examined: 1000 }],
+      ['b', { clicks: 60, examined: 200 }],
+      ['d', { clicks: 2, examined: 200 }],
+    ]);
+    const result = rerank(itemIds, feedback, { ...DEFAULTS, maxShift: 3 })!;
+    // With the query's mean (0.59) as c's estimate, c would pass b; with d's rate (0.01) it stays.
+    expect(result.order.map((i) => itemIds[i])).toEqual(['a', 'b', 'c', 'd']);
   });
 });
 
