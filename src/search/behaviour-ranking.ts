@@ -149,44 +149,50 @@ export function rerank(
   after = 0,
   groups?: ArrayLike<number>,
 ): { order: number[]; details: Map<number, RerankDetail> } | undefined {
+  const counts = (f: QueryFeedback | undefined): f is QueryFeedback => f !== undefined && f.examined > 0 && f.clicks >= 0;
+  const isKnown = (f: QueryFeedback | undefined): f is QueryFeedback => counts(f) && f.examined >= options.minExamined;
   let clicks = 0;
   let examined = 0;
+  // The known items' totals and least estimate, over the whole feedback, so that what a hit is
+  // given does not depend on how many hits a page reads (pages agree).
+  let knownClicks = 0;
+  let knownExamined = 0;
   for (const f of feedback.values()) {
-    if (!(f.examined > 0 && f.clicks >= 0)) continue;
+    if (!counts(f)) continue;
     clicks += f.clicks;
     examined += f.examined;
   }
   if (examined === 0) return undefined;
   const mean = clicks / examined;
+  const shrunk = (c: number, e: number) => (c + options.priorExamined * mean) / (e + options.priorExamined);
+  let least = Number.POSITIVE_INFINITY;
+  for (const f of feedback.values()) {
+    if (!isKnown(f)) continue;
+    knownClicks += f.clicks;
+    knownExamined += f.examined;
+    least = Math.min(least, shrunk(f.clicks, f.examined));
+  }
   const n = Math.min(ids.length, options.depth);
-  const keys = new Float64Array(n).fill(mean);
-  const known = new Uint8Array(n);
+  const keys = new Float64Array(n);
   let evidence = false;
+  // An item without evidence is given the rate of the known items not above it (shrunk as theirs
+  // are), not the query's: the first hits, examined most, pull that up, and an item nobody examined
+  // would pass known ones on no evidence. With no known item left below, the least of their estimates.
+  let aboveClicks = 0;
+  let aboveExamined = 0;
   for (let i = 0; i < n; i++) {
     const f = feedback.get(ids[i]!);
-    if (!f || !(f.examined >= options.minExamined && f.examined > 0 && f.clicks >= 0)) continue;
-    keys[i] = (f.clicks + options.priorExamined * mean) / (f.examined + options.priorExamined);
-    known[i] = 1;
-    evidence = true;
+    if (isKnown(f)) {
+      keys[i] = shrunk(f.clicks, f.examined);
+      aboveClicks += f.clicks;
+      aboveExamined += f.examined;
+      evidence = true;
+    } else {
+      const belowExamined = knownExamined - aboveExamined;
+      keys[i] = belowExamined > 1e-9 ? Math.min(mean, shrunk(knownClicks - aboveClicks, belowExamined)) : least;
+    }
   }
   if (!evidence) return undefined;
-  // An item without evidence is given the rate of the known items at or below its place (shrunk
-  // as theirs are), not the query's: the first hits, examined most, pull that up, and an item
-  // nobody examined would pass known ones on no evidence. Below every known item, it is taken as
-  // the least attractive of them.
-  let belowClicks = 0;
-  let belowExamined = 0;
-  let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < n; i++) if (known[i]) least = Math.min(least, keys[i]!);
-  for (let i = n - 1; i >= 0; i--) {
-    if (known[i]) {
-      const f = feedback.get(ids[i]!)!;
-      belowClicks += f.clicks;
-      belowExamined += f.examined;
-    } else
-      keys[i] =
-        belowExamined > 0 ? Math.min(mean, (belowClicks + options.priorExamined * mean) / (belowExamined + options.priorExamined)) : least;
-  }
   const order = displaced(keys, options.maxShift, groups);
   const details = new Map<number, RerankDetail>();
   order.forEach((i, p) => {

@@ -443,8 +443,8 @@ export class SearchService {
       : next;
     // An explicit sort is the shopper's order: clicks do not reorder it.
     const feedback = query.sort.length === 0 ? this.#feedback(query.text) : undefined;
-    // Every page re-ranks the whole `depth`: a hit without evidence is estimated from the known hits
-    // below it, so a shorter head would order the same hits otherwise and pages would disagree.
+    // The layout of the positions before P reads only the first P + maxShift hits (no hit moves
+    // further): a page re-ranks those, not the whole `depth`, and pages still agree.
     const guard = this.#behaviour?.rerank;
     // Boosted and buried hits stay in their group.
     const group = merch?.group;
@@ -455,7 +455,7 @@ export class SearchService {
         organic,
         (h) => index.items[list.doc(h)]!.id,
         feedback,
-        guard,
+        { ...guard, depth: Math.min(guard.depth, (query.page + 1) * query.hitsPerPage + guard.maxShift) },
         this.#rules.length + 1,
         group && ((h) => group[list.doc(h)]!),
       );
