@@ -14,21 +14,7 @@ import type { Handler, Storage } from '../../src/index';
 import { loadBestBuy } from '../helpers/bestbuy';
 import { measure } from './measure';
 import { percentile } from './relevance-metrics';
-
-const QUERIES = [
-  'samsung galaxy case',
-  'iphone 7 plus case',
-  'otterbx',
-  'samsnug charger',
-  'portable charger',
-  'screen protectors',
-  'headphones',
-  'apple watch band',
-  'usb-c cable',
-  'galaxy s7 edge',
-  'unlocked phone',
-  'gala',
-];
+import { QUERIES } from './search';
 
 interface Variant {
   readonly name: string;

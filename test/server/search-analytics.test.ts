@@ -6,18 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../adapters/sql/sqlite';
 import { parseServeConfig } from '../../server/config';
 import { serve } from '../../server/serve';
+import { item } from '../helpers/search';
 
 const dir = mkdtempSync(join(tmpdir(), 'abkit-serve-analytics-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const item = (id: string, name: string) => ({
-  id,
-  is_recommendable: true,
-  name,
-  absolute_link: null,
-  img_link: null,
-  price: 10,
-  categories_ids: null,
-});
 
 describe('abkit serve: search analytics', () => {
   it('records searches and events, and writes what was counted when it shuts down (before the batch interval)', async () => {
