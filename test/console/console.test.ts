@@ -13,7 +13,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createNodeListener } from '../../node/listener';
 import { describeIf, itIf, need } from '../helpers/skip';
-import { ADMIN_KEY, consoleFixture } from './fixture';
+import { ADMIN_KEY, consoleFixture, quokkaItem as item } from './fixture';
 
 const CHROMIUM = '/usr/bin/chromium';
 if (!existsSync(CHROMIUM) && process.env.CI === 'true') throw new Error(`${CHROMIUM} is absent and CI=true (.ci/run installs chromium)`);
@@ -262,16 +262,6 @@ describeIf(chromiumHere, 'console in a browser', () => {
       await shot(page, 'catalog');
       await accessible(page);
       // Add items (synced by default): a bad one is named, then search finds them.
-      const item = (id: string, name: string, price: unknown) => ({
-        id,
-        is_recommendable: true,
-        name,
-        absolute_link: null,
-        img_link: null,
-        price,
-        categories_ids: ['bags'],
-        brand: 'Quokka',
-      });
       await page.locator('#items').fill(JSON.stringify([item('q1', 'Quokka bag', 30), item('q2', 'Quokka tote', 'cheap')]));
       await page.getByRole('button', { name: 'Add items' }).click();
       await expect.poll(() => page.locator('#items-error li').count()).toBe(1);

@@ -3,9 +3,14 @@ import { AdminKeys } from '../../src/access/admin-keys';
 import type { ConsoleMountOptions } from '../../src/http/handler';
 import { createAbkit, memoryStorage } from '../../src/index';
 import { config } from '../helpers/configs';
+import { item } from '../helpers/search';
 
 export const ADMIN_KEY = `abk_ak_console-test-${'k'.repeat(32)}`;
 export const DAY = 86_400_000;
+
+/** An item the console tests add through the Add items form: a Quokka bag, `price` as given (a bad one included). */
+export const quokkaItem = (id: string, name: string, price: unknown = 10) =>
+  item(id, name, { price, categories_ids: ['bags'], brand: 'Quokka' });
 
 const PRODUCTS = [
   { id: 'p1', name: 'Red running shoe', brand: 'Fleet', price: 89, image: '/img/p1.png' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_KEY, consoleFixture } from './fixture';
+import { ADMIN_KEY, consoleFixture, quokkaItem as item } from './fixture';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -365,16 +365,6 @@ describe('console: campaigns, results, catalogs', () => {
     await b.login();
     const path = '/console/catalogs/shop';
     expect((await b.get(path)).text).toMatch(/<input type="checkbox" name="sync" value="true" checked>/);
-    const item = (id: string, name: string, price: unknown = 10) => ({
-      id,
-      is_recommendable: true,
-      name,
-      absolute_link: null,
-      img_link: null,
-      price,
-      categories_ids: ['bags'],
-      brand: 'Quokka',
-    });
     const catalog = await abkit.catalogs.get('shop');
     const bad = await b.post(`${path}/items`, {
       items: JSON.stringify([item('q1', 'Quokka bag'), item('q2', 'Quokka tote', 'cheap')]),
