@@ -254,6 +254,107 @@ const FAMILIES: Family[] = [
   },
 ];
 
+/**
+ * The classic learned combination: a linear score over the signals fitted by pairwise logistic
+ * loss (RankNet with a linear model), with an L2 penalty `l2`: every pair of a query's pooled hits
+ * of different grades with one of them in the cascade's first {@link PAIR_DEPTH}, weighted by the
+ * gain at stake, each query weighing alike within its catalog and each catalog alike.
+ */
+const PAIR_DEPTH = 30;
+
+function pairwiseFit(cats: readonly Query[][], l2: number): number[] {
+  const d = SIGNALS.length;
+  const diffs: number[] = [];
+  const weights: number[] = [];
+  for (const qs of cats)
+    for (const q of qs) {
+      const pairs: [Candidate, Candidate, number][] = [];
+      for (const a of q.cands)
+        for (const b of q.cands)
+          if (a.grade > b.grade && Math.min(a.rank, b.rank) < PAIR_DEPTH) pairs.push([a, b, gain(a.grade) - gain(b.grade)]);
+      const total = pairs.reduce((sum, [, , w]) => sum + w, 0);
+      for (const [a, b, w] of pairs) {
+        for (let i = 0; i < d; i++) diffs.push(a.f[i]! - b.f[i]!);
+        weights.push(w / total / qs.length / cats.length);
+      }
+    }
+  const x = Float64Array.from(diffs);
+  // Newton's method on the convex loss: a few steps, each solving the d × d system.
+  const w = new Float64Array(d);
+  for (let iter = 0; iter < 12; iter++) {
+    const grad = Array.from(w, (v) => 2 * l2 * v);
+    const hess = Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 2 * l2 : 0)));
+    for (let p = 0; p < weights.length; p++) {
+      let margin = 0;
+      for (let i = 0; i < d; i++) margin += w[i]! * x[p * d + i]!;
+      const sigma = 1 / (1 + Math.exp(margin));
+      const g = -weights[p]! * sigma;
+      const h = weights[p]! * sigma * (1 - sigma);
+      for (let i = 0; i < d; i++) {
+        const xi = x[p * d + i]!;
+        grad[i]! += g * xi;
+        const row = hess[i]!;
+        for (let j = 0; j < d; j++) row[j]! += h * xi * x[p * d + j]!;
+      }
+    }
+    const step = solve(hess, grad);
+    for (let i = 0; i < d; i++) w[i]! -= step[i]!;
+  }
+  return Array.from(w, (v) => Math.round(v * 1000) / 1000);
+}
+
+/** Solves a · x = b by Gaussian elimination with partial pivoting (a small, positive definite system). */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
+    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
+    for (let r = c + 1; r < n; r++) {
+      const f = m[r]![c]! / m[c]![c]!;
+      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
+    }
+  }
+  const out = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    let sum = m[r]![n]!;
+    for (let k = r + 1; k < n; k++) sum -= m[r]![k]! * out[k]!;
+    out[r] = sum / m[r]![r]!;
+  }
+  return out;
+}
+
+function pairwiseRows(names: readonly string[], data: Data): string[] {
+  const rows: string[] = [];
+  for (const l2 of [0.001, 0.01]) {
+    for (const afterWords of [false, true]) {
+      const cells: string[] = [];
+      const fitted: string[] = [];
+      let wins = 0;
+      let losses = 0;
+      for (const held of names) {
+        const w = pairwiseFit(
+          names.filter((n) => n !== held).map((n) => data[n]!),
+          l2,
+        );
+        const blend: Key = { weights: w, step: 0 };
+        const model: Model = afterWords ? [only('words'), blend] : [blend];
+        const base = catalogMean(data[held]!, CASCADE);
+        const v = catalogMean(data[held]!, model);
+        if (v - base > 0.002) wins++;
+        if (v - base < -0.002) losses++;
+        const moves = data[held]!.map((q) => ndcgOf(q, model) - ndcgOf(q, CASCADE));
+        cells.push(`${fmt(v)} (${signed(v - base)}; ${moves.filter((x) => x > 0.005).length}↑ ${moves.filter((x) => x < -0.005).length}↓)`);
+        fitted.push(`  without ${held}: ${describe(model)}`);
+      }
+      rows.push(`| pairwise logistic, L2 ${l2}${afterWords ? ', after words' : ''} (LOCO) | ${cells.join(' | ')} | ${wins}/${losses} |`);
+      rows.push(...fitted);
+    }
+  }
+  return rows;
+}
+
 const args = process.argv.slice(2);
 const data: Data = !args.includes('--regather') && existsSync(CACHE) ? (JSON.parse(readFileSync(CACHE, 'utf8')) as Data) : await gather();
 writeFileSync(CACHE, JSON.stringify(data));
@@ -310,6 +411,7 @@ for (const family of FAMILIES) {
       .join(' | ')} | |`,
   );
 }
+console.log(pairwiseRows(names, data).join('\n'));
 console.log('\nUpper bounds, each catalog fitting itself:');
 console.log(inSample.join('\n'));
 
