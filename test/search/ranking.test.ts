@@ -203,6 +203,32 @@ describe('each rule decides between two documents that differ only in what it me
     );
   });
 
+  it('subject: a query naming the product type first ("faucet kitchen") takes the word that ends the names far more often as its head', async () => {
+    const items = [
+      item('a', 'Faucet Aerator Kitchen'), // an aerator
+      item('b', 'Two-Handle Bridge Kitchen Faucet'), // a faucet
+      item('c', 'Single-Handle Pull-Down Sprayer Kitchen Faucet'),
+      item('d', 'Touchless Kitchen Faucet'),
+      item('e', 'Widespread Bathroom Faucet'),
+      item('f', 'Kitchen Sink Stainless Steel 33 in.'),
+      item('g', 'Kitchen Island Cart'),
+      item('h', 'Pantry Cabinet for Kitchen'),
+    ];
+    const s = await serviceOf(items);
+    const head = async (text: string) =>
+      (await s.search({ text, showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head;
+    expect(await head('faucet kitchen')).toBe('faucet');
+    expect(await head('kitchen faucet')).toBe('faucet');
+    const ids = await order(items, 'faucet kitchen');
+    expect(ids.indexOf('a')).toBeGreaterThan(ids.indexOf('d'));
+    // A word that ends as many names ("kitchen" in a kitchen shop) leaves the query's order alone.
+    const shop = [...items, ...['Wall', 'Bar', 'Shelf', 'Rack'].map((w, i) => item(`k${i}`, `${w} Kitchen`))];
+    const t = await serviceOf(shop);
+    expect((await t.search({ text: 'faucet kitchen', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe(
+      'kitchen',
+    );
+  });
+
   it('subject: a query word the names read as a model variant ("edge" after "7") says what an item is only right after that word', async () => {
     // The names insert "edge" between "7" and what follows "7": "zed 7 edge" is a model, as "iPhone 6s Plus".
     const evidence = [
