@@ -211,6 +211,8 @@ function intersect(lists: readonly number[][]): number[] {
 /**
  * The candidates of a query: documents matching at least one counted term (every one with
  * `all`), among `allowed` when filters apply, with the best code of each term in each.
+ * A term the catalog has only through typos that reach no item holding another query word
+ * matches nothing, when another term is found as typed (see {@link dropStrangers}).
  */
 export interface Candidates {
   /** Document numbers. */
@@ -270,6 +272,7 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   for (const { from, to, docs } of match.phrases) for (const doc of docs) for (let i = from; i <= to; i++) mark(doc, i, 2);
 
   const counted = match.counted;
+  dropStrangers(match, counted, n, codes, seen, touched, df);
   const out: number[] = [];
   for (let k = 0; k < touched; k++) {
     const doc = seen[k]!;
@@ -290,4 +293,34 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     for (let i = doc * STRIDE, end = i + n; i < end; i++) codes[i] = 0;
   }
   return { docs, codes: outCodes, df, postingsRead };
+}
+
+/**
+ * A query word the catalog does not have (a brand it does not sell: "ridgid drill" where no
+ * item says "ridgid") reaches other words only through typos ("rigid"); when none of the items
+ * those typos reach holds another query word, they are other products, and the rare typo would
+ * outweigh the words the query shares with the items it wants. Such a term then matches no
+ * document, provided another term of the query is found as typed (or as its stem or a prefix).
+ */
+function dropStrangers(
+  match: QueryMatch,
+  counted: readonly number[],
+  n: number,
+  codes: Uint8Array,
+  seen: Int32Array,
+  touched: number,
+  df: Float64Array,
+): void {
+  const typed = (t: number) => t < n && df[t]! > 0 && match.termCodes[t]!.some((c) => c <= 2);
+  if (!counted.some(typed)) return;
+  for (const t of counted) {
+    if (t >= n || df[t] === 0 || typed(t) || match.phrases.some((p) => p.from <= t && t <= p.to)) continue;
+    let shared = false;
+    for (let k = 0; k < touched && !shared; k++) {
+      const at = seen[k]! * STRIDE;
+      if (codes[at + t] === 0) continue;
+      for (const i of counted) if (i !== t && i < n && codes[at + i] !== 0) shared = true;
+    }
+    if (!shared) for (let k = 0; k < touched; k++) codes[seen[k]! * STRIDE + t] = 0;
+  }
 }

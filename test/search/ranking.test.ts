@@ -483,6 +483,24 @@ describe('matching', () => {
     expect(both).toEqual(['b', 'a']);
   });
 
+  it('a word the catalog lacks ("ridgid", a brand it does not sell) matches nothing when its typos reach only items sharing no other query word', async () => {
+    const items = [
+      item('a', 'Rigid Foam Insulation Board 2 in.'),
+      item('b', 'Rigid Conduit Pipe 1/2 in.'),
+      item('c', 'Makita 18-Volt Hammer Drill'),
+      item('d', 'Compact Brushless Cordless Drill'),
+      item('e', 'Corded Electric Drill 6 Amp'),
+    ];
+    // Before, the rare "rigid" outweighed "drill" and the foam board came first.
+    expect((await order(items, 'ridgid drill')).sort()).toEqual(['c', 'd', 'e']);
+    expect((await order(items, 'ridgid hammer drill'))[0]).toBe('c');
+    // Alone, or with no other word found as typed, it keeps its typos: "ridgid" finds "rigid".
+    expect((await order(items, 'ridgid')).sort()).toEqual(['a', 'b']);
+    expect(await order(items, 'ridgid drlil')).toContain('a');
+    // A typo whose items also hold another query word is a typo of the word wanted ("rigid foam").
+    expect((await order(items, 'ridgid foam'))[0]).toBe('a');
+  });
+
   it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {
     // b holds both halves apart, c the word itself: only a's halves side by side match, after the word as typed.
     const items = [item('a', 'zed ear buds'), item('b', 'zed ear hooks and buds'), item('c', 'zed earbuds')];
