@@ -13,7 +13,7 @@ import type { AnalyzedQuery, Analyzer } from './analysis';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
-import { allowedTypos, withinTypos } from './typos';
+import { allowedTypos, firstLetterTypos, withinTypos } from './typos';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -96,7 +96,16 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
       // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
       const code = (word: number, t: number) =>
         word === exact ? 1 : t === 0 ? 2 : withinTypos(term.text, dict.words[word]!, t) ? 1 + 2 * t : 2 + 2 * t;
-      dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, (word, t) => offer(word, code(word, t)), work);
+      // A far key for the first letter costs a typo more (see firstLetterTypos): past the allowed
+      // typos, the word is not reached.
+      const reach = (word: number, t: number) => {
+        if (t === 0) return offer(word, code(word, t));
+        const text = dict.words[word]!;
+        const whole = withinTypos(term.text, text, t);
+        const cost = firstLetterTypos(term.text, text, t, !whole);
+        if (cost <= typos) offer(word, cost === t ? code(word, t) : whole ? 1 + 2 * cost : 2 + 2 * cost);
+      };
+      dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, reach, work);
     } else if (exact >= 0) offer(exact, 1);
     for (const word of index.stems.get(term.stem) ?? []) offer(word, word === exact ? 1 : 2);
     // Stemmers are not symmetric on every pair ("lenses" → lens, but "lens" → len): the word that

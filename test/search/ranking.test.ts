@@ -43,7 +43,25 @@ describe('each rule decides between two documents that differ only in what it me
     // Both have one typo: "backpak" is one from "backpack", and from the start of "backpacking".
     const items = [item('a', 'backpacking stove'), item('b', 'hiking backpack')];
     expect(await order(items, 'backpak', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
-    expect(await order([item('a', 'matcha bowl'), item('b', 'steel watch')], 'qatch', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
+    expect(await order([item('a', 'watchband strap'), item('b', 'steel watch')], 'qatch', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
+  });
+
+  it('typo: a wrong first letter counts two unless its key touches the right one ("qatch" is a watch, not a batch or a latch)', async () => {
+    const items = [
+      item('a', 'Gate Latch Black'),
+      item('b', 'Batch Mixer Paddle'),
+      item('c', 'Smart Watch Band'),
+      item('d', 'Charcoal Grill'),
+    ];
+    expect(await order(items, 'qatch')).toEqual(['c']);
+    // "drill" is no grill (d and g are far apart); "srill" is a drill (s touches d).
+    expect(await order([...items, item('e', 'Hammer Drill')], 'drill')).toEqual(['e']);
+    expect(await order([...items, item('e', 'Hammer Drill')], 'srill')).toEqual(['e']);
+    // With two typos allowed, a far first letter costs two: after a word one typo away.
+    expect(await order([item('a', 'zlectrical tape'), item('b', 'electrical tape')], 'rlectrical', { rankingRules: ['typo'] })).toEqual([
+      'b',
+      'a',
+    ]);
   });
 
   it('subject: a head word typed with a typo names items as the word it reaches ("backpak": a hiking backpack before a backpack cover)', async () => {
