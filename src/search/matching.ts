@@ -9,11 +9,12 @@
  *
  * @module
  */
-import type { AnalyzedQuery, Analyzer } from './analysis';
+import { type AnalyzedQuery, type Analyzer, fold } from './analysis';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
 import { allowedTypos, firstLetterTypos, withinTypos } from './typos';
+import { isUnit, normalizeUnits, unitRanges } from './units';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -151,6 +152,25 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     }
     if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())] });
   }
+  // A number and its unit ("55 inch", "65" in "32-65 inch") match the names writing a range of
+  // that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.
+  for (let i = 0; i < n; i++) {
+    if (!DIGITS.test(terms[i]!.text)) continue;
+    const unit =
+      i + 1 < n && isUnit(terms[i + 1]!.text)
+        ? i + 1
+        : i + 2 < n && DIGITS.test(terms[i + 1]!.text) && isUnit(terms[i + 2]!.text)
+          ? i + 2
+          : -1;
+    if (unit < 0) continue;
+    const ranges = nameRanges(index).get(terms[unit]!.text);
+    if (!ranges) continue;
+    const value = Number(terms[i]!.text);
+    const docs: number[] = [];
+    for (let k = 0; k < ranges.docs.length; k++)
+      if (ranges.lo[k]! <= value && value <= ranges.hi[k]! && docs[docs.length - 1] !== ranges.docs[k]) docs.push(ranges.docs[k]!);
+    if (docs.length > 0) phrases.push({ from: i, to: i, docs });
+  }
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => {
       const ids = new Set(index.stems.get(analyzer.stem(w)) ?? []);
@@ -170,6 +190,37 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
   const counted = content.length > 0 ? content : terms.map((_, i) => i);
   return { query, n, counted, allowed, termWords, termCodes, phrases, work };
 }
+
+const DIGITS = /^\d+$/;
+
+/** The ranges of one unit the names write, per unit: the document and its range's ends, by document. */
+interface Ranges {
+  docs: number[];
+  lo: number[];
+  hi: number[];
+}
+
+/**
+ * The ranges of one unit written in each document's first searched field (the name, by default;
+ * see {@link unitRanges}), read once per index on the first query with a number and its unit.
+ */
+const nameRanges = perIndex((index: SearchIndex): ReadonlyMap<string, Ranges> => {
+  const out = new Map<string, Ranges>();
+  const field = index.searchable[0];
+  if (field === undefined) return out;
+  for (let d = 0; d < index.items.length; d++) {
+    const value = (index.items[d] as unknown as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || !/\d\D*(?:-|–|—|to)\D*\d/.test(value)) continue;
+    for (const { lo, hi, unit } of unitRanges(normalizeUnits(fold(value)))) {
+      let list = out.get(unit);
+      if (!list) out.set(unit, (list = { docs: [], lo: [], hi: [] }));
+      list.docs.push(d);
+      list.lo.push(lo);
+      list.hi.push(hi);
+    }
+  }
+  return out;
+});
 
 /**
  * Documents whose first searched field (the name, by default) has word `b` right after word
