@@ -226,7 +226,7 @@ const nameRanges = perIndex((index: SearchIndex): ReadonlyMap<string, Ranges> =>
  * Documents whose first searched field (the name, by default) has word `b` right after word
  * `a`: the field that names an item, and the shortest to read.
  */
-function adjacent(index: SearchIndex, a: number, b: number): number[] {
+export function adjacent(index: SearchIndex, a: number, b: number): number[] {
   let [da, db] = [index.docs(a), index.docs(b)];
   if (da.length > db.length) [da, db] = [db, da];
   const F = index.searchable.length;

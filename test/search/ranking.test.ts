@@ -239,6 +239,17 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await head('kitchen faucet')).toBe('faucet');
     const ids = await order(items, 'faucet kitchen');
     expect(ids.indexOf('a')).toBeGreaterThan(ids.indexOf('d'));
+    // A word ending names as a qualifier ("in White") does not take the head where the names never
+    // write the two words in the other order ("Vanity White"): "white vanity" asks for a vanity.
+    const white = [
+      ...['Bath Vanity', 'Shaker Vanity Cabinet', 'Wall Cabinet', 'Door Hinge', 'Towel Bar'].map((w, i) => item(`w${i}`, `${w} in White`)),
+      item('m', 'White Vanity Mirror'),
+      item('v', 'Floating Vanity'),
+    ];
+    const u = await serviceOf(white);
+    expect((await u.search({ text: 'white vanity', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe(
+      'vanity',
+    );
     // A word that ends as many names ("kitchen" in a kitchen shop) leaves the query's order alone.
     const shop = [...items, ...['Wall', 'Bar', 'Shelf', 'Rack'].map((w, i) => item(`k${i}`, `${w} Kitchen`))];
     const t = await serviceOf(shop);

@@ -6,6 +6,7 @@
 import type { QueryMatch } from '../matching';
 import type { SearchIndex } from '../search-index';
 import { startsTail } from '../subject';
+import { adjacent } from '../matching';
 import { isUnit } from '../units';
 
 /** A query term is its head when it says what items are at least this share as often as the term saying it most, and comes later. */
@@ -16,7 +17,8 @@ const NAMES_SHARE = 0.5;
  * An earlier term is the head instead when it ends the names where it says what items are at
  * least this share of the time ("faucet" in "faucet kitchen"), at least {@link ENDS_OVER} times
  * as often as the later term does, in as many names or more, and says what items are at least
- * {@link HEAD_SHARE} as often as the term saying it most.
+ * {@link HEAD_SHARE} as often as the term saying it most, and the names write the two words side
+ * by side in the other order ("Kitchen Faucet") more often than in the query's.
  */
 const ENDS_SHARE = 0.3;
 /** See {@link ENDS_SHARE}: how much more often the earlier term must end the names than the later one. */
@@ -82,14 +84,36 @@ export function queryHead(index: SearchIndex, match: QueryMatch | undefined, rea
   if (head < 0) return head;
   // A query may put what it wants first ("faucet kitchen", "drill cordless"): a term that ends
   // the catalog's names far more often than the last one does names the items, and is the head.
+  // The names must also write the two words side by side in the other order more often than in
+  // the query's ("Kitchen Faucet"), or the earlier term qualifies the later one where it ends
+  // names ("Vanity in White" is no sign that "white vanity" asks for a white).
   let pick = named.get(head)!;
+  const last = head;
   for (const [t, share] of shares) {
     const other = named.get(t)!;
     if (t === head || share < floor || other.share < ENDS_SHARE) continue;
-    if (other.share >= ENDS_OVER * pick.share && other.count >= pick.count) {
+    if (other.share >= ENDS_OVER * pick.share && other.count >= pick.count && reversed(index, match, t, last)) {
       head = t;
       pick = other;
     }
   }
   return head;
+}
+
+/** The words a term is typed as or stems to (not its prefixes or typos). */
+function ownWords(index: SearchIndex, match: QueryMatch, t: number): number[] {
+  const term = match.query.terms[t]!;
+  const ids = new Set(index.stems.get(term.stem) ?? []);
+  const id = index.dictionary.id(term.text);
+  if (id >= 0) ids.add(id);
+  return [...ids];
+}
+
+/** Whether the names write term `b`'s word right before term `a`'s more often than `a`'s before `b`'s. */
+function reversed(index: SearchIndex, match: QueryMatch, a: number, b: number): boolean {
+  const wa = ownWords(index, match, a);
+  const wb = ownWords(index, match, b);
+  let balance = 0;
+  for (const x of wa) for (const y of wb) balance += adjacent(index, y, x).length - adjacent(index, x, y).length;
+  return balance > 0;
 }
