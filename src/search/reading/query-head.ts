@@ -22,7 +22,7 @@ const NAMES_SHARE = 0.5;
  */
 const ENDS_SHARE = 0.3;
 /** See {@link ENDS_SHARE}: how much more often the earlier term must end the names than the later one. */
-const ENDS_OVER = 2;
+const ENDS_OVER = 1.5;
 
 /**
  * The query's head term: the last counted term that says what items are (see subject.ts) in at
