@@ -95,16 +95,15 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     const prefix = i === n - 1 || term.text.length >= MIN_INNER_PREFIX;
     if (typos > 0 || prefix) {
       // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
-      const code = (word: number, t: number) =>
-        word === exact ? 1 : t === 0 ? 2 : withinTypos(term.text, dict.words[word]!, t) ? 1 + 2 * t : 2 + 2 * t;
       // A far key for the first letter costs a typo more (see firstLetterTypos): past the allowed
       // typos, the word is not reached.
       const reach = (word: number, t: number) => {
-        if (t === 0) return offer(word, code(word, t));
+        if (word === exact) return offer(word, 1);
+        if (t === 0) return offer(word, 2);
         const text = dict.words[word]!;
         const whole = withinTypos(term.text, text, t);
         const cost = firstLetterTypos(term.text, text, t, !whole);
-        if (cost <= typos) offer(word, cost === t ? code(word, t) : whole ? 1 + 2 * cost : 2 + 2 * cost);
+        if (cost <= typos) offer(word, whole ? 1 + 2 * cost : 2 + 2 * cost);
       };
       dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, reach, work);
     } else if (exact >= 0) offer(exact, 1);
