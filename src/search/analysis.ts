@@ -127,9 +127,12 @@ export const PRICE_INTENT_WORDS: readonly string[] = ['cheap', 'cheaper', 'cheap
  * ```ts
  * englishStem('batteries'); // 'batteri', as 'battery'
  * englishStem('s7');        // 's7'
+ * englishStem('tvs');       // 'tv', as 'tv'
  * ```
  */
 export function englishStem(word: string): string {
+  // The plural of an initialism ("tvs", "pcs", "dvds"), whose s Porter2 keeps for want of a vowel.
+  if (/^[b-df-hj-np-tv-z]+s$/.test(word) && word.length >= 3 && !word.endsWith('ss')) return word.slice(0, -1);
   return /^[a-z]{3,}$/.test(word) ? porter2(word) : word;
 }
 

@@ -9,11 +9,12 @@
  *
  * @module
  */
-import type { AnalyzedQuery, Analyzer } from './analysis';
+import { type AnalyzedQuery, type Analyzer, fold } from './analysis';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
-import { allowedTypos, withinTypos } from './typos';
+import { allowedTypos, firstLetterTypos, withinTypos } from './typos';
+import { isUnit, normalizeUnits, unitRanges } from './units';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -94,9 +95,17 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     const prefix = i === n - 1 || term.text.length >= MIN_INNER_PREFIX;
     if (typos > 0 || prefix) {
       // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
-      const code = (word: number, t: number) =>
-        word === exact ? 1 : t === 0 ? 2 : withinTypos(term.text, dict.words[word]!, t) ? 1 + 2 * t : 2 + 2 * t;
-      dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, (word, t) => offer(word, code(word, t)), work);
+      // A far key for the first letter costs a typo more (see firstLetterTypos): past the allowed
+      // typos, the word is not reached.
+      const reach = (word: number, t: number) => {
+        if (word === exact) return offer(word, 1);
+        if (t === 0) return offer(word, 2);
+        const text = dict.words[word]!;
+        const whole = withinTypos(term.text, text, t);
+        const cost = firstLetterTypos(term.text, text, t, !whole);
+        if (cost <= typos) offer(word, whole ? 1 + 2 * cost : 2 + 2 * cost);
+      };
+      dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, reach, work);
     } else if (exact >= 0) offer(exact, 1);
     for (const word of index.stems.get(term.stem) ?? []) offer(word, word === exact ? 1 : 2);
     // Stemmers are not symmetric on every pair ("lenses" → lens, but "lens" → len): the word that
@@ -142,6 +151,25 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     }
     if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())] });
   }
+  // A number and its unit ("55 inch", "65" in "32-65 inch") match the names writing a range of
+  // that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.
+  for (let i = 0; i < n; i++) {
+    if (!DIGITS.test(terms[i]!.text)) continue;
+    const unit =
+      i + 1 < n && isUnit(terms[i + 1]!.text)
+        ? i + 1
+        : i + 2 < n && DIGITS.test(terms[i + 1]!.text) && isUnit(terms[i + 2]!.text)
+          ? i + 2
+          : -1;
+    if (unit < 0) continue;
+    const ranges = nameRanges(index).get(terms[unit]!.text);
+    if (!ranges) continue;
+    const value = Number(terms[i]!.text);
+    const docs: number[] = [];
+    for (let k = 0; k < ranges.docs.length; k++)
+      if (ranges.lo[k]! <= value && value <= ranges.hi[k]! && docs[docs.length - 1] !== ranges.docs[k]) docs.push(ranges.docs[k]!);
+    if (docs.length > 0) phrases.push({ from: i, to: i, docs });
+  }
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => {
       const ids = new Set(index.stems.get(analyzer.stem(w)) ?? []);
@@ -162,11 +190,42 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
   return { query, n, counted, allowed, termWords, termCodes, phrases, work };
 }
 
+const DIGITS = /^\d+$/;
+
+/** The ranges of one unit the names write, per unit: the document and its range's ends, by document. */
+interface Ranges {
+  docs: number[];
+  lo: number[];
+  hi: number[];
+}
+
+/**
+ * The ranges of one unit written in each document's first searched field (the name, by default;
+ * see {@link unitRanges}), read once per index on the first query with a number and its unit.
+ */
+const nameRanges = perIndex((index: SearchIndex): ReadonlyMap<string, Ranges> => {
+  const out = new Map<string, Ranges>();
+  const field = index.searchable[0];
+  if (field === undefined) return out;
+  for (let d = 0; d < index.items.length; d++) {
+    const value = (index.items[d] as unknown as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || !/\d\D*(?:-|–|—|to)\D*\d/.test(value)) continue;
+    for (const { lo, hi, unit } of unitRanges(normalizeUnits(fold(value)))) {
+      let list = out.get(unit);
+      if (!list) out.set(unit, (list = { docs: [], lo: [], hi: [] }));
+      list.docs.push(d);
+      list.lo.push(lo);
+      list.hi.push(hi);
+    }
+  }
+  return out;
+});
+
 /**
  * Documents whose first searched field (the name, by default) has word `b` right after word
  * `a`: the field that names an item, and the shortest to read.
  */
-function adjacent(index: SearchIndex, a: number, b: number): number[] {
+export function adjacent(index: SearchIndex, a: number, b: number): number[] {
   let [da, db] = [index.docs(a), index.docs(b)];
   if (da.length > db.length) [da, db] = [db, da];
   const F = index.searchable.length;
@@ -211,6 +270,8 @@ function intersect(lists: readonly number[][]): number[] {
 /**
  * The candidates of a query: documents matching at least one counted term (every one with
  * `all`), among `allowed` when filters apply, with the best code of each term in each.
+ * A term the catalog has only through typos that reach no item holding another query word
+ * matches nothing, when another term is found as typed (see {@link dropStrangers}).
  */
 export interface Candidates {
   /** Document numbers. */
@@ -270,6 +331,7 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   for (const { from, to, docs } of match.phrases) for (const doc of docs) for (let i = from; i <= to; i++) mark(doc, i, 2);
 
   const counted = match.counted;
+  dropStrangers(match, counted, n, codes, seen, touched, df);
   const out: number[] = [];
   for (let k = 0; k < touched; k++) {
     const doc = seen[k]!;
@@ -290,4 +352,34 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     for (let i = doc * STRIDE, end = i + n; i < end; i++) codes[i] = 0;
   }
   return { docs, codes: outCodes, df, postingsRead };
+}
+
+/**
+ * A query word the catalog does not have (a brand it does not sell: "ridgid drill" where no
+ * item says "ridgid") reaches other words only through typos ("rigid"); when none of the items
+ * those typos reach holds another query word, they are other products, and the rare typo would
+ * outweigh the words the query shares with the items it wants. Such a term then matches no
+ * document, provided another term of the query is found as typed (or as its stem or a prefix).
+ */
+function dropStrangers(
+  match: QueryMatch,
+  counted: readonly number[],
+  n: number,
+  codes: Uint8Array,
+  seen: Int32Array,
+  touched: number,
+  df: Float64Array,
+): void {
+  const typed = (t: number) => t < n && df[t]! > 0 && match.termCodes[t]!.some((c) => c <= 2);
+  if (!counted.some(typed)) return;
+  for (const t of counted) {
+    if (t >= n || df[t] === 0 || typed(t) || match.phrases.some((p) => p.from <= t && t <= p.to)) continue;
+    let shared = false;
+    for (let k = 0; k < touched && !shared; k++) {
+      const at = seen[k]! * STRIDE;
+      if (codes[at + t] === 0) continue;
+      for (const i of counted) if (i !== t && i < n && codes[at + i] !== 0) shared = true;
+    }
+    if (!shared) for (let k = 0; k < touched; k++) codes[seen[k]! * STRIDE + t] = 0;
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * Typo tolerance as Meilisearch counts it: no typo for terms of up to 4 characters, one up to 8,
  * two beyond, none past {@link TYPO_MAX_LENGTH}; swapping two adjacent letters counts as one typo
- * (Damerau distance).
+ * (Damerau distance); a wrong first letter counts two unless its key touches the right one
+ * ({@link firstLetterTypos}).
  *
  * @module
  */
@@ -65,4 +66,78 @@ export function withinTypos(term: string, word: string, typos: number): boolean 
     [before, last, row] = [last, row, before];
   }
   return last[m]! <= typos;
+}
+
+// Where each key sits on a QWERTY keyboard: its row, and its column shifted by the row's stagger.
+const KEY_ROWS: readonly [string, number][] = [
+  ['1234567890', 0],
+  ['qwertyuiop', 0.5],
+  ['asdfghjkl', 0.75],
+  ['zxcvbnm', 1.25],
+];
+const KEYS = new Map<number, [number, number]>();
+KEY_ROWS.forEach(([keys, shift], row) => {
+  for (let i = 0; i < keys.length; i++) KEYS.set(keys.charCodeAt(i), [row, i + shift]);
+});
+
+/**
+ * Whether a slip of the finger from key `a` to key `b` is likely: they touch on a QWERTY
+ * keyboard (same row side by side, or the rows above and below), or either is no key of it
+ * (another script: no keyboard is assumed).
+ *
+ * @example
+ * ```ts
+ * nearKeys('q'.charCodeAt(0), 'w'.charCodeAt(0)); // true
+ * nearKeys('q'.charCodeAt(0), 'p'.charCodeAt(0)); // false
+ * ```
+ */
+export function nearKeys(a: number, b: number): boolean {
+  const p = KEYS.get(a);
+  const q = KEYS.get(b);
+  if (!p || !q) return true;
+  const dy = Math.abs(p[0] - q[0]);
+  const dx = Math.abs(p[1] - q[1]);
+  return dy === 0 ? dx <= 1 : dy === 1 && dx <= 0.75;
+}
+
+/**
+ * The typos of `word` for `term` when a wrong first letter counts two unless its key touches the
+ * right one: `typos` (the fewest, as the dictionary found them: of the whole word, or with
+ * `prefix` of a start of it) or one more when every way within `typos` replaces the first letter
+ * by a far key. A shopper rarely misses the first letter ("qatch" is a watch, whose "w" touches
+ * the "q", not a batch or a latch), and when one does, a neighbouring key is the likely slip.
+ *
+ * @example
+ * ```ts
+ * firstLetterTypos('qatch', 'watch', 1, false); // 1
+ * firstLetterTypos('qatch', 'batch', 1, false); // 2
+ * firstLetterTypos('lectric', 'electric', 1, false); // 1: a letter left out, not replaced
+ * ```
+ */
+export function firstLetterTypos(term: string, word: string, typos: number, prefix: boolean): number {
+  if (typos === 0 || term.length === 0 || word.length === 0) return typos;
+  const a = term.charCodeAt(0);
+  const b = word.charCodeAt(0);
+  if (a === b || nearKeys(a, b)) return typos;
+  const rest = typos - 1;
+  // The first letter left out, one added, or swapped with the second: no far key replaced it.
+  if (
+    reaches(term.slice(1), word, rest, prefix) ||
+    reaches(term, word.slice(1), rest, prefix) ||
+    (term.length > 1 &&
+      word.length > 1 &&
+      term.charCodeAt(1) === b &&
+      word.charCodeAt(1) === a &&
+      reaches(term.slice(2), word.slice(2), rest, prefix))
+  )
+    return typos;
+  return typos + 1;
+}
+
+/** Whether `word` (or with `prefix`, a start of it) is within `typos` of `term`. */
+function reaches(term: string, word: string, typos: number, prefix: boolean): boolean {
+  if (!prefix) return withinTypos(term, word, typos);
+  for (let length = Math.max(0, term.length - typos); length <= Math.min(word.length, term.length + typos); length++)
+    if (withinTypos(term, word.slice(0, length), typos)) return true;
+  return false;
 }

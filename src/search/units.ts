@@ -93,3 +93,68 @@ export function normalizeUnits(folded: string): string {
     return /\p{L}/u.test(unit) ? `${number} ${canonical}` : `${number} ${canonical} `;
   });
 }
+
+/** The canonical unit words ({@link UNITS}' values). */
+const CANONICAL = new Set(Object.values(UNITS));
+
+/**
+ * Whether a folded word is a canonical unit word ("inch", "ft", "volt": see {@link UNITS}).
+ *
+ * @example
+ * ```ts
+ * isUnit('inch'); // true
+ * isUnit('in');   // false: a query's "55 in" is analysed to "55 inch" first
+ * ```
+ */
+export function isUnit(word: string): boolean {
+  return CANONICAL.has(word);
+}
+
+// A number: an integer, a decimal, a fraction or a whole number and a fraction ("1-1/2").
+const NUMBER = String.raw`\d+-\d+/\d+|\d+/\d+|\d+(?:\.\d+)?`;
+const UNIT_WORD = [...CANONICAL].sort((a, b) => b.length - a.length).join('|');
+// A range of one unit: "32 inch - 70 inch", "40-70 inch", "13 inch to 42 inch" (after normalizeUnits).
+const RANGE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}./])(${NUMBER})(?:\s*(${UNIT_WORD})\.?)?\s*(?:-|–|—|to)\s*(${NUMBER})\s*(${UNIT_WORD})(?![\p{L}\p{N}/])`,
+  'gu',
+);
+
+/** The value of a number as {@link RANGE} reads it: "1-1/2" is 1.5. */
+function numberValue(text: string): number {
+  const mixed = /^(\d+)-(\d+)\/(\d+)$/.exec(text);
+  if (mixed) return Number(mixed[1]) + Number(mixed[2]) / Number(mixed[3]);
+  const fraction = /^(\d+)\/(\d+)$/.exec(text);
+  if (fraction) return Number(fraction[1]) / Number(fraction[2]);
+  return Number(text);
+}
+
+/** A range of values of one unit written in a text ("Fits 32 in. - 70 in. TVs": 32 to 70 inch). */
+export interface UnitRange {
+  readonly lo: number;
+  readonly hi: number;
+  /** The canonical unit word. */
+  readonly unit: string;
+}
+
+/**
+ * The ranges of one unit a folded text writes, its units already canonical
+ * ({@link normalizeUnits}): a number, its unit or none, a dash or "to", a larger number and the
+ * same unit.
+ *
+ * @example
+ * ```ts
+ * unitRanges(normalizeUnits('fits 32 in. - 70 in. tvs')); // [{ lo: 32, hi: 70, unit: 'inch' }]
+ * unitRanges(normalizeUnits('mount 40-70 inch'));        // [{ lo: 40, hi: 70, unit: 'inch' }]
+ * unitRanges(normalizeUnits('1/2 in. x 10 ft. pipe'));   // []
+ * ```
+ */
+export function unitRanges(text: string): UnitRange[] {
+  const out: UnitRange[] = [];
+  for (const m of text.matchAll(RANGE)) {
+    if (m[2] !== undefined && m[2] !== m[4]) continue;
+    const lo = numberValue(m[1]!);
+    const hi = numberValue(m[3]!);
+    if (lo < hi) out.push({ lo, hi, unit: m[4]! });
+  }
+  return out;
+}

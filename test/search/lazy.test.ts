@@ -38,6 +38,13 @@ const WORDS = [
   'usb',
   'c',
   'cellphone',
+  // A range of a unit and a number in it, a word a far first letter reaches ("qatch"), a word a typo of an unknown one reaches ("ridgid").
+  '40-70 inch',
+  '55',
+  'inch',
+  'watch',
+  'batch',
+  'rigid',
 ];
 const SEPARATORS = [' ', ' ', ' ', ' - ', ' | ', ', ', ' (', ') '];
 const CATEGORIES = ['cell-phones', 'cell-phone-cases-clips', 'prepaid-phones', 'chargers-for-phones', 'cases'];
@@ -59,9 +66,12 @@ const itemArb = fc.record({
   popularity: fc.integer({ min: 0, max: 3 }),
 });
 
-// Typos, prefixes, compounds written apart in the items ("phonecase") or as one ("cell phone"), a price word.
+// Typos (of a first letter, of a word no item has), prefixes, compounds written apart in the items ("phonecase") or as one ("cell phone"), a price word.
 const queryArb = fc
-  .array(fc.constantFrom(...WORDS, 'phnoe', 'galax', 'cas', 'samsnug', 'phonecase', 'cheap'), { minLength: 1, maxLength: 4 })
+  .array(fc.constantFrom(...WORDS, 'phnoe', 'galax', 'cas', 'samsnug', 'phonecase', 'cheap', 'qatch', 'ridgid'), {
+    minLength: 1,
+    maxLength: 4,
+  })
   .map((w) => w.join(' '));
 
 const rulesArb = fc.oneof(fc.constant([...RANKING_RULES]), fc.shuffledSubarray([...RANKING_RULES], { minLength: 1 }));

@@ -43,7 +43,25 @@ describe('each rule decides between two documents that differ only in what it me
     // Both have one typo: "backpak" is one from "backpack", and from the start of "backpacking".
     const items = [item('a', 'backpacking stove'), item('b', 'hiking backpack')];
     expect(await order(items, 'backpak', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
-    expect(await order([item('a', 'matcha bowl'), item('b', 'steel watch')], 'qatch', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
+    expect(await order([item('a', 'watchband strap'), item('b', 'steel watch')], 'qatch', { rankingRules: ['typo'] })).toEqual(['b', 'a']);
+  });
+
+  it('typo: a wrong first letter counts two unless its key touches the right one ("qatch" is a watch, not a batch or a latch)', async () => {
+    const items = [
+      item('a', 'Gate Latch Black'),
+      item('b', 'Batch Mixer Paddle'),
+      item('c', 'Smart Watch Band'),
+      item('d', 'Charcoal Grill'),
+    ];
+    expect(await order(items, 'qatch')).toEqual(['c']);
+    // "drill" is no grill (d and g are far apart); "srill" is a drill (s touches d).
+    expect(await order([...items, item('e', 'Hammer Drill')], 'drill')).toEqual(['e']);
+    expect(await order([...items, item('e', 'Hammer Drill')], 'srill')).toEqual(['e']);
+    // With two typos allowed, a far first letter costs two: after a word one typo away.
+    expect(await order([item('a', 'zlectrical tape'), item('b', 'electrical tape')], 'rlectrical', { rankingRules: ['typo'] })).toEqual([
+      'b',
+      'a',
+    ]);
   });
 
   it('subject: a head word typed with a typo names items as the word it reaches ("backpak": a hiking backpack before a backpack cover)', async () => {
@@ -200,6 +218,43 @@ describe('each rule decides between two documents that differ only in what it me
     const s = await serviceOf(items, RETAIL);
     expect((await s.search({ text: 'prepaid phone', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe(
       'phone',
+    );
+  });
+
+  it('subject: a query naming the product type first ("faucet kitchen") takes the word that ends the names far more often as its head', async () => {
+    const items = [
+      item('a', 'Faucet Aerator Kitchen'), // an aerator
+      item('b', 'Two-Handle Bridge Kitchen Faucet'), // a faucet
+      item('c', 'Single-Handle Pull-Down Sprayer Kitchen Faucet'),
+      item('d', 'Touchless Kitchen Faucet'),
+      item('e', 'Widespread Bathroom Faucet'),
+      item('f', 'Kitchen Sink Stainless Steel 33 in.'),
+      item('g', 'Kitchen Island Cart'),
+      item('h', 'Pantry Cabinet for Kitchen'),
+    ];
+    const s = await serviceOf(items);
+    const head = async (text: string) =>
+      (await s.search({ text, showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head;
+    expect(await head('faucet kitchen')).toBe('faucet');
+    expect(await head('kitchen faucet')).toBe('faucet');
+    const ids = await order(items, 'faucet kitchen');
+    expect(ids.indexOf('a')).toBeGreaterThan(ids.indexOf('d'));
+    // A word ending names as a qualifier ("in White") does not take the head where the names never
+    // write the two words in the other order ("Vanity White"): "white vanity" asks for a vanity.
+    const white = [
+      ...['Bath Vanity', 'Shaker Vanity Cabinet', 'Wall Cabinet', 'Door Hinge', 'Towel Bar'].map((w, i) => item(`w${i}`, `${w} in White`)),
+      item('m', 'White Vanity Mirror'),
+      item('v', 'Floating Vanity'),
+    ];
+    const u = await serviceOf(white);
+    expect((await u.search({ text: 'white vanity', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe(
+      'vanity',
+    );
+    // A word that ends as many names ("kitchen" in a kitchen shop) leaves the query's order alone.
+    const shop = [...items, ...['Wall', 'Bar', 'Shelf', 'Rack'].map((w, i) => item(`k${i}`, `${w} Kitchen`))];
+    const t = await serviceOf(shop);
+    expect((await t.search({ text: 'faucet kitchen', showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.subject?.head).toBe(
+      'kitchen',
     );
   });
 
@@ -455,6 +510,24 @@ describe('matching', () => {
     // The compound as typed ranks before the joined word: a words-as-typed match for exactness.
     const both = await order([item('a', 'zed earbuds'), item('b', 'zed ear buds')], 'ear buds', { tieBreak: [] });
     expect(both).toEqual(['b', 'a']);
+  });
+
+  it('a word the catalog lacks ("ridgid", a brand it does not sell) matches nothing when its typos reach only items sharing no other query word', async () => {
+    const items = [
+      item('a', 'Rigid Foam Insulation Board 2 in.'),
+      item('b', 'Rigid Conduit Pipe 1/2 in.'),
+      item('c', 'Makita 18-Volt Hammer Drill'),
+      item('d', 'Compact Brushless Cordless Drill'),
+      item('e', 'Corded Electric Drill 6 Amp'),
+    ];
+    // Before, the rare "rigid" outweighed "drill" and the foam board came first.
+    expect((await order(items, 'ridgid drill')).sort()).toEqual(['c', 'd', 'e']);
+    expect((await order(items, 'ridgid hammer drill'))[0]).toBe('c');
+    // Alone, or with no other word found as typed, it keeps its typos: "ridgid" finds "rigid".
+    expect((await order(items, 'ridgid')).sort()).toEqual(['a', 'b']);
+    expect(await order(items, 'ridgid drlil')).toContain('a');
+    // A typo whose items also hold another query word is a typo of the word wanted ("rigid foam").
+    expect((await order(items, 'ridgid foam'))[0]).toBe('a');
   });
 
   it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedTypos, withinTypos } from '../../src/search/typos';
+import { allowedTypos, firstLetterTypos, nearKeys, withinTypos } from '../../src/search/typos';
 import { damerau } from '../helpers/damerau';
 
 /** Plain Levenshtein distance (insert, delete, substitute), the reference damerau must never exceed. */
@@ -159,5 +159,43 @@ describe("withinTypos: a whole word, not a longer word's start", () => {
     expect(withinTypos('backpak', 'backpacking', 1)).toBe(false);
     expect(withinTypos('vackpack', 'backpack', 1)).toBe(true); // the first letter
     expect(withinTypos('qatch', 'matcha', 1)).toBe(false);
+  });
+});
+
+describe('firstLetterTypos: a wrong first letter counts two unless its key touches the right one', () => {
+  it('tells neighbouring QWERTY keys from far ones, and assumes no keyboard outside it', () => {
+    const near = (a: string, b: string) => nearKeys(a.charCodeAt(0), b.charCodeAt(0));
+    for (const [a, b] of ['qw', 'qa', 'er', 'ed', 'ds', 'vb', 'xc', 'gh', 'bn', 'ol', '12']) expect(near(a!, b!), `${a}${b}`).toBe(true);
+    for (const [a, b] of ['qp', 'qb', 'qs', 'dg', 'lr', 'pb', 'zm']) expect(near(a!, b!), `${a}${b}`).toBe(false);
+    expect(near('é', 'b')).toBe(true);
+    expect(near('я', 'ш')).toBe(true);
+  });
+
+  it('adds a typo only when every way replaces the first letter by a far key', () => {
+    expect(firstLetterTypos('qatch', 'watch', 1, false)).toBe(1);
+    expect(firstLetterTypos('qatch', 'batch', 1, false)).toBe(2);
+    expect(firstLetterTypos('qatch', 'latch', 1, false)).toBe(2);
+    expect(firstLetterTypos('rlectric', 'electric', 1, false)).toBe(1);
+    expect(firstLetterTypos('drill', 'grill', 1, false)).toBe(2);
+    // The first letter left out, one added, or swapped with the second: no key replaced.
+    expect(firstLetterTypos('lectric', 'electric', 1, false)).toBe(1);
+    expect(firstLetterTypos('xelectric', 'electric', 1, false)).toBe(1);
+    expect(firstLetterTypos('lecetric', 'electric', 2, false)).toBe(2);
+    expect(firstLetterTypos('lbow', 'elbow', 1, false)).toBe(1);
+    // A start of a longer word (the last query word may be one being typed).
+    expect(firstLetterTypos('qatc', 'watches', 1, true)).toBe(1);
+    expect(firstLetterTypos('patc', 'watches', 1, true)).toBe(2);
+    expect(firstLetterTypos('same', 'same', 0, false)).toBe(0);
+  });
+
+  it('is the typos or one more, and the typos whenever the first letters are equal (property)', () => {
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 2 }), fc.boolean(), (a, b, t, prefix) => {
+        const cost = firstLetterTypos(a, b, t, prefix);
+        expect([t, t + 1]).toContain(cost);
+        if (a.length > 0 && b.length > 0 && a[0] === b[0]) expect(cost).toBe(t);
+      }),
+      RUNS,
+    );
   });
 });

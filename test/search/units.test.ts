@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fold, words } from '../../src/search/analysis';
-import { normalizeUnits, UNITS } from '../../src/search/units';
+import { isUnit, normalizeUnits, UNITS, unitRanges } from '../../src/search/units';
 import { item, serviceOf } from '../helpers/search';
 
 describe('units after a number', () => {
@@ -89,5 +89,57 @@ describe('search meets units written differently', () => {
     expect(hits.find((h) => h.id === 'v61')?._rankingScoreDetails?.words).toMatchObject({ matchingWords: 2 });
     const { suggestions } = await service.autocomplete({ query: '18 volt dri' });
     expect(suggestions[0]?.text).toBe('18V Cordless Drill');
+  });
+});
+
+describe('ranges of one unit', () => {
+  const ranges = (text: string) => unitRanges(normalizeUnits(fold(text)));
+
+  it('reads a number, its unit or none, a dash or "to", a larger number and the same unit', () => {
+    expect(ranges('Fits 32 in. - 70 in. TVs Full Motion Wall Mount')).toEqual([{ lo: 32, hi: 70, unit: 'inch' }]);
+    expect(ranges('TV Mount Full Motion 40-70 inch')).toEqual([{ lo: 40, hi: 70, unit: 'inch' }]);
+    expect(ranges('Tilting Mount for 13 in. to 42 in. TVs')).toEqual([{ lo: 13, hi: 42, unit: 'inch' }]);
+    expect(ranges('Mount 32"-65" TVs')).toEqual([{ lo: 32, hi: 65, unit: 'inch' }]);
+    expect(ranges('Hose Clamp 1-1/2 in. - 2 in.')).toEqual([{ lo: 1.5, hi: 2, unit: 'inch' }]);
+    expect(ranges('Fitting 1/2 in. - 3/4 in.')).toEqual([{ lo: 0.5, hi: 0.75, unit: 'inch' }]);
+  });
+
+  it('reads no range in dimensions, fractions, mixed numbers, bare numbers or two units', () => {
+    for (const text of [
+      '1/2 in. x 10 ft. Copper Pipe',
+      '2-3/4 in. Screw',
+      'Size 6-12',
+      '2 in. x 4 in. x 8 ft. Stud',
+      '10 ft. - 20 in.',
+      '70 in. - 32 in.',
+    ])
+      expect(ranges(text), text).toEqual([]);
+  });
+
+  it('knows the canonical unit words', () => {
+    for (const unit of new Set(Object.values(UNITS))) expect(isUnit(unit)).toBe(true);
+    expect(isUnit('in')).toBe(false);
+    expect(isUnit('mount')).toBe(false);
+  });
+});
+
+describe('search meets ranges', () => {
+  it('"tv mount 55 inch" finds the mounts whose name writes a range around 55 inches, before one that stops below', async () => {
+    const service = await serviceOf([
+      item('low', 'Tilting TV Mount for 13 in. to 42 in. TVs'),
+      item('fits', 'Fits 32 in. - 70 in. TVs Full Motion Wall Mount'),
+      item('dash', 'TV Mount Full Motion 40-70 inch'),
+      item('bar', 'Soundbar Mount 40 in.'),
+    ]);
+    for (const text of ['tv mount 55 inch', '55" tv mount', 'tv mount 32-65 in.']) {
+      const ids = (await service.search({ text, hitsPerPage: 10 })).hits.map((h) => h.id);
+      expect(ids.slice(0, 2).sort(), text).toEqual(['dash', 'fits']);
+    }
+    // The unit measures, it names no item: the head is "mount".
+    const { hits } = await service.search({ text: 'tv mount 55 inch', showRankingScoreDetails: true });
+    expect(hits[0]?._rankingScoreDetails?.subject?.head).toBe('mount');
+    // Another unit's range is no match: 55 volts is not 55 inches.
+    const volts = await serviceOf([item('v', 'Charger 40-70 volt'), item('i', 'Mount 40-70 inch')]);
+    expect((await volts.search({ text: '55 inch' })).hits.map((h) => h.id)).toEqual(['i']);
   });
 });
