@@ -82,6 +82,8 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
   const termWords: number[][] = [];
   const termCodes: number[][] = [];
   const allowed: number[] = [];
+  // Words a far first key reaches, and their codes, in turn.
+  const farKeys: number[] = [];
   for (let i = 0; i < n; i++) {
     const term = terms[i]!;
     const codes = new Map<number, number>();
@@ -96,7 +98,8 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     if (typos > 0 || prefix) {
       // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
       // A far key for the first letter costs a typo more (see firstLetterTypos): past the allowed
-      // typos, the word is not reached.
+      // typos, the word is held back, and reached only when the term reaches nothing else (a
+      // spelling by ear, "cayak" for kayak, is a far key too, and then the only reading).
       const reach = (word: number, t: number) => {
         if (word === exact) return offer(word, 1);
         if (t === 0) return offer(word, 2);
@@ -104,7 +107,9 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
         const whole = withinTypos(term.text, text, t);
         const cost = firstLetterTypos(term.text, text, t, !whole);
         if (cost <= typos) offer(word, whole ? 1 + 2 * cost : 2 + 2 * cost);
+        else farKeys.push(word, whole ? 1 + 2 * typos : 2 + 2 * typos);
       };
+      farKeys.length = 0;
       dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, reach, work);
     } else if (exact >= 0) offer(exact, 1);
     for (const word of index.stems.get(term.stem) ?? []) offer(word, word === exact ? 1 : 2);
@@ -113,6 +118,8 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     const asWord = dict.id(term.stem);
     if (asWord >= 0) offer(asWord, asWord === exact ? 1 : 2);
     if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
+    if (codes.size === 0) for (let k = 0; k < farKeys.length; k += 2) offer(farKeys[k]!, farKeys[k + 1]!);
+    farKeys.length = 0;
     termWords.push([...codes.keys()]);
     termCodes.push([...codes.values()]);
   }
