@@ -58,7 +58,10 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order([...items, item('e', 'Hammer Drill')], 'drill')).toEqual(['e']);
     expect(await order([...items, item('e', 'Hammer Drill')], 'srill')).toEqual(['e']);
     // A far first letter the only reading of a word is kept: a spelling by ear ("cayak", c and k far apart).
-    expect(await order([item('a', 'Inflatable Kayak'), item('b', 'Kayak Paddle'), item('c', 'Camping Stove')], 'cayak')).toEqual(['a', 'b']);
+    expect(await order([item('a', 'Inflatable Kayak'), item('b', 'Kayak Paddle'), item('c', 'Camping Stove')], 'cayak')).toEqual([
+      'a',
+      'b',
+    ]);
     // With two typos allowed, a far first letter costs two: after a word one typo away.
     expect(await order([item('a', 'zlectrical tape'), item('b', 'electrical tape')], 'rlectrical', { rankingRules: ['typo'] })).toEqual([
       'b',
