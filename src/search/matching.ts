@@ -1,6 +1,7 @@
 /**
  * Matching: which indexed words each query term reaches (exact, stem, prefix, typos, synonyms,
- * the word two query words make joined, a word's two halves side by side), and which documents
+ * the word two query words make joined, a word's two halves side by side, the head of a
+ * compound the catalog does not have), and which documents
  * are candidates, with the best match of every term in each.
  *
  * A match is coded in one byte, lower is better: `1 + 2 · typos + (exact ? 0 : 1)`; 0 means no
@@ -10,6 +11,7 @@
  * @module
  */
 import type { AnalyzedQuery, Analyzer } from './analysis';
+import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
@@ -141,6 +143,13 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
       if (docs.length > 0) found.push(docs);
     }
     if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())] });
+  }
+  // A word reaching nothing, not even with its neighbour or as two halves: the items its head
+  // names, if it is a compound the catalog does not have (see compounds.ts). It is no better
+  // matched than through a stem: the word as typed is in none of them.
+  for (let i = 0; i < n; i++) {
+    if (terms[i]!.stopWord || termWords[i]!.length > 0 || phrases.some((p) => p.from <= i && i <= p.to)) continue;
+    for (const word of headWords(index, analyzer, terms[i]!.text)) addCode(termWords[i]!, termCodes[i]!, word, 2);
   }
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => {

@@ -468,6 +468,23 @@ describe('matching', () => {
     expect(await order(many, 'forcase')).toEqual([]);
   });
 
+  it('matches a compound the catalog does not have by its head ("bathrobe" finds the robes), and only when the word reaches nothing', async () => {
+    const items = [item('a', 'Terry Robe'), item('b', 'Linen Robes'), item('c', 'Bath Towel'), item('d', 'Silk Scarf')];
+    // The head, in every form of its stem; not the first part alone ("bath" towel is no robe).
+    expect((await order(items, 'bathrobe')).sort()).toEqual(['a', 'b']);
+    // With other words: the head counts as that word matched.
+    expect(await order(items, 'linen bathrobe')).toEqual(['b', 'a']);
+    // The longest head first: "rainscarf" is a kind of "scarf" (never "arf").
+    expect(await order([...items, item('e', 'Arf Toy')], 'rainscarf')).toEqual(['d']);
+    // A word the catalog has (or reaches through a typo) is not split.
+    expect(await order([...items, item('e', 'Bathrobe Hook')], 'bathrobe')).toEqual(['e']);
+    expect(await order([...items, item('e', 'Bathrobes Hook')], 'bathrobe')).toEqual(['e']);
+    expect(await order([...items, item('e', 'Bathrobr Hook')], 'bathrobe')).toEqual(['e']);
+    // Parts shorter than three letters, or a stop word as the head, are no compound.
+    expect(await order([item('a', 'Go Kart'), item('b', 'For Kids')], 'zzkart')).toEqual([]);
+    expect(await order([item('a', 'Lamp and shade')], 'bigand')).toEqual([]);
+  });
+
   it('uses the configured stop words', async () => {
     const items = [item('a', 'lamp'), item('b', 'new chair')];
     expect((await (await serviceOf(items)).search({ text: 'new lamp' })).hits.map((h) => h.id).sort()).toEqual(['a', 'b']);
