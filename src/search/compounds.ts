@@ -19,7 +19,8 @@ const SPLITTABLE = new RegExp(`^\\p{L}{${MIN_MODIFIER + MIN_HEAD},}$`, 'u');
 
 /**
  * The indexed words of the longest catalog word ending `text` after at least
- * {@link MIN_MODIFIER} letters (the word and the words sharing its stem), or none. The longest
+ * {@link MIN_MODIFIER} letters (the word and the words sharing its stem), or none; neither part
+ * a stop word. The longest
  * head is the most specific one ("tablecloth" is a kind of "cloth" before a kind of "loth").
  *
  * @example
@@ -33,7 +34,8 @@ export function headWords(index: SearchIndex, analyzer: Analyzer, text: string):
   const dict = index.dictionary;
   for (let p = MIN_MODIFIER; p + MIN_HEAD <= text.length; p++) {
     const head = text.slice(p);
-    if (analyzer.stopWords.has(head)) continue;
+    // A stop word is no part of a compound ("forcase" is no kind of case).
+    if (analyzer.stopWords.has(head) || analyzer.stopWords.has(text.slice(0, p))) continue;
     const id = dict.id(head);
     if (id < 0) continue;
     const ids = new Set(index.stems.get(analyzer.stem(head)) ?? []);

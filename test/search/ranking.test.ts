@@ -483,6 +483,7 @@ describe('matching', () => {
     // Parts shorter than three letters, or a stop word as the head, are no compound.
     expect(await order([item('a', 'Go Kart'), item('b', 'For Kids')], 'zzkart')).toEqual([]);
     expect(await order([item('a', 'Lamp and shade')], 'bigand')).toEqual([]);
+    expect(await order([item('a', 'Lamp for case')], 'forcase')).toEqual([]);
   });
 
   it('uses the configured stop words', async () => {
