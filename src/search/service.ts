@@ -204,7 +204,7 @@ export interface SearchServiceOptions {
    * (pseudo-relevance feedback: "cookbook" matching four "… Cuisine Cookbook" also shows the other
    * "Cuisine" items). They count in totals and facets, score below every match and show
    * `_rankingScoreDetails.substitute: { words }`. `false`: only matches.
-   * @defaultValue `false`
+   * @defaultValue `true`
    */
   substitutes?: boolean;
 }
@@ -432,7 +432,7 @@ export class SearchService {
     this.#merchandiser = merchandiser;
     this.#behaviour = behaviour;
     this.#clock = options.clock ?? Date.now;
-    this.#substitutes = options.substitutes ?? false;
+    this.#substitutes = options.substitutes ?? true;
   }
 
   /**
