@@ -144,13 +144,14 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     }
     if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())] });
   }
-  // A word reaching nothing, not even with its neighbour or as two halves: the items its head
-  // names, if it is a compound the catalog does not have (see compounds.ts). It is no better
-  // matched than through a stem: the word as typed is in none of them.
-  for (let i = 0; i < n; i++) {
-    if (terms[i]!.stopWord || termWords[i]!.length > 0 || phrases.some((p) => p.from <= i && i <= p.to)) continue;
-    for (const word of headWords(index, analyzer, terms[i]!.text)) addCode(termWords[i]!, termCodes[i]!, word, 2);
-  }
+  // The query's last word reaching nothing, not even with its neighbour or as two halves: the
+  // items its head names, if it is a compound the catalog does not have (see compounds.ts). It
+  // is no better matched than through a stem: the word as typed is in none of them. The last
+  // word only, the one naming what is sought: an unknown word before it is more often a brand
+  // the catalog does not sell ("whirlpool fridge"), whose tail ("pool") would outweigh the rest.
+  const last = terms.findLastIndex((t) => !t.stopWord);
+  if (last >= 0 && termWords[last]!.length === 0 && !phrases.some((p) => p.from <= last && last <= p.to))
+    for (const word of headWords(index, analyzer, terms[last]!.text)) addCode(termWords[last]!, termCodes[last]!, word, 2);
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => {
       const ids = new Set(index.stems.get(analyzer.stem(w)) ?? []);

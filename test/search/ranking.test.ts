@@ -474,6 +474,10 @@ describe('matching', () => {
     expect((await order(items, 'bathrobe')).sort()).toEqual(['a', 'b']);
     // With other words: the head counts as that word matched.
     expect(await order(items, 'linen bathrobe')).toEqual(['b', 'a']);
+    // Only the query's last word (what is sought), stop words aside: an unknown word before it is
+    // more often a brand the catalog does not sell, whose tail would outweigh the rest.
+    expect(await order(items, 'bathrobe silk')).toEqual(['d']);
+    expect((await order(items, 'silk bathrobe for')).sort()).toEqual(['a', 'b', 'd']);
     // The longest head first: "rainscarf" is a kind of "scarf" (never "arf").
     expect(await order([...items, item('e', 'Arf Toy')], 'rainscarf')).toEqual(['d']);
     // A word the catalog has (or reaches through a typo) is not split.
