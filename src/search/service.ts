@@ -198,11 +198,12 @@ export interface SearchServiceOptions {
   /** Current time in epoch milliseconds: merchandising rules' `from`/`until` are read against it. @defaultValue `Date.now` */
   clock?: () => number;
   /**
-   * Substitutes: a text search matching fewer items than its page holds, or than 20 (with
-   * `frequency` or `last` matching, no `sort` and no `rankingScoreThreshold`), fills that many, after every match,
-   * with the best items for the words its matches' names share and the query does not reach
-   * (pseudo-relevance feedback: "cookbook" matching four "… Cuisine Cookbook" also shows the other
-   * "Cuisine" items). They count in totals and facets, score below every match and show
+   * Substitutes: a keyword search matching fewer items than its page holds, or than 20 (with
+   * `frequency` or `last` matching, no `sort`, no `rankingScoreThreshold`, no `semanticRatio`),
+   * fills that many, after every match, with the best items for the words its matches' names
+   * (the first searched field) share and the query does not reach (pseudo-relevance feedback:
+   * "cookbook" matching four "… Cuisine Cookbook" also shows the other "Cuisine" items). They
+   * count in totals and facets, score below every match and show
    * `_rankingScoreDetails.substitute: { words }`. `false`: only matches.
    * @defaultValue `true`
    */
