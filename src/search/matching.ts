@@ -1,6 +1,7 @@
 /**
  * Matching: which indexed words each query term reaches (exact, stem, prefix, typos, synonyms,
- * the word two query words make joined, a word's two halves side by side), and which documents
+ * the word two query words make joined, a word's two halves side by side, the head of a
+ * compound the catalog does not have), and which documents
  * are candidates, with the best match of every term in each.
  *
  * A match is coded in one byte, lower is better: `1 + 2 · typos + (exact ? 0 : 1)`; 0 means no
@@ -10,6 +11,7 @@
  * @module
  */
 import { type AnalyzedQuery, type Analyzer, fold } from './analysis';
+import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
@@ -177,6 +179,14 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
       if (ranges.lo[k]! <= value && value <= ranges.hi[k]! && docs[docs.length - 1] !== ranges.docs[k]) docs.push(ranges.docs[k]!);
     if (docs.length > 0) phrases.push({ from: i, to: i, docs });
   }
+  // The query's last word reaching nothing, not even with its neighbour or as two halves: the
+  // items its head names, if it is a compound the catalog does not have (see compounds.ts). It
+  // is no better matched than through a stem: the word as typed is in none of them. The last
+  // word only, the one naming what is sought: an unknown word before it is more often a brand
+  // the catalog does not sell ("whirlpool fridge"), whose tail ("pool") would outweigh the rest.
+  const last = terms.findLastIndex((t) => !t.stopWord);
+  if (last >= 0 && termWords[last]!.length === 0 && !phrases.some((p) => p.from <= last && last <= p.to))
+    for (const word of headWords(index, analyzer, terms[last]!.text)) addCode(termWords[last]!, termCodes[last]!, word, 2);
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => {
       const ids = new Set(index.stems.get(analyzer.stem(w)) ?? []);

@@ -179,6 +179,11 @@ export class Ranker {
     };
   }
 
+  /** The words each query term reaches (undefined for a placeholder search). */
+  get match(): QueryMatch | undefined {
+    return this.#q.match;
+  }
+
   /** Number of candidates. */
   get size(): number {
     return this.#q.size;

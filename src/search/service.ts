@@ -9,6 +9,7 @@ import { type Hit, hitOf, hitText } from './hits';
 import { gather, matchQuery, type Candidates, type MatchingStrategy } from './matching';
 import {
   autocompleteQuerySchema,
+  DEFAULT_HITS_PER_PAGE,
   searchQuerySchema,
   type AutocompleteQueryInput,
   type SearchQuery,
@@ -19,6 +20,7 @@ import type { SearchWork } from './work';
 import { PROFILE_RANKING_RULES, PROFILE_TIE_BREAK, RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
 import { fieldText, SearchIndex } from './search-index';
 import { type NamingHabits, PROFILE_HABITS, SEARCH_PROFILES, type SearchProfile } from './naming';
+import { substituteWords } from './substitutes';
 import { dot, unit } from './vectors';
 import { normalizeQuery, type QueryFeedback } from './behaviour';
 import { type Behaviour, type BehaviourOptions, behaviourOf, type RerankOptions, reranked } from './behaviour-ranking';
@@ -195,6 +197,17 @@ export interface SearchServiceOptions {
   behaviour?: boolean | BehaviourOptions;
   /** Current time in epoch milliseconds: merchandising rules' `from`/`until` are read against it. @defaultValue `Date.now` */
   clock?: () => number;
+  /**
+   * Substitutes: a keyword search matching fewer items than its page holds, or than 20 (with
+   * `frequency` or `last` matching, no `sort`, no `rankingScoreThreshold`, no `semanticRatio`),
+   * fills that many, after every match, with the best items for the words its matches' names
+   * (the first searched field) share and the query does not reach (pseudo-relevance feedback:
+   * "cookbook" matching four "… Cuisine Cookbook" also shows the other "Cuisine" items). They
+   * count in totals and facets, score below every match and show
+   * `_rankingScoreDetails.substitute: { words }`. `false`: only matches.
+   * @defaultValue `true`
+   */
+  substitutes?: boolean;
 }
 
 /**
@@ -310,6 +323,7 @@ export class SearchService {
   readonly #merchandiser: Merchandiser;
   readonly #behaviour: Behaviour | undefined;
   readonly #clock: () => number;
+  readonly #substitutes: boolean;
   /** The index, shared with the views of {@link SearchService.withSettings}; built by the service that made it. */
   #shared: SharedIndex = { current: undefined, building: undefined, checkedAt: -Infinity, build: () => this.#build() };
   #views: LRUCache<string, SearchService> | undefined;
@@ -401,6 +415,8 @@ export class SearchService {
     const merchandiser = new Merchandiser(options.merchandising ?? [], fail);
     const behaviour = behaviourOf(options.behaviour, fail);
     if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock must be a function returning epoch milliseconds');
+    if (options.substitutes !== undefined && typeof options.substitutes !== 'boolean')
+      fail(`substitutes must be true or false, got ${JSON.stringify(options.substitutes)}`);
     // Price words are dropped from queries only when a rule orders by price in their place.
     const intent = priceIntent !== false && rankingRules.includes('priceIntent') ? priceIntent : undefined;
     this.catalog = options.catalog;
@@ -417,6 +433,7 @@ export class SearchService {
     this.#merchandiser = merchandiser;
     this.#behaviour = behaviour;
     this.#clock = options.clock ?? Date.now;
+    this.#substitutes = options.substitutes ?? true;
   }
 
   /**
@@ -588,7 +605,6 @@ export class SearchService {
       for (const doc of merch.hidden) allowed[doc] = 0;
     }
     const analyzed = this.#analyzer.query(query.text, MAX_QUERY_TERMS);
-    const { page, hitsPerPage } = query;
     const ratio = query.semanticRatio ?? 0;
     const semantic = ratio > 0 && this.#options.embedder !== undefined && index.vectors !== undefined && analyzed.terms.length > 0;
     const ranker = this.#ranker(index, analyzed, allowed, query.sort, merch?.group);
@@ -634,6 +650,20 @@ export class SearchService {
         // Only the candidates whose bounds reach the page are read (see Ranker.ordered); a
         // threshold reads those its bounds cannot decide (see Ranker.passing).
         const keep = query.rankingScoreThreshold === undefined ? undefined : ranker.passing(query.rankingScoreThreshold);
+        const filled = keep === undefined ? this.#filled(index, ranker, allowed, query, merch?.group) : undefined;
+        if (filled) {
+          let next = 0;
+          let at: Map<number, number> | undefined;
+          shown = this.#page(index, merch, query, () => (next < filled.length ? next++ : undefined), {
+            doc: (k) => filled[k]!.doc,
+            of: (doc) => (at ??= new Map(filled.map((e, k) => [e.doc, k]))).get(doc),
+            entry: (k) => filled[k]!,
+          });
+          docs = filled.map((e) => e.doc);
+          const counted = new Set(docs);
+          for (const { doc } of merch?.pins ?? []) if (!counted.has(doc)) docs.push(doc);
+          return this.#response(index, docs, shown, query);
+        }
         const ordered = ranker.ordered(keep);
         shown = this.#page(
           index,
@@ -661,16 +691,70 @@ export class SearchService {
     } finally {
       this.#done(ranker);
     }
+    return this.#response(index, docs, shown, query);
+  }
+
+  /** A search's answer: its page, and the totals and facets of `docs`. */
+  #response(index: SearchIndex, docs: readonly number[], shown: readonly Shown[], query: SearchQuery) {
     const facets = facetsOf(index, docs, this.#facetPaths(index), this.#maxFacetValues);
     return {
       items: index.items,
       shown,
       facets,
-      totalPages: Math.ceil(docs.length / hitsPerPage),
+      totalPages: Math.ceil(docs.length / query.hitsPerPage),
       totalHits: docs.length,
-      hitsPerPage,
-      page,
+      hitsPerPage: query.hitsPerPage,
+      page: query.page,
     };
+  }
+
+  /**
+   * Every match of a text search that has fewer than a page, then its substitutes up to a page
+   * (see {@link SearchServiceOptions.substitutes}), or undefined when it takes none. Reads
+   * the matches, and releases `ranker` before ranking the substitutes (rankers share scratch).
+   */
+  #filled(
+    index: SearchIndex,
+    ranker: Ranker,
+    allowed: Uint8Array | undefined,
+    query: SearchQuery,
+    group: Int8Array | undefined,
+  ): Shown[] | undefined {
+    const match = ranker.match;
+    if (!this.#substitutes || !match || this.#strategy === 'all' || query.sort.length > 0) return undefined;
+    // A page of a thousand is a listing, not a page to fill: substitutes fill a default page at most.
+    const room = Math.min(query.hitsPerPage, DEFAULT_HITS_PER_PAGE);
+    if (ranker.size === 0 || ranker.size >= room) return undefined;
+    const show = query.showRankingScoreDetails;
+    const found: Shown[] = [];
+    const ordered = ranker.ordered();
+    for (let c = ordered.next(); c >= 0; c = ordered.next())
+      found.push({ doc: ranker.doc(c), score: ranker.score(c), details: show ? ranker.details(c) : undefined });
+    const words = substituteWords(
+      index,
+      match,
+      found.map((e) => e.doc),
+      this.#analyzer.stopWords,
+    );
+    if (words.length === 0) return found;
+    this.#done(ranker);
+    const others = allowed ? allowed.slice() : new Uint8Array(index.items.length).fill(1);
+    for (const { doc } of found) others[doc] = 0;
+    const lent = this.#analyzer.query(words.join(' '), MAX_QUERY_TERMS);
+    const substitutes = this.#ranker(index, { ...lent, priceIntent: false }, others, [], group);
+    try {
+      // Below the least match: a substitute matches no word of the query.
+      const floor = Math.min(...found.map((e) => e.score));
+      const order = this.#rules.length;
+      const next = substitutes.ordered();
+      for (let c = next.next(); c >= 0 && found.length < room; c = next.next()) {
+        const details = show ? { ...substitutes.details(c), substitute: { order, words } } : undefined;
+        found.push({ doc: substitutes.doc(c), score: floor * substitutes.score(c), details });
+      }
+    } finally {
+      substitutes.release();
+    }
+    return found;
   }
 
   /**

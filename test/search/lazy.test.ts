@@ -91,7 +91,8 @@ function items(list: readonly Record<string, unknown>[]): CatalogItem[] {
 }
 
 /** The services' facets: two fields each item has. */
-const FACETS = { facets: ['brand', 'price'] };
+// Substitutes would fill short pages: the properties here are about the matches.
+const FACETS = { facets: ['brand', 'price'], substitutes: false };
 
 async function rankerOf(
   index: SearchIndex,

@@ -9,9 +9,9 @@ import { catalogOf, item, serviceOf, type Item } from '../helpers/search';
 /** The retail profile, whose naming habits (parts, phrase words, model runs, categories' type words) several rules read. */
 const RETAIL = { profile: 'retail' } as const;
 
-/** Ids in rank order. The loser's id sorts first, so only the rule can put the winner first. */
+/** Ids in rank order, matches only (no substitutes). The loser's id sorts first, so only the rule can put the winner first. */
 async function order(items: readonly Item[], text: string, options: Omit<SearchServiceOptions, 'catalog'> = {}): Promise<string[]> {
-  return (await (await serviceOf(items, options)).search({ text, hitsPerPage: 1000 })).hits.map((h) => h.id);
+  return (await (await serviceOf(items, { substitutes: false, ...options })).search({ text, hitsPerPage: 1000 })).hits.map((h) => h.id);
 }
 
 describe('each rule decides between two documents that differ only in what it measures', () => {
@@ -544,6 +544,28 @@ describe('matching', () => {
     expect(await order(many, 'earbuds')).toEqual(['c', 'd']);
     expect(await order(many, 'deckover')).toEqual(['e']);
     expect(await order(many, 'forcase')).toEqual([]);
+  });
+
+  it('matches a compound the catalog does not have by its head ("bathrobe" finds the robes), and only when the word reaches nothing', async () => {
+    const items = [item('a', 'Terry Robe'), item('b', 'Linen Robes'), item('c', 'Bath Towel'), item('d', 'Silk Scarf')];
+    // The head, in every form of its stem; not the first part alone ("bath" towel is no robe).
+    expect((await order(items, 'bathrobe')).sort()).toEqual(['a', 'b']);
+    // With other words: the head counts as that word matched.
+    expect(await order(items, 'linen bathrobe')).toEqual(['b', 'a']);
+    // Only the query's last word (what is sought), stop words aside: an unknown word before it is
+    // more often a brand the catalog does not sell, whose tail would outweigh the rest.
+    expect(await order(items, 'bathrobe silk')).toEqual(['d']);
+    expect((await order(items, 'silk bathrobe for')).sort()).toEqual(['a', 'b', 'd']);
+    // The longest head first: "rainscarf" is a kind of "scarf" (never "arf").
+    expect(await order([...items, item('e', 'Arf Toy')], 'rainscarf')).toEqual(['d']);
+    // A word the catalog has (or reaches through a typo) is not split.
+    expect(await order([...items, item('e', 'Bathrobe Hook')], 'bathrobe')).toEqual(['e']);
+    expect(await order([...items, item('e', 'Bathrobes Hook')], 'bathrobe')).toEqual(['e']);
+    expect(await order([...items, item('e', 'Bathrobr Hook')], 'bathrobe')).toEqual(['e']);
+    // Parts shorter than three letters, or a stop word as the head, are no compound.
+    expect(await order([item('a', 'Go Kart'), item('b', 'For Kids')], 'zzkart')).toEqual([]);
+    expect(await order([item('a', 'Lamp and shade')], 'bigand')).toEqual([]);
+    expect(await order([item('a', 'Lamp for case')], 'forcase')).toEqual([]);
   });
 
   it('uses the configured stop words', async () => {

@@ -178,7 +178,7 @@ describe('abkit serve', () => {
     const item = {
       id: 'p3',
       is_recommendable: true,
-      name: 'Quokkaphone',
+      name: 'Quokkaquux',
       absolute_link: null,
       img_link: null,
       price: 5,
@@ -189,7 +189,7 @@ describe('abkit serve', () => {
       headers: { authorization: `Bearer ${CATALOG_KEY}` },
       body: JSON.stringify(item),
     });
-    const hits = async () => ((await (await fetch(`${running.url}/search?text=quokkaphone`)).json()) as { totalHits: number }).totalHits;
+    const hits = async () => ((await (await fetch(`${running.url}/search?text=quokkaquux`)).json()) as { totalHits: number }).totalHits;
     expect(await hits()).toBe(0);
     expect((await fetch(`${running.url}/indexes/catalog/sync`, { method: 'POST' })).status).toBe(401);
     const synced = await fetch(`${running.url}/indexes/catalog/sync`, {

@@ -55,6 +55,8 @@ export interface RankingScoreDetails {
   readonly merchandising?: MerchandisingDetail;
   /** The hit's click feedback for the query and the positions re-ranking moved it (positive: up); `order`: after every rule and `tieBreak`. */
   readonly behaviour?: RerankDetail;
+  /** A substitute filling a short page (see `substitutes`): the words its query's matches lent; `order`: after every rule. */
+  readonly substitute?: { readonly order: number; readonly words: readonly string[] };
   /** `customRanking` criteria, by their text (`popularity:desc`). */
   readonly [criterion: string]: { readonly order: number; readonly score?: number; readonly value?: unknown } | undefined;
 }
