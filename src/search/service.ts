@@ -205,7 +205,7 @@ export interface SearchServiceOptions {
    * "cookbook" matching four "… Cuisine Cookbook" also shows the other "Cuisine" items). They
    * count in totals and facets, score below every match and show
    * `_rankingScoreDetails.substitute: { words }`. `false`: only matches.
-   * @defaultValue `true`
+   * @defaultValue `false`
    */
   substitutes?: boolean;
 }
@@ -433,7 +433,7 @@ export class SearchService {
     this.#merchandiser = merchandiser;
     this.#behaviour = behaviour;
     this.#clock = options.clock ?? Date.now;
-    this.#substitutes = options.substitutes ?? true;
+    this.#substitutes = options.substitutes ?? false;
   }
 
   /**

@@ -299,7 +299,7 @@ describe.each(stores)('visible catalog paging: %s', (_name, open) => {
         Array.from({ length: 600 }, (_, i) => ({ operation: 'create-replace' as const, product: { ...item(i), name: `Phone case ${i}` } })),
       );
       await catalog.sync();
-      const service = new SearchService({ catalog, substitutes: false });
+      const service = new SearchService({ catalog });
       expect((await service.search({ text: 'zqxmarker' })).totalHits).toBe(0);
       await catalog.put({ ...item(42), name: 'Phone case zqxmarker' });
       await catalog.sync();

@@ -584,13 +584,12 @@ describe('requireSearchKey', () => {
   });
 
   it('200 with the search key, as a Bearer token or x-api-key', async () => {
-    // The match first (substitutes may fill the page after it).
     expect(
-      ids(await ok(await get(handler, '/search?index=acme_Catalog&text=rocket', { authorization: `Bearer ${ACME_SEARCH_KEY}` })))[0],
-    ).toBe('a1');
-    expect(ids(await ok(await get(handler, 'http://acme.search.example/search?text=rocket', { 'x-api-key': ACME_SEARCH_KEY })))[0]).toBe(
+      ids(await ok(await get(handler, '/search?index=acme_Catalog&text=rocket', { authorization: `Bearer ${ACME_SEARCH_KEY}` }))),
+    ).toEqual(['a1']);
+    expect(ids(await ok(await get(handler, 'http://acme.search.example/search?text=rocket', { 'x-api-key': ACME_SEARCH_KEY })))).toEqual([
       'a1',
-    );
+    ]);
     await ok(await get(handler, '/autocomplete?client_id=acme&query=roc', { authorization: `bearer ${ACME_SEARCH_KEY}` }));
     await ok(await get(handler, '/search?index=globex_Catalog&text=', { authorization: `Bearer ${GLOBEX_SEARCH_KEY}` }));
   });

@@ -37,13 +37,7 @@ describeWithBestBuy('search over the 3,291 real Best Buy products, loaded throug
     byId = new Map(items.map((i) => [i.id, i]));
     service = new SearchService({ catalog: bb.catalog });
     // Enough facet values for all 263 brands.
-    // Facets and totals against every match: no substitutes.
-    wide = new SearchService({
-      catalog: bb.catalog,
-      maxFacetValues: 1000,
-      facets: ['brand', 'categories_ids', 'price', 'popularity'],
-      substitutes: false,
-    });
+    wide = new SearchService({ catalog: bb.catalog, maxFacetValues: 1000, facets: ['brand', 'categories_ids', 'price', 'popularity'] });
     await service.search({ text: '' });
     await wide.search({ text: '' });
   });

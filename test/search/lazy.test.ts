@@ -91,8 +91,7 @@ function items(list: readonly Record<string, unknown>[]): CatalogItem[] {
 }
 
 /** The services' facets: two fields each item has. */
-// Substitutes would fill short pages: the properties here are about the matches.
-const FACETS = { facets: ['brand', 'price'], substitutes: false };
+const FACETS = { facets: ['brand', 'price'] };
 
 async function rankerOf(
   index: SearchIndex,

@@ -9,9 +9,9 @@ import { catalogOf, item, serviceOf, type Item } from '../helpers/search';
 /** The retail profile, whose naming habits (parts, phrase words, model runs, categories' type words) several rules read. */
 const RETAIL = { profile: 'retail' } as const;
 
-/** Ids in rank order, matches only (no substitutes). The loser's id sorts first, so only the rule can put the winner first. */
+/** Ids in rank order. The loser's id sorts first, so only the rule can put the winner first. */
 async function order(items: readonly Item[], text: string, options: Omit<SearchServiceOptions, 'catalog'> = {}): Promise<string[]> {
-  return (await (await serviceOf(items, { substitutes: false, ...options })).search({ text, hitsPerPage: 1000 })).hits.map((h) => h.id);
+  return (await (await serviceOf(items, options)).search({ text, hitsPerPage: 1000 })).hits.map((h) => h.id);
 }
 
 describe('each rule decides between two documents that differ only in what it measures', () => {

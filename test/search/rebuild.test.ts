@@ -231,7 +231,7 @@ describe('value indexes', () => {
       { ...product(0, 2), tags: ['5g', 'dual'] },
       { ...product(1, 2), tags: ['dual'] },
     ] as CatalogItem[]);
-    const service = new SearchService({ catalog, substitutes: false });
+    const service = new SearchService({ catalog });
     expect((await service.search({ text: '' })).facets.tags).toEqual({
       type: 'list',
       values: [
@@ -275,7 +275,7 @@ describe('a rebuild after a sync', () => {
     const N = 800;
     const items = Array.from({ length: N }, (_, i) => ({ ...product(i, 3), description: text(i + 7, 300) }) as CatalogItem);
     const catalog = await catalogOf(items);
-    const service = new SearchService({ catalog, substitutes: false });
+    const service = new SearchService({ catalog });
     expect((await service.search({ text: 'zqxmarker' })).totalHits).toBe(0);
     // Every item changes (a full rebuild: nothing can be copied from the previous index).
     const changed = items.map(

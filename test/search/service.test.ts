@@ -904,7 +904,7 @@ describe('field names of Object.prototype', () => {
   ];
 
   beforeAll(async () => {
-    service = new SearchService({ catalog: await catalogOf(items), substitutes: false });
+    service = new SearchService({ catalog: await catalogOf(items) });
   });
 
   it('filter, facet and sort like any field', async () => {
@@ -953,7 +953,7 @@ describe('SearchService options', () => {
     const catalog = await catalogOf(TEXTS);
     const byName = new SearchService({ catalog, searchableFields: ['name'] });
     expect((await byName.search({ text: 'leather' })).totalHits).toBe(0);
-    expect(ids(await new SearchService({ catalog, substitutes: false }).search({ text: 'leather' }))).toEqual(['t1']);
+    expect(ids(await new SearchService({ catalog }).search({ text: 'leather' }))).toEqual(['t1']);
   });
 });
 

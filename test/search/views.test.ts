@@ -17,7 +17,7 @@ async function counted() {
     builds++;
     return visible(...args);
   };
-  return { catalog, service: new SearchService({ catalog, substitutes: false }), builds: () => builds };
+  return { catalog, service: new SearchService({ catalog }), builds: () => builds };
 }
 
 describe('SearchService.withSettings', () => {
