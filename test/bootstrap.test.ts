@@ -321,6 +321,7 @@ describe('applyBootstrap: catalogs', () => {
       [{ tieBreak: ['price'] }, 'tieBreak'],
       [{ matchingStrategy: 'any' }, 'matchingStrategy'],
       [{ profile: 'grocery' }, 'profile'],
+      [{ substitutes: 'yes' }, 'substitutes'],
       [{ synonym: {} }, 'search'],
     ] as const) {
       const file = { catalogs: [{ ...withCatalog([]).catalogs[0], search }] };
@@ -450,6 +451,7 @@ describe('the bootstrap file format', () => {
           stopWords: ['the'],
           synonyms: { multiWay: [['tv', 'television']], oneWay: { phone: ['smartphone'] } },
           priceIntent: { words: ['under'], field: 'price' },
+          substitutes: true,
         },
       },
     ],

@@ -188,6 +188,12 @@ export const catalogSearchSchema = strict({
     ),
   stopWords: words.optional().describe('Words ignored in queries.'),
   synonyms: strict(synonymsShape).optional().describe('Synonyms.'),
+  substitutes: z
+    .boolean()
+    .optional()
+    .describe(
+      "Fill a text search's short page (fewer matches than the page, at most 20) after its matches with items sharing its matches' words (off by default: they count in totalHits).",
+    ),
   priceIntent: z
     .union([
       z.literal(false),
