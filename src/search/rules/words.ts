@@ -80,9 +80,12 @@ export const words: Rule = {
                 let outside = 0;
                 for (const t of counted) {
                   if (cands.codes[c * n + t]! === 0) continue;
-                  let fields = 0;
-                  for (let e = first[c * n + t]!; e >= 0; e = entries[e + 1]!) fields |= postingFields[entries[e]!]!;
-                  if ((fields & ~prose) !== 0) outside++;
+                  // One of the term's words in a field that is not prose is enough.
+                  for (let e = first[c * n + t]!; e >= 0; e = entries[e + 1]!)
+                    if ((postingFields[entries[e]!]! & ~prose) !== 0) {
+                      outside++;
+                      break;
+                    }
                 }
                 ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside;
               }
