@@ -30,6 +30,12 @@ describe('words: terms found outside prose', () => {
     expect((await search(items, 'red lamp table')).map((h) => h.id)).toEqual(['b', 'a']);
   });
 
+  it('applies with every matching strategy', async () => {
+    const items = [item('a', 'red lamp', { description: prose(30, 'table') }), item('b', 'red lamp table', { description: prose(30) })];
+    for (const matchingStrategy of ['last', 'all'] as const)
+      expect((await search(items, 'red lamp table', { ...WORDS, matchingStrategy })).map((h) => h.id)).toEqual(['b', 'a']);
+  });
+
   it('does not tell a short second field (a brand, a category) from the name', async () => {
     const items = [item('a', 'red lamp', { description: 'table' }), item('b', 'red lamp table', { description: 'ikea' })];
     expect((await search(items, 'red lamp table')).map((h) => h.id)).toEqual(['a', 'b']);
