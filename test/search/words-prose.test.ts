@@ -10,7 +10,7 @@ import { SearchIndex } from '../../src/search/search-index';
 import type { CatalogItem } from '../../src/storage/catalog';
 import { type Item, item, serviceOf } from '../helpers/search';
 
-const WORDS = { rankingRules: ['words'] } as const satisfies Omit<SearchServiceOptions, 'catalog'>;
+const WORDS = { rankingRules: ['words'], tieBreak: [] } as const satisfies Omit<SearchServiceOptions, 'catalog'>;
 
 const LETTERS = 'bcdfghjklmnpqrstvwxz';
 /** A description of `length` words (letters only: digits would split them), `word` the first when given. */
@@ -34,6 +34,12 @@ describe('words: terms found outside prose', () => {
     const items = [item('a', 'red lamp', { description: prose(30, 'table') }), item('b', 'red lamp table', { description: prose(30) })];
     for (const matchingStrategy of ['last', 'all'] as const)
       expect((await search(items, 'red lamp table', { ...WORDS, matchingStrategy })).map((h) => h.id)).toEqual(['b', 'a']);
+  });
+
+  it('counts a term outside prose by the words it reaches without a typo, not by a word one typo away', async () => {
+    // "table" as typed in a's description; in a's name only "cable", one typo away.
+    const items = [item('a', 'lamp cable', { description: prose(30, 'table') }), item('b', 'lamp table', { description: prose(30) })];
+    expect((await search(items, 'lamp table')).map((h) => h.id)).toEqual(['b', 'a']);
   });
 
   it('does not tell a short second field (a brand, a category) from the name', async () => {
