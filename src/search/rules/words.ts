@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { STEM } from '../reading/model-words';
 import type { SearchIndex } from '../search-index';
 import type { Rule } from './rule';
 import { BY_RANKS, detailScore } from './rule';
@@ -33,18 +32,6 @@ export function proseFields(index: SearchIndex): number {
   if (searchable.length > 32) return 0;
   for (let f = 1; f < searchable.length; f++) if (averageLength[f]! > PROSE_LENGTH_RATIO * averageLength[0]!) mask |= 1 << f;
   return mask;
-}
-
-/** The word whose postings hold posting `k`: the last w with `postingStart[w] <= k` (binary search). */
-function wordOf(postingStart: Uint32Array, k: number): number {
-  let lo = 0;
-  let hi = postingStart.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (postingStart[mid]! <= k) lo = mid;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export const words: Rule = {
@@ -87,22 +74,12 @@ export const words: Rule = {
       ...(prose === 0
         ? {}
         : {
-            bound({ first, entries }) {
-              const { postingFields, postingStart } = index;
-              const { slot, slotCodes } = q;
+            bound({ fieldsLow }) {
               for (let c = 0; c < q.size; c++) {
                 let outside = 0;
-                for (const t of counted) {
-                  if (cands.codes[c * n + t]! === 0) continue;
-                  // One of the words the term reaches without a typo (as typed, a stem, a prefix, a synonym) in a
-                  // field that is not prose is enough: a name's word a typo away says less than the word in a description.
-                  for (let e = first[c * n + t]!; e >= 0; e = entries[e + 1]!) {
-                    const k = entries[e]!;
-                    if ((postingFields[k]! & ~prose) === 0 || slotCodes[slot[wordOf(postingStart, k)]! * n + t]! > STEM) continue;
-                    outside++;
-                    break;
-                  }
-                }
+                // A term counts where a word it reaches without a typo (as typed, a stem, a prefix, a synonym) is in a
+                // field that is not prose: a name's word a typo away says less than the word in a description.
+                for (const t of counted) if (cands.codes[c * n + t]! !== 0 && (fieldsLow[c * n + t]! & ~prose) !== 0) outside++;
                 ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside;
               }
             },
