@@ -1,9 +1,10 @@
 /**
  * `words`: more matched query terms, weighted by `matchingStrategy` (by rarity for
  * `frequency`, by query order for `last`; `all` matches every term), then more of them found
- * outside prose (see {@link proseFields}): of two items matching the same words, the one whose
- * name, brand or category holds them before the one only whose description does. Known once
- * matched, the second rank from the postings (its bound is exact).
+ * outside prose (see {@link proseFields}) by a word reached without a typo: of two items matching
+ * the same words, the one whose name, brand or category holds them before the one only whose
+ * description does. Known once matched, the second rank once the postings are read (`bound`,
+ * exact), before any document is.
  *
  * @module
  */
