@@ -158,9 +158,11 @@ export class Ranker {
     this.#tieBreak = match ? tieBreakKeys(index, options.tieBreak) : [];
     this.#done = new Uint8Array(size);
     this.#lazy = match !== undefined && this.#reading.length > 0;
-    if (this.#lazy) {
+    // Rules reading documents bound their ranks from the postings; a rule without `exact` (words') takes its exact ranks from them.
+    const bounded = this.#rankings.filter((r) => r.bound !== undefined);
+    if (match !== undefined && bounded.length > 0) {
       const facts = readPostings(q);
-      for (const r of this.#reading) r.bound!(facts);
+      for (const r of bounded) r.bound!(facts);
     }
   }
 

@@ -17,6 +17,8 @@ export interface PostingFacts {
   readonly flagsAll: Uint8Array;
   /** The term's best place: field rank << 8 | position (0xffff: none). */
   readonly place: Uint16Array;
+  /** The searched fields holding the term's words reached without a typo (bit f for field f; see `SearchIndex.postingFields`). */
+  readonly fieldsLow: Int32Array;
   /** The term's words' postings here, as a list in `entries` (posting, next entry; -1 at the end): `first` is its first entry. */
   readonly first: Int32Array;
   readonly entries: Int32Array;
@@ -30,6 +32,7 @@ export interface PostingFacts {
 
 const BOUND_BYTES = new Scratch(Uint8Array);
 const BOUND_PLACES = new Scratch(Uint16Array);
+const BOUND_FIELDS = new Scratch(Int32Array);
 const BOUND_SUMS = new Scratch(Float64Array);
 const BOUND_FIRST = new Scratch(Int32Array);
 const BOUND_ENTRIES = new Scratch(Int32Array);
@@ -48,6 +51,7 @@ export function readPostings(q: RankQuery): PostingFacts {
   const flagsLow = bytes.subarray(0, size * n);
   const flagsAll = bytes.subarray(size * n, 2 * size * n);
   const place = BOUND_PLACES.take(size * n).fill(0xffff);
+  const fieldsLow = BOUND_FIELDS.take(size * n).fill(0);
   const start = bytes.subarray(2 * size * n, 2 * size * n + size);
   const lengths = bytes.subarray(2 * size * n + size);
   const sums = BOUND_SUMS.take(2 * size).fill(0);
@@ -59,7 +63,17 @@ export function readPostings(q: RankQuery): PostingFacts {
   // Each entry is written before it is read.
   const entries = BOUND_ENTRIES.take(2 * total);
   let used = 0;
-  const { postingStart, postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf } = index;
+  const {
+    postingStart,
+    postingDocs,
+    postingFlags,
+    postingPositions,
+    postingStarts,
+    postingPlace,
+    postingTfFirst,
+    postingTf,
+    postingFields,
+  } = index;
   const wordList = index.dictionary.words;
   let read = 0;
   try {
@@ -80,7 +94,10 @@ export function readPostings(q: RankQuery): PostingFacts {
           if (code === 0) continue;
           const r = c * n + i;
           flagsAll[r]! |= flags;
-          if (code <= STEM) flagsLow[r]! |= flags;
+          if (code <= STEM) {
+            flagsLow[r]! |= flags;
+            fieldsLow[r]! |= postingFields[k]!;
+          }
           if (postingPlace[k]! < place[r]!) place[r] = postingPlace[k]!;
           // Two numbers per entry: the posting, the next entry.
           entries[used] = k;
@@ -98,5 +115,5 @@ export function readPostings(q: RankQuery): PostingFacts {
     for (let c = 0; c < size; c++) at[docs[c]!] = -1;
   }
   q.counts.boundPostings = read;
-  return { flagsLow, flagsAll, place, first, entries, start, lengths, covered, textCovered };
+  return { flagsLow, flagsAll, place, fieldsLow, first, entries, start, lengths, covered, textCovered };
 }

@@ -53,7 +53,7 @@ export interface RuleRanking {
   readonly score?: RuleScore;
   /** Whether the positions of the query's words alone (`peek`) may lower its bound, before reading the document. */
   readonly peeks: boolean;
-  /** Writes each candidate's upper bound from the postings' facts (rules with `exact`). */
+  /** Writes each candidate's upper bound from the postings' facts (rules with `exact`; without it, its exact rank). */
   bound?(facts: PostingFacts): void;
   /** Writes candidate `c`'s exact rank from the positions of the query's words. */
   peek?(c: number, read: PositionsRead): void;

@@ -1,14 +1,39 @@
 /**
  * `words`: more matched query terms, weighted by `matchingStrategy` (by rarity for
- * `frequency`, by query order for `last`; `all` matches every term). Known once matched.
+ * `frequency`, by query order for `last`; `all` matches every term), then more of them found
+ * outside prose (see {@link proseFields}) by a word reached without a typo: of two items matching
+ * the same words, the one whose name, brand or category holds them before the one only whose
+ * description does. Known once matched, the second rank once the postings are read (`bound`,
+ * exact), before any document is.
  *
  * @module
  */
+import type { SearchIndex } from '../search-index';
 import type { Rule } from './rule';
 import { BY_RANKS, detailScore } from './rule';
 
 /** Levels of the weighted `words` rank. */
 const WORD_LEVELS = 1000;
+
+/** How many times longer than the first searched field's a field's mean length is for the field to be prose. */
+export const PROSE_LENGTH_RATIO = 3;
+
+/**
+ * The searched fields that are prose, bit f for field f: those (after the first) whose mean
+ * length is over {@link PROSE_LENGTH_RATIO} times the first's, a description beside a name.
+ * A query word there says less of what the item is than in a label (the name, a brand, a
+ * category): a description tells what the item goes with, is compared to, fits. Measured on
+ * the judged catalogs with descriptions (Best Buy's ~50 words to a name's ~11, the general
+ * store's ~48 to ~4): those with only labels (brands, categories, colours of ~1 to 5 words) have none.
+ */
+export function proseFields(index: SearchIndex): number {
+  const { averageLength, searchable } = index;
+  let mask = 0;
+  // Beyond 32 fields the postings keep no field masks (see SearchIndex.postingFields).
+  if (searchable.length > 32) return 0;
+  for (let f = 1; f < searchable.length; f++) if (averageLength[f]! > PROSE_LENGTH_RATIO * averageLength[0]!) mask |= 1 << f;
+  return mask;
+}
 
 export const words: Rule = {
   name: 'words',
@@ -16,41 +41,71 @@ export const words: Rule = {
   floats: 0,
   placeholder: false,
   rank(q, [values]) {
-    const { counted, n, cands } = q;
+    const { counted, n, cands, index } = q;
     const strategy = q.options.strategy;
     const m = counted.length;
-    const N = q.index.items.length;
+    const N = index.items.length;
     // Weights per strategy: by rarity, or by query order (dropping terms from the end).
     const weights = new Float64Array(n);
     counted.forEach((t, k) => {
       weights[t] = strategy === 'frequency' ? Math.log(1 + N / Math.max(cands.df[t] ?? 0, 1)) : 2 ** (m - 1 - k);
     });
-    const max = strategy === 'all' ? 1 : strategy === 'last' ? 2 ** m : WORD_LEVELS + 1;
+    // The rank: the weighted level of the matched terms, then how many of them are found outside prose (0 … m).
+    const levels = strategy === 'all' ? 1 : strategy === 'last' ? 2 ** m : WORD_LEVELS + 1;
+    const per = m + 1;
+    const max = levels * per;
     const totalWeight = counted.reduce((s, t) => s + weights[t]!, 0);
     const ranks = values!;
+    const prose = proseFields(index);
     for (let c = 0; c < q.size; c++) {
       let weight = 0;
-      for (const t of counted) if (cands.codes[c * n + t]! !== 0) weight += weights[t]!;
-      ranks[c] = strategy === 'all' ? 1 : strategy === 'last' ? 1 + weight : 1 + Math.round((WORD_LEVELS * weight) / (totalWeight || 1));
+      let matched = 0;
+      for (const t of counted)
+        if (cands.codes[c * n + t]! !== 0) {
+          weight += weights[t]!;
+          matched++;
+        }
+      const level = strategy === 'all' ? 1 : strategy === 'last' ? 1 + weight : 1 + Math.round((WORD_LEVELS * weight) / (totalWeight || 1));
+      // Without prose fields every matched term is outside prose; with them, bound() counts them from the postings.
+      ranks[c] = (level - 1) * per + matched + 1;
     }
     return {
       ...BY_RANKS,
       ranks: [ranks],
+      ...(prose === 0
+        ? {}
+        : {
+            bound({ fieldsLow }) {
+              for (let c = 0; c < q.size; c++) {
+                let outside = 0;
+                // A term counts where a word it reaches without a typo (as typed, a stem, a prefix, a synonym) is in a
+                // field that is not prose: a name's word a typo away says less than the word in a description.
+                for (const t of counted) if (cands.codes[c * n + t]! !== 0 && (fieldsLow[c * n + t]! & ~prose) !== 0) outside++;
+                ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside;
+              }
+            },
+          }),
       score: {
         max,
         least: 'exact',
         share(span, r) {
+          const level = Math.floor((r - 1) / per) + 1;
           // A thousand rarity levels would leave every full match above 0.999: all of them share the
           // top m/(m+1) of the span (m counted terms, Meilisearch's words score), the partial
           // matches the rest by their weighted share.
-          const top = m / (m + 1);
-          if (r === max) {
-            span.lo += span.width * top;
-            span.width *= 1 - top;
-          } else {
-            span.width = (span.width * top) / (max - 1);
-            span.lo += span.width * (r - 1);
+          if (levels > 1) {
+            const top = m / (m + 1);
+            if (level === levels) {
+              span.lo += span.width * top;
+              span.width *= 1 - top;
+            } else {
+              span.width = (span.width * top) / (levels - 1);
+              span.lo += span.width * (level - 1);
+            }
           }
+          // Then the terms found outside prose: the top of that share for all of them.
+          span.width /= per;
+          span.lo += span.width * ((r - 1) % per);
         },
       },
       details(c, _read, order, out) {
