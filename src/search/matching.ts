@@ -15,7 +15,7 @@ import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
-import { allowedTypos, firstLetterTypos, withinTypos } from './typos';
+import { allowedTypos, firstLetterTypos, unknownWordTypos, withinTypos } from './typos';
 import { isUnit, normalizeUnits, unitRanges } from './units';
 
 /**
@@ -44,6 +44,8 @@ export const MAX_DERIVATIONS = 1000;
  */
 const MIN_INNER_PREFIX = 5;
 
+/** A query word that may take more typos when it reaches nothing: letters only (no model number). */
+const LETTERS = /^\p{L}+$/u;
 /** A query word that may be joined with the next one: two letters or more. */
 const JOINABLE = /^\p{L}{2,}$/u;
 /** A query word that may be split into two halves of two letters or more. */
@@ -94,34 +96,44 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
       if (had === undefined || code < had) codes.set(word, code);
     };
     const exact = dict.id(term.text);
-    const typos = allowedTypos(term.text.length);
-    allowed.push(typos);
+    let typos = allowedTypos(term.text.length);
     const prefix = i === n - 1 || term.text.length >= MIN_INNER_PREFIX;
-    if (typos > 0 || prefix) {
-      // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
-      // A far key for the first letter costs a typo more (see firstLetterTypos): past the allowed
-      // typos, the word is held back, and reached only when the term reaches nothing else (a
-      // spelling by ear, "cayak" for kayak, is a far key too, and then the only reading).
-      const reach = (word: number, t: number) => {
-        if (word === exact) return offer(word, 1);
-        if (t === 0) return offer(word, 2);
-        const text = dict.words[word]!;
-        const whole = withinTypos(term.text, text, t);
-        const cost = firstLetterTypos(term.text, text, t, !whole);
-        if (cost <= typos) offer(word, whole ? 1 + 2 * cost : 2 + 2 * cost);
-        else farKeys.push(word, whole ? 1 + 2 * typos : 2 + 2 * typos);
-      };
+    const find = () => {
+      if (typos > 0 || prefix) {
+        // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
+        // A far key for the first letter costs a typo more (see firstLetterTypos): past the allowed
+        // typos, the word is held back, and reached only when the term reaches nothing else (a
+        // spelling by ear, "cayak" for kayak, is a far key too, and then the only reading).
+        const reach = (word: number, t: number) => {
+          if (word === exact) return offer(word, 1);
+          if (t === 0) return offer(word, 2);
+          const text = dict.words[word]!;
+          const whole = withinTypos(term.text, text, t);
+          const cost = firstLetterTypos(term.text, text, t, !whole);
+          if (cost <= typos) offer(word, whole ? 1 + 2 * cost : 2 + 2 * cost);
+          else farKeys.push(word, whole ? 1 + 2 * typos : 2 + 2 * typos);
+        };
+        farKeys.length = 0;
+        dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, reach, work);
+      } else if (exact >= 0) offer(exact, 1);
+      for (const word of index.stems.get(term.stem) ?? []) offer(word, word === exact ? 1 : 2);
+      // Stemmers are not symmetric on every pair ("lenses" → lens, but "lens" → len): the word that
+      // is the term's stem, and the words whose stem is the term, match too.
+      const asWord = dict.id(term.stem);
+      if (asWord >= 0) offer(asWord, asWord === exact ? 1 : 2);
+      if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
+      if (codes.size === 0) for (let k = 0; k < farKeys.length; k += 2) offer(farKeys[k]!, farKeys[k + 1]!);
       farKeys.length = 0;
-      dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, reach, work);
-    } else if (exact >= 0) offer(exact, 1);
-    for (const word of index.stems.get(term.stem) ?? []) offer(word, word === exact ? 1 : 2);
-    // Stemmers are not symmetric on every pair ("lenses" → lens, but "lens" → len): the word that
-    // is the term's stem, and the words whose stem is the term, match too.
-    const asWord = dict.id(term.stem);
-    if (asWord >= 0) offer(asWord, asWord === exact ? 1 : 2);
-    if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
-    if (codes.size === 0) for (let k = 0; k < farKeys.length; k += 2) offer(farKeys[k]!, farKeys[k + 1]!);
-    farKeys.length = 0;
+    };
+    find();
+    // A word the catalog has nowhere, not even a typo away, is misspelt more than its length
+    // usually allows (or names what the catalog does not sell: see dropStrangers).
+    const more = LETTERS.test(term.text) ? unknownWordTypos(term.text.length) : 0;
+    if (codes.size === 0 && !term.stopWord && more > typos) {
+      typos = more;
+      find();
+    }
+    allowed.push(typos);
     termWords.push([...codes.keys()]);
     termCodes.push([...codes.values()]);
   }

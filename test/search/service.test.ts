@@ -644,21 +644,32 @@ describe('typo tolerance and prefix search', () => {
 
   const found = async (text: string) => (await service.search(all({ text }))).hits.map((h) => h.name);
 
-  it('allows no typo in terms of up to 4 characters, not even a swap', async () => {
+  it('allows no typo in terms of up to 4 characters, not even a swap, when the term reaches a word', async () => {
     expect(await found('case')).toEqual(['case']);
-    expect(await found('cose')).toEqual([]);
-    expect(await found('csae')).toEqual([]);
     expect(await found('cas')).toEqual(['case']); // prefix of the last term
+    const decoys = new SearchService({ catalog: await catalogOf([item('a', 'case'), item('b', 'cosec'), item('c', 'csaer')]) });
+    const among = async (text: string) => (await decoys.search(all({ text }))).hits.map((h) => h.name);
+    expect(await among('cose')).toEqual(['cosec']);
+    expect(await among('csae')).toEqual(['csaer']);
+  });
+
+  it('allows a term that reaches no word one typo more: one at 4 characters, two from 5 to 8', async () => {
+    expect(await found('cose')).toEqual(['case']);
+    expect(await found('csae')).toEqual(['case']);
+    expect(await found('phmme')).toEqual(['phone']);
+    expect(await found('kebyaord')).toEqual(['keyboard']);
+    expect(await found('smrtfone')).toEqual([]); // 8 characters, 3 typos
   });
 
   it('allows one typo from 5 to 8 characters; a swap of adjacent letters is one', async () => {
     expect(await found('phome')).toEqual(['phone']);
     expect(await found('phnoe')).toEqual(['phone']);
-    expect(await found('phmme')).toEqual([]);
     expect(await found('keybaord')).toEqual(['keyboard']);
-    expect(await found('kebyaord')).toEqual([]);
     expect(await found('samsnug')).toEqual(['samsung']);
     expect(await found('tabelt')).toEqual(['tablet']);
+    // Not two, when a word is one typo away.
+    const decoys = new SearchService({ catalog: await catalogOf([item('a', 'phone'), item('b', 'phmmes')]) });
+    expect((await decoys.search(all({ text: 'phmme' }))).hits.map((h) => h.name)).toEqual(['phmmes']);
   });
 
   it('allows two typos from 9 characters on, a swap counting as one', async () => {

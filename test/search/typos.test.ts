@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedTypos, firstLetterTypos, nearKeys, withinTypos } from '../../src/search/typos';
+import { allowedTypos, firstLetterTypos, nearKeys, unknownWordTypos, withinTypos } from '../../src/search/typos';
 import { damerau } from '../helpers/damerau';
 
 /** Plain Levenshtein distance (insert, delete, substitute), the reference damerau must never exceed. */
@@ -46,6 +46,21 @@ describe('allowedTypos: Meilisearch counting', () => {
         const [lo, hi] = a <= b ? [a, b] : [b, a];
         expect(allowedTypos(lo)).toBeLessThanOrEqual(allowedTypos(hi));
         expect([0, 1, 2]).toContain(allowedTypos(lo));
+      }),
+    );
+  });
+});
+
+describe('unknownWordTypos: a word the catalog has nowhere', () => {
+  it('allows one typo at 4 characters, two from 5, none below 4 or past 64', () => {
+    expect([0, 1, 2, 3, 4, 5, 8, 9, 64, 65].map(unknownWordTypos)).toEqual([0, 0, 0, 0, 1, 2, 2, 2, 2, 0]);
+  });
+
+  it('allows at least the typos of a word the catalog has, and one more from 4 to 8 characters (property)', () => {
+    fc.assert(
+      fc.property(fc.nat(70), (n) => {
+        expect(unknownWordTypos(n)).toBeGreaterThanOrEqual(allowedTypos(n));
+        expect(unknownWordTypos(n) - allowedTypos(n)).toBe(n >= 4 && n <= 8 ? 1 : 0);
       }),
     );
   });
