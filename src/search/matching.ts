@@ -1,7 +1,7 @@
 /**
  * Matching: which indexed words each query term reaches (exact, stem, prefix, typos, synonyms,
- * the word two query words make joined, a word's two halves side by side, the head of a
- * compound the catalog does not have), and which documents
+ * the word two query words make joined, a word's two halves side by side, two words typed
+ * together, the head of a compound the catalog does not have), and which documents
  * are candidates, with the best match of every term in each.
  *
  * A match is coded in one byte, lower is better: `1 + 2 · typos + (exact ? 0 : 1)`; 0 means no
@@ -53,6 +53,7 @@ const SPLITTABLE = /^\p{L}{4,}$/u;
 
 /** One analysed query against one index. */
 export interface QueryMatch {
+  /** The query as read: a term that is two catalog words typed together is those two terms. */
   readonly query: AnalyzedQuery;
   /** Number of terms. */
   readonly n: number;
@@ -79,10 +80,14 @@ export interface QueryMatch {
  * ```
  */
 export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery): QueryMatch {
+  return matchWith(index, analyzer, query, { nodes: 0, words: 0 });
+}
+
+/** {@link matchQuery}, adding the dictionary's work to `work` (a query read again, split, adds to it). */
+function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery, work: LookupWork): QueryMatch {
   const { terms } = query;
   const n = terms.length;
   const dict = index.dictionary;
-  const work: LookupWork = { nodes: 0, words: 0 };
   const termWords: number[][] = [];
   const termCodes: number[][] = [];
   const allowed: number[] = [];
@@ -126,6 +131,10 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
       farKeys.length = 0;
     };
     find();
+    if (codes.size === 0 && !term.stopWord && n < STRIDE) {
+      const halves = runTogether(index, analyzer, term.text);
+      if (halves) return matchWith(index, analyzer, splitTerm(analyzer, query, i, halves), work);
+    }
     // A word the catalog has nowhere, not even a typo away, is misspelt more than its length
     // usually allows (or names what the catalog does not sell: see dropStrangers).
     const more = LETTERS.test(term.text) ? unknownWordTypos(term.text.length) : 0;
@@ -220,6 +229,55 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
 }
 
 const DIGITS = /^\d+$/;
+
+/**
+ * Shortest half of a word read as two words typed together ("tvmount"); the word is longer than
+ * two such halves, so no four letters ("lele") are two words of two letters.
+ */
+const MIN_HALF = 2;
+
+/**
+ * The two catalog words a query word that reaches none (not as typed, stem, prefix or with the
+ * typos its length allows) is made of, typed together ("galaxycase", "bathroomvanity"), when
+ * some item holds both: of the splits, the one most items hold; halves of {@link MIN_HALF}
+ * letters or more, no stop word. Such a term is no word, so no match of it is lost; read as two
+ * terms, its words count as the shopper's two words do in every rule (rarity, proximity, the
+ * query's head), where a phrase would match without saying which word names the item. Before the
+ * extra typo of a word the catalog has nowhere (see unknownWordTypos): two words typed together
+ * are a likelier slip than two typos in one.
+ */
+function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [string, string] | undefined {
+  if (text.length <= 2 * MIN_HALF || !LETTERS.test(text)) return undefined;
+  const dict = index.dictionary;
+  const wordsOf = (half: string): number[] => {
+    const ids = new Set(index.stems.get(analyzer.stem(half)) ?? []);
+    const id = dict.id(half);
+    if (id >= 0) ids.add(id);
+    return [...ids];
+  };
+  let best: [string, string] | undefined;
+  let most = 0;
+  for (let p = MIN_HALF; p + MIN_HALF <= text.length; p++) {
+    const [x, y] = [text.slice(0, p), text.slice(p)];
+    if (analyzer.stopWords.has(x) || analyzer.stopWords.has(y)) continue;
+    const xs = wordsOf(x);
+    const ys = xs.length === 0 ? [] : wordsOf(y);
+    if (ys.length === 0) continue;
+    const both = intersect([union(xs.map((w) => index.docs(w))), union(ys.map((w) => index.docs(w)))]).length;
+    if (both > most) [best, most] = [[x, y], both];
+  }
+  return best;
+}
+
+/** `query` with term `i` read as the two words `halves` (the synonyms' runs of terms shifted past it). */
+function splitTerm(analyzer: Analyzer, query: AnalyzedQuery, i: number, halves: readonly [string, string]): AnalyzedQuery {
+  const { terms } = query;
+  return {
+    ...query,
+    terms: [...terms.slice(0, i), ...halves.map((w) => ({ text: w, stem: analyzer.stem(w), stopWord: false })), ...terms.slice(i + 1)],
+    synonyms: query.synonyms.map((s) => ({ ...s, from: s.from > i ? s.from + 1 : s.from, to: s.to >= i ? s.to + 1 : s.to })),
+  };
+}
 
 /** The ranges of one unit the names write, per unit: the document and its range's ends, by document. */
 interface Ranges {

@@ -78,6 +78,21 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order([...items, item('e', 'Test Kit'), item('f', 'Home Decor')], 'dome tent')).toEqual(['b']);
   });
 
+  it('reads a word the catalog has nowhere as two words typed together ("galaxycase"), when an item holds both', async () => {
+    const items = [item('a', 'Galaxy Case'), item('b', 'Galaxy Charger'), item('c', 'Phone Case'), item('d', 'Lamp')];
+    // As the two words: the item holding both first, then those holding one, the case (what is sought) before the charger.
+    expect(await order(items, 'galaxycase')).toEqual(['a', 'c', 'b']);
+    expect(await order(items, 'samsung galaxycase')).toEqual(['a', 'c', 'b']);
+    // The halves as typed, with two letters or more each, no stop word ("lampthe" is no "lamp the").
+    expect(await order([...items, item('e', 'TV Stand')], 'tvstand')).toEqual(['e']);
+    expect(await order(items, 'lampthe')).toEqual([]);
+    // Not when no item holds both halves, nor when the word reaches a word as typed or a typo away
+    // (then only the name holding the halves side by side matches, as before: no item holding one).
+    expect(await order(items, 'chargerlamp phone')).toEqual(['c']);
+    expect((await order([...items, item('e', 'Galaxycases Pack')], 'galaxycase')).sort()).toEqual(['a', 'e']);
+    expect((await order([...items, item('e', 'Galaxycaze Pack')], 'galaxycase')).sort()).toEqual(['a', 'e']);
+  });
+
   it('subject: a head word typed with a typo names items as the word it reaches ("backpak": a hiking backpack before a backpack cover)', async () => {
     expect(await order([item('a', 'backpack cover'), item('b', 'hiking backpack')], 'backpak')).toEqual(['b', 'a']);
   });
