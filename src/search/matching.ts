@@ -10,12 +10,12 @@
  *
  * @module
  */
-import { type AnalyzedQuery, type Analyzer, fold } from './analysis';
+import { type AnalyzedQuery, type Analyzer, fold, type QueryTerm } from './analysis';
 import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
-import { allowedTypos, firstLetterTypos, unknownWordTypos, withinTypos } from './typos';
+import { allowedTypos, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { isUnit, normalizeUnits, unitRanges } from './units';
 
 /**
@@ -83,8 +83,11 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
   return matchWith(index, analyzer, query, { nodes: 0, words: 0 });
 }
 
-/** {@link matchQuery}, adding the dictionary's work to `work` (a query read again, split, adds to it). */
-function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery, work: LookupWork): QueryMatch {
+/**
+ * {@link matchQuery}, adding the dictionary's work to `work`: a query read again, a term split or
+ * two joined (at most {@link STRIDE} times over, however the readings would turn), adds to it.
+ */
+function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery, work: LookupWork, rewrites = 0): QueryMatch {
   const { terms } = query;
   const n = terms.length;
   const dict = index.dictionary;
@@ -131,16 +134,32 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       farKeys.length = 0;
     };
     find();
-    if (codes.size === 0 && !term.stopWord && n < STRIDE) {
-      const halves = runTogether(index, analyzer, term.text);
-      if (halves) return matchWith(index, analyzer, splitTerm(analyzer, query, i, halves), work);
+    const reread = (q: AnalyzedQuery) => matchWith(index, analyzer, q, work, rewrites + 1);
+    // A term that reaches nothing may be two words typed together, or half of one typed in two
+    // (joined with a neighbour, it is a word as typed; a fragment of under 4 letters, a typo
+    // away). One that makes a catalog word joined with a neighbour is read so by the join step below.
+    const lost =
+      codes.size === 0 &&
+      !term.stopWord &&
+      !(i > 0 && joinedWords(index, analyzer, terms[i - 1]!, term).size > 0) &&
+      !(i + 1 < n && joinedWords(index, analyzer, term, terms[i + 1]!).size > 0);
+    if (lost && rewrites < STRIDE) {
+      const halves = n < STRIDE ? runTogether(index, analyzer, term.text) : undefined;
+      if (halves) return reread(splitTerm(analyzer, query, i, halves));
+      const at = splitWord(index, analyzer, terms, i, term.text.length < 4, work);
+      if (at >= 0) return reread(joinTerms(analyzer, query, at));
     }
-    // A word the catalog has nowhere, not even a typo away, is misspelt more than its length
-    // usually allows (or names what the catalog does not sell: see dropStrangers).
+    // Else a word the catalog has nowhere, not even a typo away, is misspelt more than its length
+    // usually allows (or names what the catalog does not sell: see dropStrangers), or, failing
+    // that and short enough to be a fragment, half of a word typed in two with a typo.
     const more = LETTERS.test(term.text) ? unknownWordTypos(term.text.length) : 0;
-    if (codes.size === 0 && !term.stopWord && more > typos) {
+    if (lost && more > typos) {
       typos = more;
       find();
+    }
+    if (codes.size === 0 && lost && rewrites < STRIDE && term.text.length < MIN_INNER_PREFIX) {
+      const at = splitWord(index, analyzer, terms, i, true, work);
+      if (at >= 0) return reread(joinTerms(analyzer, query, at));
     }
     allowed.push(typos);
     termWords.push([...codes.keys()]);
@@ -151,13 +170,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   // Words of two letters or more, so a lone letter makes no plural ("galaxy s" is no "galaxys").
   for (let i = 0; i + 1 < n; i++) {
     const [a, b] = [terms[i]!, terms[i + 1]!];
-    if (a.stopWord || b.stopWord || !JOINABLE.test(a.text) || !JOINABLE.test(b.text)) continue;
-    const joined = a.text + b.text;
-    const stem = analyzer.stem(joined);
-    const ids = new Set(stem === a.stem || stem === b.stem ? [] : (index.stems.get(stem) ?? []));
-    const id = dict.id(joined);
-    if (id >= 0) ids.add(id);
-    for (const word of ids) for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, 2);
+    for (const word of joinedWords(index, analyzer, a, b)) for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, 2);
   }
   const phrases: { from: number; to: number; docs: number[] }[] = [];
   // The mirror: one query word the catalog writes as two ("earbuds" for "ear buds", "doorknob"
@@ -267,6 +280,58 @@ function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [str
     if (both > most) [best, most] = [[x, y], both];
   }
   return best;
+}
+
+/**
+ * Where a query word that reaches none (not as typed, stem, prefix or with the typos its length
+ * allows) is half of one word typed in two ("su it", "otte rbx"): the first of the two terms that,
+ * joined, reach a word as typed (or by a prefix), or with `typos`, with the typos the joined
+ * word's length allows (the next term tried before the previous one); else -1.
+ */
+function splitWord(
+  index: SearchIndex,
+  analyzer: Analyzer,
+  terms: AnalyzedQuery['terms'],
+  i: number,
+  typos: boolean,
+  work: LookupWork,
+): number {
+  for (const at of [i, i - 1]) {
+    if (at < 0 || at + 1 >= terms.length) continue;
+    const joined = terms[at]!.text + terms[at + 1]!.text;
+    // A stop word may be the other half ("su it").
+    if (joined.length > TYPO_MAX_LENGTH || !LETTERS.test(joined)) continue;
+    let reached = false;
+    const prefix = at + 1 === terms.length - 1 || joined.length >= MIN_INNER_PREFIX;
+    index.dictionary.lookup(joined, typos ? allowedTypos(joined.length) : 0, prefix, 1, () => (reached = true), work);
+    if (reached) return at;
+  }
+  return -1;
+}
+
+/**
+ * The words two query words make joined, as one word or a word of its stem ("ear buds":
+ * "earbuds"), for two words of two letters or more, neither a stop word.
+ */
+function joinedWords(index: SearchIndex, analyzer: Analyzer, a: QueryTerm, b: QueryTerm): Set<number> {
+  if (a.stopWord || b.stopWord || !JOINABLE.test(a.text) || !JOINABLE.test(b.text)) return new Set();
+  const joined = a.text + b.text;
+  const stem = analyzer.stem(joined);
+  const ids = new Set(stem === a.stem || stem === b.stem ? [] : (index.stems.get(stem) ?? []));
+  const id = index.dictionary.id(joined);
+  if (id >= 0) ids.add(id);
+  return ids;
+}
+
+/** `query` with terms `at` and `at + 1` read as one word (the synonyms' runs of terms shifted back). */
+function joinTerms(analyzer: Analyzer, query: AnalyzedQuery, at: number): AnalyzedQuery {
+  const { terms } = query;
+  const text = terms[at]!.text + terms[at + 1]!.text;
+  return {
+    ...query,
+    terms: [...terms.slice(0, at), { text, stem: analyzer.stem(text), stopWord: false }, ...terms.slice(at + 2)],
+    synonyms: query.synonyms.map((s) => ({ ...s, from: s.from > at ? s.from - 1 : s.from, to: s.to > at ? s.to - 1 : s.to })),
+  };
 }
 
 /** `query` with term `i` read as the two words `halves` (the synonyms' runs of terms shifted past it). */

@@ -33,20 +33,22 @@ export function allowedTypos(length: number): number {
 
 /**
  * Typos allowed for a query term of `length` characters that reaches no word of the catalog with
- * {@link allowedTypos} (not as typed, nor as a stem, a prefix or a typo away): one from 4
+ * {@link allowedTypos} (not as typed, nor as a stem, a prefix or a typo away): one from 3
  * characters, two from 5, as allowed beyond 8. Such a term is no word of the catalog, so a
- * shopper's slip is the likely reading ("tnet", "chiar", "lifrprof" for the already misspelt
- * "lifeprof"), and no exact match is pushed down by the words it reaches; a word the catalog does
- * not sell reaches other products, which the matching drops when they hold no other query word.
+ * shopper's slip is the likely reading ("tnt" and "tnet" for tent, "chiar", "lifrprof" for the
+ * already misspelt "lifeprof"), and no exact match is pushed down by the words it reaches; a word
+ * the catalog does not sell reaches other products, which the matching drops when they hold no
+ * other query word. (Meilisearch's count, no typo up to 4 characters, holds for words that reach
+ * one: a short word's neighbours are many, and the word typed is likelier one of them.)
  *
  * @example
  * ```ts
- * unknownWordTypos('tnet'.length);    // 1
+ * unknownWordTypos('tnt'.length);     // 1
  * unknownWordTypos('rcaket'.length);  // 2
  * ```
  */
 export function unknownWordTypos(length: number): number {
-  return length < 4 || length > TYPO_MAX_LENGTH ? 0 : length === 4 ? 1 : 2;
+  return length < 3 || length > TYPO_MAX_LENGTH ? 0 : length <= 4 ? 1 : 2;
 }
 
 /**

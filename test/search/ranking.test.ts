@@ -93,6 +93,17 @@ describe('each rule decides between two documents that differ only in what it me
     expect((await order([...items, item('e', 'Galaxycaze Pack')], 'galaxycase')).sort()).toEqual(['a', 'e']);
   });
 
+  it('reads a word the catalog has nowhere as half of one typed in two, joined with its neighbour ("su it", "otte rbx")', async () => {
+    const items = [item('a', 'Wool Suit'), item('b', 'Otterbox Defender Case'), item('c', 'Phone Case'), item('d', 'Dome Tent')];
+    // Joined, a word as typed ("it" a stop word), or a word a typo away ("otterbx").
+    expect(await order(items, 'su it')).toEqual(['a']);
+    expect(await order(items, 'otte rbx case')).toEqual(['b', 'c']);
+    // A fragment of under 4 letters joins before it takes a typo; one it cannot join takes one ("tnt").
+    expect(await order(items, 'gu itr')).toEqual([]);
+    expect(await order([...items, item('e', 'Acoustic Guitar')], 'gu itr')).toEqual(['e']);
+    expect(await order(items, 'dome tnt')).toEqual(['d']);
+  });
+
   it('subject: a head word typed with a typo names items as the word it reaches ("backpak": a hiking backpack before a backpack cover)', async () => {
     expect(await order([item('a', 'backpack cover'), item('b', 'hiking backpack')], 'backpak')).toEqual(['b', 'a']);
   });

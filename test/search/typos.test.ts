@@ -52,15 +52,15 @@ describe('allowedTypos: Meilisearch counting', () => {
 });
 
 describe('unknownWordTypos: a word the catalog has nowhere', () => {
-  it('allows one typo at 4 characters, two from 5, none below 4 or past 64', () => {
-    expect([0, 1, 2, 3, 4, 5, 8, 9, 64, 65].map(unknownWordTypos)).toEqual([0, 0, 0, 0, 1, 2, 2, 2, 2, 0]);
+  it('allows one typo at 3 and 4 characters, two from 5, none below 3 or past 64', () => {
+    expect([0, 1, 2, 3, 4, 5, 8, 9, 64, 65].map(unknownWordTypos)).toEqual([0, 0, 0, 1, 1, 2, 2, 2, 2, 0]);
   });
 
-  it('allows at least the typos of a word the catalog has, and one more from 4 to 8 characters (property)', () => {
+  it('allows at least the typos of a word the catalog has, and one more from 3 to 8 characters (property)', () => {
     fc.assert(
       fc.property(fc.nat(70), (n) => {
         expect(unknownWordTypos(n)).toBeGreaterThanOrEqual(allowedTypos(n));
-        expect(unknownWordTypos(n) - allowedTypos(n)).toBe(n >= 4 && n <= 8 ? 1 : 0);
+        expect(unknownWordTypos(n) - allowedTypos(n)).toBe(n >= 3 && n <= 8 ? 1 : 0);
       }),
     );
   });
