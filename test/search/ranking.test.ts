@@ -93,6 +93,15 @@ describe('each rule decides between two documents that differ only in what it me
     expect((await order([...items, item('e', 'Galaxycaze Pack')], 'galaxycase')).sort()).toEqual(['a', 'e']);
   });
 
+  it('keeps the synonyms of the other query words when a term is split or two are joined', async () => {
+    const items = [item('a', 'Galaxy Case Mobile'), item('b', 'Galaxy Case'), item('c', 'Wool Suit Mobile'), item('d', 'Wool Suit')];
+    const options = { synonyms: { oneWay: { cellphone: ['mobile'] } } };
+    // "cellphone" (no word of the catalog) matches through its synonym, after the split term and after the joined one.
+    expect(await order(items, 'galaxycase cellphone', options)).toEqual(['a', 'b', 'c']);
+    const joined = await order(items, 'su it cellphone', options);
+    expect([joined[0], [...joined].sort()]).toEqual(['c', ['a', 'c', 'd']]);
+  });
+
   it('reads a word the catalog has nowhere as half of one typed in two, joined with its neighbour ("su it", "otte rbx")', async () => {
     const items = [item('a', 'Wool Suit'), item('b', 'Otterbox Defender Case'), item('c', 'Phone Case'), item('d', 'Dome Tent')];
     // Joined, a word as typed ("it" a stop word), or a word a typo away ("otterbx").
