@@ -10,13 +10,13 @@
  *
  * @module
  */
-import { type AnalyzedQuery, type Analyzer, fold } from './analysis';
+import type { AnalyzedQuery, Analyzer } from './analysis';
 import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
 import { allowedTypos, firstLetterTypos, withinTypos } from './typos';
-import { isUnit, normalizeUnits, unitRanges } from './units';
+import { nameRanges } from './name-ranges';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -160,40 +160,18 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     }
     if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())] });
   }
-  // A number and its unit ("55 inch", "65" in "32-65 inch") match the names writing a range of
-  // that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.
-  for (let i = 0; i < n; i++) {
-    if (!DIGITS.test(terms[i]!.text)) continue;
-    const unit =
-      i + 1 < n && isUnit(terms[i + 1]!.text)
-        ? i + 1
-        : i + 2 < n && DIGITS.test(terms[i + 1]!.text) && isUnit(terms[i + 2]!.text)
-          ? i + 2
-          : -1;
-    if (unit < 0) continue;
-    const ranges = nameRanges(index).get(terms[unit]!.text);
+  // A number and its unit ("55 inch", "65" in "32-65 inch", "1/2 in.") match the names writing a
+  // range of that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.
+  for (const { from, to, value, unit } of query.measures) {
+    const ranges = nameRanges(index).get(unit);
     if (!ranges) continue;
-    const value = Number(terms[i]!.text);
     const docs: number[] = [];
     for (let k = 0; k < ranges.docs.length; k++)
       if (ranges.lo[k]! <= value && value <= ranges.hi[k]! && docs[docs.length - 1] !== ranges.docs[k]) docs.push(ranges.docs[k]!);
-    if (docs.length > 0) phrases.push({ from: i, to: i, docs });
+    if (docs.length > 0) phrases.push({ from, to, docs });
   }
-  // The query's last word reaching nothing, not even with its neighbour or as two halves: the
-  // items its head names, if it is a compound the catalog does not have (see compounds.ts). It
-  // is no better matched than through a stem: the word as typed is in none of them. The last
-  // word only, the one naming what is sought: an unknown word before it is more often a brand
-  // the catalog does not sell ("whirlpool fridge"), whose tail ("pool") would outweigh the rest.
-  const last = terms.findLastIndex((t) => !t.stopWord);
-  if (last >= 0 && termWords[last]!.length === 0 && !phrases.some((p) => p.from <= last && last <= p.to))
-    for (const word of headWords(index, analyzer, terms[last]!.text)) addCode(termWords[last]!, termCodes[last]!, word, 2);
   for (const { from, to, words } of query.synonyms) {
-    const reach = words.map((w) => {
-      const ids = new Set(index.stems.get(analyzer.stem(w)) ?? []);
-      const id = dict.id(w);
-      if (id >= 0) ids.add(id);
-      return [...ids];
-    });
+    const reach = words.map((w) => index.wordsOf(w, analyzer.stem(w)));
     if (reach.length === 1) {
       for (let i = from; i <= to; i++) for (const word of reach[0]!) addCode(termWords[i]!, termCodes[i]!, word, 2);
       continue;
@@ -202,41 +180,19 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
     // Their words also count where positions are read (proximity, attribute).
     for (let i = from; i <= to; i++) for (const ids of reach) for (const word of ids) addCode(termWords[i]!, termCodes[i]!, word, 2);
   }
+  // The query's last word reaching nothing, not even with its neighbour, as two halves or through
+  // a synonym: the items its head names, if it is a compound the catalog does not have (see
+  // compounds.ts). It is no better matched than through a stem: the word as typed is in none of
+  // them. The last word only, the one naming what is sought: an unknown word before it is more
+  // often a brand the catalog does not sell ("whirlpool fridge"), whose tail ("pool") would
+  // outweigh the rest.
+  const last = terms.findLastIndex((t) => !t.stopWord);
+  if (last >= 0 && termWords[last]!.length === 0 && !phrases.some((p) => p.from <= last && last <= p.to))
+    for (const word of headWords(index, analyzer, terms[last]!.text)) addCode(termWords[last]!, termCodes[last]!, word, 2);
   const content = terms.flatMap((t, i) => (t.stopWord ? [] : [i]));
   const counted = content.length > 0 ? content : terms.map((_, i) => i);
   return { query, n, counted, allowed, termWords, termCodes, phrases, work };
 }
-
-const DIGITS = /^\d+$/;
-
-/** The ranges of one unit the names write, per unit: the document and its range's ends, by document. */
-interface Ranges {
-  docs: number[];
-  lo: number[];
-  hi: number[];
-}
-
-/**
- * The ranges of one unit written in each document's first searched field (the name, by default;
- * see {@link unitRanges}), read once per index on the first query with a number and its unit.
- */
-const nameRanges = perIndex((index: SearchIndex): ReadonlyMap<string, Ranges> => {
-  const out = new Map<string, Ranges>();
-  const field = index.searchable[0];
-  if (field === undefined) return out;
-  for (let d = 0; d < index.items.length; d++) {
-    const value = (index.items[d] as unknown as Record<string, unknown>)[field];
-    if (typeof value !== 'string' || !/\d\D*(?:-|–|—|to)\D*\d/.test(value)) continue;
-    for (const { lo, hi, unit } of unitRanges(normalizeUnits(fold(value)))) {
-      let list = out.get(unit);
-      if (!list) out.set(unit, (list = { docs: [], lo: [], hi: [] }));
-      list.docs.push(d);
-      list.lo.push(lo);
-      list.hi.push(hi);
-    }
-  }
-  return out;
-});
 
 /**
  * Documents whose first searched field (the name, by default) has word `b` right after word

@@ -556,6 +556,8 @@ describe('matching', () => {
     // more often a brand the catalog does not sell, whose tail would outweigh the rest.
     expect(await order(items, 'bathrobe silk')).toEqual(['d']);
     expect((await order(items, 'silk bathrobe for')).sort()).toEqual(['a', 'b', 'd']);
+    // A shop's synonym for the word comes first: no compound is guessed.
+    expect(await order([...items, item('e', 'Spa Gown')], 'bathrobe', { synonyms: { oneWay: { bathrobe: ['gown'] } } })).toEqual(['e']);
     // The longest head first: "rainscarf" is a kind of "scarf" (never "arf").
     expect(await order([...items, item('e', 'Arf Toy')], 'rainscarf')).toEqual(['d']);
     // A word the catalog has (or reaches through a typo) is not split.
