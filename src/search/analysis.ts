@@ -148,6 +148,8 @@ export interface AnalyzedQuery {
   readonly priceIntent: boolean;
   /** Numbers written with a unit ("55 inch", "1/2 in."): terms `from`..`to` are the number's digits, `value` its value. */
   readonly measures: readonly QueryMeasure[];
+  /** Its terms reach only the words they are written as or stem to: no prefix, no typo (words taken from the catalog itself). */
+  readonly asWritten?: boolean;
 }
 
 /** A number a query writes with its unit: the terms of its digits, its value and its canonical unit word. */

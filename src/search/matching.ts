@@ -94,9 +94,9 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
       if (had === undefined || code < had) codes.set(word, code);
     };
     const exact = dict.id(term.text);
-    const typos = allowedTypos(term.text.length);
+    const typos = query.asWritten ? 0 : allowedTypos(term.text.length);
     allowed.push(typos);
-    const prefix = i === n - 1 || term.text.length >= MIN_INNER_PREFIX;
+    const prefix = !query.asWritten && (i === n - 1 || term.text.length >= MIN_INNER_PREFIX);
     if (typos > 0 || prefix) {
       // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
       // A far key for the first letter costs a typo more (see firstLetterTypos): past the allowed
@@ -330,9 +330,10 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
 /**
  * A query word the catalog does not have (a brand it does not sell: "ridgid drill" where no
  * item says "ridgid") reaches other words only through typos ("rigid"); when none of the items
- * those typos reach holds another query word, they are other products, and the rare typo would
- * outweigh the words the query shares with the items it wants. Such a term then matches no
- * document, provided another term of the query is found as typed (or as its stem or a prefix).
+ * those typos reach holds another query word as typed (or its stem or a prefix), they are other
+ * products, and the rare typo would outweigh the words the query shares with the items it wants
+ * (two such typos keep no item for each other). Such a term then matches no document (and its
+ * count is 0), provided another term of the query is found as typed (or as its stem or a prefix).
  */
 function dropStrangers(
   match: QueryMatch,
@@ -351,8 +352,10 @@ function dropStrangers(
     for (let k = 0; k < touched && !shared; k++) {
       const at = seen[k]! * STRIDE;
       if (codes[at + t] === 0) continue;
-      for (const i of counted) if (i !== t && i < n && codes[at + i] !== 0) shared = true;
+      for (const i of counted) if (i !== t && i < n && codes[at + i] !== 0 && codes[at + i]! <= 2) shared = true;
     }
-    if (!shared) for (let k = 0; k < touched; k++) codes[seen[k]! * STRIDE + t] = 0;
+    if (shared) continue;
+    for (let k = 0; k < touched; k++) codes[seen[k]! * STRIDE + t] = 0;
+    df[t] = 0;
   }
 }

@@ -16,7 +16,7 @@ import {
   type SearchQueryInput,
   type SortCriterion,
 } from './query';
-import type { SearchWork } from './work';
+import { addWork, type SearchWork } from './work';
 import { PROFILE_RANKING_RULES, PROFILE_TIE_BREAK, RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
 import { fieldText, SearchIndex } from './search-index';
 import { type NamingHabits, PROFILE_HABITS, SEARCH_PROFILES, type SearchProfile } from './naming';
@@ -231,6 +231,7 @@ export const VIEW_SETTINGS = [
   'maxFacetValues',
   'merchandising',
   'behaviour',
+  'substitutes',
 ] as const;
 
 /**
@@ -329,6 +330,8 @@ export class SearchService {
   #views: LRUCache<string, SearchService> | undefined;
   /** The naming habits of the profile, which the index is built with. */
   readonly #habits: NamingHabits;
+  /** The work of the substitutes' ranking of the search under way, added to its matches' by `#done`. */
+  #lentWork: SearchWork | undefined;
   #work: SearchWork = {
     dictionaryNodes: 0,
     wordsReached: 0,
@@ -737,11 +740,12 @@ export class SearchService {
       this.#analyzer.stopWords,
     );
     if (words.length === 0) return found;
-    this.#done(ranker);
+    ranker.release();
     const others = allowed ? allowed.slice() : new Uint8Array(index.items.length).fill(1);
     for (const { doc } of found) others[doc] = 0;
     const lent = this.#analyzer.query(words.join(' '), MAX_QUERY_TERMS);
-    const substitutes = this.#ranker(index, { ...lent, priceIntent: false }, others, [], group);
+    // The words are the catalog's own: as written, no prefix or typo ("shirt" is no "skirt").
+    const substitutes = this.#ranker(index, { ...lent, priceIntent: false, asWritten: true }, others, [], group);
     try {
       // Below the least match: a substitute matches no word of the query.
       const floor = Math.min(...found.map((e) => e.score));
@@ -753,6 +757,7 @@ export class SearchService {
       }
     } finally {
       substitutes.release();
+      this.#lentWork = substitutes.work;
     }
     return found;
   }
@@ -790,7 +795,8 @@ export class SearchService {
   /** Releases a ranker and records the work of its query. */
   #done(ranker: Ranker): void {
     ranker.release();
-    this.#work = ranker.work;
+    this.#work = this.#lentWork ? addWork(ranker.work, this.#lentWork) : ranker.work;
+    this.#lentWork = undefined;
   }
 
   /** A ranker of the query's candidates (every allowed document for a placeholder search). */

@@ -533,6 +533,8 @@ describe('matching', () => {
     expect(await order(items, 'ridgid drlil')).toContain('a');
     // A typo whose items also hold another query word is a typo of the word wanted ("rigid foam").
     expect((await order(items, 'ridgid foam'))[0]).toBe('a');
+    // Two such typos meeting in an item keep it for neither: "boadr" (board) as typed would.
+    expect((await order(items, 'ridgid boadr drill')).sort()).toEqual(['c', 'd', 'e']);
   });
 
   it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {
