@@ -636,13 +636,12 @@ export class SearchService {
         const group = merch?.group;
         // Boosted first, buried last (a stable sort keeps the blended order inside each group).
         if (group) kept.sort((a, b) => group[blended.docs[b]!]! - group[blended.docs[a]!]!);
-        docs = kept.map((k) => blended.docs[k]!);
+        docs = withPins(
+          kept.map((k) => blended.docs[k]!),
+          merch,
+        );
         // Where a pinned document sits in the blended list (only pins ask).
         let at: Map<number, number> | undefined;
-        if (merch && merch.pins.length > 0) {
-          const counted = new Set(docs);
-          for (const { doc } of merch.pins) if (!counted.has(doc)) docs.push(doc);
-        }
         let next = 0;
         shown = this.#page(index, merch, query, () => (next < kept.length ? kept[next++] : undefined), {
           doc: (k) => blended.docs[k]!,
@@ -662,10 +661,15 @@ export class SearchService {
             of: (doc) => (at ??= new Map(filled.map((e, k) => [e.doc, k]))).get(doc),
             entry: (k) => filled[k]!,
           });
-          docs = filled.map((e) => e.doc);
-          const counted = new Set(docs);
-          for (const { doc } of merch?.pins ?? []) if (!counted.has(doc)) docs.push(doc);
-          return this.#response(index, docs, shown, query);
+          return this.#response(
+            index,
+            withPins(
+              filled.map((e) => e.doc),
+              merch,
+            ),
+            shown,
+            query,
+          );
         }
         const ordered = ranker.ordered(keep);
         shown = this.#page(
@@ -942,4 +946,12 @@ function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string
     if (!Array.isArray(list) || !list.every((w) => typeof w === 'string' && w.trim() !== ''))
       fail(`synonyms.oneWay[${JSON.stringify(key)}] must be an array of words or phrases, got ${JSON.stringify(list)}`);
   }
+}
+
+/** `docs` and the pinned documents not among them: what totals and facets count (a pin shows whatever the text matched). */
+function withPins(docs: number[], merch: { readonly pins: readonly { readonly doc: number }[] } | undefined): number[] {
+  if (!merch || merch.pins.length === 0) return docs;
+  const counted = new Set(docs);
+  for (const { doc } of merch.pins) if (!counted.has(doc)) docs.push(doc);
+  return docs;
 }
