@@ -11,6 +11,7 @@
  * @module
  */
 import type { AnalyzedQuery, Analyzer } from './analysis';
+import { adjacent } from './adjacency';
 import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
@@ -192,31 +193,6 @@ export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: Analyz
   const content = terms.flatMap((t, i) => (t.stopWord ? [] : [i]));
   const counted = content.length > 0 ? content : terms.map((_, i) => i);
   return { query, n, counted, allowed, termWords, termCodes, phrases, work };
-}
-
-/**
- * Documents whose first searched field (the name, by default) has word `b` right after word
- * `a`: the field that names an item, and the shortest to read.
- */
-export function adjacent(index: SearchIndex, a: number, b: number): number[] {
-  let [da, db] = [index.docs(a), index.docs(b)];
-  if (da.length > db.length) [da, db] = [db, da];
-  const F = index.searchable.length;
-  const { tokens, offsets } = index;
-  const out: number[] = [];
-  for (let j = 0, k = 0; j < da.length; j++) {
-    const d = da[j]!;
-    while (k < db.length && db[k]! < d) k++;
-    if (k >= db.length) break;
-    if (db[k] !== d) continue;
-    for (let t = offsets[d * F]!, hi = offsets[d * F + 1]!; t + 1 < hi; t++) {
-      if (tokens[t] === a && tokens[t + 1] === b) {
-        out.push(d);
-        break;
-      }
-    }
-  }
-  return out;
 }
 
 function addCode(words: number[], codes: number[], word: number, code: number): void {
