@@ -121,7 +121,7 @@ export const synonymsShape = {
     .describe('A word and the words it also matches.'),
 };
 
-const known = ['catalog', 'rankingRules', 'customRanking', 'synonyms', 'semanticRatio', 'merchandising', 'behaviour'];
+const known = ['catalog', 'rankingRules', 'customRanking', 'synonyms', 'semanticRatio', 'merchandising', 'behaviour', 'substitutes'];
 
 /**
  * The value of a `search` modification: settings that replace the catalog's own for the visitors
@@ -143,6 +143,7 @@ export const searchModificationSchema = z.strictObject(
     semanticRatio: z.number().min(0).max(1).optional(),
     merchandising: merchandisingSchema.optional(),
     behaviour: behaviourSettingsSchema.optional(),
+    substitutes: z.boolean().optional(),
   },
   {
     error: (issue) =>

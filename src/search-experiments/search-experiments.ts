@@ -114,7 +114,7 @@ export interface SearchEventInput {
 }
 
 /** The keys of a `search` modification that are settings of a search view. */
-const VIEW_KEYS = ['rankingRules', 'customRanking', 'synonyms', 'merchandising', 'behaviour'] as const;
+const VIEW_KEYS = ['rankingRules', 'customRanking', 'synonyms', 'merchandising', 'behaviour', 'substitutes'] as const;
 
 /** Search campaigns of a compiled configuration, per catalog asked ('' holding those for every catalog). */
 const searchCampaigns = new WeakMap<CompiledConfig, Map<string, readonly CompiledCampaign[]>>();

@@ -8,7 +8,7 @@
 import { stem as porter2 } from 'porter2';
 import { ENGLISH_STOP_WORDS } from './stop-words';
 import { TYPO_MAX_LENGTH } from './typos';
-import { normalizeUnits } from './units';
+import { measures, normalizeUnits } from './units';
 
 /**
  * Longest word kept, in characters: longer words are cut to this length, in documents and
@@ -146,6 +146,18 @@ export interface AnalyzedQuery {
   readonly synonyms: readonly { readonly from: number; readonly to: number; readonly words: readonly string[] }[];
   /** The text asked for a low price with one of the analyzer's price words, dropped from `terms`. */
   readonly priceIntent: boolean;
+  /** Numbers written with a unit ("55 inch", "1/2 in."): terms `from`..`to` are the number's digits, `value` its value. */
+  readonly measures: readonly QueryMeasure[];
+  /** Its terms reach only the words they are written as or stem to: no prefix, no typo (words taken from the catalog itself). */
+  readonly asWritten?: boolean;
+}
+
+/** A number a query writes with its unit: the terms of its digits, its value and its canonical unit word. */
+export interface QueryMeasure {
+  readonly from: number;
+  readonly to: number;
+  readonly value: number;
+  readonly unit: string;
 }
 
 /** One query term. */
@@ -227,7 +239,11 @@ export class Analyzer {
     let list = words(text).slice(0, maxTerms);
     const price = this.#priceWords;
     const priceIntent = price.size > 0 && list.some((w) => price.has(w)) && list.some((w) => !price.has(w) && !this.stopWords.has(w));
+    // Each kept word's place among the terms (price words dropped: -1).
+    let place = 0;
+    const placed = list.map((w) => (priceIntent && price.has(w) ? -1 : place++));
     if (priceIntent) list = list.filter((w) => !price.has(w));
+    const measured = queryMeasures(text, placed);
     const terms = list.map((w) => ({ text: w, stem: this.stem(w), stopWord: this.stopWords.has(w) }));
     const synonyms: { from: number; to: number; words: string[] }[] = [];
     if (this.#synonyms.size > 0) {
@@ -237,6 +253,22 @@ export class Analyzer {
         }
       }
     }
-    return { terms, synonyms, priceIntent };
+    return { terms, synonyms, priceIntent, measures: measured };
   }
+}
+
+/**
+ * The numbers `text` writes with a unit, as query measures: `placed` gives each of its words'
+ * place among the terms (-1: dropped; words past its end: cut off).
+ */
+function queryMeasures(text: string, placed: readonly number[]): QueryMeasure[] {
+  const normalized = normalizeUnits(fold(text));
+  const out: QueryMeasure[] = [];
+  for (const { start, end, value, unit } of measures(normalized)) {
+    const first = normalized.slice(0, start).match(WORD)?.length ?? 0;
+    const last = first + (normalized.slice(start, end).match(WORD)?.length ?? 1) - 1;
+    const [from, to] = [placed[first], placed[last]];
+    if (from !== undefined && to !== undefined && from >= 0 && to >= 0) out.push({ from, to, value, unit });
+  }
+  return out;
 }

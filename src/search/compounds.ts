@@ -36,11 +36,7 @@ export function headWords(index: SearchIndex, analyzer: Analyzer, text: string):
     const head = text.slice(p);
     // A stop word is no part of a compound ("forcase" is no kind of case).
     if (analyzer.stopWords.has(head) || analyzer.stopWords.has(text.slice(0, p))) continue;
-    const id = dict.id(head);
-    if (id < 0) continue;
-    const ids = new Set(index.stems.get(analyzer.stem(head)) ?? []);
-    ids.add(id);
-    return [...ids];
+    if (dict.id(head) >= 0) return index.wordsOf(head, analyzer.stem(head));
   }
   return [];
 }

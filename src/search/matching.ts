@@ -10,13 +10,14 @@
  *
  * @module
  */
-import { type AnalyzedQuery, type Analyzer, fold, type QueryTerm } from './analysis';
+import type { AnalyzedQuery, Analyzer, QueryTerm } from './analysis';
+import { adjacent } from './adjacency';
 import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
 import { allowedTypos, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
-import { isUnit, normalizeUnits, unitRanges } from './units';
+import { nameRanges } from './name-ranges';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -104,8 +105,8 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       if (had === undefined || code < had) codes.set(word, code);
     };
     const exact = dict.id(term.text);
-    let typos = allowedTypos(term.text.length);
-    const prefix = i === n - 1 || term.text.length >= MIN_INNER_PREFIX;
+    let typos = query.asWritten ? 0 : allowedTypos(term.text.length);
+    const prefix = !query.asWritten && (i === n - 1 || term.text.length >= MIN_INNER_PREFIX);
     const find = () => {
       if (typos > 0 || prefix) {
         // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
@@ -141,6 +142,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const lost =
       codes.size === 0 &&
       !term.stopWord &&
+      !query.asWritten &&
       !(i > 0 && joinedWords(index, analyzer, terms[i - 1]!, term).size > 0) &&
       !(i + 1 < n && joinedWords(index, analyzer, term, terms[i + 1]!).size > 0);
     if (lost && rewrites < STRIDE) {
@@ -194,40 +196,18 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     }
     if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())] });
   }
-  // A number and its unit ("55 inch", "65" in "32-65 inch") match the names writing a range of
-  // that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.
-  for (let i = 0; i < n; i++) {
-    if (!DIGITS.test(terms[i]!.text)) continue;
-    const unit =
-      i + 1 < n && isUnit(terms[i + 1]!.text)
-        ? i + 1
-        : i + 2 < n && DIGITS.test(terms[i + 1]!.text) && isUnit(terms[i + 2]!.text)
-          ? i + 2
-          : -1;
-    if (unit < 0) continue;
-    const ranges = nameRanges(index).get(terms[unit]!.text);
+  // A number and its unit ("55 inch", "65" in "32-65 inch", "1/2 in.") match the names writing a
+  // range of that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.
+  for (const { from, to, value, unit } of query.measures) {
+    const ranges = nameRanges(index).get(unit);
     if (!ranges) continue;
-    const value = Number(terms[i]!.text);
     const docs: number[] = [];
     for (let k = 0; k < ranges.docs.length; k++)
       if (ranges.lo[k]! <= value && value <= ranges.hi[k]! && docs[docs.length - 1] !== ranges.docs[k]) docs.push(ranges.docs[k]!);
-    if (docs.length > 0) phrases.push({ from: i, to: i, docs });
+    if (docs.length > 0) phrases.push({ from, to, docs });
   }
-  // The query's last word reaching nothing, not even with its neighbour or as two halves: the
-  // items its head names, if it is a compound the catalog does not have (see compounds.ts). It
-  // is no better matched than through a stem: the word as typed is in none of them. The last
-  // word only, the one naming what is sought: an unknown word before it is more often a brand
-  // the catalog does not sell ("whirlpool fridge"), whose tail ("pool") would outweigh the rest.
-  const last = terms.findLastIndex((t) => !t.stopWord);
-  if (last >= 0 && termWords[last]!.length === 0 && !phrases.some((p) => p.from <= last && last <= p.to))
-    for (const word of headWords(index, analyzer, terms[last]!.text)) addCode(termWords[last]!, termCodes[last]!, word, 2);
   for (const { from, to, words } of query.synonyms) {
-    const reach = words.map((w) => {
-      const ids = new Set(index.stems.get(analyzer.stem(w)) ?? []);
-      const id = dict.id(w);
-      if (id >= 0) ids.add(id);
-      return [...ids];
-    });
+    const reach = words.map((w) => index.wordsOf(w, analyzer.stem(w)));
     if (reach.length === 1) {
       for (let i = from; i <= to; i++) for (const word of reach[0]!) addCode(termWords[i]!, termCodes[i]!, word, 2);
       continue;
@@ -236,12 +216,19 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     // Their words also count where positions are read (proximity, attribute).
     for (let i = from; i <= to; i++) for (const ids of reach) for (const word of ids) addCode(termWords[i]!, termCodes[i]!, word, 2);
   }
+  // The query's last word reaching nothing, not even with its neighbour, as two halves or through
+  // a synonym: the items its head names, if it is a compound the catalog does not have (see
+  // compounds.ts). It is no better matched than through a stem: the word as typed is in none of
+  // them. The last word only, the one naming what is sought: an unknown word before it is more
+  // often a brand the catalog does not sell ("whirlpool fridge"), whose tail ("pool") would
+  // outweigh the rest.
+  const last = terms.findLastIndex((t) => !t.stopWord);
+  if (last >= 0 && termWords[last]!.length === 0 && !phrases.some((p) => p.from <= last && last <= p.to))
+    for (const word of headWords(index, analyzer, terms[last]!.text)) addCode(termWords[last]!, termCodes[last]!, word, 2);
   const content = terms.flatMap((t, i) => (t.stopWord ? [] : [i]));
   const counted = content.length > 0 ? content : terms.map((_, i) => i);
   return { query, n, counted, allowed, termWords, termCodes, phrases, work };
 }
-
-const DIGITS = /^\d+$/;
 
 /**
  * Shortest half of a word read as two words typed together ("tvmount"); the word is longer than
@@ -261,13 +248,7 @@ const MIN_HALF = 2;
  */
 function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [string, string] | undefined {
   if (text.length <= 2 * MIN_HALF || !LETTERS.test(text)) return undefined;
-  const dict = index.dictionary;
-  const wordsOf = (half: string): number[] => {
-    const ids = new Set(index.stems.get(analyzer.stem(half)) ?? []);
-    const id = dict.id(half);
-    if (id >= 0) ids.add(id);
-    return [...ids];
-  };
+  const wordsOf = (half: string): number[] => index.wordsOf(half, analyzer.stem(half));
   let best: [string, string] | undefined;
   let most = 0;
   for (let p = MIN_HALF; p + MIN_HALF <= text.length; p++) {
@@ -323,79 +304,37 @@ function joinedWords(index: SearchIndex, analyzer: Analyzer, a: QueryTerm, b: Qu
   return ids;
 }
 
-/** `query` with terms `at` and `at + 1` read as one word (the synonyms' runs of terms shifted back). */
+/** Runs of terms (synonyms, measures) with every index moved by `move`. */
+function moved<T extends { readonly from: number; readonly to: number }>(
+  runs: readonly T[],
+  move: (k: number, end: boolean) => number,
+): T[] {
+  return runs.map((r) => ({ ...r, from: move(r.from, false), to: move(r.to, true) }));
+}
+
+/** `query` with terms `at` and `at + 1` read as one word (the runs of terms after them shifted back). */
 function joinTerms(analyzer: Analyzer, query: AnalyzedQuery, at: number): AnalyzedQuery {
   const { terms } = query;
   const text = terms[at]!.text + terms[at + 1]!.text;
+  const move = (k: number) => (k > at ? k - 1 : k);
   return {
     ...query,
     terms: [...terms.slice(0, at), { text, stem: analyzer.stem(text), stopWord: false }, ...terms.slice(at + 2)],
-    synonyms: query.synonyms.map((s) => ({ ...s, from: s.from > at ? s.from - 1 : s.from, to: s.to > at ? s.to - 1 : s.to })),
+    synonyms: moved(query.synonyms, move),
+    measures: moved(query.measures, move),
   };
 }
 
-/** `query` with term `i` read as the two words `halves` (the synonyms' runs of terms shifted past it). */
+/** `query` with term `i` read as the two words `halves` (a run of terms ending at it ends at both). */
 function splitTerm(analyzer: Analyzer, query: AnalyzedQuery, i: number, halves: readonly [string, string]): AnalyzedQuery {
   const { terms } = query;
+  const move = (k: number, end: boolean) => (k > i || (end && k === i) ? k + 1 : k);
   return {
     ...query,
     terms: [...terms.slice(0, i), ...halves.map((w) => ({ text: w, stem: analyzer.stem(w), stopWord: false })), ...terms.slice(i + 1)],
-    synonyms: query.synonyms.map((s) => ({ ...s, from: s.from > i ? s.from + 1 : s.from, to: s.to >= i ? s.to + 1 : s.to })),
+    synonyms: moved(query.synonyms, move),
+    measures: moved(query.measures, move),
   };
-}
-
-/** The ranges of one unit the names write, per unit: the document and its range's ends, by document. */
-interface Ranges {
-  docs: number[];
-  lo: number[];
-  hi: number[];
-}
-
-/**
- * The ranges of one unit written in each document's first searched field (the name, by default;
- * see {@link unitRanges}), read once per index on the first query with a number and its unit.
- */
-const nameRanges = perIndex((index: SearchIndex): ReadonlyMap<string, Ranges> => {
-  const out = new Map<string, Ranges>();
-  const field = index.searchable[0];
-  if (field === undefined) return out;
-  for (let d = 0; d < index.items.length; d++) {
-    const value = (index.items[d] as unknown as Record<string, unknown>)[field];
-    if (typeof value !== 'string' || !/\d\D*(?:-|–|—|to)\D*\d/.test(value)) continue;
-    for (const { lo, hi, unit } of unitRanges(normalizeUnits(fold(value)))) {
-      let list = out.get(unit);
-      if (!list) out.set(unit, (list = { docs: [], lo: [], hi: [] }));
-      list.docs.push(d);
-      list.lo.push(lo);
-      list.hi.push(hi);
-    }
-  }
-  return out;
-});
-
-/**
- * Documents whose first searched field (the name, by default) has word `b` right after word
- * `a`: the field that names an item, and the shortest to read.
- */
-export function adjacent(index: SearchIndex, a: number, b: number): number[] {
-  let [da, db] = [index.docs(a), index.docs(b)];
-  if (da.length > db.length) [da, db] = [db, da];
-  const F = index.searchable.length;
-  const { tokens, offsets } = index;
-  const out: number[] = [];
-  for (let j = 0, k = 0; j < da.length; j++) {
-    const d = da[j]!;
-    while (k < db.length && db[k]! < d) k++;
-    if (k >= db.length) break;
-    if (db[k] !== d) continue;
-    for (let t = offsets[d * F]!, hi = offsets[d * F + 1]!; t + 1 < hi; t++) {
-      if (tokens[t] === a && tokens[t + 1] === b) {
-        out.push(d);
-        break;
-      }
-    }
-  }
-  return out;
 }
 
 function addCode(words: number[], codes: number[], word: number, code: number): void {
@@ -509,9 +448,10 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
 /**
  * A query word the catalog does not have (a brand it does not sell: "ridgid drill" where no
  * item says "ridgid") reaches other words only through typos ("rigid"); when none of the items
- * those typos reach holds another query word, they are other products, and the rare typo would
- * outweigh the words the query shares with the items it wants. Such a term then matches no
- * document, provided another term of the query is found as typed (or as its stem or a prefix).
+ * those typos reach holds another query word as typed (or its stem or a prefix), they are other
+ * products, and the rare typo would outweigh the words the query shares with the items it wants
+ * (two such typos keep no item for each other). Such a term then matches no document (and its
+ * count is 0), provided another term of the query is found as typed (or as its stem or a prefix).
  */
 function dropStrangers(
   match: QueryMatch,
@@ -530,8 +470,10 @@ function dropStrangers(
     for (let k = 0; k < touched && !shared; k++) {
       const at = seen[k]! * STRIDE;
       if (codes[at + t] === 0) continue;
-      for (const i of counted) if (i !== t && i < n && codes[at + i] !== 0) shared = true;
+      for (const i of counted) if (i !== t && i < n && codes[at + i] !== 0 && codes[at + i]! <= 2) shared = true;
     }
-    if (!shared) for (let k = 0; k < touched; k++) codes[seen[k]! * STRIDE + t] = 0;
+    if (shared) continue;
+    for (let k = 0; k < touched; k++) codes[seen[k]! * STRIDE + t] = 0;
+    df[t] = 0;
   }
 }

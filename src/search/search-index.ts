@@ -133,7 +133,7 @@ export class SearchIndex {
   /** Unit vectors per document, when an embedder is configured. */
   vectors: readonly Float32Array[] | undefined;
 
-  private constructor(parts: Omit<SearchIndex, 'vectors' | 'docs'>) {
+  private constructor(parts: Omit<SearchIndex, 'vectors' | 'docs' | 'wordsOf'>) {
     this.version = parts.version;
     this.items = parts.items;
     this.paths = parts.paths;
@@ -165,6 +165,22 @@ export class SearchIndex {
     this.namedDf = parts.namedDf;
     this.habits = parts.habits;
     this.vectors = undefined;
+  }
+
+  /**
+   * The indexed words `text` is written as or shares its stem `stem` with: what a word reaches
+   * with no prefix or typo (a synonym's word, a compound's head, a query term's own words).
+   *
+   * @example
+   * ```ts
+   * index.wordsOf('robe', 'robe').map((w) => index.dictionary.words[w]); // ['robe', 'robes']
+   * ```
+   */
+  wordsOf(text: string, stem: string): number[] {
+    const ids = new Set(this.stems.get(stem) ?? []);
+    const id = this.dictionary.id(text);
+    if (id >= 0) ids.add(id);
+    return [...ids];
   }
 
   /** Ascending numbers of the documents containing word `w`. */

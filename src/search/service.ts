@@ -16,7 +16,7 @@ import {
   type SearchQueryInput,
   type SortCriterion,
 } from './query';
-import type { SearchWork } from './work';
+import { addWork, type SearchWork } from './work';
 import { PROFILE_RANKING_RULES, PROFILE_TIE_BREAK, RANKING_RULES, Ranker, type RankingRule, type RankingScoreDetails } from './ranking';
 import { fieldText, SearchIndex } from './search-index';
 import { type NamingHabits, PROFILE_HABITS, SEARCH_PROFILES, type SearchProfile } from './naming';
@@ -231,6 +231,7 @@ export const VIEW_SETTINGS = [
   'maxFacetValues',
   'merchandising',
   'behaviour',
+  'substitutes',
 ] as const;
 
 /**
@@ -329,6 +330,8 @@ export class SearchService {
   #views: LRUCache<string, SearchService> | undefined;
   /** The naming habits of the profile, which the index is built with. */
   readonly #habits: NamingHabits;
+  /** The work of the substitutes' ranking of the search under way, added to its matches' by `#done`. */
+  #lentWork: SearchWork | undefined;
   #work: SearchWork = {
     dictionaryNodes: 0,
     wordsReached: 0,
@@ -633,13 +636,12 @@ export class SearchService {
         const group = merch?.group;
         // Boosted first, buried last (a stable sort keeps the blended order inside each group).
         if (group) kept.sort((a, b) => group[blended.docs[b]!]! - group[blended.docs[a]!]!);
-        docs = kept.map((k) => blended.docs[k]!);
+        docs = withPins(
+          kept.map((k) => blended.docs[k]!),
+          merch,
+        );
         // Where a pinned document sits in the blended list (only pins ask).
         let at: Map<number, number> | undefined;
-        if (merch && merch.pins.length > 0) {
-          const counted = new Set(docs);
-          for (const { doc } of merch.pins) if (!counted.has(doc)) docs.push(doc);
-        }
         let next = 0;
         shown = this.#page(index, merch, query, () => (next < kept.length ? kept[next++] : undefined), {
           doc: (k) => blended.docs[k]!,
@@ -659,10 +661,15 @@ export class SearchService {
             of: (doc) => (at ??= new Map(filled.map((e, k) => [e.doc, k]))).get(doc),
             entry: (k) => filled[k]!,
           });
-          docs = filled.map((e) => e.doc);
-          const counted = new Set(docs);
-          for (const { doc } of merch?.pins ?? []) if (!counted.has(doc)) docs.push(doc);
-          return this.#response(index, docs, shown, query);
+          return this.#response(
+            index,
+            withPins(
+              filled.map((e) => e.doc),
+              merch,
+            ),
+            shown,
+            query,
+          );
         }
         const ordered = ranker.ordered(keep);
         shown = this.#page(
@@ -737,11 +744,12 @@ export class SearchService {
       this.#analyzer.stopWords,
     );
     if (words.length === 0) return found;
-    this.#done(ranker);
+    ranker.release();
     const others = allowed ? allowed.slice() : new Uint8Array(index.items.length).fill(1);
     for (const { doc } of found) others[doc] = 0;
     const lent = this.#analyzer.query(words.join(' '), MAX_QUERY_TERMS);
-    const substitutes = this.#ranker(index, { ...lent, priceIntent: false }, others, [], group);
+    // The words are the catalog's own: as written, no prefix or typo ("shirt" is no "skirt").
+    const substitutes = this.#ranker(index, { ...lent, priceIntent: false, asWritten: true }, others, [], group);
     try {
       // Below the least match: a substitute matches no word of the query.
       const floor = Math.min(...found.map((e) => e.score));
@@ -753,6 +761,7 @@ export class SearchService {
       }
     } finally {
       substitutes.release();
+      this.#lentWork = substitutes.work;
     }
     return found;
   }
@@ -790,7 +799,8 @@ export class SearchService {
   /** Releases a ranker and records the work of its query. */
   #done(ranker: Ranker): void {
     ranker.release();
-    this.#work = ranker.work;
+    this.#work = this.#lentWork ? addWork(ranker.work, this.#lentWork) : ranker.work;
+    this.#lentWork = undefined;
   }
 
   /** A ranker of the query's candidates (every allowed document for a placeholder search). */
@@ -936,4 +946,12 @@ function validateSynonyms(synonyms: Synonyms | undefined, fail: (message: string
     if (!Array.isArray(list) || !list.every((w) => typeof w === 'string' && w.trim() !== ''))
       fail(`synonyms.oneWay[${JSON.stringify(key)}] must be an array of words or phrases, got ${JSON.stringify(list)}`);
   }
+}
+
+/** `docs` and the pinned documents not among them: what totals and facets count (a pin shows whatever the text matched). */
+function withPins(docs: number[], merch: { readonly pins: readonly { readonly doc: number }[] } | undefined): number[] {
+  if (!merch || merch.pins.length === 0) return docs;
+  const counted = new Set(docs);
+  for (const { doc } of merch.pins) if (!counted.has(doc)) docs.push(doc);
+  return docs;
 }

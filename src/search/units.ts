@@ -115,9 +115,12 @@ const NUMBER = String.raw`\d+-\d+/\d+|\d+/\d+|\d+(?:\.\d+)?`;
 const UNIT_WORD = [...CANONICAL].sort((a, b) => b.length - a.length).join('|');
 // A range of one unit: "32 inch - 70 inch", "40-70 inch", "13 inch to 42 inch" (after normalizeUnits).
 const RANGE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}./])(${NUMBER})(?:\s*(${UNIT_WORD})\.?)?\s*(?:-|–|—|to)\s*(${NUMBER})\s*(${UNIT_WORD})(?![\p{L}\p{N}/])`,
+  String.raw`(?<![\p{L}\p{N}./])(${NUMBER})(?:\s*(${UNIT_WORD})\.?)?(\s*(?:-|–|—|to)\s*)(${NUMBER})\s*(${UNIT_WORD})(?![\p{L}\p{N}/])`,
   'gu',
 );
+// A dash with space around it also separates a name's parts ("Series 7 - 65 in. TV"): between
+// two numbers it is a range only when the first one has its unit too.
+const SPACED_DASH = /^\s+[-–—]|[-–—]\s+$/;
 
 /** The value of a number as {@link RANGE} reads it: "1-1/2" is 1.5. */
 function numberValue(text: string): number {
@@ -151,10 +154,47 @@ export interface UnitRange {
 export function unitRanges(text: string): UnitRange[] {
   const out: UnitRange[] = [];
   for (const m of text.matchAll(RANGE)) {
-    if (m[2] !== undefined && m[2] !== m[4]) continue;
+    if (m[2] === undefined ? SPACED_DASH.test(m[3]!) : m[2] !== m[5]) continue;
     const lo = numberValue(m[1]!);
-    const hi = numberValue(m[3]!);
-    if (lo < hi) out.push({ lo, hi, unit: m[4]! });
+    const hi = numberValue(m[4]!);
+    if (lo < hi) out.push({ lo, hi, unit: m[5]! });
+  }
+  return out;
+}
+
+// A number and the unit after it, or the ends of a range of that unit ("32-65 inch").
+const MEASURE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}./])(${NUMBER})(?:\s*(?:-|–|—|to)\s*(${NUMBER}))?\s*(${UNIT_WORD})(?![\p{L}\p{N}])`,
+  'gu',
+);
+
+/** A number a folded text writes with its unit: where it starts and ends in the text, its value, the canonical unit word. */
+export interface Measure {
+  readonly start: number;
+  readonly end: number;
+  readonly value: number;
+  readonly unit: string;
+}
+
+/**
+ * The numbers a folded text writes with a unit after them, its units already canonical
+ * ({@link normalizeUnits}); each end of a range of one unit counts ("32-65 inch" is 32 inch and 65
+ * inch). A fraction or a decimal is one number ("1/2 inch" is half an inch, not 1 and 2 inches).
+ *
+ * @example
+ * ```ts
+ * measures(normalizeUnits('1/2 in. pipe')); // [{ start: 0, end: 3, value: 0.5, unit: 'inch' }]
+ * ```
+ */
+export function measures(text: string): Measure[] {
+  const out: Measure[] = [];
+  for (const m of text.matchAll(MEASURE)) {
+    const unit = m[3]!;
+    out.push({ start: m.index, end: m.index + m[1]!.length, value: numberValue(m[1]!), unit });
+    if (m[2] !== undefined) {
+      const start = m.index + m[0].lastIndexOf(m[2], m[0].length - unit.length);
+      out.push({ start, end: start + m[2].length, value: numberValue(m[2]), unit });
+    }
   }
   return out;
 }

@@ -40,3 +40,17 @@ export interface SearchWork {
   /** Name words read to learn the catalog's model variants (the `variant` rule), once per query word and index version. */
   readonly variantWordsRead: number;
 }
+
+/**
+ * The work of two rankings of one search added up (a short page's matches and its substitutes).
+ *
+ * @example
+ * ```ts
+ * addWork(matches.work, substitutes.work).candidates; // both rankings' candidates
+ * ```
+ */
+export function addWork(a: SearchWork, b: SearchWork): SearchWork {
+  const sum = { ...a };
+  for (const key of Object.keys(sum) as (keyof SearchWork)[]) (sum as Record<keyof SearchWork, number>)[key] += b[key];
+  return sum;
+}

@@ -11,6 +11,9 @@
  *
  * Each variant prints its nDCG@10 per catalog and its difference from the defaults; `--queries`
  * also lists the queries a variant changes most, `--peer` MiniSearch's figures and the defaults' losses to it.
+ * `--fields=name` (or any comma-separated list) makes abkit and MiniSearch search those fields
+ * alone on every catalog: a catalog of titles only, as some stores are, has no brand or category
+ * text for a rule to lean on.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CATALOG_NAMES, type CatalogName, catalogNeed } from '../helpers/catalogs';
@@ -37,10 +40,26 @@ async function subjects(): Promise<Subject[]> {
   return list;
 }
 
+const args = process.argv.slice(2);
+/** `--fields=a,b`: the only fields every engine searches (the catalog's others stay in its items, unsearched). */
+const onlyFields = args
+  .find((a) => a.startsWith('--fields='))
+  ?.slice(9)
+  .split(',')
+  .filter((f) => f !== '');
+
+/** The fields searched on a catalog searching `fields`: all of them, or those of `--fields` it has. */
+function searched(fields: readonly string[]): readonly string[] {
+  if (!onlyFields) return fields;
+  const kept = fields.filter((f) => onlyFields.includes(f));
+  if (kept.length === 0) throw new Error(`--fields=${onlyFields.join(',')}: none of ${fields.join(', ')}`);
+  return kept;
+}
+
 /** MiniSearch's nDCG@10 per query on a subject's tuning half (`--peer`: the losses against it). */
 async function peerPerQuery(s: Subject): Promise<number[]> {
   const { fields, docs } = await judgedCatalog(s.name);
-  const peer = miniSearchOver(docs, fields);
+  const peer = miniSearchOver(docs, searched(fields));
   return Promise.all(s.queries.map(async (q) => ndcgAt(await peer.search(q.query, K), q.judged, K)));
 }
 
@@ -53,7 +72,8 @@ async function perQuery(s: Subject, { habits, ...options }: Options): Promise<nu
   // The service reads its profile's habits when made and builds its index at the first search.
   PROFILE_HABITS[profile] = { ...saved, ...habits };
   try {
-    const engine = abkitEngine(s.catalog, options);
+    const fields = onlyFields && searched((await judgedCatalog(s.name)).fields);
+    const engine = abkitEngine(s.catalog, fields ? { searchableFields: fields, ...options } : options);
     const out: number[] = [];
     for (const q of s.queries) out.push(ndcgAt(await engine.search(q.query, K), q.judged, K));
     return out;
@@ -66,7 +86,6 @@ const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
 const fmt = (n: number) => n.toFixed(3);
 const signed = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(3)}`;
 
-const args = process.argv.slice(2);
 const showQueries = args.includes('--queries');
 const showPeer = args.includes('--peer');
 // `--dump=<file>` writes the defaults' nDCG@10 per query; `--against=<file>` lists the queries that changed since such a file.

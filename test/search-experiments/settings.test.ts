@@ -31,6 +31,7 @@ describe('the search modification type', () => {
             semanticRatio: 0.5,
             merchandising: [{ id: 'tv-week', query: { contains: ['tv'] }, pin: [{ itemId: 'a', position: 1 }] }],
             behaviour: { enabled: true, rerank: { maxShift: 2 } },
+            substitutes: true,
           },
         ]),
       ],
@@ -81,7 +82,7 @@ describe('the search modification type', () => {
     // Every problem at once, each at its path.
     expect(problems({ campaigns: [mixed] })).toEqual([
       'campaigns.0.variationGroups.0.variations.2.modifications.value.rankingRules.1: words is listed twice',
-      'campaigns.0.variationGroups.0.variations.2.modifications.value: unknown key(s) rankinRules; known: catalog, rankingRules, customRanking, synonyms, semanticRatio, merchandising, behaviour',
+      'campaigns.0.variationGroups.0.variations.2.modifications.value: unknown key(s) rankinRules; known: catalog, rankingRules, customRanking, synonyms, semanticRatio, merchandising, behaviour, substitutes',
       "campaigns.0.variationGroups.0.variations.1.modifications.value.catalog: must be absent like variation 0's: the variations of a group apply to the same catalog",
       "campaigns.0.variationGroups.0.variations.3.modifications.type: must be \"search\" like variation 0's: a group testing search settings holds search modifications only (the reference's value {} keeps the catalog's settings)",
     ]);

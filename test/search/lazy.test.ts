@@ -60,7 +60,8 @@ const text = (min: number, max: number) =>
 const itemArb = fc.record({
   name: text(1, 9),
   brand: fc.constantFrom('Apple', 'Samsung', 'Otter', 'Phone'),
-  description: text(0, 14),
+  // Often long enough that the descriptions are prose (over 3 names' mean length: `words`' second rank).
+  description: fc.oneof(text(0, 14), text(20, 40)),
   categories_ids: fc.subarray(CATEGORIES, { minLength: 0, maxLength: 3 }),
   price: fc.constantFrom(5, 10, 10, 20),
   popularity: fc.integer({ min: 0, max: 3 }),

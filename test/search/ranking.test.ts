@@ -577,6 +577,8 @@ describe('matching', () => {
     expect(await order(items, 'ridgid drlil')).toContain('a');
     // A typo whose items also hold another query word is a typo of the word wanted ("rigid foam").
     expect((await order(items, 'ridgid foam'))[0]).toBe('a');
+    // Two such typos meeting in an item keep it for neither: "boadr" (board) as typed would.
+    expect((await order(items, 'ridgid boadr drill')).sort()).toEqual(['c', 'd', 'e']);
   });
 
   it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {
@@ -600,6 +602,8 @@ describe('matching', () => {
     // more often a brand the catalog does not sell, whose tail would outweigh the rest.
     expect(await order(items, 'bathrobe silk')).toEqual(['d']);
     expect((await order(items, 'silk bathrobe for')).sort()).toEqual(['a', 'b', 'd']);
+    // A shop's synonym for the word comes first: no compound is guessed.
+    expect(await order([...items, item('e', 'Spa Gown')], 'bathrobe', { synonyms: { oneWay: { bathrobe: ['gown'] } } })).toEqual(['e']);
     // The longest head first: "rainscarf" is a kind of "scarf" (never "arf").
     expect(await order([...items, item('e', 'Arf Toy')], 'rainscarf')).toEqual(['d']);
     // A word the catalog has (or reaches through a typo) is not split.

@@ -16,6 +16,24 @@ const KITCHEN = [
 ];
 
 describe('substitutes', () => {
+  it('are found by the lent words as written, no prefix or typo, and their ranking counts in the work', async () => {
+    const s = await serviceOf(
+      [
+        item('o1', 'Oxford Shirt'),
+        item('o2', 'Slim Oxford Shirt'),
+        item('l', 'Linen Shirt'),
+        item('k', 'Denim Skirt'),
+        item('d', 'Shirtdress'),
+        item('h', 'Garden Hose'),
+      ],
+      { substitutes: true },
+    );
+    const page = await s.search({ text: 'oxford', hitsPerPage: 10 });
+    expect(ids(page)).toEqual(['o1', 'o2', 'l']);
+    // The matches' two candidates, and the one candidate of "shirt" among the others.
+    expect(s.work.candidates).toBe(3);
+  });
+
   it('fill a short page after every match with the items of the words the matches share, scored below them', async () => {
     const s = await serviceOf(KITCHEN, { substitutes: true, facets: ['brand'] });
     const page = await s.search({ text: 'cookbook', hitsPerPage: 10, showRankingScoreDetails: true });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fold, words } from '../../src/search/analysis';
+import { Analyzer, fold, words } from '../../src/search/analysis';
 import { isUnit, normalizeUnits, UNITS, unitRanges } from '../../src/search/units';
 import { item, serviceOf } from '../helpers/search';
 
@@ -112,8 +112,27 @@ describe('ranges of one unit', () => {
       '2 in. x 4 in. x 8 ft. Stud',
       '10 ft. - 20 in.',
       '70 in. - 32 in.',
+      // A spaced dash after a bare number separates a name's parts.
+      'Series 7 - 65 in. Class 4K TV',
+      'Pack of 4 - 12 in. Tiles',
+      'Extension Cord 16/3 - 25 ft.',
     ])
       expect(ranges(text), text).toEqual([]);
+  });
+
+  it('reads a fraction or a decimal in a query as one number, and both ends of a range', () => {
+    const analyzer = new Analyzer();
+    expect(analyzer.query('1/2 inch hose', 10).measures).toEqual([{ from: 0, to: 1, value: 0.5, unit: 'inch' }]);
+    expect(analyzer.query('hose 5.5 in.', 10).measures).toEqual([{ from: 1, to: 2, value: 5.5, unit: 'inch' }]);
+    expect(analyzer.query('tv mount 32-65 in.', 10).measures).toEqual([
+      { from: 2, to: 2, value: 32, unit: 'inch' },
+      { from: 3, to: 3, value: 65, unit: 'inch' },
+    ]);
+    // Its terms' places once a price word is dropped; none past the terms kept.
+    expect(new Analyzer({ priceWords: ['cheap'] }).query('cheap 55 inch mount', 10).measures).toEqual([
+      { from: 0, to: 0, value: 55, unit: 'inch' },
+    ]);
+    expect(analyzer.query('mount 55 inch', 1).measures).toEqual([]);
   });
 
   it('knows the canonical unit words', () => {
@@ -138,6 +157,9 @@ describe('search meets ranges', () => {
     // The unit measures, it names no item: the head is "mount".
     const { hits } = await service.search({ text: 'tv mount 55 inch', showRankingScoreDetails: true });
     expect(hits[0]?._rankingScoreDetails?.subject?.head).toBe('mount');
+    // A fraction is one number: half an inch is in no 3/4 to 4 inch range (1 and 2 inches are).
+    const clamps = await serviceOf([item('clamp', 'Hose Clamp Fits 3/4 in. - 4 in. Hose'), item('hose', 'Garden Hose 1/2 in.')]);
+    expect((await clamps.search({ text: '1/2 inch hose' })).hits.map((h) => h.id)).toEqual(['hose', 'clamp']);
     // Another unit's range is no match: 55 volts is not 55 inches.
     const volts = await serviceOf([item('v', 'Charger 40-70 volt'), item('i', 'Mount 40-70 inch')]);
     expect((await volts.search({ text: '55 inch' })).hits.map((h) => h.id)).toEqual(['i']);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchServiceOptions } from '../../src/index';
 import { Analyzer } from '../../src/search/analysis';
-import { proseFields } from '../../src/search/rules/words';
+import { proseFields } from '../../src/search/prose';
 import { SearchIndex } from '../../src/search/search-index';
 import type { CatalogItem } from '../../src/storage/catalog';
 import { type Item, item, serviceOf } from '../helpers/search';

@@ -3,10 +3,10 @@
  *
  * @module
  */
+import { adjacent } from '../adjacency';
 import type { QueryMatch } from '../matching';
 import type { SearchIndex } from '../search-index';
 import { startsTail } from '../subject';
-import { adjacent } from '../matching';
 import { isUnit } from '../units';
 
 /** A query term is its head when it says what items are at least this share as often as the term saying it most, and comes later. */
@@ -103,10 +103,7 @@ export function queryHead(index: SearchIndex, match: QueryMatch | undefined, rea
 /** The words a term is typed as or stems to (not its prefixes or typos). */
 function ownWords(index: SearchIndex, match: QueryMatch, t: number): number[] {
   const term = match.query.terms[t]!;
-  const ids = new Set(index.stems.get(term.stem) ?? []);
-  const id = index.dictionary.id(term.text);
-  if (id >= 0) ids.add(id);
-  return [...ids];
+  return index.wordsOf(term.text, term.stem);
 }
 
 /** Whether the names write term `b`'s word right before term `a`'s more often than `a`'s before `b`'s. */

@@ -8,32 +8,12 @@
  *
  * @module
  */
-import type { SearchIndex } from '../search-index';
+import { proseFields } from '../prose';
 import type { Rule } from './rule';
 import { BY_RANKS, detailScore } from './rule';
 
 /** Levels of the weighted `words` rank. */
 const WORD_LEVELS = 1000;
-
-/** How many times longer than the first searched field's a field's mean length is for the field to be prose. */
-export const PROSE_LENGTH_RATIO = 3;
-
-/**
- * The searched fields that are prose, bit f for field f: those (after the first) whose mean
- * length is over {@link PROSE_LENGTH_RATIO} times the first's, a description beside a name.
- * A query word there says less of what the item is than in a label (the name, a brand, a
- * category): a description tells what the item goes with, is compared to, fits. Measured on
- * the judged catalogs with descriptions (Best Buy's ~50 words to a name's ~11, the general
- * store's ~48 to ~4): those with only labels (brands, categories, colours of ~1 to 5 words) have none.
- */
-export function proseFields(index: SearchIndex): number {
-  const { averageLength, searchable } = index;
-  let mask = 0;
-  // Beyond 32 fields the postings keep no field masks (see SearchIndex.postingFields).
-  if (searchable.length > 32) return 0;
-  for (let f = 1; f < searchable.length; f++) if (averageLength[f]! > PROSE_LENGTH_RATIO * averageLength[0]!) mask |= 1 << f;
-  return mask;
-}
 
 export const words: Rule = {
   name: 'words',
@@ -75,12 +55,12 @@ export const words: Rule = {
       ...(prose === 0
         ? {}
         : {
-            bound({ fieldsLow }) {
+            bound({ outsideLow }) {
               for (let c = 0; c < q.size; c++) {
                 let outside = 0;
                 // A term counts where a word it reaches without a typo (as typed, a stem, a prefix, a synonym) is in a
                 // field that is not prose: a name's word a typo away says less than the word in a description.
-                for (const t of counted) if (cands.codes[c * n + t]! !== 0 && (fieldsLow[c * n + t]! & ~prose) !== 0) outside++;
+                for (const t of counted) if (cands.codes[c * n + t]! !== 0 && outsideLow[c * n + t] === 1) outside++;
                 ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside;
               }
             },
