@@ -97,6 +97,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   const allowed: number[] = [];
   // Words a far first key reaches, and their codes, in turn.
   const farKeys: number[] = [];
+  const retries: (() => QueryMatch | undefined)[] = [];
   for (let i = 0; i < n; i++) {
     const term = terms[i]!;
     const codes = new Map<number, number>();
@@ -153,19 +154,34 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     }
     // Else a word the catalog has nowhere, not even a typo away, is misspelt more than its length
     // usually allows (or names what the catalog does not sell: see dropStrangers), or, failing
-    // that and short enough to be a fragment, half of a word typed in two with a typo.
+    // that and short enough to be a fragment, half of a word typed in two with a typo (once every
+    // term is read: see below).
     const more = LETTERS.test(term.text) ? unknownWordTypos(term.text.length) : 0;
-    if (lost && more > typos) {
-      typos = more;
-      find();
-    }
-    if (codes.size === 0 && lost && rewrites < STRIDE && term.text.length < MIN_INNER_PREFIX) {
-      const at = splitWord(index, analyzer, terms, i, true, work);
-      if (at >= 0) return reread(joinTerms(analyzer, query, at));
-    }
+    const retry = (): QueryMatch | undefined => {
+      if (more > typos) {
+        typos = more;
+        find();
+        allowed[i] = typos;
+        termWords[i] = [...codes.keys()];
+        termCodes[i] = [...codes.values()];
+      }
+      if (codes.size === 0 && rewrites < STRIDE && term.text.length < MIN_INNER_PREFIX) {
+        const at = splitWord(index, analyzer, terms, i, true, work);
+        if (at >= 0) return reread(joinTerms(analyzer, query, at));
+      }
+      return undefined;
+    };
+    if (lost) retries.push(retry);
     allowed.push(typos);
     termWords.push([...codes.keys()]);
     termCodes.push([...codes.values()]);
+  }
+  // Only the one word of the query that reaches nothing: two or more such words are more likely
+  // a name the catalog does not have ("ralph lauren" where no item says it) than as many slips,
+  // and their typos would reach other products.
+  if (retries.length === 1) {
+    const other = retries[0]!();
+    if (other) return other;
   }
   // Two query words written as one in the catalog ("shower head" finds "showerhead", "ear buds"
   // "earbuds"): the joined word, or a word of its stem, matches both terms, as a synonym does.

@@ -74,6 +74,10 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order(items, 'tnet')).toEqual(['b']);
     expect(await order([...items, item('e', 'Dome Light')], 'dome tnet')).toEqual(['b', 'e']);
     expect(await order(items, 'lifrprof case')).toEqual(['c', 'd']);
+    // Not when two query words reach nothing: more likely a name the catalog does not have than two slips.
+    const shirts = [item('a', 'Oxford Shirt'), item('b', 'Rally Shirt')];
+    expect(await order(shirts, 'ralph shirt')).toEqual(['b', 'a']);
+    expect(await order(shirts, 'ralph lauren shirt', { rankingRules: ['words', 'typo'] })).toEqual(['a', 'b']);
     // A word the catalog has is not read as another: "tent" reaches no "test", "dome" no "home".
     expect(await order([...items, item('e', 'Test Kit'), item('f', 'Home Decor')], 'dome tent')).toEqual(['b']);
   });
