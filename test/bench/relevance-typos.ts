@@ -13,7 +13,8 @@
  * ```sh
  * npx tsx test/bench/relevance-typos.ts                 # 5 seeds
  * npx tsx test/bench/relevance-typos.ts --seeds=10 --by # more seeds; breakdowns by length, position, first letter
- * npx tsx test/bench/relevance-typos.ts --worst=20      # the typo'd queries abkit loses most to MiniSearch on
+ * npx tsx test/bench/relevance-typos.ts --worst=20 --kind=split # the typo'd queries abkit loses most to MiniSearch on (of one kind)
+ * npx tsx test/bench/relevance-typos.ts --dump=/tmp/a.json   # then, after a code change: --against=/tmp/a.json
  * npx tsx test/bench/relevance-typos.ts '{"matchingStrategy":"last"}' # a variant's abkit figures (SearchService options)
  * ```
  */
