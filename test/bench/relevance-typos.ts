@@ -1,6 +1,6 @@
 /**
- * Tuning only: how abkit and MiniSearch hold up when the judged queries are misspelt. For each
- * TUNING half (never a held-out file), every query is rewritten with one realistic typo per kind
+ * Tuning (and, with `--held-out`, the final measure): how abkit and MiniSearch hold up when the judged queries are misspelt. For each
+ * TUNING half (the held-out ones only with `--held-out`), every query is rewritten with one realistic typo per kind
  * and seed, and both engines are measured (nDCG@10) against the same judgments: the shopper's
  * intent is unchanged, only the spelling.
  *
@@ -16,6 +16,7 @@
  * npx tsx test/bench/relevance-typos.ts --worst=20 --kind=split # the typo'd queries abkit loses most to MiniSearch on (of one kind)
  * npx tsx test/bench/relevance-typos.ts --dump=/tmp/a.json   # then, after a code change: --against=/tmp/a.json
  * npx tsx test/bench/relevance-typos.ts '{"matchingStrategy":"last"}' # a variant's abkit figures (SearchService options)
+ * npx tsx test/bench/relevance-typos.ts --held-out      # the held-out halves: once, at the end of a change
  * ```
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ import { nearKeys } from '../../src/search/typos';
 import { CATALOG_NAMES, type CatalogName, catalogNeed } from '../helpers/catalogs';
 import { judgedCatalog } from './relevance-catalogs';
 import { abkitEngine, type Engine, miniSearchOver } from './relevance-engines';
-import { type JudgedQuery, readCatalogQueries, readJudgedQueries } from './relevance-judgments';
+import { type JudgedQuery, readCatalogQueries, readHoldoutQueries, readJudgedQueries } from './relevance-judgments';
 import { ndcgAt, seededRandom } from './relevance-metrics';
 
 const K = 10;
@@ -153,7 +154,13 @@ async function subjects(): Promise<Subject[]> {
       name,
       catalog,
       peer: miniSearchOver(docs, fields),
-      queries: name === 'bestbuy' ? readJudgedQueries() : readCatalogQueries(name, 'tuning'),
+      queries: heldOut
+        ? name === 'bestbuy'
+          ? readHoldoutQueries()
+          : readCatalogQueries(name, 'holdout')
+        : name === 'bestbuy'
+          ? readJudgedQueries()
+          : readCatalogQueries(name, 'tuning'),
     });
   }
   return out;
@@ -242,6 +249,8 @@ const args = process.argv.slice(2);
 const seeds = Number(args.find((a) => a.startsWith('--seeds='))?.slice(8) ?? 5);
 const worst = Number(args.find((a) => a.startsWith('--worst='))?.slice(8) ?? 0);
 const by = args.includes('--by');
+// `--held-out`: the held-out halves, measured once a change is done (never to choose one).
+const heldOut = args.includes('--held-out');
 // `--kind=<kind>` keeps only that kind's trials in the `--worst` list.
 const onlyKind = args.find((a) => a.startsWith('--kind='))?.slice(7);
 // `--dump=<file>` writes abkit's typo'd nDCG@10 per trial; `--against=<file>` compares a code change with such a file.
@@ -253,7 +262,9 @@ const peerCache = new Map<string, number>();
 const base = await measure(all, seeds, {}, peerCache);
 const names = all.map((s) => s.name);
 
-console.log(`${seeds} seeds; one typo per query, kind and seed; nDCG@10 against the unchanged judgments (tuning halves only).`);
+console.log(
+  `${seeds} seeds; one typo per query, kind and seed; nDCG@10 against the unchanged judgments (${heldOut ? 'held-out' : 'tuning'} halves).`,
+);
 table('Per catalog (every kind)', base, (t) => t.catalog, names);
 table('Per kind (every catalog)', base, (t) => t.typo.kind, TYPO_KINDS);
 for (const name of names)
