@@ -432,17 +432,7 @@ console.log(inSample.join('\n'));
  * on which they differ, weighted by the gain at stake at the upper one's place; "wrong" when the
  * lower grade is above. A rule that is seldom wrong leaves a blend little to correct.
  */
-const CASCADE_ORDER: readonly Signal[] = [
-  'words',
-  'typo',
-  'exactness',
-  'subject',
-  'proximity',
-  'bm25',
-  'nameCoverage',
-  'textCoverage',
-  'attribute',
-];
+const CASCADE_ORDER: readonly Signal[] = SIGNALS.filter((s) => s !== 'matched' && s !== 'headNames');
 console.log('\nWho decides the cascade’s first ten (gain-weighted pairs it orders; share wrong):');
 for (const n of names) {
   const decided = new Map<string, { right: number; wrong: number }>();
