@@ -149,7 +149,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     if (lost && rewrites < STRIDE) {
       const halves = n < STRIDE ? runTogether(index, analyzer, term.text) : undefined;
       if (halves) return reread(splitTerm(analyzer, query, i, halves));
-      const at = splitWord(index, analyzer, terms, i, term.text.length < 4, work);
+      const at = splitWord(index, terms, i, term.text.length < 4, work);
       if (at >= 0) return reread(joinTerms(analyzer, query, at));
     }
     // Else a word the catalog has nowhere, not even a typo away, is misspelt more than its length
@@ -166,7 +166,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
         termCodes[i] = [...codes.values()];
       }
       if (codes.size === 0 && rewrites < STRIDE && term.text.length < MIN_INNER_PREFIX) {
-        const at = splitWord(index, analyzer, terms, i, true, work);
+        const at = splitWord(index, terms, i, true, work);
         if (at >= 0) return reread(joinTerms(analyzer, query, at));
       }
       return undefined;
@@ -287,7 +287,6 @@ function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [str
  */
 function splitWord(
   index: SearchIndex,
-  analyzer: Analyzer,
   terms: AnalyzedQuery['terms'],
   i: number,
   typos: boolean,
