@@ -285,13 +285,7 @@ function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [str
  * joined, reach a word as typed (or by a prefix), or with `typos`, with the typos the joined
  * word's length allows (the next term tried before the previous one); else -1.
  */
-function splitWord(
-  index: SearchIndex,
-  terms: AnalyzedQuery['terms'],
-  i: number,
-  typos: boolean,
-  work: LookupWork,
-): number {
+function splitWord(index: SearchIndex, terms: AnalyzedQuery['terms'], i: number, typos: boolean, work: LookupWork): number {
   for (const at of [i, i - 1]) {
     if (at < 0 || at + 1 >= terms.length) continue;
     const joined = terms[at]!.text + terms[at + 1]!.text;
