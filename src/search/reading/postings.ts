@@ -18,8 +18,8 @@ export interface PostingFacts {
   readonly flagsAll: Uint8Array;
   /** The term's best place: field rank << 8 | position (0xffff: none). */
   readonly place: Uint16Array;
-  /** 1 where a word the term reaches without a typo is in a searched field that is not prose (see `proseFields`); all 0 without prose fields. */
-  readonly outsideLow: Uint8Array;
+  /** Per candidate, its counted terms a word reaches without a typo in a searched field that is not prose (see `proseFields`); all 0 without prose fields. */
+  readonly outside: Uint8Array;
   /** The term's words' postings here, as a list in `entries` (posting, next entry; -1 at the end): `first` is its first entry. */
   readonly first: Int32Array;
   readonly entries: Int32Array;
@@ -33,6 +33,7 @@ export interface PostingFacts {
 
 const BOUND_BYTES = new Scratch(Uint8Array);
 const BOUND_PLACES = new Scratch(Uint16Array);
+const OUTSIDE_SEEN = new Scratch(Uint16Array);
 const BOUND_SUMS = new Scratch(Float64Array);
 const BOUND_FIRST = new Scratch(Int32Array);
 const BOUND_ENTRIES = new Scratch(Int32Array);
@@ -48,13 +49,17 @@ export function readPostings(q: RankQuery): PostingFacts {
   for (let c = 0; c < size; c++) at[docs[c]!] = c;
   // Views of one scratch array per type (each typed array of more than 64 bytes costs an allocation outside the heap).
   const prose = proseFields(index);
-  const bytes = BOUND_BYTES.take(3 * size * n + 2 * size).fill(0);
+  const bytes = BOUND_BYTES.take(2 * size * n + 3 * size).fill(0);
   const flagsLow = bytes.subarray(0, size * n);
   const flagsAll = bytes.subarray(size * n, 2 * size * n);
-  const outsideLow = bytes.subarray(2 * size * n, 3 * size * n);
   const place = BOUND_PLACES.take(size * n).fill(0xffff);
-  const start = bytes.subarray(3 * size * n, 3 * size * n + size);
-  const lengths = bytes.subarray(3 * size * n + size);
+  const start = bytes.subarray(2 * size * n, 2 * size * n + size);
+  const lengths = bytes.subarray(2 * size * n + size, 2 * size * n + 2 * size);
+  const outside = bytes.subarray(2 * size * n + 2 * size);
+  // A term found outside prose in a candidate counts once there: its bit in the candidate's row (at most 10 terms).
+  const outsideSeen = prose === 0 ? undefined : OUTSIDE_SEEN.take(size).fill(0);
+  let countedBits = 0;
+  for (const t of q.counted) countedBits |= 1 << t;
   const sums = BOUND_SUMS.take(2 * size).fill(0);
   const covered = sums.subarray(0, size);
   const textCovered = sums.subarray(size);
@@ -97,7 +102,10 @@ export function readPostings(q: RankQuery): PostingFacts {
           flagsAll[r]! |= flags;
           if (code <= STEM) {
             flagsLow[r]! |= flags;
-            if (prose !== 0 && (postingFields[k]! & ~prose) !== 0) outsideLow[r] = 1;
+            if (outsideSeen && (postingFields[k]! & ~prose) !== 0 && (countedBits & ~outsideSeen[c]! & (1 << i)) !== 0) {
+              outsideSeen[c]! |= 1 << i;
+              outside[c]!++;
+            }
           }
           if (postingPlace[k]! < place[r]!) place[r] = postingPlace[k]!;
           // Two numbers per entry: the posting, the next entry.
@@ -116,5 +124,5 @@ export function readPostings(q: RankQuery): PostingFacts {
     for (let c = 0; c < size; c++) at[docs[c]!] = -1;
   }
   q.counts.boundPostings = read;
-  return { flagsLow, flagsAll, place, outsideLow, first, entries, start, lengths, covered, textCovered };
+  return { flagsLow, flagsAll, place, outside, first, entries, start, lengths, covered, textCovered };
 }

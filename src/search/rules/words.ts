@@ -55,14 +55,10 @@ export const words: Rule = {
       ...(prose === 0
         ? {}
         : {
-            bound({ outsideLow }) {
-              for (let c = 0; c < q.size; c++) {
-                let outside = 0;
-                // A term counts where a word it reaches without a typo (as typed, a stem, a prefix, a synonym) is in a
-                // field that is not prose: a name's word a typo away says less than the word in a description.
-                for (const t of counted) if (cands.codes[c * n + t]! !== 0 && outsideLow[c * n + t] === 1) outside++;
-                ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside;
-              }
+            // A term counts where a word it reaches without a typo (as typed, a stem, a prefix, a synonym) is in a
+            // field that is not prose: a name's word a typo away says less than the word in a description.
+            bound({ outside }) {
+              for (let c = 0; c < q.size; c++) ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside[c]!;
             },
           }),
       score: {
