@@ -17,11 +17,11 @@ export const PROSE_LENGTH_RATIO = 3;
  * the judged catalogs with descriptions (Best Buy's ~50 words to a name's ~11, the general
  * store's ~48 to ~4): those with only labels (brands, categories, colours of ~1 to 5 words) have none.
  */
-export function proseFields(index: SearchIndex): number {
-  const { averageLength, searchable } = index;
+export function proseFields(index: Pick<SearchIndex, 'averageLength'>): number {
+  const { averageLength } = index;
   let mask = 0;
   // Beyond 32 fields the postings keep no field masks (see SearchIndex.postingFields).
-  if (searchable.length > 32) return 0;
-  for (let f = 1; f < searchable.length; f++) if (averageLength[f]! > PROSE_LENGTH_RATIO * averageLength[0]!) mask |= 1 << f;
+  if (averageLength.length > 32) return 0;
+  for (let f = 1; f < averageLength.length; f++) if (averageLength[f]! > PROSE_LENGTH_RATIO * averageLength[0]!) mask |= 1 << f;
   return mask;
 }

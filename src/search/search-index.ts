@@ -17,6 +17,7 @@ import { Growable, zeroed } from './growable';
 import { type NamingHabits, PROFILE_HABITS } from './naming';
 import { pathIndexSteps, type PathIndex } from './path-index';
 import { fieldWords, namesWhatItIs, NO_SPAN, saysWhatItIs } from './subject';
+import { proseFields } from './prose';
 import { runInSlices } from '../slices';
 import { VALUE_SEPARATOR } from './units';
 
@@ -41,6 +42,8 @@ export const START_POSITIONS = 8;
 export const SAYS_WHAT = 4;
 /** {@link SearchIndex.postingFlags}: the word is somewhere it names what the document is (a name phrase's head, the category's type word). */
 export const NAMES_WHAT = 8;
+/** {@link SearchIndex.postingFlags}: the word is in a searched field that is not prose (see prose.ts; none without prose fields). */
+export const OUTSIDE_PROSE = 16;
 /** Largest count kept per posting in {@link SearchIndex.postingTf} and {@link SearchIndex.postingTfFirst} (a larger count reads as unknown). */
 export const MAX_POSTING_TF = 0xff;
 
@@ -452,6 +455,7 @@ function* fillPostings(
   >
 > {
   const { searchable, fieldRank, fieldWeight, averageLength, subjectSpans, nameHeads, wordList } = at;
+  const prose = proseFields({ averageLength });
   const F = searchable.length;
   const W = wordList.length;
   const total = postingStart[W]!;
@@ -535,7 +539,7 @@ function* fillPostings(
     for (const w of seen) {
       const k = filled[w]!++;
       postingDocs[k] = d;
-      postingFlags[k] = flags[w]!;
+      postingFlags[k] = flags[w]! | (prose !== 0 && (fields[w]! & ~prose) !== 0 ? OUTSIDE_PROSE : 0);
       postingPlace[k] = place[w]!;
       postingTfFirst[k] = Math.min(tfFirst[w]!, MAX_POSTING_TF);
       postingTf[k] = Math.min(tf[w]!, MAX_POSTING_TF);

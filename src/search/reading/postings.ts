@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { proseFields } from '../prose';
 import { perIndex, Scratch } from '../scratch';
 import { MAX_POSTING_TF, type SearchIndex, START_POSITIONS } from '../search-index';
 import { STEM } from './model-words';
@@ -18,8 +17,6 @@ export interface PostingFacts {
   readonly flagsAll: Uint8Array;
   /** The term's best place: field rank << 8 | position (0xffff: none). */
   readonly place: Uint16Array;
-  /** Per candidate, its counted terms a word reaches without a typo in a searched field that is not prose (see `proseFields`); all 0 without prose fields. */
-  readonly outside: Uint8Array;
   /** The term's words' postings here, as a list in `entries` (posting, next entry; -1 at the end): `first` is its first entry. */
   readonly first: Int32Array;
   readonly entries: Int32Array;
@@ -33,7 +30,6 @@ export interface PostingFacts {
 
 const BOUND_BYTES = new Scratch(Uint8Array);
 const BOUND_PLACES = new Scratch(Uint16Array);
-const OUTSIDE_SEEN = new Scratch(Uint16Array);
 const BOUND_SUMS = new Scratch(Float64Array);
 const BOUND_FIRST = new Scratch(Int32Array);
 const BOUND_ENTRIES = new Scratch(Int32Array);
@@ -48,18 +44,12 @@ export function readPostings(q: RankQuery): PostingFacts {
   const at = candidateScratch(index);
   for (let c = 0; c < size; c++) at[docs[c]!] = c;
   // Views of one scratch array per type (each typed array of more than 64 bytes costs an allocation outside the heap).
-  const prose = proseFields(index);
-  const bytes = BOUND_BYTES.take(2 * size * n + 3 * size).fill(0);
+  const bytes = BOUND_BYTES.take(2 * size * n + 2 * size).fill(0);
   const flagsLow = bytes.subarray(0, size * n);
   const flagsAll = bytes.subarray(size * n, 2 * size * n);
   const place = BOUND_PLACES.take(size * n).fill(0xffff);
   const start = bytes.subarray(2 * size * n, 2 * size * n + size);
-  const lengths = bytes.subarray(2 * size * n + size, 2 * size * n + 2 * size);
-  const outside = bytes.subarray(2 * size * n + 2 * size);
-  // A term found outside prose in a candidate counts once there: its bit in the candidate's row (at most 10 terms).
-  const outsideSeen = prose === 0 ? undefined : OUTSIDE_SEEN.take(size).fill(0);
-  let countedBits = 0;
-  for (const t of q.counted) countedBits |= 1 << t;
+  const lengths = bytes.subarray(2 * size * n + size);
   const sums = BOUND_SUMS.take(2 * size).fill(0);
   const covered = sums.subarray(0, size);
   const textCovered = sums.subarray(size);
@@ -69,17 +59,7 @@ export function readPostings(q: RankQuery): PostingFacts {
   // Each entry is written before it is read.
   const entries = BOUND_ENTRIES.take(2 * total);
   let used = 0;
-  const {
-    postingStart,
-    postingDocs,
-    postingFlags,
-    postingPositions,
-    postingStarts,
-    postingPlace,
-    postingTfFirst,
-    postingTf,
-    postingFields,
-  } = index;
+  const { postingStart, postingDocs, postingFlags, postingPositions, postingStarts, postingPlace, postingTfFirst, postingTf } = index;
   const wordList = index.dictionary.words;
   let read = 0;
   try {
@@ -100,13 +80,7 @@ export function readPostings(q: RankQuery): PostingFacts {
           if (code === 0) continue;
           const r = c * n + i;
           flagsAll[r]! |= flags;
-          if (code <= STEM) {
-            flagsLow[r]! |= flags;
-            if (outsideSeen && (postingFields[k]! & ~prose) !== 0 && (countedBits & ~outsideSeen[c]! & (1 << i)) !== 0) {
-              outsideSeen[c]! |= 1 << i;
-              outside[c]!++;
-            }
-          }
+          if (code <= STEM) flagsLow[r]! |= flags;
           if (postingPlace[k]! < place[r]!) place[r] = postingPlace[k]!;
           // Two numbers per entry: the posting, the next entry.
           entries[used] = k;
@@ -124,5 +98,5 @@ export function readPostings(q: RankQuery): PostingFacts {
     for (let c = 0; c < size; c++) at[docs[c]!] = -1;
   }
   q.counts.boundPostings = read;
-  return { flagsLow, flagsAll, place, outside, first, entries, start, lengths, covered, textCovered };
+  return { flagsLow, flagsAll, place, first, entries, start, lengths, covered, textCovered };
 }

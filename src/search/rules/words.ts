@@ -9,6 +9,7 @@
  * @module
  */
 import { proseFields } from '../prose';
+import { OUTSIDE_PROSE } from '../search-index';
 import type { Rule } from './rule';
 import { BY_RANKS, detailScore } from './rule';
 
@@ -57,8 +58,12 @@ export const words: Rule = {
         : {
             // A term counts where a word it reaches without a typo (as typed, a stem, a prefix, a synonym) is in a
             // field that is not prose: a name's word a typo away says less than the word in a description.
-            bound({ outside }) {
-              for (let c = 0; c < q.size; c++) ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside[c]!;
+            bound({ flagsLow }) {
+              for (let c = 0; c < q.size; c++) {
+                let outside = 0;
+                for (const t of counted) if ((flagsLow[c * n + t]! & OUTSIDE_PROSE) !== 0) outside++;
+                ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside;
+              }
             },
           }),
       score: {
