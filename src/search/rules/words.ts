@@ -47,8 +47,8 @@ export const words: Rule = {
           matched++;
         }
       const level = strategy === 'all' ? 1 : strategy === 'last' ? 1 + weight : 1 + Math.round((WORD_LEVELS * weight) / (totalWeight || 1));
-      // Without prose fields every matched term is outside prose; with them, bound() counts them from the postings.
-      ranks[c] = (level - 1) * per + matched + 1;
+      // Without prose fields every matched term is outside prose; with them, bound() adds those it finds in the postings.
+      ranks[c] = (level - 1) * per + (prose === 0 ? matched : 0) + 1;
     }
     return {
       ...BY_RANKS,
@@ -59,10 +59,11 @@ export const words: Rule = {
             // A term counts where a word it reaches without a typo (as typed, a stem, a prefix, a synonym) is in a
             // field that is not prose: a name's word a typo away says less than the word in a description.
             bound({ flagsLow }) {
-              for (let c = 0; c < q.size; c++) {
+              const terms = Int32Array.from(counted);
+              for (let c = 0, row = 0; c < q.size; c++, row += n) {
                 let outside = 0;
-                for (const t of counted) if ((flagsLow[c * n + t]! & OUTSIDE_PROSE) !== 0) outside++;
-                ranks[c] = ranks[c]! - ((ranks[c]! - 1) % per) + outside;
+                for (let k = 0; k < m; k++) if ((flagsLow[row + terms[k]!]! & OUTSIDE_PROSE) !== 0) outside++;
+                ranks[c]! += outside;
               }
             },
           }),
