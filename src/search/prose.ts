@@ -4,8 +4,6 @@
  *
  * @module
  */
-import type { SearchIndex } from './search-index';
-
 /** How many times longer than the first searched field's a field's mean length is for the field to be prose. */
 export const PROSE_LENGTH_RATIO = 3;
 
@@ -17,7 +15,7 @@ export const PROSE_LENGTH_RATIO = 3;
  * the judged catalogs with descriptions (Best Buy's ~50 words to a name's ~11, the general
  * store's ~48 to ~4): those with only labels (brands, categories, colours of ~1 to 5 words) have none.
  */
-export function proseFields(index: Pick<SearchIndex, 'averageLength'>): number {
+export function proseFields(index: { readonly averageLength: ArrayLike<number> }): number {
   const { averageLength } = index;
   let mask = 0;
   // Beyond 32 fields the postings keep no field masks (see SearchIndex.postingFields).
