@@ -58,7 +58,12 @@ export function fold(text: string): string {
  * ```
  */
 export function words(text: string): string[] {
-  const out = normalizeUnits(fold(text)).match(WORD) ?? [];
+  return wordsOfNormalized(normalizeUnits(fold(text)));
+}
+
+/** {@link words} of a text already folded and with its units made canonical. */
+function wordsOfNormalized(normalized: string): string[] {
+  const out = normalized.match(WORD) ?? [];
   for (let i = 0; i < out.length; i++) if (out[i]!.length > MAX_WORD_LENGTH) out[i] = out[i]!.slice(0, MAX_WORD_LENGTH);
   return out;
 }
@@ -236,14 +241,15 @@ export class Analyzer {
    * ```
    */
   query(text: string, maxTerms: number): AnalyzedQuery {
-    let list = words(text).slice(0, maxTerms);
+    const normalized = normalizeUnits(fold(text));
+    let list = wordsOfNormalized(normalized).slice(0, maxTerms);
     const price = this.#priceWords;
     const priceIntent = price.size > 0 && list.some((w) => price.has(w)) && list.some((w) => !price.has(w) && !this.stopWords.has(w));
     // Each kept word's place among the terms (price words dropped: -1).
     let place = 0;
     const placed = list.map((w) => (priceIntent && price.has(w) ? -1 : place++));
     if (priceIntent) list = list.filter((w) => !price.has(w));
-    const measured = queryMeasures(text, placed);
+    const measured = queryMeasures(normalized, placed);
     const terms = list.map((w) => ({ text: w, stem: this.stem(w), stopWord: this.stopWords.has(w) }));
     const synonyms: { from: number; to: number; words: string[] }[] = [];
     if (this.#synonyms.size > 0) {
@@ -258,11 +264,10 @@ export class Analyzer {
 }
 
 /**
- * The numbers `text` writes with a unit, as query measures: `placed` gives each of its words'
+ * The numbers a query's text (folded, units canonical) writes with a unit, as query measures: `placed` gives each of its words'
  * place among the terms (-1: dropped; words past its end: cut off).
  */
-function queryMeasures(text: string, placed: readonly number[]): QueryMeasure[] {
-  const normalized = normalizeUnits(fold(text));
+function queryMeasures(normalized: string, placed: readonly number[]): QueryMeasure[] {
   const out: QueryMeasure[] = [];
   for (const { start, end, value, unit } of measures(normalized)) {
     const first = normalized.slice(0, start).match(WORD)?.length ?? 0;

@@ -307,10 +307,12 @@ function joinedWords(index: SearchIndex, analyzer: Analyzer, a: QueryTerm, b: Qu
   if (a.stopWord || b.stopWord || !JOINABLE.test(a.text) || !JOINABLE.test(b.text)) return new Set();
   const joined = a.text + b.text;
   const stem = analyzer.stem(joined);
-  const ids = new Set(stem === a.stem || stem === b.stem ? [] : (index.stems.get(stem) ?? []));
-  const id = index.dictionary.id(joined);
-  if (id >= 0) ids.add(id);
-  return ids;
+  // A stem one of the two words has already ("ear" + "s") is no joined word: only the word as written.
+  if (stem === a.stem || stem === b.stem) {
+    const id = index.dictionary.id(joined);
+    return new Set(id >= 0 ? [id] : []);
+  }
+  return new Set(index.wordsOf(joined, stem));
 }
 
 /** Runs of terms (synonyms, measures) with every index moved by `move`. */
