@@ -49,6 +49,7 @@ export type { BehaviourSource, QueryFeedback } from './search/behaviour';
 export type { BehaviourOptions, RerankOptions, RerankDetail } from './search/behaviour-ranking';
 export type { MerchandisingRule, MerchandisingDetail } from './search/merchandising';
 export type { SearchProfile } from './search/naming';
+export type { KeyboardLayout } from './search/typos';
 export type { AuditStore, AuditEntry, AuditWrite } from './storage/audit';
 export type { AccountStore, AccountRecord } from './storage/accounts';
 export type {

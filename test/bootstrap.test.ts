@@ -322,6 +322,7 @@ describe('applyBootstrap: catalogs', () => {
       [{ matchingStrategy: 'any' }, 'matchingStrategy'],
       [{ profile: 'grocery' }, 'profile'],
       [{ substitutes: 'yes' }, 'substitutes'],
+      [{ keyboard: 'dvorak' }, 'keyboard'],
       [{ synonym: {} }, 'search'],
     ] as const) {
       const file = { catalogs: [{ ...withCatalog([]).catalogs[0], search }] };
@@ -452,6 +453,7 @@ describe('the bootstrap file format', () => {
           synonyms: { multiWay: [['tv', 'television']], oneWay: { phone: ['smartphone'] } },
           priceIntent: { words: ['under'], field: 'price' },
           substitutes: true,
+          keyboard: 'azerty',
         },
       },
     ],

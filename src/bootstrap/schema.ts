@@ -13,6 +13,7 @@ import { formatPath, ValidationError, type ErrorDetail } from '../errors';
 import { bucketingConfigSchema } from '../model/bucketing-config';
 import { behaviourSettingsSchema } from '../search/behaviour-ranking';
 import { merchandisingSchema } from '../search/merchandising';
+import { KEYBOARD_LAYOUTS } from '../search/typos';
 import { rankingRulesSchema, sortCriteriaSchema, synonymsShape, wordsSchema } from '../model/search-settings';
 import { zodDetails } from '../validation';
 
@@ -188,6 +189,12 @@ export const catalogSearchSchema = strict({
     ),
   stopWords: words.optional().describe('Words ignored in queries.'),
   synonyms: strict(synonymsShape).optional().describe('Synonyms.'),
+  keyboard: z
+    .enum(KEYBOARD_LAYOUTS)
+    .optional()
+    .describe(
+      'The keyboard layout shoppers type on: a wrong first letter whose key does not touch the right one costs a typo more (qwerty, the default; azerty; qwertz; none: no layout assumed).',
+    ),
   substitutes: z
     .boolean()
     .optional()

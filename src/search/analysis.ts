@@ -7,7 +7,7 @@
  */
 import { stem as porter2 } from 'porter2';
 import { ENGLISH_STOP_WORDS } from './stop-words';
-import { TYPO_MAX_LENGTH } from './typos';
+import { type KeyboardLayout, TYPO_MAX_LENGTH } from './typos';
 import { measures, normalizeUnits } from './units';
 
 /**
@@ -111,6 +111,8 @@ export interface AnalyzerOptions {
    * @defaultValue none
    */
   readonly priceWords?: readonly string[];
+  /** The layout queries are typed on, which decides what a wrong first letter costs (see `KeyboardLayout`). @defaultValue `'qwerty'` */
+  readonly keyboard?: KeyboardLayout;
 }
 
 /**
@@ -192,8 +194,11 @@ export class Analyzer {
   #longest = 0;
   /** Folded words asking for a low price (see {@link AnalyzerOptions.priceWords}). */
   readonly #priceWords: ReadonlySet<string>;
+  /** The layout queries are typed on ({@link AnalyzerOptions.keyboard}). */
+  readonly keyboard: KeyboardLayout;
 
   constructor(options: AnalyzerOptions = {}) {
+    this.keyboard = options.keyboard ?? 'qwerty';
     this.stopWords = new Set((options.stopWords ?? ENGLISH_STOP_WORDS).flatMap((w) => words(w)));
     this.#stemmer = options.stemmer ?? englishStem;
     this.#priceWords = new Set((options.priceWords ?? []).flatMap((w) => words(w)));

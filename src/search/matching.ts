@@ -119,7 +119,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
           if (t === 0) return offer(word, 2);
           const text = dict.words[word]!;
           const whole = withinTypos(term.text, text, t);
-          const cost = firstLetterTypos(term.text, text, t, !whole);
+          const cost = firstLetterTypos(term.text, text, t, !whole, analyzer.keyboard);
           if (cost <= typos) offer(word, whole ? 1 + 2 * cost : 2 + 2 * cost);
           else farKeys.push(word, whole ? 1 + 2 * typos : 2 + 2 * typos);
         };

@@ -21,6 +21,7 @@ import { PROFILE_RANKING_RULES, PROFILE_TIE_BREAK, RANKING_RULES, Ranker, type R
 import { fieldText, SearchIndex } from './search-index';
 import { type NamingHabits, PROFILE_HABITS, SEARCH_PROFILES, type SearchProfile } from './naming';
 import { substituteWords } from './substitutes';
+import { KEYBOARD_LAYOUTS, type KeyboardLayout } from './typos';
 import { dot, unit } from './vectors';
 import { normalizeQuery, type QueryFeedback } from './behaviour';
 import { type Behaviour, type BehaviourOptions, behaviourOf, type RerankOptions, reranked } from './behaviour-ranking';
@@ -208,6 +209,15 @@ export interface SearchServiceOptions {
    * @defaultValue `false`
    */
   substitutes?: boolean;
+  /**
+   * The keyboard layout shoppers type on ({@link abkit/types!KeyboardLayout}): a wrong first letter
+   * whose key does not touch the right one on it costs a typo more ("qatch" reaches a watch, not
+   * a latch, on `qwerty`), unless that is the term's only reading. `none` assumes no layout: a
+   * wrong first letter costs one typo, as any other.
+   * @defaultValue `'qwerty'`
+   * @example `'azerty'` (a French store: "zpple" is a slip for "apple" there)
+   */
+  keyboard?: KeyboardLayout;
 }
 
 /**
@@ -232,6 +242,7 @@ export const VIEW_SETTINGS = [
   'merchandising',
   'behaviour',
   'substitutes',
+  'keyboard',
 ] as const;
 
 /**
@@ -368,6 +379,7 @@ export class SearchService {
       synonyms,
       stemmer,
       priceIntent = {},
+      keyboard = 'qwerty',
     } = options;
     if (!SEARCH_PROFILES.includes(profile)) fail(`profile must be one of ${SEARCH_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
     if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1) fail(`maxFacetValues must be a positive integer, got ${maxFacetValues}`);
@@ -418,6 +430,8 @@ export class SearchService {
     const merchandiser = new Merchandiser(options.merchandising ?? [], fail);
     const behaviour = behaviourOf(options.behaviour, fail);
     if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock must be a function returning epoch milliseconds');
+    if (!(KEYBOARD_LAYOUTS as readonly string[]).includes(keyboard))
+      fail(`keyboard must be one of ${KEYBOARD_LAYOUTS.join(', ')}, got ${JSON.stringify(keyboard)}`);
     if (options.substitutes !== undefined && typeof options.substitutes !== 'boolean')
       fail(`substitutes must be true or false, got ${JSON.stringify(options.substitutes)}`);
     // Price words are dropped from queries only when a rule orders by price in their place.
@@ -426,7 +440,13 @@ export class SearchService {
     this.#options = options;
     this.#maxFacetValues = maxFacetValues;
     this.#refreshMs = refreshIntervalMs;
-    this.#analyzer = new Analyzer({ stopWords, synonyms, stemmer, priceWords: intent ? (intent.words ?? PRICE_INTENT_WORDS) : [] });
+    this.#analyzer = new Analyzer({
+      stopWords,
+      synonyms,
+      stemmer,
+      priceWords: intent ? (intent.words ?? PRICE_INTENT_WORDS) : [],
+      keyboard,
+    });
     this.#priceField = intent ? (intent.field ?? 'price') : undefined;
     this.#rules = [...rankingRules];
     this.#customRanking = criteria;

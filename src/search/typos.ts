@@ -88,32 +88,58 @@ export function withinTypos(term: string, word: string, typos: number): boolean 
   return last[m]! <= typos;
 }
 
-// Where each key sits on a QWERTY keyboard: its row, and its column shifted by the row's stagger.
-const KEY_ROWS: readonly [string, number][] = [
-  ['1234567890', 0],
-  ['qwertyuiop', 0.5],
-  ['asdfghjkl', 0.75],
-  ['zxcvbnm', 1.25],
-];
-const KEYS = new Map<number, [number, number]>();
-KEY_ROWS.forEach(([keys, shift], row) => {
-  for (let i = 0; i < keys.length; i++) KEYS.set(keys.charCodeAt(i), [row, i + shift]);
-});
+/**
+ * The keyboard layout a catalog's shoppers type on, which decides what a wrong first letter costs
+ * (see the `typo` ranking rule): `qwerty` (English and most others), `azerty` (French, Belgian),
+ * `qwertz` (German, Central European), or `none` (no layout assumed: a wrong first letter counts
+ * one typo, as any other letter, whatever key it is).
+ *
+ * @example
+ * ```ts
+ * new SearchService({ catalog, keyboard: 'azerty' });
+ * ```
+ */
+export type KeyboardLayout = 'qwerty' | 'azerty' | 'qwertz' | 'none';
+
+/** Every {@link KeyboardLayout}, the default first. */
+export const KEYBOARD_LAYOUTS = ['qwerty', 'azerty', 'qwertz', 'none'] as const satisfies readonly KeyboardLayout[];
+
+// The digit and letter keys of each layout by row (AZERTY's digits need shift, but sit on the top
+// row), and each row's stagger: its first key's column.
+const STAGGER = [0, 0.5, 0.75, 1.25];
+const ROWS: Readonly<Record<Exclude<KeyboardLayout, 'none'>, readonly string[]>> = {
+  qwerty: ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'],
+  azerty: ['1234567890', 'azertyuiop', 'qsdfghjklm', 'wxcvbn'],
+  qwertz: ['1234567890', 'qwertzuiop', 'asdfghjkl', 'yxcvbnm'],
+};
+
+/** Where each key sits on a layout: its row, and its column shifted by the row's stagger. */
+const KEYS = new Map(
+  Object.entries(ROWS).map(([layout, rows]) => {
+    const keys = new Map<number, [number, number]>();
+    rows.forEach((row, r) => {
+      for (let i = 0; i < row.length; i++) keys.set(row.charCodeAt(i), [r, i + STAGGER[r]!]);
+    });
+    return [layout as KeyboardLayout, keys];
+  }),
+);
 
 /**
- * Whether a slip of the finger from key `a` to key `b` is likely: they touch on a QWERTY
- * keyboard (same row side by side, or the rows above and below), or either is no key of it
- * (another script: no keyboard is assumed).
+ * Whether a slip of the finger from key `a` to key `b` is likely: they touch on the `layout`
+ * (same row side by side, or the rows above and below), or either is no key of it (another
+ * script), or no layout is assumed (`none`).
  *
  * @example
  * ```ts
  * nearKeys('q'.charCodeAt(0), 'w'.charCodeAt(0)); // true
  * nearKeys('q'.charCodeAt(0), 'p'.charCodeAt(0)); // false
+ * nearKeys('z'.charCodeAt(0), 't'.charCodeAt(0), 'qwertz'); // true
  * ```
  */
-export function nearKeys(a: number, b: number): boolean {
-  const p = KEYS.get(a);
-  const q = KEYS.get(b);
+export function nearKeys(a: number, b: number, layout: KeyboardLayout = 'qwerty'): boolean {
+  const keys = KEYS.get(layout);
+  const p = keys?.get(a);
+  const q = keys?.get(b);
   if (!p || !q) return true;
   const dy = Math.abs(p[0] - q[0]);
   const dx = Math.abs(p[1] - q[1]);
@@ -122,7 +148,7 @@ export function nearKeys(a: number, b: number): boolean {
 
 /**
  * The typos of `word` for `term` when a wrong first letter counts two unless its key touches the
- * right one: `typos` (the fewest, as the dictionary found them: of the whole word, or with
+ * right one on the `layout` ({@link nearKeys}): `typos` (the fewest, as the dictionary found them: of the whole word, or with
  * `prefix` of a start of it) or one more when every way within `typos` replaces the first letter
  * by a far key. A shopper rarely misses the first letter ("qatch" is a watch, whose "w" touches
  * the "q", not a batch or a latch), and when one does, a neighbouring key is the likely slip.
@@ -132,13 +158,14 @@ export function nearKeys(a: number, b: number): boolean {
  * firstLetterTypos('qatch', 'watch', 1, false); // 1
  * firstLetterTypos('qatch', 'batch', 1, false); // 2
  * firstLetterTypos('lectric', 'electric', 1, false); // 1: a letter left out, not replaced
+ * firstLetterTypos('zank', 'tank', 1, false, 'qwertz'); // 1: z sits beside t there
  * ```
  */
-export function firstLetterTypos(term: string, word: string, typos: number, prefix: boolean): number {
+export function firstLetterTypos(term: string, word: string, typos: number, prefix: boolean, layout: KeyboardLayout = 'qwerty'): number {
   if (typos === 0 || term.length === 0 || word.length === 0) return typos;
   const a = term.charCodeAt(0);
   const b = word.charCodeAt(0);
-  if (a === b || nearKeys(a, b)) return typos;
+  if (a === b || nearKeys(a, b, layout)) return typos;
   const rest = typos - 1;
   // The first letter left out, one added, or swapped with the second: no far key replaced it.
   if (

@@ -69,6 +69,19 @@ describe('each rule decides between two documents that differ only in what it me
     ]);
   });
 
+  it('typo: which keys touch is the keyboard option\'s layout ("zank" is a sank on QWERTY, a tank on QWERTZ)', async () => {
+    // z touches s on QWERTY and t on QWERTZ, where z and y trade places.
+    const items = [item('a', 'Sank Boat Model'), item('b', 'Tank Top')];
+    expect(await order(items, 'zank')).toEqual(['a']);
+    expect(await order(items, 'zank', { keyboard: 'qwertz' })).toEqual(['b']);
+    // No layout: a wrong first letter is one typo like any other, so both are reached.
+    expect((await order(items, 'zank', { keyboard: 'none' })).sort()).toEqual(['a', 'b']);
+    const catalog = await catalogOf([]);
+    expect(() => new SearchService({ catalog, keyboard: 'dvorak' as 'qwerty' })).toThrow(
+      'SearchService: keyboard must be one of qwerty, azerty, qwertz, none, got "dvorak"',
+    );
+  });
+
   it('typo: a word the catalog has nowhere takes one typo more ("tnet" is a tent; "lifrprof" is a lifeproof)', async () => {
     const items = [item('a', 'Camping Chair'), item('b', 'Dome Tent'), item('c', 'Lifeproof Case'), item('d', 'Phone Case')];
     expect(await order(items, 'tnet')).toEqual(['b']);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedTypos, firstLetterTypos, nearKeys, unknownWordTypos, withinTypos } from '../../src/search/typos';
+import { allowedTypos, firstLetterTypos, type KeyboardLayout, nearKeys, unknownWordTypos, withinTypos } from '../../src/search/typos';
 import { damerau } from '../helpers/damerau';
 
 /** Plain Levenshtein distance (insert, delete, substitute), the reference damerau must never exceed. */
@@ -184,6 +184,21 @@ describe('firstLetterTypos: a wrong first letter counts two unless its key touch
     for (const [a, b] of ['qp', 'qb', 'qs', 'dg', 'lr', 'pb', 'zm']) expect(near(a!, b!), `${a}${b}`).toBe(false);
     expect(near('é', 'b')).toBe(true);
     expect(near('я', 'ш')).toBe(true);
+  });
+
+  it('reads the keys of the layout asked for, and none with none', () => {
+    const near = (a: string, b: string, layout: KeyboardLayout) => nearKeys(a.charCodeAt(0), b.charCodeAt(0), layout);
+    // AZERTY: a and q trade places, z and w too, m closes the middle row.
+    for (const [a, b] of ['az', 'qs', 'qw', 'mp', 'ml', 'wx']) expect(near(a!, b!, 'azerty'), `azerty ${a}${b}`).toBe(true);
+    for (const [a, b] of ['aw', 'as', 'mn', 'qe']) expect(near(a!, b!, 'azerty'), `azerty ${a}${b}`).toBe(false);
+    // QWERTZ: z sits between t and u, y at the bottom left.
+    for (const [a, b] of ['zt', 'zu', 'zh', 'ya', 'yx']) expect(near(a!, b!, 'qwertz'), `qwertz ${a}${b}`).toBe(true);
+    for (const [a, b] of ['zx', 'za', 'yt']) expect(near(a!, b!, 'qwertz'), `qwertz ${a}${b}`).toBe(false);
+    for (const [a, b] of ['qp', 'zm', 'qs']) expect(near(a!, b!, 'none'), `none ${a}${b}`).toBe(true);
+    expect(firstLetterTypos('zank', 'tank', 1, false, 'qwertz')).toBe(1);
+    expect(firstLetterTypos('zank', 'tank', 1, false, 'qwerty')).toBe(2);
+    expect(firstLetterTypos('pusic', 'music', 1, false, 'azerty')).toBe(1);
+    expect(firstLetterTypos('qatch', 'latch', 1, false, 'none')).toBe(1);
   });
 
   it('adds a typo only when every way replaces the first letter by a far key', () => {
