@@ -10,7 +10,8 @@
  * A search profile, the `profile` option of SearchService and of a catalog's search settings:
  *
  * - `neutral` (the default): a name's last word names the item (English compounds end with what
- *   they name: a "Phone **Case**" is a case), its words after "for" or "fits" say what the item
+ *   they name: a "Phone **Case**" is a case; so does the word before a spaced "in", after which a
+ *   finish or a colour follows: "Elongated **Toilet** in White"), its words after "for" or "fits" say what the item
  *   fits, and the query's head term is the last one saying what items are; rules
  *   `['words', 'typo', 'exactness', 'subject', 'priceIntent', 'proximity', 'customRanking', 'bm25', 'attribute']`,
  *   ties by name; no name parts, model numbers or categories read;
@@ -43,6 +44,8 @@ export interface NamingHabits {
   readonly parts: boolean;
   /** "with", "w/", "for" and "compatible" end the phrase before them. */
   readonly phraseWords: boolean;
+  /** A spaced "in" after a word (not a number) ends the phrase before it: what follows is a finish or a colour ("Toilet **in** White"). */
+  readonly inFinish: boolean;
   /** "and" after a word (not a number) ends the phrase before it. */
   readonly andAfterWord: boolean;
   /** A parenthesis, comma or semicolon ends a phrase. */
@@ -61,6 +64,7 @@ const RETAIL: NamingHabits = {
   phraseHeads: true,
   parts: true,
   phraseWords: true,
+  inFinish: true,
   andAfterWord: true,
   punctuation: true,
   categoryType: true,
@@ -78,6 +82,7 @@ export const PROFILE_HABITS: Record<SearchProfile, NamingHabits> = {
     phraseHeads: true,
     parts: false,
     phraseWords: false,
+    inFinish: true,
     andAfterWord: false,
     punctuation: false,
     categoryType: false,

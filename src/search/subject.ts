@@ -49,6 +49,8 @@ const PHRASE_START = new Set(['with', 'w', 'compatible', ...TAIL_START]);
 const LETTERS = /^\p{L}+$/u;
 // Punctuation closing a phrase inside a part: "Moto G (4th Gen)", "Portable Charger, 313 Power Bank".
 const PHRASE_END = /[(),;]/;
+// A spaced "in" after a word: "Toilet in White", not "2-in-1", "In-Ear", "Built-in" or a unit ("52 in Fan").
+const IN_FINISH = /(?<=[^\s\d])\s+in\s+(?=\S)/i;
 /** Name positions past this are never marked as phrase heads (the mask is 32 bits). */
 export const MAX_HEAD_POSITION = 31;
 
@@ -95,6 +97,16 @@ export function nameWords(
       for (let i = 1; i < list.length; i++)
         if ((habits.phraseWords && PHRASE_START.has(list[i]!)) || (habits.andAfterWord && list[i] === 'and' && LETTERS.test(list[i - 1]!)))
           head(out.length + i - 1);
+      if (habits.inFinish && IN_FINISH.test(part)) {
+        const pieces = part.split(IN_FINISH).map(words);
+        if (pieces.reduce((n, p) => n + p.length + 1, -1) === list.length) {
+          let k = out.length - 1;
+          for (const piece of pieces.slice(0, -1)) {
+            head((k += piece.length));
+            k++; // "in"
+          }
+        }
+      }
       if (habits.punctuation && PHRASE_END.test(part)) {
         // Each piece's last word, when the pieces' words are the part's (units may join across a comma).
         const pieces = part.split(PHRASE_END).map(words);

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SearchService } from '../../src/index';
+import { PROFILE_HABITS } from '../../src/search/naming';
+import { nameWords } from '../../src/search/subject';
 import { catalogOf, ids, item, serviceOf } from '../helpers/search';
 
 describe('search profiles', () => {
@@ -14,6 +16,21 @@ describe('search profiles', () => {
       item('c', '52 in. Ceiling Fan in Brushed Nickel'),
     ];
     expect(ids(await (await serviceOf(items)).search({ text: 'ceiling fan' }))[0]).toBe('c');
+  });
+
+  it('"toilet": "… Toilet in White" names a toilet; "… Toilet Seat in White" a seat (a spaced "in" ends the phrase)', async () => {
+    const items = [item('a', 'Round Closed Front Toilet Seat in White'), item('b', 'Two-Piece 1.28 GPF Elongated Toilet in White')];
+    for (const profile of ['neutral', 'retail'] as const)
+      expect(ids(await (await serviceOf(items, { profile })).search({ text: 'toilet' })), profile).toEqual(['b', 'a']);
+    // Not a unit ("52 in Fan") nor a hyphenated "in" ("In-Ear", "2-in-1"): those phrases go on.
+    const heads = (name: string) => {
+      const { words, heads } = nameWords(name, PROFILE_HABITS.neutral);
+      return words.filter((_, k) => heads & (1 << k));
+    };
+    expect(heads('Elongated Toilet in White')).toEqual(['toilet', 'white']);
+    expect(heads('Wireless In-Ear Headphones')).toEqual(['headphones']);
+    expect(heads('2-in-1 Laptop Stand')).toEqual(['stand']);
+    expect(heads('Fits 52 in Fan Blades')).toEqual(['blades']);
   });
 
   it('"20 volt drill": a "20-Volt MAX" drill is no other model of the 20-Volt drills', async () => {
