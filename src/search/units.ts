@@ -1,52 +1,132 @@
 /**
- * Units of measure after a number, one canonical word per unit, so `18V`, `18-Volt` and `18 volts`
- * meet, as do `61in`, `61 in.`, `61"` and `61 inch`. Applied inside {@link words}, so items,
- * queries and autocomplete all get it.
+ * Units of measure after a number, one canonical word (or two: `sq ft`) per unit, so `18V`,
+ * `18-Volt` and `18 volts` meet, as do `61in`, `61 in.`, `61"` and `61 inch`, or `2 cu. ft.` and
+ * `2 cubic feet`. Applied inside {@link words}, so items, queries and autocomplete all get it.
  *
  * @module
  */
 
+// The forms of the length units, which their areas and volumes ("sq ft", "cu yd") reuse.
+const INCH = ['in', 'inch', 'inches'];
+const FOOT = ['ft', 'foot', 'feet'];
+const YARD = ['yd', 'yds', 'yard', 'yards'];
+const METRE = ['m', 'meter', 'meters', 'metre', 'metres'];
+
 /**
- * The unit words, folded, and the canonical word each stands for after a number. A canonical word
- * maps to itself, is no stop word and is its own English stem, so normalizing twice changes
- * nothing and `inch` without a number still meets it.
+ * The unit words and phrases, folded, and the canonical word (or phrase) each stands for after a
+ * number. A canonical word maps to itself, is no stop word and is its own English stem, so
+ * normalizing twice changes nothing and `inch` without a number still meets it. A phrase's words
+ * are one space apart here; a text may join them with a period, a space or a hyphen (`cu. ft.`,
+ * `cu-ft`). An area or a volume keeps its length unit as its last word (`sq ft`, `cu ft`,
+ * `fl oz`), so `8 oz` still meets `8 fl. oz.`. Where the short form is also another word after a
+ * number (`4G` networks, a `42L` suit, `12M` pixels) the short form is canonical and only the
+ * spelled-out forms are rewritten to it: `250 grams` meets `250g` and `5G` stays as written.
  *
  * @example
  * ```ts
- * UNITS['volts']; // 'volt'
+ * UNITS['volts'];        // 'volt'
+ * UNITS['cubic feet'];   // 'cu ft'
  * ```
  */
 export const UNITS: Readonly<Record<string, string>> = Object.freeze({
-  ...family('inch', ['in', 'inch', 'inches']),
-  ...family('ft', ['ft', 'foot', 'feet']),
+  // length
+  ...family('inch', INCH),
+  ...family('ft', FOOT),
+  ...family('yd', YARD),
+  ...family('m', METRE),
+  ...family('mil', ['mil', 'mils']),
+  ...family('mm', ['mm', 'millimeter', 'millimeters', 'millimetre', 'millimetres']),
+  ...family('cm', ['cm', 'centimeter', 'centimeters', 'centimetre', 'centimetres']),
+  ...family('km', ['km', 'kilometer', 'kilometers', 'kilometre', 'kilometres']),
+  // "gauges" is left out: "2 gauges" is more often a count of them.
+  ...family('ga', ['ga', 'gauge', 'awg']),
+  // area and volume
+  ...power('sq', 'inch', INCH),
+  ...power('sq', 'ft', FOOT, ['sqft']),
+  ...power('sq', 'yd', YARD),
+  ...power('sq', 'm', METRE, ['sqm']),
+  ...power('cu', 'inch', INCH),
+  ...power('cu', 'ft', FOOT, ['cuft']),
+  ...power('cu', 'yd', YARD),
+  ...power('cu', 'm', METRE),
+  ...family('gal', ['gal', 'gallon', 'gallons']),
+  ...family('qt', ['qt', 'qts', 'quart', 'quarts']),
+  ...family('pt', ['pt', 'pint', 'pints']),
+  ...family('fl oz', ['fl oz', 'fl ounce', 'fl ounces', 'fluid oz', 'fluid ounce', 'fluid ounces', 'floz']),
+  ...family('l', ['l', 'liter', 'liters', 'litre', 'litres', 'ltr']),
+  ...family('ml', ['ml', 'milliliter', 'milliliters', 'millilitre', 'millilitres']),
+  // weight
+  ...family('lb', ['lb', 'lbs', 'pound', 'pounds']),
+  ...family('oz', ['oz', 'ounce', 'ounces']),
+  ...family('ton', ['ton', 'tons']),
+  ...family('g', ['g', 'gram', 'grams', 'gramme', 'grammes']),
+  ...family('kg', ['kg', 'kgs', 'kilogram', 'kilograms', 'kilogramme', 'kilogrammes']),
+  ...family('mg', ['mg', 'milligram', 'milligrams']),
+  // electricity, power, frequency
   ...family('volt', ['v', 'volt', 'volts']),
   ...family('amp', ['a', 'amp', 'amps', 'ampere', 'amperes']),
   ...family('watt', ['w', 'watt', 'watts']),
-  ...family('mah', ['mah']),
-  ...family('gal', ['gal', 'gallon', 'gallons']),
-  ...family('lb', ['lb', 'lbs', 'pound', 'pounds']),
-  ...family('oz', ['oz', 'ounce', 'ounces']),
+  ...family('kw', ['kw', 'kilowatt', 'kilowatts']),
+  // "a hour" and "w hours" too: "2a hours" is first "2 amp hours", which must read as "2 ah" at once.
+  ...family('ah', ['ah', 'amp hour', 'amp hours', 'amps hour', 'ampere hour', 'ampere hours', 'a hour', 'a hours']),
+  ...family('mah', ['mah', 'milliamp hour', 'milliamp hours']),
+  ...family('wh', ['wh', 'watt hour', 'watt hours', 'w hour', 'w hours']),
+  ...family('kwh', ['kwh', 'kilowatt hour', 'kilowatt hours']),
+  ...family('hp', ['hp', 'horsepower']),
+  ...family('btu', ['btu', 'btus']),
+  ...family('hz', ['hz', 'hertz']),
+  ...family('khz', ['khz', 'kilohertz']),
+  ...family('mhz', ['mhz', 'megahertz']),
+  ...family('ghz', ['ghz', 'gigahertz']),
+  // rates
+  ...family('cfm', ['cfm', 'cubic feet per minute', 'cu ft per minute']),
+  ...family('gpm', ['gpm', 'gallons per minute', 'gallon per minute']),
+  ...family('gpf', ['gpf', 'gallons per flush', 'gallon per flush']),
+  ...family('psi', ['psi', 'pounds per square inch']),
+  ...family('mph', ['mph', 'miles per hour']),
+  ...family('rpm', ['rpm', 'rpms', 'revolutions per minute']),
+  // light, pictures, data
+  ...family('lumen', ['lumen', 'lumens', 'lm']),
+  ...family('megapixel', ['megapixel', 'megapixels', 'mp']),
+  ...family('kb', ['kb', 'kilobyte', 'kilobytes']),
+  ...family('mb', ['mb', 'megabyte', 'megabytes']),
   ...family('gb', ['gb', 'gigabyte', 'gigabytes']),
   ...family('tb', ['tb', 'terabyte', 'terabytes']),
-  ...family('mm', ['mm', 'millimeter', 'millimeters']),
-  ...family('cm', ['cm', 'centimeter', 'centimeters']),
+  // counts
+  ...family('ct', ['ct', 'count', 'counts']),
+  ...family('pack', ['pack', 'packs', 'pk', 'pks']),
 });
 
 function family(canonical: string, forms: readonly string[]): Record<string, string> {
-  return Object.fromEntries(forms.map((f) => [f, canonical]));
+  return Object.fromEntries([canonical, ...forms].map((f) => [f, canonical]));
 }
 
-// Whole numbers of ASCII digits (the replacer skips the digits of a model name such as "s7"),
-// then at most one space or hyphen, then a whole unit word of the table or an inch/foot mark; the
-// ambiguous short words are narrowed in the replacer. Naming the words (not any letter run) and
-// no lookbehind keep this cheap: index builds run it over every item's text.
+/**
+ * The square (`sq`) or cubic (`cu`) unit of a length unit, written `sq` or `square` then a form of
+ * the length ("sq. ft.", "square feet"), or as one word (`attached`: "sqft"). Not "square in":
+ * "4 square in a row".
+ */
+function power(prefix: 'sq' | 'cu', length: string, lengths: readonly string[], attached: readonly string[] = []): Record<string, string> {
+  const word = prefix === 'sq' ? 'square' : 'cubic';
+  const forms = lengths.flatMap((f) => (f === 'in' ? [`${prefix} ${f}`] : [`${prefix} ${f}`, `${word} ${f}`]));
+  return family(`${prefix} ${length}`, [...forms, ...attached]);
+}
+
+// Whole numbers of ASCII digits, not the digits of a model name such as "s7", then at most one
+// space or hyphen, then a whole unit word or phrase of the table (longest first, its words joined
+// by a period, a space or a hyphen) or an inch/foot mark; the ambiguous short words are narrowed
+// in the replacer. Naming the words (not any letter run) keeps this cheap: index builds run it
+// over every item's text. The lookbehind keeps it linear: without it every digit of a run starts
+// a match that rescans the rest of the run (64,000 digits took 10 s).
 const UNIT_AFTER_NUMBER = new RegExp(
-  `([0-9]+)([ -]?)((?:${Object.keys(UNITS)
+  `(?<![\\p{L}\\p{N}])([0-9]+)([ -]?)((?:${Object.keys(UNITS)
     .sort((a, b) => b.length - a.length)
+    .map((unit) => unit.replaceAll(' ', '(?:\\.[ -]?|[ -])'))
     .join('|')})(?!\\p{L})|″|′′|["”]|[′'’](?!\\p{L}))`,
   'gu',
 );
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+// What joins a unit phrase's words in a text, to look the phrase up in the table.
+const PHRASE_JOINT = /[. -]+/g;
 
 /**
  * What joins the values of a list into one searched text (`tags: ['55 in', 'smart']`): a line
@@ -62,21 +142,21 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 export const VALUE_SEPARATOR = '\n';
 
 /**
- * Rewrites the units that directly follow a number in folded text to their canonical word
- * ({@link UNITS}), leaving every other word as it is. `in` counts only attached (`61in`) or
+ * Rewrites the units that directly follow a number in folded text to their canonical word or
+ * phrase ({@link UNITS}), leaving every other word as it is. `in` counts only attached (`61in`) or
  * before a period or the end of a line or of the text (`61 in.`): "7 in this case" keeps its preposition; `a` only
  * attached (`15a`); `w`/`v` not before `/` (`6 w/ case`).
  *
  * @example
  * ```ts
  * normalizeUnits('18-volt drill, 61 in. wide, 5\' 6"'); // '18 volt drill, 61 inch. wide, 5 ft 6 inch'
+ * normalizeUnits('2 cubic feet, 8 fl. oz., 4pk');     // '2 cu ft, 8 fl oz., 4 pack'
  * ```
  */
 export function normalizeUnits(folded: string): string {
   UNIT_AFTER_NUMBER.lastIndex = 0;
   if (!UNIT_AFTER_NUMBER.test(folded)) return folded; // most texts: one scan, no new string
   return folded.replace(UNIT_AFTER_NUMBER, (match, number: string, gap: string, unit: string, at: number, text: string) => {
-    if (at > 0 && LETTER_OR_DIGIT.test(text.charAt(at - 1))) return match; // "s7 in." is a model's digit
     const after = text.charAt(at + match.length);
     let canonical: string | undefined;
     if (unit === '"' || unit === '”' || unit === '″' || unit === '′′') canonical = 'inch';
@@ -87,18 +167,19 @@ export function normalizeUnits(folded: string): string {
       canonical = gap === '' || after === '.' || after === '' || after === '\n' || after === '\r' ? 'inch' : undefined;
     else if (unit === 'a') canonical = gap === '' ? 'amp' : undefined;
     else if (unit === 'w' || unit === 'v') canonical = after === '/' ? undefined : UNITS[unit];
-    else canonical = UNITS[unit];
+    else canonical = UNITS[unit.replace(PHRASE_JOINT, ' ')];
     if (canonical === undefined) return match;
     // A mark may touch the next word (`6"x8"`): the space keeps "inch" from joining it.
     return /\p{L}/u.test(unit) ? `${number} ${canonical}` : `${number} ${canonical} `;
   });
 }
 
-/** The canonical unit words ({@link UNITS}' values). */
+/** The canonical unit words and phrases ({@link UNITS}' values). */
 const CANONICAL = new Set(Object.values(UNITS));
 
 /**
- * Whether a folded word is a canonical unit word ("inch", "ft", "volt": see {@link UNITS}).
+ * Whether a folded word is a canonical unit word ("inch", "ft", "volt", or a phrase: "sq ft";
+ * see {@link UNITS}).
  *
  * @example
  * ```ts

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Analyzer, fold, words } from '../../src/search/analysis';
+import { Analyzer, englishStem, fold, words } from '../../src/search/analysis';
+import { ENGLISH_STOP_WORDS } from '../../src/search/stop-words';
 import { isUnit, normalizeUnits, UNITS, unitRanges } from '../../src/search/units';
 import { item, serviceOf } from '../helpers/search';
 
@@ -44,15 +45,88 @@ describe('units after a number', () => {
     expect(words('0\nv')).toEqual(['0', 'v']); // nor a line break (it joins a list's values)
   });
 
-  it('keeps canonical words canonical and stems them to themselves', () => {
+  it('keeps canonical words canonical, stems them to themselves and stops none', () => {
     for (const canonical of new Set(Object.values(UNITS))) {
       expect(UNITS[canonical], canonical).toBe(canonical);
-      expect(words(`7 ${canonical}`), canonical).toEqual(['7', canonical]);
+      expect(words(`7 ${canonical}`), canonical).toEqual(['7', ...canonical.split(' ')]);
+      for (const word of canonical.split(' ')) {
+        expect(englishStem(word), canonical).toBe(word);
+        expect(ENGLISH_STOP_WORDS, canonical).not.toContain(word);
+      }
     }
   });
 
+  it('meets spelled-out and abbreviated units, two-word ones too', () => {
+    const cases: [string[], string][] = [
+      [['2 cu. ft.', '2 cu ft', '2 cu.ft.', '2-cu-ft', '2 cubic feet', '2 Cubic Foot', '2cuft', '2 cu. feet'], '2 cu ft'],
+      [['15 sq. ft.', '15 sq ft', '15 square feet', '15-Square-Foot', '15sqft', '15 sq.ft'], '15 sq ft'],
+      [['9 sq. yd.', '9 square yards'], '9 sq yd'],
+      [['4 sq in', '4 sq. in.', '4 square inches', '4 sq inch'], '4 sq inch'],
+      [['10 sq m', '10 sq. meters', '10 square meters', '10 square metres', '10sqm'], '10 sq m'],
+      [['3 cu. yd.', '3 cubic yards', '3 cu yards'], '3 cu yd'],
+      [['2 cu m', '2 cubic metres'], '2 cu m'],
+      [['8 fl. oz.', '8 fl oz', '8 fluid ounces', '8-Fluid-Ounce', '8floz', '8 fl.oz'], '8 fl oz'],
+      [['1 qt.', '1 quart', '1-Quart'], '1 qt'],
+      [['2 pt', '2 pints'], '2 pt'],
+      [['50 yd.', '50 yards', '50-Yard', '50 yds'], '50 yd'],
+      [['6 mil', '6 mils'], '6 mil'],
+      [['12-Gauge', '12 ga.', '12 gauge', '12 AWG'], '12 ga'],
+      [['1000 Lumens', '1000 lm', '1000-Lumen'], '1000 lumen'],
+      [['80 CFM', '80 cubic feet per minute'], '80 cfm'],
+      [['3000 PSI', '3000 pounds per square inch'], '3000 psi'],
+      [['2 HP', '2 horsepower'], '2 hp'],
+      [['36000 BTU', '36000 btus'], '36000 btu'],
+      [['1 gpf', '1 gallons per flush'], '1 gpf'],
+      [['2 gpm', '2 gallons per minute'], '2 gpm'],
+      [['25 mph', '25 miles per hour'], '25 mph'],
+      [['3000 rpm', '3000 RPMs', '3000 revolutions per minute'], '3000 rpm'],
+      [['5ah', '5 Ah', '5-Amp Hour', '5 amp hours', '5a hours'], '5 ah'],
+      [['100wh', '100 watt-hours', '100w hours'], '100 wh'],
+      [['3000 mAh', '3000 milliamp hours'], '3000 mah'],
+      [['2 kw', '2 kilowatts'], '2 kw'],
+      [['60 Hz', '60 hertz'], '60 hz'],
+      [['2 GHz', '2 gigahertz'], '2 ghz'],
+      [['500 ml', '500 milliliters', '500 millilitres', '500mL'], '500 ml'],
+      [['2 l', '2L', '2 liters', '2 litres', '2-Liter'], '2 l'],
+      [['2 kg', '2 kilograms', '2 kgs'], '2 kg'],
+      [['250 g', '250g', '250 grams'], '250 g'],
+      [['5 mg', '5 milligrams'], '5 mg'],
+      [['10 m', '10m', '10 meters', '10-Metre'], '10 m'],
+      [['12 MP', '12MP', '12 megapixels', '12-Megapixel'], '12 megapixel'],
+      [['64 MB', '64 megabytes'], '64 mb'],
+      [['100 ct', '100-Count', '100 count'], '100 ct'],
+      [['4 pk', '4-Pack', '4 packs', '4pk'], '4 pack'],
+      [['2 tons', '2-Ton'], '2 ton'],
+    ];
+    for (const [forms, canonical] of cases) for (const form of forms) expect(words(form).join(' '), form).toBe(canonical);
+    // An area or volume keeps its length unit: "8 oz" still meets "8 fl. oz." on both words.
+    expect(words('Lotion 8 fl. oz.')).toEqual(['lotion', '8', 'fl', 'oz']);
+  });
+
+  it('rewrites no short form that is also another word after a number', () => {
+    // "4G" networks, a 42L suit, 12M pixels stay as written: their short form is the canonical one.
+    expect(words('Galaxy S7 4G LTE 5G')).toEqual(['galaxy', 's', '7', '4', 'g', 'lte', '5', 'g']);
+    expect(words('Suit 42L')).toEqual(['suit', '42', 'l']);
+    expect(words('12M pixels')).toEqual(['12', 'm', 'pixels']);
+    // A letter then a digit is a model name ("MacBook 13 M2"), as "18v2" is.
+    expect(words('MacBook 13 M2')).toEqual(['macbook', '13', 'm', '2']);
+    expect(words('Audio 128 mp3')).toEqual(['audio', '128', 'mp', '3']);
+    // Two-word units need their second word; a bare "square", "cubic" or "fluid" is no unit.
+    expect(words('4 square in a row')).toEqual(['4', 'square', 'in', 'a', 'row']);
+    expect(words('2 cum laude, 2 cubic, 3 fluid')).toEqual(['2', 'cum', 'laude', '2', 'cubic', '3', 'fluid']);
+    expect(words('2 sq mm')).toEqual(['2', 'sq', 'mm']);
+    expect(words('Tire Gauge, 2 Gauges')).toEqual(['tire', 'gauge', '2', 'gauges']);
+    expect(words('3-in-1 mop, 4 pack of gum')).toEqual(['3', 'in', '1', 'mop', '4', 'pack', 'of', 'gum']);
+  });
+
   it('is idempotent and changes no other word (property)', () => {
-    const unitish = fc.constantFrom(...Object.keys(UNITS), '"', "'", '″', '′', 'in.', 'volt', 'drill', 'x', '/', 's');
+    const UNIT_WORDS = new Set(Object.keys(UNITS).flatMap((unit) => unit.split(' ')));
+    const phrases = Object.keys(UNITS).filter((unit) => unit.includes(' '));
+    const unitish = fc.oneof(
+      fc.constantFrom(...Object.keys(UNITS), '"', "'", '″', '′', 'in.', 'volt', 'drill', 'x', '/', 's', 'hour', 'hours', 'sq', 'cu'),
+      // A phrase written with other joints: "cu. ft.", "fl.oz", "sq-ft".
+      fc.tuple(fc.constantFrom(...phrases), fc.constantFrom('. ', '.', '-', '  ')).map(([p, j]) => p.replaceAll(' ', j)),
+    );
     const part = fc.oneof(unitish, fc.integer({ min: 0, max: 999 }).map(String), fc.string({ maxLength: 4 }));
     const gap = fc.constantFrom('', ' ', '-', ', ', '.');
     const text = fc.array(fc.tuple(part, gap), { maxLength: 12 }).map((parts) => parts.map(([p, g]) => p + g).join(''));
@@ -60,9 +134,10 @@ describe('units after a number', () => {
       fc.property(text, (t) => {
         const once = normalizeUnits(fold(t));
         expect(normalizeUnits(once)).toBe(once);
-        // Removing unit-table words from both sides, the words are the same: nothing else changed.
-        const raw = (fold(t).match(/\p{L}+|\p{N}+/gu) ?? []).filter((w) => !Object.hasOwn(UNITS, w));
-        expect(words(t).filter((w) => !Object.hasOwn(UNITS, w))).toEqual(raw.map((w) => w.slice(0, 65)));
+        // Removing the words of unit-table words and phrases from both sides, the words are the
+        // same: nothing else changed.
+        const raw = (fold(t).match(/\p{L}+|\p{N}+/gu) ?? []).filter((w) => !UNIT_WORDS.has(w));
+        expect(words(t).filter((w) => !UNIT_WORDS.has(w))).toEqual(raw.map((w) => w.slice(0, 65)));
       }),
       { numRuns: 500 },
     );
@@ -92,6 +167,29 @@ describe('search meets units written differently', () => {
   });
 });
 
+describe('search meets units spelled out or abbreviated', () => {
+  it('ranks the item writing the unit another way before one with the same number and another unit', async () => {
+    // Each query's item comes second, after one with the same number and words but not the unit.
+    const probes: [query: string, distractor: string, sought: string][] = [
+      ['2 cubic feet mulch', 'Brown Mulch 2-Pack', 'Brown Mulch 2 cu. ft.'],
+      ['8 fluid ounces soap', 'Hand Soap 8 oz. Bar', 'Hand Soap 8 fl. oz.'],
+      ['20 square feet tile', 'Floor Tile 20 in.', 'Floor Tile (20 sq. ft. / case)'],
+      ['12 gauge wire', 'Copper Wire 12 ft.', 'Copper Wire 12 AWG'],
+      ['1000 lumen bulb', 'LED Bulb 1000 Hours', 'LED Bulb 1000 lm'],
+      ['1 quart stain', 'Wood Stain 1 gal.', 'Wood Stain 1 qt.'],
+      ['50 yards tape', 'Painter Tape 50 ft.', 'Painter Tape 50 yd.'],
+      ['5 amp hour battery', 'Tool Battery 5 Pack', 'Tool Battery 5 Ah'],
+      ['12 megapixel camera', 'Camera 12x Zoom', 'Camera 12MP'],
+      ['2 liter bottle', 'Soda Bottle 2-Pack', 'Soda Bottle 2L'],
+      ['250 grams coffee', 'Coffee 250 Count', 'Coffee 250g'],
+      ['half horsepower 1/2 hp disposal', 'Garbage Disposal 1/2 in.', 'Garbage Disposal 1/2 HP'],
+    ];
+    const service = await serviceOf(probes.flatMap(([, distractor, sought], i) => [item(`d${i}`, distractor), item(`s${i}`, sought)]));
+    for (const [i, [query]] of probes.entries())
+      expect((await service.search({ text: query, hitsPerPage: 2 })).hits[0]?.id, query).toBe(`s${i}`);
+  });
+});
+
 describe('ranges of one unit', () => {
   const ranges = (text: string) => unitRanges(normalizeUnits(fold(text)));
 
@@ -102,6 +200,8 @@ describe('ranges of one unit', () => {
     expect(ranges('Mount 32"-65" TVs')).toEqual([{ lo: 32, hi: 65, unit: 'inch' }]);
     expect(ranges('Hose Clamp 1-1/2 in. - 2 in.')).toEqual([{ lo: 1.5, hi: 2, unit: 'inch' }]);
     expect(ranges('Fitting 1/2 in. - 3/4 in.')).toEqual([{ lo: 0.5, hi: 0.75, unit: 'inch' }]);
+    expect(ranges('Wheelbarrow 4-6 cu. ft.')).toEqual([{ lo: 4, hi: 6, unit: 'cu ft' }]);
+    expect(ranges('Sprayer 1 gal. to 2 gallons')).toEqual([{ lo: 1, hi: 2, unit: 'gal' }]);
   });
 
   it('reads no range in dimensions, fractions, mixed numbers, bare numbers or two units', () => {
