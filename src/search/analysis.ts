@@ -1,6 +1,6 @@
 /**
  * Text analysis, the same for documents and queries: Unicode words split at punctuation and at
- * letter–digit boundaries, folded (case, diacritics), units after a number made canonical, stemmed (English, Porter2), with the exact
+ * letter–digit boundaries (a decimal or a measure's fraction kept whole), folded (case, diacritics), units after a number made canonical, stemmed (English, Porter2), with the exact
  * folded form kept beside the stem; stop words; synonyms.
  *
  * @module
@@ -8,7 +8,7 @@
 import { stem as porter2 } from 'porter2';
 import { ENGLISH_STOP_WORDS } from './stop-words';
 import { TYPO_MAX_LENGTH } from './typos';
-import { measures, normalizeUnits } from './units';
+import { dimensionSpans, measures, normalizeUnits, wholeNumberPattern } from './units';
 
 /**
  * Longest word kept, in characters: longer words are cut to this length, in documents and
@@ -23,8 +23,9 @@ import { measures, normalizeUnits } from './units';
 export const MAX_WORD_LENGTH = TYPO_MAX_LENGTH + 1;
 
 // Runs of letters or of digits: punctuation splits (BLACK+DECKER, USB-C, 6/6s), and so does a
-// change between letters and digits (18volt, 61in).
-const WORD = /\p{L}+|\p{N}+/gu;
+// change between letters and digits (18volt, 61in); but a decimal or a fraction of a measure is one
+// number ("3.5 mm", "1/2 in."): a query's 5 is not the 5 of 3.5, nor its 2 the 2 of 1/2.
+const WORD = new RegExp(`\\p{L}+|${wholeNumberPattern()}|\\p{N}+`, 'gu');
 const MARKS = /\p{M}+/gu;
 // Symbols go before compatibility decomposition, which would turn ™ into "TM" (Insignia™ → insigniatm).
 const SYMBOLS = /\p{S}+/gu;
@@ -153,6 +154,13 @@ export interface AnalyzedQuery {
   readonly priceIntent: boolean;
   /** Numbers written with a unit ("55 inch", "1/2 in."): terms `from`..`to` are the number's digits, `value` its value. */
   readonly measures: readonly QueryMeasure[];
+  /**
+   * Numbers written with a slash the query's words split ("3/4 pvc": terms 3 and 4): the one word
+   * an item writes them as ("3/4 in. PVC") matches terms `from`..`to` as typed.
+   */
+  readonly fractions: readonly { readonly from: number; readonly to: number; readonly word: string }[];
+  /** Dimensions the query writes ("2x4", "8 x 10 ft"): terms `from`..`to`, whose numbers match only the numbers of an item's dimensions. */
+  readonly dimensions: readonly { readonly from: number; readonly to: number }[];
   /** Its terms reach only the words they are written as or stem to: no prefix, no typo (words taken from the catalog itself). */
   readonly asWritten?: boolean;
 }
@@ -249,7 +257,14 @@ export class Analyzer {
     let place = 0;
     const placed = list.map((w) => (priceIntent && price.has(w) ? -1 : place++));
     if (priceIntent) list = list.filter((w) => !price.has(w));
-    const measured = queryMeasures(normalized, placed);
+    const starts = Array.from(normalized.matchAll(WORD), (m) => m.index);
+    const measured = queryMeasures(normalized, starts, placed);
+    const fractions = splitFractions(normalized, starts, placed);
+    const dimensions: { from: number; to: number }[] = [];
+    for (const { start, end } of dimensionSpans(normalized)) {
+      const at = placesOf(starts, placed, start, end);
+      if (at) dimensions.push({ from: at[0], to: at[1] });
+    }
     const terms = list.map((w) => ({ text: w, stem: this.stem(w), stopWord: this.stopWords.has(w) }));
     const synonyms: { from: number; to: number; words: string[] }[] = [];
     if (this.#synonyms.size > 0) {
@@ -259,21 +274,51 @@ export class Analyzer {
         }
       }
     }
-    return { terms, synonyms, priceIntent, measures: measured };
+    return { terms, synonyms, priceIntent, measures: measured, fractions, dimensions };
   }
 }
 
+/** The first and last of a query's words (their `starts` in its text) that `[start, end)` of its text holds, as places among its terms. */
+function placesOf(starts: readonly number[], placed: readonly number[], start: number, end: number): [number, number] | undefined {
+  const first = firstAtOrAfter(starts, start);
+  const last = Math.max(first, firstAtOrAfter(starts, end) - 1);
+  const [from, to] = [placed[first], placed[last]];
+  return from !== undefined && to !== undefined && from >= 0 && to >= 0 ? [from, to] : undefined;
+}
+
+/** The index of the first of ascending `values` at least `x` (their length: none). */
+function firstAtOrAfter(values: readonly number[], x: number): number {
+  let [lo, hi] = [0, values.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * The numbers a query's text (folded, units canonical) writes with a unit, as query measures: `placed` gives each of its words'
- * place among the terms (-1: dropped; words past its end: cut off).
+ * The numbers a query's text (folded, units canonical) writes with a unit, as query measures: `starts` gives where each of its
+ * words starts in the text, `placed` each one's place among the terms (-1: dropped; words past its end: cut off).
  */
-function queryMeasures(normalized: string, placed: readonly number[]): QueryMeasure[] {
+function queryMeasures(normalized: string, starts: readonly number[], placed: readonly number[]): QueryMeasure[] {
   const out: QueryMeasure[] = [];
   for (const { start, end, value, unit } of measures(normalized)) {
-    const first = normalized.slice(0, start).match(WORD)?.length ?? 0;
-    const last = first + (normalized.slice(start, end).match(WORD)?.length ?? 1) - 1;
-    const [from, to] = [placed[first], placed[last]];
-    if (from !== undefined && to !== undefined && from >= 0 && to >= 0) out.push({ from, to, value, unit });
+    const at = placesOf(starts, placed, start, end);
+    if (at) out.push({ from: at[0], to: at[1], value, unit });
+  }
+  return out;
+}
+
+// Two numbers and a slash between them, no third: "3/4" but not "6/7/8".
+const SLASHED = /(?<![\d/.])\d{1,8}\/\d{1,8}(?![\d/])/g;
+
+/** The numbers with a slash a query's text writes as two words (see {@link AnalyzedQuery.fractions}). */
+function splitFractions(normalized: string, starts: readonly number[], placed: readonly number[]): AnalyzedQuery['fractions'] {
+  const out: { from: number; to: number; word: string }[] = [];
+  for (const m of normalized.matchAll(SLASHED)) {
+    const at = placesOf(starts, placed, m.index, m.index + m[0].length);
+    if (at && at[1] === at[0] + 1) out.push({ from: at[0], to: at[1], word: m[0] });
   }
   return out;
 }
