@@ -64,9 +64,38 @@ export function words(text: string): string[] {
 
 /** {@link words} of a text already folded and with its units made canonical. */
 function wordsOfNormalized(normalized: string): string[] {
-  const out = normalized.match(WORD) ?? [];
+  // One match for the items' texts: the words' places only for queries (see tokens).
+  const found = normalized.match(WORD) ?? [];
+  const out = found.some(improper) ? found.flatMap((w) => (improper(w) ? w.split('/') : [w])) : found;
   for (let i = 0; i < out.length; i++) if (out[i]!.length > MAX_WORD_LENGTH) out[i] = out[i]!.slice(0, MAX_WORD_LENGTH);
   return out;
+}
+
+/** {@link wordsOfNormalized}, and where each word starts in the text. */
+function tokens(normalized: string): { words: string[]; starts: number[] } {
+  const words: string[] = [];
+  const starts: number[] = [];
+  for (const m of normalized.matchAll(WORD)) {
+    const w = m[0];
+    if (improper(w)) {
+      const slash = w.indexOf('/');
+      words.push(w.slice(0, slash), w.slice(slash + 1));
+      starts.push(m.index, m.index + slash + 1);
+    } else {
+      words.push(w.length > MAX_WORD_LENGTH ? w.slice(0, MAX_WORD_LENGTH) : w);
+      starts.push(m.index);
+    }
+  }
+  return { words, starts };
+}
+
+/**
+ * A number with a slash that is no fraction of its unit: a larger number over a smaller one is two
+ * sizes ("4/3 mm" wetsuits are 4 mm and 3 mm), so "4 mm" finds it.
+ */
+function improper(word: string): boolean {
+  const slash = word.indexOf('/');
+  return slash > 0 && Number(word.slice(0, slash)) >= Number(word.slice(slash + 1));
 }
 
 /**
@@ -250,14 +279,14 @@ export class Analyzer {
    */
   query(text: string, maxTerms: number): AnalyzedQuery {
     const normalized = normalizeUnits(fold(text));
-    let list = wordsOfNormalized(normalized).slice(0, maxTerms);
+    const { words: all, starts } = tokens(normalized);
+    let list = all.slice(0, maxTerms);
     const price = this.#priceWords;
     const priceIntent = price.size > 0 && list.some((w) => price.has(w)) && list.some((w) => !price.has(w) && !this.stopWords.has(w));
     // Each kept word's place among the terms (price words dropped: -1).
     let place = 0;
     const placed = list.map((w) => (priceIntent && price.has(w) ? -1 : place++));
     if (priceIntent) list = list.filter((w) => !price.has(w));
-    const starts = Array.from(normalized.matchAll(WORD), (m) => m.index);
     const measured = queryMeasures(normalized, starts, placed);
     const fractions = splitFractions(normalized, starts, placed);
     const dimensions: { from: number; to: number }[] = [];
