@@ -25,7 +25,12 @@ export const MAX_WORD_LENGTH = TYPO_MAX_LENGTH + 1;
 // Runs of letters or of digits: punctuation splits (BLACK+DECKER, USB-C, 6/6s), and so does a
 // change between letters and digits (18volt, 61in); but a decimal or a fraction of a measure is one
 // number ("3.5 mm", "1/2 in."): a query's 5 is not the 5 of 3.5, nor its 2 the 2 of 1/2.
-const WORD = new RegExp(`\\p{L}+|${wholeNumberPattern()}|\\p{N}+`, 'gu');
+const WORD = new RegExp(`\\p{L}+|(?=\\d)(?:${wholeNumberPattern()})|\\p{N}+`, 'gu');
+// Most texts write no decimal or fraction: one scan for a digit, a point or slash and a digit sends them to the plain runs.
+const PLAIN_WORD = /\p{L}+|\p{N}+/gu;
+const NUMBER_JOINT = /\d[./]\d/;
+/** The pattern of the words of a text: {@link WORD}, or {@link PLAIN_WORD} when it cannot find more. */
+const wordPattern = (normalized: string): RegExp => (NUMBER_JOINT.test(normalized) ? WORD : PLAIN_WORD);
 const MARKS = /\p{M}+/gu;
 // Symbols go before compatibility decomposition, which would turn ™ into "TM" (Insignia™ → insigniatm).
 const SYMBOLS = /\p{S}+/gu;
@@ -65,7 +70,7 @@ export function words(text: string): string[] {
 /** {@link words} of a text already folded and with its units made canonical. */
 function wordsOfNormalized(normalized: string): string[] {
   // One match for the items' texts: the words' places only for queries (see tokens).
-  const found = normalized.match(WORD) ?? [];
+  const found = normalized.match(wordPattern(normalized)) ?? [];
   const out = found.some(improper) ? found.flatMap((w) => (improper(w) ? w.split('/') : [w])) : found;
   for (let i = 0; i < out.length; i++) if (out[i]!.length > MAX_WORD_LENGTH) out[i] = out[i]!.slice(0, MAX_WORD_LENGTH);
   return out;
@@ -75,7 +80,7 @@ function wordsOfNormalized(normalized: string): string[] {
 function tokens(normalized: string): { words: string[]; starts: number[] } {
   const words: string[] = [];
   const starts: number[] = [];
-  for (const m of normalized.matchAll(WORD)) {
+  for (const m of normalized.matchAll(wordPattern(normalized))) {
     const w = m[0];
     if (improper(w)) {
       const slash = w.indexOf('/');
