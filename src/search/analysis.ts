@@ -193,8 +193,11 @@ export interface AnalyzedQuery {
    * an item writes them as ("3/4 in. PVC") matches terms `from`..`to` as typed.
    */
   readonly fractions: readonly { readonly from: number; readonly to: number; readonly word: string }[];
-  /** Dimensions the query writes ("2x4", "8 x 10 ft"): terms `from`..`to`, whose numbers match only the numbers of an item's dimensions. */
-  readonly dimensions: readonly { readonly from: number; readonly to: number }[];
+  /**
+   * Dimensions the query writes ("2x4", "8 x 10 ft"): terms `from`..`to`, whose numbers match only
+   * the numbers of an item's dimensions, as typed where the item writes `values` in that order.
+   */
+  readonly dimensions: readonly { readonly from: number; readonly to: number; readonly values: readonly number[] }[];
   /** Its terms reach only the words they are written as or stem to: no prefix, no typo (words taken from the catalog itself). */
   readonly asWritten?: boolean;
 }
@@ -294,10 +297,10 @@ export class Analyzer {
     if (priceIntent) list = list.filter((w) => !price.has(w));
     const measured = queryMeasures(normalized, starts, placed);
     const fractions = splitFractions(normalized, starts, placed);
-    const dimensions: { from: number; to: number }[] = [];
-    for (const { start, end } of dimensionSpans(normalized)) {
+    const dimensions: AnalyzedQuery['dimensions'][number][] = [];
+    for (const { start, end, values } of dimensionSpans(normalized)) {
       const at = placesOf(starts, placed, start, end);
-      if (at) dimensions.push({ from: at[0], to: at[1] });
+      if (at) dimensions.push({ from: at[0], to: at[1], values });
     }
     const terms = list.map((w) => ({ text: w, stem: this.stem(w), stopWord: this.stopWords.has(w) }));
     const synonyms: { from: number; to: number; words: string[] }[] = [];

@@ -19,7 +19,7 @@ import { perIndex } from './scratch';
 import { allowedTypos, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
 import { nameDimensions } from './name-dimensions';
-import { numberWordValue } from './units';
+import { holdsInOrder, numberWordValue } from './units';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -495,9 +495,10 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
 
 /**
  * A query's dimensions ("2x4") are numbers of an item's dimensions ("2 in. x 4 in. x 8 ft."): a
- * number of them matches the documents whose name writes it in its dimensions, not those merely
- * holding the digits ("4 in. Faucet with 2 Handles"). Matches of the query's dimensions' number
- * terms elsewhere are dropped (their codes 0, their count less).
+ * number of them matches as typed the documents whose name writes the query's values in its
+ * order, no better than a stem those whose dimensions merely hold it ("4 in. x 2 in.", "4 in. x 4
+ * in."), and not those merely holding the digits ("4 in. Faucet with 2 Handles"): there its code
+ * is 0 and its count one less.
  */
 function keepDimensions(
   index: SearchIndex,
@@ -510,15 +511,19 @@ function keepDimensions(
 ): void {
   if (match.query.dimensions.length === 0) return;
   const named = nameDimensions(index);
-  for (const { from, to } of match.query.dimensions) {
-    for (let t = from; t <= to && t < n; t++) {
-      const value = numberWordValue(match.query.terms[t]!.text);
-      if (value === undefined) continue;
-      for (let k = 0; k < touched; k++) {
+  for (const { from, to, values } of match.query.dimensions) {
+    for (let k = 0; k < touched; k++) {
+      const dims = named.get(seen[k]!);
+      if (dims?.tuples.some((tuple) => holdsInOrder(tuple, values))) continue;
+      for (let t = from; t <= to && t < n; t++) {
         const at = seen[k]! * STRIDE + t;
-        if (codes[at] === 0 || named.get(seen[k]!)?.has(value)) continue;
-        codes[at] = 0;
-        df[t]!--;
+        const value = numberWordValue(match.query.terms[t]!.text);
+        if (value === undefined || codes[at] === 0) continue;
+        if (dims?.words.has(value)) codes[at] = Math.max(codes[at]!, 2);
+        else {
+          codes[at] = 0;
+          df[t]!--;
+        }
       }
     }
   }

@@ -254,15 +254,48 @@ export function wholeNumberPattern(): string {
 const DIMENSION_NUMBER = String.raw`(?:${NUMBER})(?:\s*(?:${UNIT_WORD})(?![\p{L}\p{N}])\.?|["'”’′″])?`;
 const DIMENSIONS = new RegExp(String.raw`(?<![\p{L}\p{N}./])${DIMENSION_NUMBER}(?:\s*[x×]\s*${DIMENSION_NUMBER})+(?!\p{N})`, 'gu');
 
+// One number of a dimension, as NUMBER reads it ("1-1/2" whole).
+const A_NUMBER = new RegExp(NUMBER, 'g');
+
+/** Dimensions a text writes: where, and the values in the order written. */
+export interface DimensionSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly values: readonly number[];
+}
+
 /**
  * Where a folded text, its units canonical ({@link normalizeUnits}), writes dimensions: two or
- * more numbers joined by "x", each maybe with its unit ("2 inch x 4 inch x 8 ft", "700x25c": a letter may follow).
+ * more numbers joined by "x", each maybe with its unit ("2 inch x 4 inch x 8 ft", "700x25c": a
+ * letter may follow), and their values in order (a fraction or a mixed number is one value).
  *
  * @example
  * ```ts
- * dimensionSpans(normalizeUnits('stud 2 in. x 4 in. x 8 ft.')); // [{ start: 5, end: 27 }]
+ * dimensionSpans(normalizeUnits('stud 2 in. x 4 in. x 8 ft.')); // [{ start: 5, end: 27, values: [2, 4, 8] }]
  * ```
  */
-export function dimensionSpans(text: string): { start: number; end: number }[] {
-  return Array.from(text.matchAll(DIMENSIONS), (m) => ({ start: m.index, end: m.index + m[0].length }));
+export function dimensionSpans(text: string): DimensionSpan[] {
+  return Array.from(text.matchAll(DIMENSIONS), (m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    values: Array.from(m[0].matchAll(A_NUMBER), (n) => numberValue(n[0])),
+  }));
+}
+
+/**
+ * Whether `tuple` holds `values` in order, one after the other ("2 x 4 x 8" holds 2, 4 and 4, 8).
+ *
+ * @example
+ * ```ts
+ * holdsInOrder([23 / 32, 4, 8], [4, 8]); // true
+ * holdsInOrder([4, 2], [2, 4]);          // false
+ * ```
+ */
+export function holdsInOrder(tuple: readonly number[], values: readonly number[]): boolean {
+  for (let i = 0; i + values.length <= tuple.length; i++) {
+    let k = 0;
+    while (k < values.length && tuple[i + k] === values[k]) k++;
+    if (k === values.length) return true;
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Analyzer, words } from '../../src/search/analysis';
-import { dimensionSpans, normalizeUnits, numberWordValue } from '../../src/search/units';
+import { dimensionSpans, holdsInOrder, normalizeUnits, numberWordValue } from '../../src/search/units';
 import { ids, item, serviceOf } from '../helpers/search';
 
 // A made-up hardware store: lumber, sheets and pipes written with fractions and dimensions, and
@@ -17,6 +17,7 @@ const HARDWARE = [
   item('pvc', 'PVC Schedule 40 Pipe 3/4 in. x 10 ft.'),
   item('coupling', 'Brass Push-to-Connect Coupling 1-1/2 in.'),
   item('faucet', 'Centerset 4 in. Bathroom Faucet with 2 Handles'),
+  item('reversed', '4x2 Stud'),
   item('mulch', 'Brown Mulch 2 cu. ft.'),
   item('soil', 'Premium Potting Soil 1.5 cu. ft.'),
   item('romex', 'Solid Romex Wire 100 ft. 12/2'),
@@ -79,7 +80,13 @@ describe('numbers as written', () => {
     expect(spans('stud 2 in. x 4 in. x 8 ft. whitewood')).toEqual(['2 inch. x 4 inch. x 8 ft.']);
     expect(spans("rug 5'x8', tire 700x25c")).toEqual(["5'x8'", '700x25']);
     expect(spans('iphone x 64gb, s7 x 2')).toEqual([]);
-    expect(new Analyzer().query('2x4x8 stud', 10).dimensions).toEqual([{ from: 0, to: 4 }]);
+    expect(new Analyzer().query('2x4x8 stud', 10).dimensions).toEqual([{ from: 0, to: 4, values: [2, 4, 8] }]);
+    expect(dimensionSpans(normalizeUnits('1-1/2 in. x 23/32 in.'))[0]?.values).toEqual([1.5, 23 / 32]);
+    expect([holdsInOrder([23 / 32, 4, 8], [4, 8]), holdsInOrder([4, 2], [2, 4]), holdsInOrder([2, 4, 8], [2, 8])]).toEqual([
+      true,
+      false,
+      false,
+    ]);
     expect(new Analyzer().query('3/4 pvc', 10).fractions).toEqual([{ from: 0, to: 1, word: '3/4' }]);
   });
 
@@ -121,6 +128,9 @@ describe('search: a number means its value', () => {
 
   it('dimensions match the items writing them, before items merely holding the digits', async () => {
     expect((await search('2x4'))[0]).toBe('stud');
+    // Values in another order are a lesser match, however short the name writing them.
+    for (const text of ['2x4 stud', 'stud 2x4']) expect((await search(text))[0], text).toBe('stud');
+    expect((await search('4x2 stud'))[0]).toBe('reversed');
     expect((await search('2x4x8'))[0]).toBe('stud');
     expect((await search('2 x 4 in'))[0]).toBe('stud');
     expect((await search('4x4 post'))[0]).toBe('post');
