@@ -213,7 +213,8 @@ export function isNumberWord(word: string): boolean {
 }
 
 /**
- * The value of a number word ({@link isNumberWord}), undefined for any other word or a fraction over 0.
+ * The value of a number word ({@link isNumberWord}), undefined for any other word, a code written
+ * with digits (a leading zero, sixteen digits or more) or a fraction over 0.
  *
  * @example
  * ```ts
@@ -222,7 +223,8 @@ export function isNumberWord(word: string): boolean {
  * ```
  */
 export function numberWordValue(word: string): number | undefined {
-  if (!isNumberWord(word)) return undefined;
+  // A leading zero or more digits than a double holds make a code (a part number, "007"), not a value.
+  if (!isNumberWord(word) || /^0\d|^\d{16}/.test(word)) return undefined;
   const value = numberValue(word);
   return Number.isFinite(value) ? value : undefined;
 }

@@ -57,6 +57,8 @@ describe('numbers as written', () => {
     // A larger number over a smaller is two sizes ("4/3 mm" wetsuits); a version is three numbers.
     expect(words('Wetsuit 4/3 mm, Android 6.0.1')).toEqual(['wetsuit', '4', '3', 'mm', 'android', '6', '0', '1']);
     expect(['1/2', '3.0', '0.5', '1.28'].map(numberWordValue)).toEqual([0.5, 3, 0.5, 1.28]);
+    // Codes, not values: "007" is no 7, and two long part numbers one double apart are not one.
+    expect(['007', '1234567890123456789', 's7'].map(numberWordValue)).toEqual([undefined, undefined, undefined]);
   });
 
   it('reads a number word again as the same word (property)', () => {
