@@ -1,6 +1,6 @@
 /**
  * Text analysis, the same for documents and queries: Unicode words split at punctuation and at
- * letter–digit boundaries, folded (case, diacritics), units after a number made canonical, stemmed (English, Porter2), with the exact
+ * letter–digit boundaries (a decimal or a measure's fraction kept whole), folded (case, diacritics), units after a number made canonical, stemmed (English, Porter2), with the exact
  * folded form kept beside the stem; stop words; synonyms.
  *
  * @module
@@ -8,7 +8,7 @@
 import { stem as porter2 } from 'porter2';
 import { ENGLISH_STOP_WORDS } from './stop-words';
 import { type KeyboardLayout, TYPO_MAX_LENGTH } from './typos';
-import { measures, normalizeUnits } from './units';
+import { dimensionSpans, measures, normalizeUnits, wholeNumberPattern } from './units';
 
 /**
  * Longest word kept, in characters: longer words are cut to this length, in documents and
@@ -23,8 +23,14 @@ import { measures, normalizeUnits } from './units';
 export const MAX_WORD_LENGTH = TYPO_MAX_LENGTH + 1;
 
 // Runs of letters or of digits: punctuation splits (BLACK+DECKER, USB-C, 6/6s), and so does a
-// change between letters and digits (18volt, 61in).
-const WORD = /\p{L}+|\p{N}+/gu;
+// change between letters and digits (18volt, 61in); but a decimal or a fraction of a measure is one
+// number ("3.5 mm", "1/2 in."): a query's 5 is not the 5 of 3.5, nor its 2 the 2 of 1/2.
+const WORD = new RegExp(`\\p{L}+|(?=\\d)(?:${wholeNumberPattern()})|\\p{N}+`, 'gu');
+// Most texts write no decimal or fraction: one scan for a digit, a point or slash and a digit sends them to the plain runs.
+const PLAIN_WORD = /\p{L}+|\p{N}+/gu;
+const NUMBER_JOINT = /\d[./]\d/;
+/** The pattern of the words of a text: {@link WORD}, or {@link PLAIN_WORD} when it cannot find more. */
+const wordPattern = (normalized: string): RegExp => (NUMBER_JOINT.test(normalized) ? WORD : PLAIN_WORD);
 const MARKS = /\p{M}+/gu;
 // Symbols go before compatibility decomposition, which would turn ™ into "TM" (Insignia™ → insigniatm).
 const SYMBOLS = /\p{S}+/gu;
@@ -63,9 +69,38 @@ export function words(text: string): string[] {
 
 /** {@link words} of a text already folded and with its units made canonical. */
 function wordsOfNormalized(normalized: string): string[] {
-  const out = normalized.match(WORD) ?? [];
+  // One match for the items' texts: the words' places only for queries (see tokens).
+  const found = normalized.match(wordPattern(normalized)) ?? [];
+  const out = found.some(improper) ? found.flatMap((w) => (improper(w) ? w.split('/') : [w])) : found;
   for (let i = 0; i < out.length; i++) if (out[i]!.length > MAX_WORD_LENGTH) out[i] = out[i]!.slice(0, MAX_WORD_LENGTH);
   return out;
+}
+
+/** {@link wordsOfNormalized}, and where each word starts in the text. */
+function tokens(normalized: string): { words: string[]; starts: number[] } {
+  const words: string[] = [];
+  const starts: number[] = [];
+  for (const m of normalized.matchAll(wordPattern(normalized))) {
+    const w = m[0];
+    if (improper(w)) {
+      const slash = w.indexOf('/');
+      words.push(w.slice(0, slash), w.slice(slash + 1));
+      starts.push(m.index, m.index + slash + 1);
+    } else {
+      words.push(w.length > MAX_WORD_LENGTH ? w.slice(0, MAX_WORD_LENGTH) : w);
+      starts.push(m.index);
+    }
+  }
+  return { words, starts };
+}
+
+/**
+ * A number with a slash that is no fraction of its unit: a larger number over a smaller one is two
+ * sizes ("4/3 mm" wetsuits are 4 mm and 3 mm), so "4 mm" finds it.
+ */
+function improper(word: string): boolean {
+  const slash = word.indexOf('/');
+  return slash > 0 && Number(word.slice(0, slash)) >= Number(word.slice(slash + 1));
 }
 
 /**
@@ -155,6 +190,16 @@ export interface AnalyzedQuery {
   readonly priceIntent: boolean;
   /** Numbers written with a unit ("55 inch", "1/2 in."): terms `from`..`to` are the number's digits, `value` its value. */
   readonly measures: readonly QueryMeasure[];
+  /**
+   * Numbers written with a slash the query's words split ("3/4 pvc": terms 3 and 4): the one word
+   * an item writes them as ("3/4 in. PVC") matches terms `from`..`to` as typed.
+   */
+  readonly fractions: readonly { readonly from: number; readonly to: number; readonly word: string }[];
+  /**
+   * Dimensions the query writes ("2x4", "8 x 10 ft"): terms `from`..`to`, whose numbers match only
+   * the numbers of an item's dimensions, as typed where the item writes `values` in that order.
+   */
+  readonly dimensions: readonly { readonly from: number; readonly to: number; readonly values: readonly number[] }[];
   /** Its terms reach only the words they are written as or stem to: no prefix, no typo (words taken from the catalog itself). */
   readonly asWritten?: boolean;
 }
@@ -247,14 +292,21 @@ export class Analyzer {
    */
   query(text: string, maxTerms: number): AnalyzedQuery {
     const normalized = normalizeUnits(fold(text));
-    let list = wordsOfNormalized(normalized).slice(0, maxTerms);
+    const { words: all, starts } = tokens(normalized);
+    let list = all.slice(0, maxTerms);
     const price = this.#priceWords;
     const priceIntent = price.size > 0 && list.some((w) => price.has(w)) && list.some((w) => !price.has(w) && !this.stopWords.has(w));
     // Each kept word's place among the terms (price words dropped: -1).
     let place = 0;
     const placed = list.map((w) => (priceIntent && price.has(w) ? -1 : place++));
     if (priceIntent) list = list.filter((w) => !price.has(w));
-    const measured = queryMeasures(normalized, placed);
+    const measured = queryMeasures(normalized, starts, placed);
+    const fractions = splitFractions(normalized, starts, placed);
+    const dimensions: AnalyzedQuery['dimensions'][number][] = [];
+    for (const { start, end, values } of dimensionSpans(normalized)) {
+      const at = placesOf(starts, placed, start, end);
+      if (at) dimensions.push({ from: at[0], to: at[1], values });
+    }
     const terms = list.map((w) => ({ text: w, stem: this.stem(w), stopWord: this.stopWords.has(w) }));
     const synonyms: { from: number; to: number; words: string[] }[] = [];
     if (this.#synonyms.size > 0) {
@@ -264,21 +316,51 @@ export class Analyzer {
         }
       }
     }
-    return { terms, synonyms, priceIntent, measures: measured };
+    return { terms, synonyms, priceIntent, measures: measured, fractions, dimensions };
   }
 }
 
+/** The first and last of a query's words (their `starts` in its text) that `[start, end)` of its text holds, as places among its terms. */
+function placesOf(starts: readonly number[], placed: readonly number[], start: number, end: number): [number, number] | undefined {
+  const first = firstAtOrAfter(starts, start);
+  const last = Math.max(first, firstAtOrAfter(starts, end) - 1);
+  const [from, to] = [placed[first], placed[last]];
+  return from !== undefined && to !== undefined && from >= 0 && to >= 0 ? [from, to] : undefined;
+}
+
+/** The index of the first of ascending `values` at least `x` (their length: none). */
+function firstAtOrAfter(values: readonly number[], x: number): number {
+  let [lo, hi] = [0, values.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * The numbers a query's text (folded, units canonical) writes with a unit, as query measures: `placed` gives each of its words'
- * place among the terms (-1: dropped; words past its end: cut off).
+ * The numbers a query's text (folded, units canonical) writes with a unit, as query measures: `starts` gives where each of its
+ * words starts in the text, `placed` each one's place among the terms (-1: dropped; words past its end: cut off).
  */
-function queryMeasures(normalized: string, placed: readonly number[]): QueryMeasure[] {
+function queryMeasures(normalized: string, starts: readonly number[], placed: readonly number[]): QueryMeasure[] {
   const out: QueryMeasure[] = [];
   for (const { start, end, value, unit } of measures(normalized)) {
-    const first = normalized.slice(0, start).match(WORD)?.length ?? 0;
-    const last = first + (normalized.slice(start, end).match(WORD)?.length ?? 1) - 1;
-    const [from, to] = [placed[first], placed[last]];
-    if (from !== undefined && to !== undefined && from >= 0 && to >= 0) out.push({ from, to, value, unit });
+    const at = placesOf(starts, placed, start, end);
+    if (at) out.push({ from: at[0], to: at[1], value, unit });
+  }
+  return out;
+}
+
+// Two numbers and a slash between them, no third: "3/4" but not "6/7/8".
+const SLASHED = /(?<![\d/.])\d{1,8}\/\d{1,8}(?![\d/])/g;
+
+/** The numbers with a slash a query's text writes as two words (see {@link AnalyzedQuery.fractions}). */
+function splitFractions(normalized: string, starts: readonly number[], placed: readonly number[]): AnalyzedQuery['fractions'] {
+  const out: { from: number; to: number; word: string }[] = [];
+  for (const m of normalized.matchAll(SLASHED)) {
+    const at = placesOf(starts, placed, m.index, m.index + m[0].length);
+    if (at && at[1] === at[0] + 1) out.push({ from: at[0], to: at[1], word: m[0] });
   }
   return out;
 }

@@ -18,6 +18,8 @@ import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
 import { allowedTypos, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
+import { nameDimensions } from './name-dimensions';
+import { holdsInOrder, numberWordValue } from './units';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -47,6 +49,8 @@ const MIN_INNER_PREFIX = 5;
 
 /** A query word that may take more typos when it reaches nothing: letters only (no model number). */
 const LETTERS = /^\p{L}+$/u;
+/** A number with a point or a slash (see units.ts wholeNumberPattern). */
+const WHOLE_NUMBER = /^\d+[./]\d+$/;
 /** A query word that may be joined with the next one: two letters or more. */
 const JOINABLE = /^\p{L}{2,}$/u;
 /** A query word that may be split into two halves of two letters or more. */
@@ -106,7 +110,8 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       if (had === undefined || code < had) codes.set(word, code);
     };
     const exact = dict.id(term.text);
-    let typos = query.asWritten ? 0 : allowedTypos(term.text.length);
+    // A decimal or a fraction takes no typo: "20.05" is another size, not a slip for "20.06".
+    let typos = query.asWritten || WHOLE_NUMBER.test(term.text) ? 0 : allowedTypos(term.text.length);
     const prefix = !query.asWritten && (i === n - 1 || term.text.length >= MIN_INNER_PREFIX);
     const find = () => {
       if (typos > 0 || prefix) {
@@ -132,6 +137,8 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       const asWord = dict.id(term.stem);
       if (asWord >= 0) offer(asWord, asWord === exact ? 1 : 2);
       if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
+      // A number is its value however written: "3" is "3.0", "1/2" is "0.5".
+      for (const word of sameValue(index, term.text)) offer(word, word === exact ? 1 : 2);
       if (codes.size === 0) for (let k = 0; k < farKeys.length; k += 2) offer(farKeys[k]!, farKeys[k + 1]!);
       farKeys.length = 0;
     };
@@ -222,6 +229,11 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       if (ranges.lo[k]! <= value && value <= ranges.hi[k]! && docs[docs.length - 1] !== ranges.docs[k]) docs.push(ranges.docs[k]!);
     if (docs.length > 0) phrases.push({ from, to, docs });
   }
+  // A number with a slash the query splits ("3/4 pvc") matches the items writing it as one
+  // number ("3/4 in.") as typed, as it matches those writing it as two ("iPhone 7/8").
+  for (const { from, to, word } of query.fractions)
+    for (const w of [dict.id(word), ...sameValue(index, word)])
+      if (w >= 0) for (let i = from; i <= to; i++) addCode(termWords[i]!, termCodes[i]!, w, 1);
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => index.wordsOf(w, analyzer.stem(w)));
     if (reach.length === 1) {
@@ -244,6 +256,26 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   const content = terms.flatMap((t, i) => (t.stopWord ? [] : [i]));
   const counted = content.length > 0 ? content : terms.map((_, i) => i);
   return { query, n, counted, allowed, termWords, termCodes, phrases, work };
+}
+
+/** The number words of an index by value (see {@link numberWordValue}), read once per index on the first query with a number. */
+const numberWords = perIndex((index: SearchIndex): ReadonlyMap<number, readonly number[]> => {
+  const out = new Map<number, number[]>();
+  const words = index.dictionary.words;
+  for (let w = 0; w < words.length; w++) {
+    const value = numberWordValue(words[w]!);
+    if (value === undefined) continue;
+    const list = out.get(value);
+    if (list) list.push(w);
+    else out.set(value, [w]);
+  }
+  return out;
+});
+
+/** The indexed number words of the value of `text`, when it is a number word: "3.0" and "3" for "3". */
+function sameValue(index: SearchIndex, text: string): readonly number[] {
+  const value = numberWordValue(text);
+  return value === undefined ? [] : (numberWords(index).get(value) ?? []);
 }
 
 /**
@@ -333,6 +365,8 @@ function joinTerms(analyzer: Analyzer, query: AnalyzedQuery, at: number): Analyz
     terms: [...terms.slice(0, at), { text, stem: analyzer.stem(text), stopWord: false }, ...terms.slice(at + 2)],
     synonyms: moved(query.synonyms, move),
     measures: moved(query.measures, move),
+    fractions: moved(query.fractions, move),
+    dimensions: moved(query.dimensions, move),
   };
 }
 
@@ -345,6 +379,8 @@ function splitTerm(analyzer: Analyzer, query: AnalyzedQuery, i: number, halves: 
     terms: [...terms.slice(0, i), ...halves.map((w) => ({ text: w, stem: analyzer.stem(w), stopWord: false })), ...terms.slice(i + 1)],
     synonyms: moved(query.synonyms, move),
     measures: moved(query.measures, move),
+    fractions: moved(query.fractions, move),
+    dimensions: moved(query.dimensions, move),
   };
 }
 
@@ -433,6 +469,7 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   for (const { from, to, docs } of match.phrases) for (const doc of docs) for (let i = from; i <= to; i++) mark(doc, i, 2);
 
   const counted = match.counted;
+  keepDimensions(index, match, n, codes, seen, touched, df);
   dropStrangers(match, counted, n, codes, seen, touched, df);
   const out: number[] = [];
   for (let k = 0; k < touched; k++) {
@@ -454,6 +491,42 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     for (let i = doc * STRIDE, end = i + n; i < end; i++) codes[i] = 0;
   }
   return { docs, codes: outCodes, df, postingsRead };
+}
+
+/**
+ * A query's dimensions ("2x4") are numbers of an item's dimensions ("2 in. x 4 in. x 8 ft."): a
+ * number of them matches as typed the documents whose name writes the query's values in its
+ * order, no better than a stem those whose dimensions merely hold it ("4 in. x 2 in.", "4 in. x 4
+ * in."), and not those merely holding the digits ("4 in. Faucet with 2 Handles"): there its code
+ * is 0 and its count one less.
+ */
+function keepDimensions(
+  index: SearchIndex,
+  match: QueryMatch,
+  n: number,
+  codes: Uint8Array,
+  seen: Int32Array,
+  touched: number,
+  df: Float64Array,
+): void {
+  if (match.query.dimensions.length === 0) return;
+  const named = nameDimensions(index);
+  for (const { from, to, values } of match.query.dimensions) {
+    for (let k = 0; k < touched; k++) {
+      const dims = named.get(seen[k]!);
+      if (dims?.tuples.some((tuple) => holdsInOrder(tuple, values))) continue;
+      for (let t = from; t <= to && t < n; t++) {
+        const at = seen[k]! * STRIDE + t;
+        const value = numberWordValue(match.query.terms[t]!.text);
+        if (value === undefined || codes[at] === 0) continue;
+        if (dims?.words.has(value)) codes[at] = Math.max(codes[at]!, 2);
+        else {
+          codes[at] = 0;
+          df[t]!--;
+        }
+      }
+    }
+  }
 }
 
 /**

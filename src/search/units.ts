@@ -279,3 +279,106 @@ export function measures(text: string): Measure[] {
   }
   return out;
 }
+
+/**
+ * A number written as one word by `words` (analysis.ts): an integer, a decimal ("3.5") or a fraction ("1/2").
+ *
+ * @example
+ * ```ts
+ * isNumberWord('1/2'); // true
+ * isNumberWord('s7');  // false
+ * ```
+ */
+export function isNumberWord(word: string): boolean {
+  return /^\d+(?:[./]\d+)?$/.test(word);
+}
+
+/**
+ * The value of a number word ({@link isNumberWord}), undefined for any other word, a code written
+ * with digits (a leading zero, sixteen digits or more) or a fraction over 0.
+ *
+ * @example
+ * ```ts
+ * numberWordValue('1/2'); // 0.5
+ * numberWordValue('3.0'); // 3
+ * ```
+ */
+export function numberWordValue(word: string): number | undefined {
+  // A leading zero or more digits than a double holds make a code (a part number, "007"), not a value.
+  if (!isNumberWord(word) || /^0\d|^\d{16}/.test(word)) return undefined;
+  const value = numberValue(word);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+// Digits around a point or a slash, eight at most each side, so a word made of one is never cut
+// (see MAX_WORD_LENGTH) and reads again as the same word; a longer run is split as any other.
+const PART = String.raw`\d{1,8}`;
+// The fractions of an inch (or of any unit) in lowest terms, the part after a mixed number's whole
+// part: "12/2" after a number is no such part ("100 ft. 12/2 wire").
+const PROPER = '(?:1/2|[13]/4|[1357]/8|(?:1[135]|[13579])/16|(?:[12]?[13579]|31)/32|(?:[1-5]?[13579]|6[13])/64)';
+
+/**
+ * The pattern of the numbers `words` keeps whole, in folded text with its units canonical
+ * ({@link normalizeUnits}): a decimal ("3.5", not a version's "6.0.1"), and a fraction ("1/2")
+ * followed by a unit, or after the whole part of a mixed number ("1-1/2", "1 1/2"). A slash
+ * followed by neither separates two numbers: "iPhone 7/8", "12/2 wire", "6/6s" name models and
+ * sizes, and a query's "3/4 pvc" is read both ways (see Analyzer.query).
+ */
+export function wholeNumberPattern(): string {
+  return [
+    String.raw`(?<![\d.])${PART}\.${PART}(?!\d|\.\d)`,
+    String.raw`(?<![\d/.])${PART}/${PART}(?= (?:${UNIT_WORD})(?![\p{L}\p{N}]))`,
+    String.raw`(?<=\d[- ])${PROPER}(?![\d/])`,
+  ].join('|');
+}
+
+// Numbers joined by "x" or "×" ("2 in. x 4 in. x 8 ft.", "700x25", "5'x8'"), each maybe with its
+// unit or an inch or foot mark the units left in place ("x8'" after a letter).
+const DIMENSION_NUMBER = String.raw`(?:${NUMBER})(?:\s*(?:${UNIT_WORD})(?![\p{L}\p{N}])\.?|["'”’′″])?`;
+const DIMENSIONS = new RegExp(String.raw`(?<![\p{L}\p{N}./])${DIMENSION_NUMBER}(?:\s*[x×]\s*${DIMENSION_NUMBER})+(?!\p{N})`, 'gu');
+
+// One number of a dimension, as NUMBER reads it ("1-1/2" whole).
+const A_NUMBER = new RegExp(NUMBER, 'g');
+
+/** Dimensions a text writes: where, and the values in the order written. */
+export interface DimensionSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly values: readonly number[];
+}
+
+/**
+ * Where a folded text, its units canonical ({@link normalizeUnits}), writes dimensions: two or
+ * more numbers joined by "x", each maybe with its unit ("2 inch x 4 inch x 8 ft", "700x25c": a
+ * letter may follow), and their values in order (a fraction or a mixed number is one value).
+ *
+ * @example
+ * ```ts
+ * dimensionSpans(normalizeUnits('stud 2 in. x 4 in. x 8 ft.')); // [{ start: 5, end: 27, values: [2, 4, 8] }]
+ * ```
+ */
+export function dimensionSpans(text: string): DimensionSpan[] {
+  return Array.from(text.matchAll(DIMENSIONS), (m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    values: Array.from(m[0].matchAll(A_NUMBER), (n) => numberValue(n[0])),
+  }));
+}
+
+/**
+ * Whether `tuple` holds `values` in order, one after the other ("2 x 4 x 8" holds 2, 4 and 4, 8).
+ *
+ * @example
+ * ```ts
+ * holdsInOrder([23 / 32, 4, 8], [4, 8]); // true
+ * holdsInOrder([4, 2], [2, 4]);          // false
+ * ```
+ */
+export function holdsInOrder(tuple: readonly number[], values: readonly number[]): boolean {
+  for (let i = 0; i + values.length <= tuple.length; i++) {
+    let k = 0;
+    while (k < values.length && tuple[i + k] === values[k]) k++;
+    if (k === values.length) return true;
+  }
+  return false;
+}

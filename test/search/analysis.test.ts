@@ -8,7 +8,7 @@ describe('words: tokenization', () => {
     expect(words('BLACK+DECKER')).toEqual(['black', 'decker']);
     expect(words('USB-C cable')).toEqual(['usb', 'c', 'cable']);
     expect(words('iPhone 6/6s')).toEqual(['iphone', '6', '6', 's']);
-    expect(words("Men's 3.5mm (AUX) jack!")).toEqual(['men', 's', '3', '5', 'mm', 'aux', 'jack']);
+    expect(words("Men's 3.5mm (AUX) jack!")).toEqual(['men', 's', '3.5', 'mm', 'aux', 'jack']); // numbers: numbers.test.ts
   });
 
   it('splits letters from digits', () => {
@@ -39,13 +39,13 @@ describe('words: tokenization', () => {
     expect(words('x'.repeat(512))).toEqual(['x'.repeat(MAX_WORD_LENGTH)]);
   });
 
-  it('gives folded runs of only letters or only digits, none empty (property)', () => {
+  it('gives folded runs of only letters or only digits (or a decimal or fraction), none empty (property)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), (text) => {
         for (const w of words(text)) {
           expect(w.length).toBeGreaterThan(0);
           expect(w.length).toBeLessThanOrEqual(MAX_WORD_LENGTH);
-          expect(/^(\p{L}+|\p{N}+)$/u.test(w), w).toBe(true);
+          expect(/^(\p{L}+|\p{N}+|\d+[./]\d+)$/u.test(w), w).toBe(true);
           expect(fold(w)).toBe(w);
         }
         // Analysing twice changes nothing: documents and queries meet on the same words. A unit

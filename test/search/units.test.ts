@@ -24,7 +24,7 @@ describe('units after a number', () => {
     ];
     for (const [forms, canonical] of cases) for (const form of forms) expect(words(form).join(' '), form).toBe(canonical);
     expect(words(`5'6" tall`)).toEqual(['5', 'ft', '6', 'inch', 'tall']);
-    expect(words('5.5-inch display, 3.5mm jack')).toEqual(['5', '5', 'inch', 'display', '3', '5', 'mm', 'jack']);
+    expect(words('5.5-inch display, 3.5mm jack')).toEqual(['5.5', 'inch', 'display', '3.5', 'mm', 'jack']);
     // A line ends "in" as the text's end does: "Screen: 7 in" on its own line.
     expect(words('Screen: 7 in\nWeight: 9 oz')).toEqual(['screen', '7', 'inch', 'weight', '9', 'oz']);
     expect(words('Screen: 7 in\r\nx')).toEqual(['screen', '7', 'inch', 'x']);
@@ -135,9 +135,10 @@ describe('units after a number', () => {
         const once = normalizeUnits(fold(t));
         expect(normalizeUnits(once)).toBe(once);
         // Removing the words of unit-table words and phrases from both sides, the words are the
-        // same: nothing else changed.
+        // same: nothing else changed (a decimal or a fraction kept whole is the runs of digits it joins).
         const raw = (fold(t).match(/\p{L}+|\p{N}+/gu) ?? []).filter((w) => !UNIT_WORDS.has(w));
-        expect(words(t).filter((w) => !UNIT_WORDS.has(w))).toEqual(raw.map((w) => w.slice(0, 65)));
+        const parts = words(t).flatMap((w) => (/^\d+[./]\d+$/.test(w) ? w.split(/[./]/) : [w]));
+        expect(parts.filter((w) => !UNIT_WORDS.has(w))).toEqual(raw.map((w) => w.slice(0, 65)));
       }),
       { numRuns: 500 },
     );
@@ -222,8 +223,10 @@ describe('ranges of one unit', () => {
 
   it('reads a fraction or a decimal in a query as one number, and both ends of a range', () => {
     const analyzer = new Analyzer();
-    expect(analyzer.query('1/2 inch hose', 10).measures).toEqual([{ from: 0, to: 1, value: 0.5, unit: 'inch' }]);
-    expect(analyzer.query('hose 5.5 in.', 10).measures).toEqual([{ from: 1, to: 2, value: 5.5, unit: 'inch' }]);
+    expect(analyzer.query('1/2 inch hose', 10).measures).toEqual([{ from: 0, to: 0, value: 0.5, unit: 'inch' }]);
+    expect(analyzer.query('hose 5.5 in.', 10).measures).toEqual([{ from: 1, to: 1, value: 5.5, unit: 'inch' }]);
+    // A fraction the words split (no unit right after it) is still one number of the measure.
+    expect(analyzer.query('4/3 mm wetsuit', 10).measures).toEqual([{ from: 0, to: 1, value: 4 / 3, unit: 'mm' }]);
     expect(analyzer.query('tv mount 32-65 in.', 10).measures).toEqual([
       { from: 2, to: 2, value: 32, unit: 'inch' },
       { from: 3, to: 3, value: 65, unit: 'inch' },

@@ -7,7 +7,7 @@ import { adjacent } from '../adjacency';
 import type { QueryMatch } from '../matching';
 import type { SearchIndex } from '../search-index';
 import { startsTail } from '../subject';
-import { isUnit } from '../units';
+import { isNumberWord, isUnit } from '../units';
 
 /** A query term is its head when it says what items are at least this share as often as the term saying it most, and comes later. */
 const HEAD_SHARE = 0.5;
@@ -52,7 +52,7 @@ export function queryHead(index: SearchIndex, match: QueryMatch | undefined, rea
   let best = 0;
   for (const t of match.counted) {
     // A unit after a number measures the item ("55 inch"), it names no kind of item.
-    if (t >= end || (t > 0 && isUnit(terms[t]!.text) && /^\d+$/.test(terms[t - 1]!.text))) continue;
+    if (t >= end || (t > 0 && isUnit(terms[t]!.text) && isNumberWord(terms[t - 1]!.text))) continue;
     let df = 0;
     let sdf = 0;
     let ends = 0;

@@ -1,0 +1,152 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Analyzer, words } from '../../src/search/analysis';
+import { dimensionSpans, holdsInOrder, normalizeUnits, numberWordValue } from '../../src/search/units';
+import { ids, item, serviceOf } from '../helpers/search';
+
+// A made-up hardware store: lumber, sheets and pipes written with fractions and dimensions, and
+// items that merely hold the same digits.
+const HARDWARE = [
+  item('stud', '2 in. x 4 in. x 8 ft. Premium Kiln-Dried Whitewood Stud'),
+  item('lumber', '2 in. x 6 in. x 10 ft. #2 Prime Pressure-Treated Lumber'),
+  item('post', '4 in. x 4 in. x 8 ft. Pressure-Treated Pine Post'),
+  item('plywood', '23/32 in. x 4 ft. x 8 ft. Sanded Plywood'),
+  item('drywall', '1/2 in. x 4 ft. x 8 ft. Drywall Panel'),
+  item('drill', 'Cordless 1/2 in. Drill/Driver Kit'),
+  item('pipe', 'Galvanized Steel Pipe 1/2 in. x 10 ft.'),
+  item('pvc', 'PVC Schedule 40 Pipe 3/4 in. x 10 ft.'),
+  item('coupling', 'Brass Push-to-Connect Coupling 1-1/2 in.'),
+  item('faucet', 'Centerset 4 in. Bathroom Faucet with 2 Handles'),
+  item('reversed', '4x2 Stud'),
+  item('mulch', 'Brown Mulch 2 cu. ft.'),
+  item('soil', 'Premium Potting Soil 1.5 cu. ft.'),
+  item('romex', 'Solid Romex Wire 100 ft. 12/2'),
+  item('rug58', 'Shag Area Rug 5 ft. x 8 ft.'),
+  item('rug810', 'Shag Area Rug 8 ft. x 10 ft.'),
+  item('jack', 'Audio Cable 3.5 mm Jack'),
+  item('bit', 'Drill Bit 5 mm'),
+  item('phone55', 'Smartphone 5.5-inch Display'),
+  item('phone5', 'Smartphone 5-inch Display'),
+  item('case78', 'iPhone 7/8 Plus Case'),
+  item('usb', 'USB 3.0 Flash Drive'),
+  item('s7', 'Galaxy S7 Case'),
+];
+
+describe('numbers as written', () => {
+  it('keeps a decimal and a fraction of a measure whole, and splits a slash between model numbers or sizes', () => {
+    expect(words('1/2 in. x 4 ft. Drywall')).toEqual(['1/2', 'inch', 'x', '4', 'ft', 'drywall']);
+    expect(words('23/32" plywood, 1-1/2 in. pipe')).toEqual(['23/32', 'inch', 'plywood', '1', '1/2', 'inch', 'pipe']);
+    expect(words('1 1/2 pvc')).toEqual(['1', '1/2', 'pvc']);
+    expect(words('3.5mm jack, 5.5-inch, USB 3.0')).toEqual(['3.5', 'mm', 'jack', '5.5', 'inch', 'usb', '3.0']);
+    // No unit after it and no whole part before it: two numbers.
+    expect(words('iPhone 7/8 Plus, 6/6s, 12/2 wire, 3/4 pvc')).toEqual([
+      'iphone',
+      '7',
+      '8',
+      'plus',
+      '6',
+      '6',
+      's',
+      '12',
+      '2',
+      'wire',
+      '3',
+      '4',
+      'pvc',
+    ]);
+    // A larger number over a smaller is two sizes ("4/3 mm" wetsuits); a version is three numbers.
+    expect(words('Wetsuit 4/3 mm, Android 6.0.1')).toEqual(['wetsuit', '4', '3', 'mm', 'android', '6', '0', '1']);
+    expect(['1/2', '3.0', '0.5', '1.28'].map(numberWordValue)).toEqual([0.5, 3, 0.5, 1.28]);
+    // Codes, not values: "007" is no 7, and two long part numbers one double apart are not one.
+    expect(['007', '1234567890123456789', 's7'].map(numberWordValue)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('reads a number word again as the same word (property)', () => {
+    const text = fc.stringMatching(/^[0-9 ./x-]{0,30}( ?(inch|mm|ft)\.?)?[0-9 ./x-]{0,10}$/);
+    fc.assert(
+      fc.property(text, (t) => {
+        const once = words(t);
+        expect(words(once.join(' '))).toEqual(once);
+        // A query reads the same words (the places of its measures and fractions are theirs).
+        expect(new Analyzer().query(t, 100).terms.map((term) => term.text)).toEqual(once.slice(0, 100));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('reads the dimensions a text writes, and the query terms they span', () => {
+    const spans = (t: string) => {
+      const n = normalizeUnits(t);
+      return dimensionSpans(n).map((s) => n.slice(s.start, s.end));
+    };
+    expect(spans('stud 2 in. x 4 in. x 8 ft. whitewood')).toEqual(['2 inch. x 4 inch. x 8 ft.']);
+    expect(spans("rug 5'x8', tire 700x25c")).toEqual(["5'x8'", '700x25']);
+    expect(spans('iphone x 64gb, s7 x 2')).toEqual([]);
+    expect(new Analyzer().query('2x4x8 stud', 10).dimensions).toEqual([{ from: 0, to: 4, values: [2, 4, 8] }]);
+    expect(dimensionSpans(normalizeUnits('1-1/2 in. x 23/32 in.'))[0]?.values).toEqual([1.5, 23 / 32]);
+    expect([holdsInOrder([23 / 32, 4, 8], [4, 8]), holdsInOrder([4, 2], [2, 4]), holdsInOrder([2, 4, 8], [2, 8])]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(new Analyzer().query('3/4 pvc', 10).fractions).toEqual([{ from: 0, to: 1, word: '3/4' }]);
+  });
+
+  it('costs time linear in the text on runs of numbers, points, slashes and x', () => {
+    // Each pattern scans a run once per start, and starts only where a run of digits does: a
+    // quadratic one would take seconds here (every start rescanning the rest).
+    const long = (unit: string) => unit.repeat(20_000);
+    for (const t of [long('1.'), long('1/'), long('1x'), long('1 x '), long('1-1/2 '), long('1/2 in x ')]) {
+      expect(words(t).length).toBeGreaterThan(0);
+      expect(dimensionSpans(t).length).toBeLessThanOrEqual(1 + t.length / 2);
+    }
+  });
+});
+
+describe('search: a number means its value', () => {
+  const search = async (text: string) => ids(await (await hardware).search({ text, hitsPerPage: 30 }));
+  const hardware = serviceOf(HARDWARE);
+
+  it('a whole number does not match the digits of a fraction or a decimal', async () => {
+    // The 1/2 in. items match "inch" alone, after every item holding a 2 (even the faucet's 2 handles).
+    const inch2 = await search('2 inch');
+    for (const id of ['drywall', 'drill', 'pipe', 'coupling'])
+      expect(inch2.indexOf(id), `2 ≠ the 2 of 1/2 (${id})`).toBeGreaterThan(inch2.indexOf('faucet'));
+    expect((await search('5 mm'))[0]).toBe('bit');
+    for (const id of ['jack', 'soil']) expect(await search('5'), `5 ≠ the 5 of 3.5 and 1.5 (${id})`).not.toContain(id);
+    expect((await search('5.5 inch phone'))[0]).toBe('phone55');
+    expect((await search('1.5 cu ft'))[0]).toBe('soil');
+  });
+
+  it('a fraction matches the items writing it, with or without its unit in the query', async () => {
+    expect((await search('1/2 inch pipe'))[0]).toBe('pipe');
+    expect((await search('3/4 pvc'))[0]).toBe('pvc');
+    expect((await search('1/2 drill'))[0]).toBe('drill');
+    expect((await search('1-1/2 in coupling'))[0]).toBe('coupling');
+    expect((await search('23/32 plywood'))[0]).toBe('plywood');
+    // The same value written otherwise.
+    expect((await search('0.5 in drywall'))[0]).toBe('drywall');
+  });
+
+  it('dimensions match the items writing them, before items merely holding the digits', async () => {
+    expect((await search('2x4'))[0]).toBe('stud');
+    // Values in another order are a lesser match, however short the name writing them.
+    for (const text of ['2x4 stud', 'stud 2x4']) expect((await search(text))[0], text).toBe('stud');
+    expect((await search('4x2 stud'))[0]).toBe('reversed');
+    expect((await search('2x4x8'))[0]).toBe('stud');
+    expect((await search('2 x 4 in'))[0]).toBe('stud');
+    expect((await search('4x4 post'))[0]).toBe('post');
+    expect((await search('8x10 area rug'))[0]).toBe('rug810');
+    expect((await search("5'x8' rug"))[0]).toBe('rug58');
+    // A faucet with a 4 in. spread and 2 handles is no 2x4.
+    expect(await search('2x4')).not.toContain('faucet');
+  });
+
+  it('keeps model numbers and sizes around a slash or a point', async () => {
+    expect((await search('iphone 8 case'))[0]).toBe('case78');
+    expect((await search('usb 3'))[0]).toBe('usb');
+    expect((await search('usb 3.0'))[0]).toBe('usb');
+    expect((await search('galaxy s7'))[0]).toBe('s7');
+    expect((await search('12/2 romex'))[0]).toBe('romex');
+  });
+});
