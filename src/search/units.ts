@@ -177,18 +177,26 @@ export function normalizeUnits(folded: string): string {
 /** The canonical unit words and phrases ({@link UNITS}' values). */
 const CANONICAL = new Set(Object.values(UNITS));
 
+/** The canonical units' words, longest phrase first. */
+const CANONICAL_WORDS = [...CANONICAL].map((c) => c.split(' ')).sort((a, b) => b.length - a.length);
+
 /**
- * Whether a folded word is a canonical unit word ("inch", "ft", "volt", or a phrase: "sq ft";
- * see {@link UNITS}).
+ * Which of a text's folded words (its units canonical) are the words of a unit written right
+ * after a number: they measure the item ("55 inch", "2 cu ft"), and name no kind of item.
  *
  * @example
  * ```ts
- * isUnit('inch'); // true
- * isUnit('in');   // false: a query's "55 in" is analysed to "55 inch" first
+ * unitAfterNumber(['2', 'cu', 'ft', 'mulch']); // [false, true, true, false]
  * ```
  */
-export function isUnit(word: string): boolean {
-  return CANONICAL.has(word);
+export function unitAfterNumber(words: readonly string[]): boolean[] {
+  const out = words.map(() => false);
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (!isNumberWord(words[i]!)) continue;
+    const unit = CANONICAL_WORDS.find((c) => c.every((w, k) => words[i + 1 + k] === w));
+    if (unit) for (let k = 1; k <= unit.length; k++) out[i + k] = true;
+  }
+  return out;
 }
 
 // A number: an integer, a decimal, a fraction or a whole number and a fraction ("1-1/2").

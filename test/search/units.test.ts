@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Analyzer, englishStem, fold, words } from '../../src/search/analysis';
 import { ENGLISH_STOP_WORDS } from '../../src/search/stop-words';
-import { isUnit, normalizeUnits, UNITS, unitRanges } from '../../src/search/units';
+import { normalizeUnits, UNITS, unitAfterNumber, unitRanges } from '../../src/search/units';
 import { item, serviceOf } from '../helpers/search';
 
 describe('units after a number', () => {
@@ -238,10 +238,17 @@ describe('ranges of one unit', () => {
     expect(analyzer.query('mount 55 inch', 1).measures).toEqual([]);
   });
 
-  it('knows the canonical unit words', () => {
-    for (const unit of new Set(Object.values(UNITS))) expect(isUnit(unit)).toBe(true);
-    expect(isUnit('in')).toBe(false);
-    expect(isUnit('mount')).toBe(false);
+  it('tells the words of a unit after a number, a phrase too, from the words naming an item', () => {
+    for (const unit of new Set(Object.values(UNITS))) {
+      const parts = unit.split(' ');
+      expect(unitAfterNumber(['tv', '55', ...parts, 'mount']), unit).toEqual([false, false, ...parts.map(() => true), false]);
+    }
+    expect(unitAfterNumber(['2', 'cu', 'ft', 'mulch'])).toEqual([false, true, true, false]);
+    expect(unitAfterNumber(['1/2', 'inch', 'pipe'])).toEqual([false, true, false]);
+    // No number before it: a word like any other ("inch worm", "cu" alone).
+    expect(unitAfterNumber(['inch', 'worm'])).toEqual([false, false]);
+    expect(unitAfterNumber(['2', 'cu', 'mulch'])).toEqual([false, false, false]);
+    expect(unitAfterNumber(['2', 'in', 'mount'])).toEqual([false, false, false]);
   });
 });
 

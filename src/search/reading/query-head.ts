@@ -7,7 +7,7 @@ import { adjacent } from '../adjacency';
 import type { QueryMatch } from '../matching';
 import type { SearchIndex } from '../search-index';
 import { startsTail } from '../subject';
-import { isNumberWord, isUnit } from '../units';
+import { unitAfterNumber } from '../units';
 
 /** A query term is its head when it says what items are at least this share as often as the term saying it most, and comes later. */
 const HEAD_SHARE = 0.5;
@@ -46,13 +46,14 @@ export function queryHead(index: SearchIndex, match: QueryMatch | undefined, rea
     }
   }
   const shares = new Map<number, number>();
+  const measuring = unitAfterNumber(terms.map((t) => t.text));
   // Per term: how many names it ends where it says what items are, and that count's share.
   const named = new Map<number, { count: number; share: number }>();
   const namers = new Set<number>();
   let best = 0;
   for (const t of match.counted) {
     // A unit after a number measures the item ("55 inch"), it names no kind of item.
-    if (t >= end || (t > 0 && isUnit(terms[t]!.text) && isNumberWord(terms[t - 1]!.text))) continue;
+    if (t >= end || measuring[t]) continue;
     let df = 0;
     let sdf = 0;
     let ends = 0;
