@@ -359,6 +359,8 @@ const SLASHED = /(?<![\d/.])\d{1,8}\/\d{1,8}(?![\d/])/g;
 function splitFractions(normalized: string, starts: readonly number[], placed: readonly number[]): AnalyzedQuery['fractions'] {
   const out: { from: number; to: number; word: string }[] = [];
   for (const m of normalized.matchAll(SLASHED)) {
+    // No item writes "12/2" as one word, and its value (6) is no reading of it.
+    if (improper(m[0])) continue;
     const at = placesOf(starts, placed, m.index, m.index + m[0].length);
     if (at && at[1] === at[0] + 1) out.push({ from: at[0], to: at[1], word: m[0] });
   }

@@ -150,3 +150,20 @@ describe('search: a number means its value', () => {
     expect((await search('12/2 romex'))[0]).toBe('romex');
   });
 });
+
+describe('search: numbers around a slash', () => {
+  const shop = serviceOf([
+    item('cord', 'Extension Cord 6 ft. Wire'),
+    item('romex', 'Solid Romex Wire 100 ft. 12/2'),
+    item('adapter', 'Adapter 1 Pack'),
+    item('case66', 'iPhone 6/6s Case'),
+  ]);
+  const search = async (text: string) => ids(await (await shop).search({ text, hitsPerPage: 30 }));
+
+  it('reads a larger number over a smaller as two numbers, not as their quotient', async () => {
+    // 12/2 is twelve and two, no 6: the 6 ft. cord holds neither as typed.
+    expect(new Analyzer().query('12/2 wire', 10).fractions).toEqual([]);
+    expect((await search('12/2 wire'))[0]).toBe('romex');
+    expect(await search('6/6s case')).not.toContain('adapter');
+  });
+});
