@@ -61,6 +61,13 @@ describe('numbers as written', () => {
     expect(['007', '1234567890123456789', 's7'].map(numberWordValue)).toEqual([undefined, undefined, undefined]);
   });
 
+  it('reads a vulgar fraction as the fraction written with a slash', () => {
+    expect(words('½ in. pipe')).toEqual(words('1/2 in. pipe'));
+    expect(words('1½" coupling')).toEqual(words('1-1/2 in. coupling'));
+    expect(words('¾ in. or 2⅝ in')).toEqual(['3/4', 'inch', 'or', '2', '5/8', 'inch']);
+    expect(words('1⁄2 in')).toEqual(['1/2', 'inch']);
+  });
+
   it('reads a number word again as the same word (property)', () => {
     const text = fc.stringMatching(/^[0-9 ./x-]{0,30}( ?(inch|mm|ft)\.?)?[0-9 ./x-]{0,10}$/);
     fc.assert(
