@@ -351,6 +351,19 @@ function firstAtOrAfter(values: readonly number[], x: number): number {
 function queryMeasures(normalized: string, starts: readonly number[], placed: readonly number[]): QueryMeasure[] {
   const out: QueryMeasure[] = [];
   for (const { start, end, value, unit } of measures(normalized)) {
+    const written = normalized.slice(start, end);
+    if (improper(written)) {
+      // Two sizes, as its words are ("4/3 mm": 4 mm and 3 mm), not their quotient.
+      const slash = start + written.indexOf('/');
+      for (const [from, to] of [
+        [start, slash],
+        [slash + 1, end],
+      ] as const) {
+        const at = placesOf(starts, placed, from, to);
+        if (at) out.push({ from: at[0], to: at[1], value: Number(normalized.slice(from, to)), unit });
+      }
+      continue;
+    }
     const at = placesOf(starts, placed, start, end);
     if (at) out.push({ from: at[0], to: at[1], value, unit });
   }

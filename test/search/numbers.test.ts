@@ -184,4 +184,14 @@ describe('search: numbers around a slash', () => {
     expect((await search('12/2 wire'))[0]).toBe('romex');
     expect(await search('6/6s case')).not.toContain('adapter');
   });
+
+  it('reads the sizes of a larger number over a smaller in the ranges of the names, not their quotient', async () => {
+    const wetsuits = await serviceOf([
+      item('gloves', 'Gloves 1 mm - 2 mm'),
+      item('boots', 'Boots 3 mm - 5 mm'),
+      item('suit', 'Wetsuit 4/3 mm'),
+    ]);
+    // 4/3 mm is no 1.33 mm: the 1-2 mm gloves hold neither size, the 3-5 mm boots both.
+    expect(ids(await wetsuits.search({ text: '4/3 mm' }))).toEqual(['suit', 'boots', 'gloves']);
+  });
 });

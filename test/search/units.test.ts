@@ -225,8 +225,11 @@ describe('ranges of one unit', () => {
     const analyzer = new Analyzer();
     expect(analyzer.query('1/2 inch hose', 10).measures).toEqual([{ from: 0, to: 0, value: 0.5, unit: 'inch' }]);
     expect(analyzer.query('hose 5.5 in.', 10).measures).toEqual([{ from: 1, to: 1, value: 5.5, unit: 'inch' }]);
-    // A fraction the words split (no unit right after it) is still one number of the measure.
-    expect(analyzer.query('4/3 mm wetsuit', 10).measures).toEqual([{ from: 0, to: 1, value: 4 / 3, unit: 'mm' }]);
+    // A larger number over a smaller is two sizes, as its words are ("4/3 mm" wetsuits: 4 mm and 3 mm).
+    expect(analyzer.query('4/3 mm wetsuit', 10).measures).toEqual([
+      { from: 0, to: 0, value: 4, unit: 'mm' },
+      { from: 1, to: 1, value: 3, unit: 'mm' },
+    ]);
     expect(analyzer.query('tv mount 32-65 in.', 10).measures).toEqual([
       { from: 2, to: 2, value: 32, unit: 'inch' },
       { from: 3, to: 3, value: 65, unit: 'inch' },
