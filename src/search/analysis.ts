@@ -37,11 +37,12 @@ const SYMBOLS = /\p{S}+/gu;
 // What a symbol becomes: a word boundary that, like a symbol left in place on the ASCII path, no
 // unit bridges ("0|\"" and "é 0|\"" both keep 0 apart from the inch mark).
 const SEPARATOR = '\u001f';
-// A vulgar fraction ("½", "1½") and the fraction slash (U+2044) its decomposition writes: a
-// symbol, which would split "1⁄2" in two, and with no space after a whole part ("1½" is "11⁄2").
-const VULGAR = /(\d?)([\u00bc-\u00be\u2150-\u215e\u2189])|\u2044/gu;
-const asSlashed = (_: string, whole: string | undefined, vulgar: string | undefined): string =>
-  vulgar === undefined ? '/' : `${whole ? `${whole} ` : ''}${vulgar.normalize('NFKD').replace('\u2044', '/')}`;
+// Signs of numbers that are symbols, which fold would make separators: a vulgar fraction ("½",
+// "1½") and the fraction slash (U+2044) its decomposition writes, as a slash (with a space after
+// a whole part: "1½" is "11⁄2" decomposed); the multiplication sign of dimensions ("2×4") as x.
+const NUMBER_SIGNS = /(\d?)([\u00bc-\u00be\u2150-\u215e\u2189])|[\u2044\u00d7]/gu;
+const asAscii = (sign: string, whole: string | undefined, vulgar: string | undefined): string =>
+  vulgar === undefined ? (sign === '\u00d7' ? 'x' : '/') : `${whole ? `${whole} ` : ''}${vulgar.normalize('NFKD').replace('\u2044', '/')}`;
 
 /**
  * Folds case and diacritics: `Écouteurs` → `ecouteurs`.
@@ -56,7 +57,7 @@ export function fold(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at U+0000 on purpose
   return /^[\x00-\x7f]*$/.test(text)
     ? text.toLowerCase()
-    : text.replace(VULGAR, asSlashed).replace(SYMBOLS, SEPARATOR).normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
+    : text.replace(NUMBER_SIGNS, asAscii).replace(SYMBOLS, SEPARATOR).normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
 }
 
 /**

@@ -68,6 +68,11 @@ describe('numbers as written', () => {
     expect(words('1⁄2 in')).toEqual(['1/2', 'inch']);
   });
 
+  it('reads a multiplication sign as the x of dimensions', () => {
+    expect(words('Stud 2×4×8')).toEqual(words('Stud 2x4x8'));
+    expect(new Analyzer().query('2 × 4 stud', 10).dimensions).toEqual([{ from: 0, to: 2, values: [2, 4] }]);
+  });
+
   it('reads a number word again as the same word (property)', () => {
     const text = fc.stringMatching(/^[0-9 ./x-]{0,30}( ?(inch|mm|ft)\.?)?[0-9 ./x-]{0,10}$/);
     fc.assert(
@@ -151,6 +156,8 @@ describe('search: a number means its value', () => {
     // Values in another order are a lesser match, however short the name writing them.
     for (const text of ['2x4 stud', 'stud 2x4']) expect((await search(text))[0], text).toBe('stud');
     expect((await search('4x2 stud'))[0]).toBe('reversed');
+    expect((await search('2×4'))[0]).toBe('stud');
+    expect((await search('8×10 rug'))[0]).toBe('rug810');
     expect((await search('2x4x8'))[0]).toBe('stud');
     expect((await search('2 x 4 in'))[0]).toBe('stud');
     expect((await search('4x4 post'))[0]).toBe('post');
