@@ -19,7 +19,7 @@ import { perIndex } from './scratch';
 import { allowedTypos, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
 import { nameDimensions } from './name-dimensions';
-import { holdsInOrder, numberWordValue } from './units';
+import { holdsInOrder, numberWordValue, UNITS } from './units';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -139,6 +139,10 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
       // A number is its value however written: "3" is "3.0", "1/2" is "0.5".
       for (const word of sameValue(index, term.text)) offer(word, word === exact ? 1 : 2);
+      // A unit's name typed without a number ("pint glasses", "gallon bucket") reaches the word
+      // the items' numbers made it ("4 pt", "5 gal").
+      const unit = unitWord(index, term.text);
+      if (unit >= 0) offer(unit, 2);
       if (codes.size === 0) for (let k = 0; k < farKeys.length; k += 2) offer(farKeys[k]!, farKeys[k + 1]!);
       farKeys.length = 0;
     };
@@ -271,6 +275,16 @@ const numberWords = perIndex((index: SearchIndex): ReadonlyMap<number, readonly 
   }
   return out;
 });
+
+/**
+ * The canonical word of the unit a folded query word names (`UNITS`: "pint" is "pt", "feet"
+ * "ft"), when it is another word of two letters or more the catalog holds, else -1. One letter
+ * ("m", "l", "g") is too many other things without its number: sizes, models, initials.
+ */
+function unitWord(index: SearchIndex, text: string): number {
+  const unit = Object.hasOwn(UNITS, text) ? UNITS[text]! : undefined;
+  return unit === undefined || unit === text || unit.length < 2 || unit.includes(' ') ? -1 : index.dictionary.id(unit);
+}
 
 /** The indexed number words of the value of `text`, when it is a number word: "3.0" and "3" for "3". */
 function sameValue(index: SearchIndex, text: string): readonly number[] {

@@ -256,6 +256,22 @@ describe('ranges of one unit', () => {
 });
 
 describe('search meets ranges', () => {
+  it('a unit named without a number ("pint glasses", "gallon bucket") finds the items whose number made it short ("4 pt", "5 gal")', async () => {
+    const service = await serviceOf([
+      item('pint', 'Set of 4 Pint Glasses'),
+      item('beer', 'Set of 4 Beer Glasses'),
+      item('gal', '5-Gallon Bucket'),
+      item('bucket', 'Bucket'),
+      item('size', 'Tee Size M'),
+      item('meter', 'Moisture Meter'),
+    ]);
+    const top = async (text: string) => (await service.search({ text, hitsPerPage: 10 })).hits.map((h) => h.id);
+    expect((await top('pint glasses'))[0]).toBe('pint');
+    expect((await top('gallon bucket'))[0]).toBe('gal');
+    // A one-letter unit ("m") is too many other things alone: "meter" finds meters, not size M.
+    expect(await top('meter')).toEqual(['meter']);
+  });
+
   it('"tv mount 55 inch" finds the mounts whose name writes a range around 55 inches, before one that stops below', async () => {
     const service = await serviceOf([
       item('low', 'Tilting TV Mount for 13 in. to 42 in. TVs'),
