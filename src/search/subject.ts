@@ -49,8 +49,8 @@ const PHRASE_START = new Set(['with', 'w', 'compatible', ...TAIL_START]);
 const LETTERS = /^\p{L}+$/u;
 // Punctuation closing a phrase inside a part: "Moto G (4th Gen)", "Portable Charger, 313 Power Bank".
 const PHRASE_END = /[(),;]/;
-// A spaced "in" after a word: "Toilet in White", not "2-in-1", "In-Ear", "Built-in" or a unit ("52 in Fan").
-const IN_FINISH = /(?<=[^\s\d])\s+in\s+(?=\S)/i;
+// A spaced "in" after a letter: "Toilet in White", not "2-in-1", "In-Ear", "Built-in" or a unit ("52 in Fan", 52" in White).
+const IN_FINISH = /(?<=\p{L})\s+in\s+(?=\S)/iu;
 /** Name positions past this are never marked as phrase heads (the mask is 32 bits). */
 export const MAX_HEAD_POSITION = 31;
 

@@ -31,6 +31,7 @@ describe('search profiles', () => {
     expect(heads('Wireless In-Ear Headphones')).toEqual(['headphones']);
     expect(heads('2-in-1 Laptop Stand')).toEqual(['stand']);
     expect(heads('Fits 52 in Fan Blades')).toEqual(['blades']);
+    expect(heads('TV Stand for 52" in White')).toEqual(['white']);
   });
 
   it('"20 volt drill": a "20-Volt MAX" drill is no other model of the 20-Volt drills', async () => {
