@@ -191,6 +191,11 @@ export class Ranker {
     return this.#q.size;
   }
 
+  /** The candidates' document numbers, ascending (candidate c is document `docs[c]`). */
+  get docs(): Int32Array {
+    return this.#q.cands.docs;
+  }
+
   /** The document number of candidate `c`. */
   doc(c: number): number {
     return this.#q.cands.docs[c]!;
