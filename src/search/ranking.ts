@@ -42,6 +42,9 @@ export type { RankingScoreDetails } from './rules/details';
 export { PROFILE_RANKING_RULES, RANKING_RULES, type RankingRule } from './rules/registry';
 export { PROFILE_TIE_BREAK, TIE_BREAK } from './rules/tie-break';
 
+/** Buckets of the leading ranks heapified one at a time before the rest of the candidates are heapified at once (see {@link Ranker.ordered}). */
+const MAX_REFILLS = 4;
+
 /** Scores this close to a threshold are computed exactly, not decided from bounds (floating-point error is far smaller). */
 const SCORE_MARGIN = 1e-12;
 
@@ -225,10 +228,18 @@ export class Ranker {
    */
   ordered(keep?: Uint8Array): { next(): number } {
     const size = this.size;
-    const heap = new Int32Array(size);
+    const lists = new Int32Array(2 * size);
+    const heap = lists.subarray(0, size);
     let length = 0;
-    for (let c = 0; c < size; c++) if (!keep || keep[c] === 1) heap[length++] = c;
-    const before = this.#comparator();
+    // The leading ranks known for every candidate from the start (words, typo), when the order
+    // begins with them: only the candidates holding the best of them enter the heap, the others
+    // wait for it to empty. A page then heapifies its best bucket, often a few dozen
+    // candidates of thousands, and the comparisons within it skip the ranks they tie on.
+    const lead = this.#leading();
+    const waiting = lists.subarray(size);
+    let waits = 0;
+    let refills = 0;
+    let before = this.#comparator(lead ? lead.arrays : 0);
     const down = (k: number): void => {
       const x = heap[k]!;
       for (;;) {
@@ -241,7 +252,27 @@ export class Ranker {
       }
       heap[k] = x;
     };
-    for (let k = (length >> 1) - 1; k >= 0; k--) down(k);
+    const fill = (): void => {
+      if (lead && refills < MAX_REFILLS) {
+        refills++;
+        let best = waiting[0]!;
+        for (let k = 1; k < waits; k++) if (lead.compare(waiting[k]!, best) < 0) best = waiting[k]!;
+        let still = 0;
+        for (let k = 0; k < waits; k++) {
+          const c = waiting[k]!;
+          if (lead.compare(c, best) === 0) heap[length++] = c;
+          else waiting[still++] = c;
+        }
+        waits = still;
+      } else {
+        // Past a few buckets (a long listing), every candidate left in one heap: each pass over the waiting ones costs them all.
+        if (lead) before = this.#comparator();
+        for (let k = 0; k < waits; k++) heap[length++] = waiting[k]!;
+        waits = 0;
+      }
+      for (let k = (length >> 1) - 1; k >= 0; k--) down(k);
+    };
+    for (let c = 0; c < size; c++) if (!keep || keep[c] === 1) waiting[waits++] = c;
     const lazy = this.#lazy;
     // Proximity has no bound but its best, bm25's is above the exact value when a term's words
     // share a field, subject's when a model run or a word's code would not count: the query words'
@@ -249,7 +280,11 @@ export class Ranker {
     const near = lazy && this.#rankings.some((r) => r.peeks) ? (this.#near1 ??= new Uint8Array(size)) : undefined;
     return {
       next: () => {
-        while (length > 0) {
+        for (;;) {
+          if (length === 0) {
+            if (waits === 0) return -1;
+            fill();
+          }
           const top = heap[0]!;
           if (lazy && !this.#done[top]) {
             // Its exact ranks are at most its bounds: it may sink.
@@ -264,9 +299,29 @@ export class Ranker {
           if (length > 0) down(0);
           return top;
         }
-        return -1;
       },
     };
+  }
+
+  /**
+   * The comparison of the rank arrays the order begins with that are known for every candidate
+   * once ranked (of rules reading no document, such as words and typo), and how many they are;
+   * undefined when the order begins otherwise (a sort, merchandising's groups, a rule reading
+   * documents).
+   */
+  #leading(): { compare: (a: number, b: number) => number; arrays: number } | undefined {
+    if (this.#sort.length > 0 || this.#group) return undefined;
+    const ranks: RankArray[] = [];
+    const signs: number[] = [];
+    for (const ranking of this.#rankings) {
+      if (ranking.exact || ranking.peek) break;
+      for (const values of ranking.ranks) {
+        ranks.push(values);
+        signs.push(ranking.direction === 'desc' ? 1 : -1);
+      }
+      if (ranking.steps.length > 0) break;
+    }
+    return ranks.length === 0 ? undefined : { compare: inTurn(ranks, signs), arrays: ranks.length };
   }
 
   /** Every candidate read and sorted: the order {@link Ranker.ordered} gives, computed eagerly (hybrid search blends every score). */
@@ -376,8 +431,11 @@ export class Ranker {
     return out as RankingScoreDetails;
   }
 
-  /** Compares two candidates: `sort`, merchandising's groups, the rules, `tieBreak`, then id. */
-  #comparator(): (a: number, b: number) => number {
+  /**
+   * Compares two candidates: `sort`, merchandising's groups, the rules, `tieBreak`, then id;
+   * without the first `skip` rank arrays, for candidates known to tie on them (see {@link Ranker.ordered}).
+   */
+  #comparator(skip = 0): (a: number, b: number) => number {
     const steps: ((a: number, b: number) => number)[] = [];
     this.#sort.forEach((cr, k) => {
       const keys = this.#sortKeys[k]!;
@@ -399,8 +457,13 @@ export class Ranker {
       ranks = [];
       signs = [];
     };
+    let skipped = 0;
     for (const ranking of this.#rankings) {
       for (const values of ranking.ranks) {
+        if (skipped < skip) {
+          skipped++;
+          continue;
+        }
         ranks.push(values);
         signs.push(ranking.direction === 'desc' ? 1 : -1);
       }
