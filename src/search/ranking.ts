@@ -28,7 +28,7 @@ import type { SortCriterion } from './query';
 import { type RankStore, rankStore, releaseRankStore } from './rank-arrays';
 import { readDocument } from './reading/document';
 import { readPositions } from './reading/positions';
-import { readPostings } from './reading/postings';
+import { type PostingFacts, readPostings, stillValid } from './reading/postings';
 import { type RankQuery, rankQuery, releaseRankQuery } from './reading/query-context';
 import type { RankingScoreDetails } from './rules/details';
 import { type RankingRule, RULES } from './rules/registry';
@@ -117,6 +117,13 @@ export class Ranker {
   #store: RankStore | undefined;
   /** Per candidate: 1 once its ranks the positions tell are exact (see {@link Ranker.ordered}). */
   #near1: Uint8Array | undefined;
+  /**
+   * The postings' facts, and the rules bounding from them the candidates that may reach the
+   * page (see {@link Ranker.ordered}); per candidate, 1 once bounded.
+   */
+  #facts: PostingFacts | undefined;
+  readonly #bounding: readonly RuleRanking[] = [];
+  #bounded: Uint8Array | undefined;
 
   /** Candidates whose words were read. */
   documentsRead = 0;
@@ -161,12 +168,41 @@ export class Ranker {
     this.#tieBreak = match ? tieBreakKeys(index, options.tieBreak) : [];
     this.#done = new Uint8Array(size);
     this.#lazy = match !== undefined && this.#reading.length > 0;
-    // Rules reading documents bound their ranks from the postings; a rule without `exact` (words') takes its exact ranks from them.
+    // Rules reading documents bound their ranks from the postings, for the candidates that may
+    // reach the page; a rule without `exact` (words') takes every candidate's exact ranks from them now.
     const bounded = this.#rankings.filter((r) => r.bound !== undefined);
     if (match !== undefined && bounded.length > 0) {
-      const facts = readPostings(q);
-      for (const r of bounded) r.bound!(facts);
+      const facts = (this.#facts = readPostings(q));
+      for (const r of bounded) if (!r.exact) r.bound!(facts);
+      this.#bounding = bounded.filter((r) => r.exact);
     }
+  }
+
+  /**
+   * Writes the bounds of the candidates of `some` (every candidate when undefined) not bounded
+   * or read yet: they are needed for the candidates that enter the heap (see
+   * {@link Ranker.ordered}), or for a threshold, not for those that stay below the page.
+   */
+  #bound(some?: Int32Array): void {
+    let facts = this.#facts;
+    if (!facts || this.#bounding.length === 0) return;
+    // Another ranker read its postings since (its facts reuse the arrays): read them again, as they were.
+    if (!stillValid(facts)) facts = this.#facts = readPostings(this.#q);
+    const bounded = (this.#bounded ??= new Uint8Array(this.size));
+    const done = this.#done;
+    const count = some ? some.length : this.size;
+    const todo = new Int32Array(count);
+    let length = 0;
+    for (let k = 0; k < count; k++) {
+      const c = some ? some[k]! : k;
+      if (bounded[c] === 0 && done[c] === 0) {
+        bounded[c] = 1;
+        todo[length++] = c;
+      }
+    }
+    if (length === 0) return;
+    const list = todo.subarray(0, length);
+    for (const r of this.#bounding) r.bound!(facts, list);
   }
 
   /** Work done for this query so far. */
@@ -206,6 +242,7 @@ export class Ranker {
 
   /** A configured rule's rank arrays (its bounds for a candidate not read yet), for tests. */
   ranksOf(rule: RankingRule): readonly RankArray[] {
+    this.#bound();
     const k = this.#rules.indexOf(rule);
     return k < 0 ? [] : this.#rankings[k]!.ranks;
   }
@@ -270,6 +307,7 @@ export class Ranker {
         for (let k = 0; k < waits; k++) heap[length++] = waiting[k]!;
         waits = 0;
       }
+      this.#bound(heap.subarray(0, length));
       for (let k = (length >> 1) - 1; k >= 0; k--) down(k);
     };
     for (let c = 0; c < size; c++) if (!keep || keep[c] === 1) waiting[waits++] = c;
@@ -344,6 +382,7 @@ export class Ranker {
     const keep = new Uint8Array(size);
     // Every score is in [0, 1].
     if (threshold <= 0) return keep.fill(1);
+    this.#bound();
     const peeked = (this.#near1 ??= new Uint8Array(size));
     // Out (0), in (1), or undecided (-1) by its bounds, then by the least ranks it can have (see RuleScore.least).
     const side = (c: number): number => {

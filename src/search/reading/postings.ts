@@ -26,6 +26,16 @@ export interface PostingFacts {
   /** Per candidate: characters of the first field, and of all, in words the query reached (Infinity: a count too large to keep). */
   readonly covered: Float64Array;
   readonly textCovered: Float64Array;
+  /** Which reading these are: the next one reuses the arrays (see {@link stillValid}). */
+  readonly reading: number;
+}
+
+/** Readings so far: the facts of the latest one alone are valid. */
+let readings = 0;
+
+/** Whether `facts` are still valid: no other ranker's postings were read since (their arrays are scratch). */
+export function stillValid(facts: PostingFacts): boolean {
+  return facts.reading === readings;
 }
 
 const BOUND_BYTES = new Scratch(Uint8Array);
@@ -98,5 +108,5 @@ export function readPostings(q: RankQuery): PostingFacts {
     for (let c = 0; c < size; c++) at[docs[c]!] = -1;
   }
   q.counts.boundPostings = read;
-  return { flagsLow, flagsAll, place, first, entries, start, lengths, covered, textCovered };
+  return { flagsLow, flagsAll, place, first, entries, start, lengths, covered, textCovered, reading: ++readings };
 }

@@ -100,9 +100,11 @@ export const bm25: Rule = {
       ...BY_RANKS,
       ranks: [values, coverage, textCoverage],
       peeks: true,
-      bound({ first, entries, covered, textCovered }) {
+      bound({ first, entries, covered, textCovered }, some) {
         const docs = cands.docs;
-        for (let c = 0; c < q.size; c++) {
+        const count = some ? some.length : q.size;
+        for (let k = 0; k < count; k++) {
+          const c = some ? some[k]! : k;
           let sum = 0;
           for (const i of counted) {
             const e = first[c * n + i]!;
