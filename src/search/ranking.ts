@@ -520,8 +520,8 @@ export class Ranker {
         if (d !== 0) return d;
       }
       // Hits equal on every rule: the tieBreak criteria, then, as a last resort, the id.
-      for (const { read, sign } of tieBreak) {
-        const d = compareValues(read(docs[a]!), read(docs[b]!), sign);
+      for (const { compare } of tieBreak) {
+        const d = compare(docs[a]!, docs[b]!);
         if (d !== 0) return d;
       }
       // Items are sorted by id: the document number breaks the last ties by id.
