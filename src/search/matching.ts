@@ -435,25 +435,27 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   const counted = match.counted;
   dropStrangers(match, counted, n, codes, seen, touched, df);
   inOrder(seen, touched, flags);
+  // One pass over the touched documents keeps the candidates with their codes, and clears what this query wrote.
   const kept = new Int32Array(touched);
+  const keptCodes = new Uint8Array(touched * n);
+  const least = strategy === 'all' ? counted.length : 1;
   let size = 0;
   for (let k = 0; k < touched; k++) {
     const doc = seen[k]!;
-    if (allowed && allowed[doc] === 0) continue;
+    const at = doc * STRIDE;
     let matched = 0;
-    for (const i of counted) if (codes[doc * STRIDE + i] !== 0) matched++;
-    if (strategy === 'all' ? matched === counted.length : matched > 0) kept[size++] = doc;
-  }
-  const docs = size === touched ? kept : kept.slice(0, size);
-  const outCodes = new Uint8Array(docs.length * n);
-  for (let c = 0; c < docs.length; c++) for (let i = 0; i < n; i++) outCodes[c * n + i] = codes[docs[c]! * STRIDE + i]!;
-  // Clear what this query wrote.
-  for (let k = 0; k < touched; k++) {
-    const doc = seen[k]!;
+    for (const i of counted) if (codes[at + i] !== 0) matched++;
+    if (matched >= least && (!allowed || allowed[doc] !== 0)) {
+      kept[size] = doc;
+      for (let i = 0, out = size * n; i < n; i++) keptCodes[out + i] = codes[at + i]!;
+      size++;
+    }
     flags[doc] = 0;
     // A loop: fill() is a call per document for at most ten bytes.
-    for (let i = doc * STRIDE, end = i + n; i < end; i++) codes[i] = 0;
+    for (let i = at, end = at + n; i < end; i++) codes[i] = 0;
   }
+  const docs = size === touched ? kept : kept.slice(0, size);
+  const outCodes = size === touched ? keptCodes : keptCodes.slice(0, size * n);
   return { docs, codes: outCodes, df, postingsRead };
 }
 
