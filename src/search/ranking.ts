@@ -5,8 +5,9 @@
  * then id.
  *
  * `words`, `typo` and `customRanking` are known for every candidate once matched; `subject`,
- * `variant`, `proximity`, `attribute`, `exactness` and `bm25` read the document's words, so every
- * candidate first holds upper bounds of them read from the postings of the query's words, and a
+ * `variant`, `proximity`, `attribute`, `exactness` and `bm25` read the document's words, so a
+ * candidate first holds upper bounds of them read from the postings of the query's words (written
+ * once it may reach the page: without a sort, once its bucket of `words` and `typo` is the best one left), and a
  * candidate's words are read only when its bounds reach the page asked for (see
  * {@link Ranker.ordered}): a query matching the whole catalog reads about a page of documents.
  *
@@ -261,7 +262,8 @@ export class Ranker {
    * those not read yet (see rules/rule.ts); the first one is read when it holds bounds, and given
    * when it is read and still first: every one left ranks at most as its bounds, below it. So a
    * page reads the candidates whose bounds reach it, not every candidate tied on `words` and
-   * `typo` (Meilisearch's buckets, each rule ranking only what the page still needs).
+   * `typo` (Meilisearch's buckets, each rule ranking only what the page still needs). The heap
+   * takes one such bucket at a time, the best one left, and only its candidates are bounded.
    */
   ordered(keep?: Uint8Array): { next(): number } {
     const size = this.size;
