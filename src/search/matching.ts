@@ -445,7 +445,7 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     const at = doc * STRIDE;
     let matched = 0;
     for (const i of counted) if (codes[at + i] !== 0) matched++;
-    if (matched >= least && (!allowed || allowed[doc] !== 0)) {
+    if (matched >= least && allowed?.[doc] !== 0) {
       kept[size] = doc;
       for (let i = 0, out = size * n; i < n; i++) keptCodes[out + i] = codes[at + i]!;
       size++;
