@@ -485,25 +485,28 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   const counted = match.counted;
   keepDimensions(index, match, n, codes, seen, touched, df);
   dropStrangers(match, counted, n, codes, seen, touched, df);
-  const out: number[] = [];
+  inOrder(seen, touched, flags);
+  // One pass over the touched documents keeps the candidates with their codes, and clears what this query wrote.
+  const kept = new Int32Array(touched);
+  const keptCodes = new Uint8Array(touched * n);
+  const least = strategy === 'all' ? counted.length : 1;
+  let size = 0;
   for (let k = 0; k < touched; k++) {
     const doc = seen[k]!;
-    if (allowed && allowed[doc] === 0) continue;
+    const at = doc * STRIDE;
     let matched = 0;
-    for (const i of counted) if (codes[doc * STRIDE + i] !== 0) matched++;
-    if (strategy === 'all' ? matched === counted.length : matched > 0) out.push(doc);
-  }
-  // A typed array sorts numbers without calling a comparator.
-  const docs = new Int32Array(out).sort();
-  const outCodes = new Uint8Array(docs.length * n);
-  for (let c = 0; c < docs.length; c++) for (let i = 0; i < n; i++) outCodes[c * n + i] = codes[docs[c]! * STRIDE + i]!;
-  // Clear what this query wrote.
-  for (let k = 0; k < touched; k++) {
-    const doc = seen[k]!;
+    for (const i of counted) if (codes[at + i] !== 0) matched++;
+    if (matched >= least && allowed?.[doc] !== 0) {
+      kept[size] = doc;
+      for (let i = 0, out = size * n; i < n; i++) keptCodes[out + i] = codes[at + i]!;
+      size++;
+    }
     flags[doc] = 0;
     // A loop: fill() is a call per document for at most ten bytes.
-    for (let i = doc * STRIDE, end = i + n; i < end; i++) codes[i] = 0;
+    for (let i = at, end = at + n; i < end; i++) codes[i] = 0;
   }
+  const docs = size === touched ? kept : kept.slice(0, size);
+  const outCodes = size === touched ? keptCodes : keptCodes.slice(0, size * n);
   return { docs, codes: outCodes, df, postingsRead };
 }
 
@@ -526,12 +529,13 @@ function keepDimensions(
   if (match.query.dimensions.length === 0) return;
   const named = nameDimensions(index);
   for (const { from, to, values } of match.query.dimensions) {
+    const termValues = match.query.terms.map((term) => numberWordValue(term.text));
     for (let k = 0; k < touched; k++) {
       const dims = named.get(seen[k]!);
       if (dims?.tuples.some((tuple) => holdsInOrder(tuple, values))) continue;
       for (let t = from; t <= to && t < n; t++) {
         const at = seen[k]! * STRIDE + t;
-        const value = numberWordValue(match.query.terms[t]!.text);
+        const value = termValues[t];
         if (value === undefined || codes[at] === 0) continue;
         if (dims?.words.has(value)) codes[at] = Math.max(codes[at]!, 2);
         else {
@@ -541,6 +545,19 @@ function keepDimensions(
       }
     }
   }
+}
+
+/**
+ * Puts the first `touched` documents of `seen` (those `flags` marks) in increasing order: a
+ * typed array sorts them without a comparator, and when they are a good share of the catalog a
+ * pass over the flags, a byte per document, lists them in order for less.
+ */
+function inOrder(seen: Int32Array, touched: number, flags: Uint8Array): void {
+  if (touched * 16 < flags.length) {
+    seen.subarray(0, touched).sort();
+    return;
+  }
+  for (let doc = 0, k = 0; k < touched; doc++) if (flags[doc] === 1) seen[k++] = doc;
 }
 
 /**

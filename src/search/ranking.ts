@@ -5,8 +5,9 @@
  * then id.
  *
  * `words`, `typo` and `customRanking` are known for every candidate once matched; `subject`,
- * `variant`, `proximity`, `attribute`, `exactness` and `bm25` read the document's words, so every
- * candidate first holds upper bounds of them read from the postings of the query's words, and a
+ * `variant`, `proximity`, `attribute`, `exactness` and `bm25` read the document's words, so a
+ * candidate first holds upper bounds of them read from the postings of the query's words (written
+ * once it may reach the page: without a sort, once its bucket of `words` and `typo` is the best one left), and a
  * candidate's words are read only when its bounds reach the page asked for (see
  * {@link Ranker.ordered}): a query matching the whole catalog reads about a page of documents.
  *
@@ -28,7 +29,7 @@ import type { SortCriterion } from './query';
 import { type RankStore, rankStore, releaseRankStore } from './rank-arrays';
 import { readDocument } from './reading/document';
 import { readPositions } from './reading/positions';
-import { readPostings } from './reading/postings';
+import { type PostingFacts, readPostings, stillValid } from './reading/postings';
 import { type RankQuery, rankQuery, releaseRankQuery } from './reading/query-context';
 import type { RankingScoreDetails } from './rules/details';
 import { type RankingRule, RULES } from './rules/registry';
@@ -41,6 +42,9 @@ import type { SearchWork } from './work';
 export type { RankingScoreDetails } from './rules/details';
 export { PROFILE_RANKING_RULES, RANKING_RULES, type RankingRule } from './rules/registry';
 export { PROFILE_TIE_BREAK, TIE_BREAK } from './rules/tie-break';
+
+/** Buckets of the leading ranks heapified one at a time before the rest of the candidates are heapified at once (see {@link Ranker.ordered}). */
+const MAX_REFILLS = 4;
 
 /** Scores this close to a threshold are computed exactly, not decided from bounds (floating-point error is far smaller). */
 const SCORE_MARGIN = 1e-12;
@@ -114,6 +118,13 @@ export class Ranker {
   #store: RankStore | undefined;
   /** Per candidate: 1 once its ranks the positions tell are exact (see {@link Ranker.ordered}). */
   #near1: Uint8Array | undefined;
+  /**
+   * The postings' facts, and the rules bounding from them the candidates that may reach the
+   * page (see {@link Ranker.ordered}); per candidate, 1 once bounded.
+   */
+  #facts: PostingFacts | undefined;
+  readonly #bounding: readonly RuleRanking[] = [];
+  #bounded: Uint8Array | undefined;
 
   /** Candidates whose words were read. */
   documentsRead = 0;
@@ -158,12 +169,41 @@ export class Ranker {
     this.#tieBreak = match ? tieBreakKeys(index, options.tieBreak) : [];
     this.#done = new Uint8Array(size);
     this.#lazy = match !== undefined && this.#reading.length > 0;
-    // Rules reading documents bound their ranks from the postings; a rule without `exact` (words') takes its exact ranks from them.
+    // Rules reading documents bound their ranks from the postings, for the candidates that may
+    // reach the page; a rule without `exact` (words') takes every candidate's exact ranks from them now.
     const bounded = this.#rankings.filter((r) => r.bound !== undefined);
     if (match !== undefined && bounded.length > 0) {
-      const facts = readPostings(q);
-      for (const r of bounded) r.bound!(facts);
+      const facts = (this.#facts = readPostings(q));
+      for (const r of bounded) if (!r.exact) r.bound!(facts);
+      this.#bounding = bounded.filter((r) => r.exact);
     }
+  }
+
+  /**
+   * Writes the bounds of the candidates of `some` (every candidate when undefined) not bounded
+   * or read yet: they are needed for the candidates that enter the heap (see
+   * {@link Ranker.ordered}), or for a threshold, not for those that stay below the page.
+   */
+  #bound(some?: Int32Array): void {
+    let facts = this.#facts;
+    if (!facts || this.#bounding.length === 0) return;
+    // Another ranker read its postings since (its facts reuse the arrays): read them again, as they were.
+    if (!stillValid(facts)) facts = this.#facts = readPostings(this.#q);
+    const bounded = (this.#bounded ??= new Uint8Array(this.size));
+    const done = this.#done;
+    const count = some ? some.length : this.size;
+    const todo = new Int32Array(count);
+    let length = 0;
+    for (let k = 0; k < count; k++) {
+      const c = some ? some[k]! : k;
+      if (bounded[c] === 0 && done[c] === 0) {
+        bounded[c] = 1;
+        todo[length++] = c;
+      }
+    }
+    if (length === 0) return;
+    const list = todo.subarray(0, length);
+    for (const r of this.#bounding) r.bound!(facts, list);
   }
 
   /** Work done for this query so far. */
@@ -191,6 +231,11 @@ export class Ranker {
     return this.#q.size;
   }
 
+  /** The candidates' document numbers, ascending (candidate c is document `docs[c]`). */
+  get docs(): Int32Array {
+    return this.#q.cands.docs;
+  }
+
   /** The document number of candidate `c`. */
   doc(c: number): number {
     return this.#q.cands.docs[c]!;
@@ -198,6 +243,7 @@ export class Ranker {
 
   /** A configured rule's rank arrays (its bounds for a candidate not read yet), for tests. */
   ranksOf(rule: RankingRule): readonly RankArray[] {
+    this.#bound();
     const k = this.#rules.indexOf(rule);
     return k < 0 ? [] : this.#rankings[k]!.ranks;
   }
@@ -216,14 +262,23 @@ export class Ranker {
    * those not read yet (see rules/rule.ts); the first one is read when it holds bounds, and given
    * when it is read and still first: every one left ranks at most as its bounds, below it. So a
    * page reads the candidates whose bounds reach it, not every candidate tied on `words` and
-   * `typo` (Meilisearch's buckets, each rule ranking only what the page still needs).
+   * `typo` (Meilisearch's buckets, each rule ranking only what the page still needs). The heap
+   * takes one such bucket at a time, the best one left, and only its candidates are bounded.
    */
   ordered(keep?: Uint8Array): { next(): number } {
     const size = this.size;
-    const heap = new Int32Array(size);
+    const lists = new Int32Array(2 * size);
+    const heap = lists.subarray(0, size);
     let length = 0;
-    for (let c = 0; c < size; c++) if (!keep || keep[c] === 1) heap[length++] = c;
-    const before = this.#comparator();
+    // The leading ranks known for every candidate from the start (words, typo), when the order
+    // begins with them: only the candidates holding the best of them enter the heap, the others
+    // wait for it to empty. A page then heapifies its best bucket, often a few dozen
+    // candidates of thousands, and the comparisons within it skip the ranks they tie on.
+    const lead = this.#leading();
+    const waiting = lists.subarray(size);
+    let waits = 0;
+    let refills = 0;
+    let before = this.#comparator(lead ? lead.arrays : 0);
     const down = (k: number): void => {
       const x = heap[k]!;
       for (;;) {
@@ -236,7 +291,28 @@ export class Ranker {
       }
       heap[k] = x;
     };
-    for (let k = (length >> 1) - 1; k >= 0; k--) down(k);
+    const fill = (): void => {
+      if (lead && refills < MAX_REFILLS) {
+        refills++;
+        let best = waiting[0]!;
+        for (let k = 1; k < waits; k++) if (lead.compare(waiting[k]!, best) < 0) best = waiting[k]!;
+        let still = 0;
+        for (let k = 0; k < waits; k++) {
+          const c = waiting[k]!;
+          if (lead.compare(c, best) === 0) heap[length++] = c;
+          else waiting[still++] = c;
+        }
+        waits = still;
+      } else {
+        // Past a few buckets (a long listing), every candidate left in one heap: each pass over the waiting ones costs them all.
+        if (lead) before = this.#comparator();
+        for (let k = 0; k < waits; k++) heap[length++] = waiting[k]!;
+        waits = 0;
+      }
+      this.#bound(heap.subarray(0, length));
+      for (let k = (length >> 1) - 1; k >= 0; k--) down(k);
+    };
+    for (let c = 0; c < size; c++) if (!keep || keep[c] === 1) waiting[waits++] = c;
     const lazy = this.#lazy;
     // Proximity has no bound but its best, bm25's is above the exact value when a term's words
     // share a field, subject's when a model run or a word's code would not count: the query words'
@@ -244,7 +320,11 @@ export class Ranker {
     const near = lazy && this.#rankings.some((r) => r.peeks) ? (this.#near1 ??= new Uint8Array(size)) : undefined;
     return {
       next: () => {
-        while (length > 0) {
+        for (;;) {
+          if (length === 0) {
+            if (waits === 0) return -1;
+            fill();
+          }
           const top = heap[0]!;
           if (lazy && !this.#done[top]) {
             // Its exact ranks are at most its bounds: it may sink.
@@ -259,9 +339,29 @@ export class Ranker {
           if (length > 0) down(0);
           return top;
         }
-        return -1;
       },
     };
+  }
+
+  /**
+   * The comparison of the rank arrays the order begins with that are known for every candidate
+   * once ranked (of rules reading no document, such as words and typo), and how many they are;
+   * undefined when the order begins otherwise (a sort, merchandising's groups, a rule reading
+   * documents).
+   */
+  #leading(): { compare: (a: number, b: number) => number; arrays: number } | undefined {
+    if (this.#sort.length > 0 || this.#group) return undefined;
+    const ranks: RankArray[] = [];
+    const signs: number[] = [];
+    for (const ranking of this.#rankings) {
+      if (ranking.exact || ranking.peek) break;
+      for (const values of ranking.ranks) {
+        ranks.push(values);
+        signs.push(ranking.direction === 'desc' ? 1 : -1);
+      }
+      if (ranking.steps.length > 0) break;
+    }
+    return ranks.length === 0 ? undefined : { compare: inTurn(ranks, signs), arrays: ranks.length };
   }
 
   /** Every candidate read and sorted: the order {@link Ranker.ordered} gives, computed eagerly (hybrid search blends every score). */
@@ -284,6 +384,7 @@ export class Ranker {
     const keep = new Uint8Array(size);
     // Every score is in [0, 1].
     if (threshold <= 0) return keep.fill(1);
+    this.#bound();
     const peeked = (this.#near1 ??= new Uint8Array(size));
     // Out (0), in (1), or undecided (-1) by its bounds, then by the least ranks it can have (see RuleScore.least).
     const side = (c: number): number => {
@@ -371,8 +472,11 @@ export class Ranker {
     return out as RankingScoreDetails;
   }
 
-  /** Compares two candidates: `sort`, merchandising's groups, the rules, `tieBreak`, then id. */
-  #comparator(): (a: number, b: number) => number {
+  /**
+   * Compares two candidates: `sort`, merchandising's groups, the rules, `tieBreak`, then id;
+   * without the first `skip` rank arrays, for candidates known to tie on them (see {@link Ranker.ordered}).
+   */
+  #comparator(skip = 0): (a: number, b: number) => number {
     const steps: ((a: number, b: number) => number)[] = [];
     this.#sort.forEach((cr, k) => {
       const keys = this.#sortKeys[k]!;
@@ -394,8 +498,13 @@ export class Ranker {
       ranks = [];
       signs = [];
     };
+    let skipped = 0;
     for (const ranking of this.#rankings) {
       for (const values of ranking.ranks) {
+        if (skipped < skip) {
+          skipped++;
+          continue;
+        }
         ranks.push(values);
         signs.push(ranking.direction === 'desc' ? 1 : -1);
       }
@@ -413,8 +522,8 @@ export class Ranker {
         if (d !== 0) return d;
       }
       // Hits equal on every rule: the tieBreak criteria, then, as a last resort, the id.
-      for (const { read, sign } of tieBreak) {
-        const d = compareValues(read(docs[a]!), read(docs[b]!), sign);
+      for (const { compare } of tieBreak) {
+        const d = compare(docs[a]!, docs[b]!);
         if (d !== 0) return d;
       }
       // Items are sorted by id: the document number breaks the last ties by id.

@@ -634,7 +634,7 @@ export class SearchService {
     const show = query.showRankingScoreDetails;
     let shown: Shown[];
     // The documents counted in totals and facets.
-    let docs: number[];
+    let docs: ArrayLike<number>;
     try {
       if (semantic) {
         // Every keyword score is blended: every candidate is read. The mask is scratch: copied before the await.
@@ -706,14 +706,18 @@ export class SearchService {
             entry: (c) => ({ doc: ranker.doc(c), score: ranker.score(c), details: show ? ranker.details(c) : undefined }),
           },
         );
-        const all: number[] = [];
-        for (let c = 0; c < ranker.size; c++) if (!keep || keep[c] === 1) all.push(ranker.doc(c));
-        // Pinned items the text or the threshold left out count in totals and facets too.
-        for (const { doc } of merch?.pins ?? []) {
-          const c = candidateOf(ranker, doc);
-          if (c === undefined || (keep && keep[c] !== 1)) all.push(doc);
+        const pins = merch?.pins ?? [];
+        if (!keep && pins.length === 0) docs = ranker.docs;
+        else {
+          const all: number[] = [];
+          for (let c = 0; c < ranker.size; c++) if (!keep || keep[c] === 1) all.push(ranker.doc(c));
+          // Pinned items the text or the threshold left out count in totals and facets too.
+          for (const { doc } of pins) {
+            const c = candidateOf(ranker, doc);
+            if (c === undefined || (keep && keep[c] !== 1)) all.push(doc);
+          }
+          docs = all;
         }
-        docs = all;
       }
     } finally {
       this.#done(ranker);
@@ -722,7 +726,7 @@ export class SearchService {
   }
 
   /** A search's answer: its page, and the totals and facets of `docs`. */
-  #response(index: SearchIndex, docs: readonly number[], shown: readonly Shown[], query: SearchQuery) {
+  #response(index: SearchIndex, docs: ArrayLike<number>, shown: readonly Shown[], query: SearchQuery) {
     const facets = facetsOf(index, docs, this.#facetPaths(index), this.#maxFacetValues);
     return {
       items: index.items,

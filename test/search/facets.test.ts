@@ -94,6 +94,22 @@ describe('facets and sorts over rare fields', () => {
     }
   });
 
+  it('keeps the first maxFacetValues values of the full order, counts and ties by value alike', async () => {
+    // A value per item on some, shared on others: many ties on the count, cases differing.
+    const items = Array.from({ length: 240 }, (_, i) =>
+      item(`q${pad(i)}`, { name: `Case ${i % 7}`, note: i % 3 === 0 ? `Note ${i % 11}` : i % 2 === 0 ? `note ${i}` : `NOTE ${239 - i}` }),
+    );
+    const catalog = await catalogOf(items);
+    const all = new SearchService({ catalog, facets: ['note'], maxFacetValues: 1000 });
+    for (const text of ['', 'case', 'case 3']) {
+      const full = (await all.search({ text })).facets.note;
+      for (const k of [1, 2, 7, 50]) {
+        const capped = await new SearchService({ catalog, facets: ['note'], maxFacetValues: k }).search({ text });
+        expect(capped.facets.note, `${text} ${k}`).toEqual(full?.type === 'list' ? { ...full, values: full.values.slice(0, k) } : full);
+      }
+    }
+  });
+
   it('by default answers no facet for a field no matching item has', async () => {
     const r = await defaults.search({ text: '', filters: { brand: ['Zeta'] } });
     const matching = ITEMS.filter((i) => i.brand === 'Zeta');

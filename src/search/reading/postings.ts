@@ -26,6 +26,16 @@ export interface PostingFacts {
   /** Per candidate: characters of the first field, and of all, in words the query reached (Infinity: a count too large to keep). */
   readonly covered: Float64Array;
   readonly textCovered: Float64Array;
+  /** Which reading these are: the next one reuses the arrays (see {@link stillValid}). */
+  readonly reading: number;
+}
+
+/** Readings so far: the facts of the latest one alone are valid. */
+let readings = 0;
+
+/** Whether `facts` are still valid: no other ranker's postings were read since (their arrays are scratch). */
+export function stillValid(facts: PostingFacts): boolean {
+  return facts.reading === readings;
 }
 
 const BOUND_BYTES = new Scratch(Uint8Array);
@@ -33,6 +43,10 @@ const BOUND_PLACES = new Scratch(Uint16Array);
 const BOUND_SUMS = new Scratch(Float64Array);
 const BOUND_FIRST = new Scratch(Int32Array);
 const BOUND_ENTRIES = new Scratch(Int32Array);
+
+/** Per word of the query: the terms it reaches, and its codes for them (at most 16 terms). */
+const TERMS = new Int32Array(16);
+const CODES = new Uint8Array(16);
 
 /** Document → candidate number (-1: none), per index, left all -1 after each use (queries are synchronous). */
 const candidateScratch = perIndex((index: SearchIndex) => new Int32Array(index.items.length).fill(-1));
@@ -63,8 +77,17 @@ export function readPostings(q: RankQuery): PostingFacts {
   const wordList = index.dictionary.words;
   let read = 0;
   try {
+    // The terms a word reaches and their codes (a word most often reaches one of the n terms).
+    const reached = TERMS;
+    const codeOf = CODES;
     for (const w of q.slots) {
       const base = slot[w]! * n;
+      let m = 0;
+      for (let i = 0; i < n; i++)
+        if (slotCodes[base + i] !== 0) {
+          reached[m] = i;
+          codeOf[m++] = slotCodes[base + i]!;
+        }
       const chars = wordList[w]!.length;
       for (let k = postingStart[w]!, end = postingStart[w + 1]!; k < end; k++) {
         read++;
@@ -75,9 +98,9 @@ export function readPostings(q: RankQuery): PostingFacts {
         const all = postingTf[k]!;
         covered[c]! += inFirst === MAX_POSTING_TF ? Infinity : chars * inFirst;
         textCovered[c]! += all === MAX_POSTING_TF ? Infinity : chars * all;
-        for (let i = 0; i < n; i++) {
-          const code = slotCodes[base + i]!;
-          if (code === 0) continue;
+        for (let j = 0; j < m; j++) {
+          const i = reached[j]!;
+          const code = codeOf[j]!;
           const r = c * n + i;
           flagsAll[r]! |= flags;
           if (code <= STEM) flagsLow[r]! |= flags;
@@ -98,5 +121,5 @@ export function readPostings(q: RankQuery): PostingFacts {
     for (let c = 0; c < size; c++) at[docs[c]!] = -1;
   }
   q.counts.boundPostings = read;
-  return { flagsLow, flagsAll, place, first, entries, start, lengths, covered, textCovered };
+  return { flagsLow, flagsAll, place, first, entries, start, lengths, covered, textCovered, reading: ++readings };
 }

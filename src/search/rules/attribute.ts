@@ -29,8 +29,10 @@ export const attribute: Rule = {
       ...BY_RANKS,
       ranks: [ranks],
       score: { max, least: 'exact' },
-      bound({ place }) {
-        for (let c = 0; c < q.size; c++) {
+      bound({ place }, some) {
+        const count = some ? some.length : q.size;
+        for (let k = 0; k < count; k++) {
+          const c = some ? some[k]! : k;
           let rankExcess = 0;
           let posExcess = 0;
           for (const i of counted) {

@@ -17,7 +17,13 @@ import { lowestBit, type SearchIndex } from '../search-index';
 import type { Rule } from './rule';
 import { BY_RANKS } from './rule';
 
-const SHARE_LIST: number[] = [];
+/**
+ * A term's postings in one document, by lowest field, and those fields (scratch, grown as needed:
+ * a term has few words in one document). Typed arrays: emptying a list per candidate and term
+ * cost more than its sort.
+ */
+let shareList: Int32Array = new Int32Array(16);
+let shareKeys: Int32Array = new Int32Array(16);
 
 /**
  * A term's BM25 share in a document (before its idf) from its words' postings, listed from
@@ -31,31 +37,42 @@ function termShare(index: SearchIndex, entries: Int32Array, e: number): number {
   const { postingFields } = index;
   if (entries[e + 1]! < 0) return postingShare(index, entries[e]!);
   // The postings by lowest field (insertion sort: a term has few words in one document).
-  const list = SHARE_LIST;
-  list.length = 0;
+  let list = shareList;
+  let keys = shareKeys;
+  let length = 0;
   for (let x = e; x >= 0; x = entries[x + 1]!) {
+    if (length === list.length) {
+      list = shareList = grown(list);
+      keys = shareKeys = grown(keys);
+    }
     const k = entries[x]!;
     const key = lowestBit(postingFields[k]!);
-    let j = list.length;
-    for (; j > 0 && lowestBit(postingFields[list[j - 1]!]!) > key; j--) list[j] = list[j - 1]!;
+    let j = length++;
+    for (; j > 0 && keys[j - 1]! > key; j--) {
+      list[j] = list[j - 1]!;
+      keys[j] = keys[j - 1]!;
+    }
     list[j] = k;
+    keys[j] = key;
   }
   let exact = postingFields[list[0]!]! !== 0;
   let sum = 0;
   let seen = 0;
-  for (let j = 0; j < list.length; j++) {
+  for (let j = 0; j < length; j++) {
     const fields = postingFields[list[j]!]!;
-    if (
-      fields === 0 ||
-      (fields & seen) !== 0 ||
-      (j > 0 && (fields & (fields - 1)) !== 0) ||
-      (j > 0 && lowestBit(fields) < 31 - Math.clz32(seen))
-    )
+    if (fields === 0 || (fields & seen) !== 0 || (j > 0 && (fields & (fields - 1)) !== 0) || (j > 0 && keys[j]! < 31 - Math.clz32(seen)))
       exact = false;
     seen |= fields;
     sum += postingShare(index, list[j]!);
   }
   return exact ? sum : sum * (1 + 2 ** -40);
+}
+
+/** `a` copied into one twice as long. */
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
 }
 
 /** Rounded to 6 decimals in `_rankingScoreDetails`. */
@@ -83,9 +100,11 @@ export const bm25: Rule = {
       ...BY_RANKS,
       ranks: [values, coverage, textCoverage],
       peeks: true,
-      bound({ first, entries, covered, textCovered }) {
+      bound({ first, entries, covered, textCovered }, some) {
         const docs = cands.docs;
-        for (let c = 0; c < q.size; c++) {
+        const count = some ? some.length : q.size;
+        for (let k = 0; k < count; k++) {
+          const c = some ? some[k]! : k;
           let sum = 0;
           for (const i of counted) {
             const e = first[c * n + i]!;

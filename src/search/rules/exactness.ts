@@ -54,9 +54,11 @@ export const exactness: Rule = {
       ...BY_RANKS,
       ranks: [ranks],
       score: { max, least: 'exact' },
-      bound({ start, lengths }) {
+      bound({ start, lengths }, some) {
         const docs = cands.docs;
-        for (let c = 0; c < q.size; c++) {
+        const count = some ? some.length : q.size;
+        for (let k = 0; k < count; k++) {
+          const c = some ? some[k]! : k;
           // Every term's word as typed at its place (the first START_POSITIONS of them), in some field:
           // then the fields' first words tell (a few words, not the document).
           let starts = start[c] === (1 << Math.min(n, START_POSITIONS)) - 1;

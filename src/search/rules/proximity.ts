@@ -34,8 +34,9 @@ export const proximity: Rule = {
       score: { max, least: 'positions' },
       // One term has no pair: its bound is exact.
       peeks: m > 1,
-      bound() {
-        ranks.fill(max, 0, q.size);
+      bound(_facts, some) {
+        if (!some) ranks.fill(max, 0, q.size);
+        else for (let k = 0; k < some.length; k++) ranks[some[k]!] = max;
       },
       peek: set,
       exact: set,

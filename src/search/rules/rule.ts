@@ -53,8 +53,12 @@ export interface RuleRanking {
   readonly score?: RuleScore;
   /** Whether the positions of the query's words alone (`peek`) may lower its bound, before reading the document. */
   readonly peeks: boolean;
-  /** Writes each candidate's upper bound from the postings' facts (rules with `exact`; without it, its exact rank). */
-  bound?(facts: PostingFacts): void;
+  /**
+   * Writes the upper bounds of the candidates of `some` (of every candidate when undefined) from
+   * the postings' facts (rules with `exact`: the ranker bounds a candidate when it may reach the
+   * page, see `Ranker.ordered`); without `exact`, every candidate's exact rank, at once.
+   */
+  bound?(facts: PostingFacts, some?: Int32Array): void;
   /** Writes candidate `c`'s exact rank from the positions of the query's words. */
   peek?(c: number, read: PositionsRead): void;
   /** Writes candidate `c`'s exact rank from its words. */

@@ -52,8 +52,10 @@ export const subject: Rule = {
       ranks: [ranks],
       score: { max, least: 'positions' },
       peeks: true,
-      bound({ flagsLow, flagsAll }) {
-        for (let c = 0; c < q.size; c++) {
+      bound({ flagsLow, flagsAll }, some) {
+        const count = some ? some.length : q.size;
+        for (let k = 0; k < count; k++) {
+          const c = some ? some[k]! : k;
           let said = 0;
           let named = 0;
           for (const i of counted) {

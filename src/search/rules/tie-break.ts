@@ -8,6 +8,7 @@
 import type { SearchProfile } from '../naming';
 import type { SortCriterion } from '../query';
 import type { SearchIndex } from '../search-index';
+import { compareValues } from '../fields';
 import { keyReader } from '../sort-keys';
 
 /**
@@ -44,11 +45,38 @@ export interface TieBreakKey {
   readonly read: (doc: number) => unknown;
   /** 1: ascending, -1: descending. */
   readonly sign: number;
+  /** Compares two documents' keys as {@link compareValues} does. */
+  readonly compare: (a: number, b: number) => number;
 }
 
-/** The key readers of `criteria`. */
+/**
+ * The key readers of `criteria` (for one query). A text key is lowercased once per document: a
+ * heap compares the hits tied on every rule (copies of one listing) again and again, and
+ * lowercasing their names at each comparison was a tenth of such a query.
+ */
 export function tieBreakKeys(index: SearchIndex, criteria: readonly SortCriterion[]): TieBreakKey[] {
-  return criteria.map((criterion) => ({ criterion, read: keyReader(index, criterion), sign: criterion.direction === 'asc' ? 1 : -1 }));
+  return criteria.map((criterion) => {
+    const read = keyReader(index, criterion);
+    const sign = criterion.direction === 'asc' ? 1 : -1;
+    let texts: Map<number, string> | undefined;
+    const text = (doc: number, value: unknown): string => {
+      texts ??= new Map();
+      let t = texts.get(doc);
+      if (t === undefined) texts.set(doc, (t = String(value).toLowerCase()));
+      return t;
+    };
+    const compare = (a: number, b: number): number => {
+      const x = read(a);
+      const y = read(b);
+      // compareValues, the lowercased texts kept.
+      if (typeof x === 'number' && typeof y === 'number') return sign * (x - y);
+      if (x === undefined || x === null || y === undefined || y === null) return compareValues(x, y, sign);
+      const s = text(a, x);
+      const u = text(b, y);
+      return sign * (s < u ? -1 : s > u ? 1 : 0);
+    };
+    return { criterion, read, sign, compare };
+  });
 }
 
 /** The `tieBreak` entry of `_rankingScoreDetails`: the document's value of each criterion, by its text (`price:asc`). */

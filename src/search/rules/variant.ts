@@ -26,8 +26,9 @@ export const variant: Rule = {
       ...BY_RANKS,
       ranks: [ranks],
       score: { max, least: 'one' },
-      bound() {
-        ranks.fill(max, 0, q.size);
+      bound(_facts, some) {
+        if (!some) ranks.fill(max, 0, q.size);
+        else for (let k = 0; k < some.length; k++) ranks[some[k]!] = max;
       },
       exact(c, { nameOcc, variantOcc, otherNumber }) {
         let variantTerms = 0;

@@ -38,17 +38,32 @@ export const words: Rule = {
     const totalWeight = counted.reduce((s, t) => s + weights[t]!, 0);
     const ranks = values!;
     const prose = proseFields(index);
-    for (let c = 0; c < q.size; c++) {
+    const terms = Int32Array.from(counted);
+    /** The rank of the counted terms matched (bit k: the k-th), before bound() adds those outside prose. */
+    const rankOf = (mask: number): number => {
       let weight = 0;
       let matched = 0;
-      for (const t of counted)
-        if (cands.codes[c * n + t]! !== 0) {
-          weight += weights[t]!;
+      for (let k = 0; k < m; k++)
+        if ((mask >> k) & 1) {
+          weight += weights[terms[k]!]!;
           matched++;
         }
       const level = strategy === 'all' ? 1 : strategy === 'last' ? 1 + weight : 1 + Math.round((WORD_LEVELS * weight) / (totalWeight || 1));
       // Without prose fields every matched term is outside prose; with them, bound() adds those it finds in the postings.
-      ranks[c] = (level - 1) * per + (prose === 0 ? matched : 0) + 1;
+      return (level - 1) * per + (prose === 0 ? matched : 0) + 1;
+    };
+    // A query has at most ten terms (MAX_QUERY_TERMS): each set of matched terms' rank is computed once.
+    const known = new Int32Array(1 << Math.min(m, 10)).fill(-1);
+    const codes = cands.codes;
+    for (let c = 0, row = 0; c < q.size; c++, row += n) {
+      let mask = 0;
+      for (let k = 0; k < m; k++) if (codes[row + terms[k]!]! !== 0) mask |= 1 << k;
+      let rank = mask < known.length ? known[mask]! : -1;
+      if (rank < 0) {
+        rank = rankOf(mask);
+        if (mask < known.length) known[mask] = rank;
+      }
+      ranks[c] = rank;
     }
     return {
       ...BY_RANKS,
@@ -59,7 +74,6 @@ export const words: Rule = {
             // A term counts where a word it reaches without a typo (as typed, a stem, a prefix, a synonym) is in a
             // field that is not prose: a name's word a typo away says less than the word in a description.
             bound({ flagsLow }) {
-              const terms = Int32Array.from(counted);
               for (let c = 0, row = 0; c < q.size; c++, row += n) {
                 let outside = 0;
                 for (let k = 0; k < m; k++) if ((flagsLow[row + terms[k]!]! & OUTSIDE_PROSE) !== 0) outside++;
