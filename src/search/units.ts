@@ -141,19 +141,28 @@ const PHRASE_JOINT = /[. -]+/g;
  */
 export const VALUE_SEPARATOR = '\n';
 
+// A whole number written with thousands separators: groups of three digits after commas, no
+// digit, comma or point before it, and no digit or another comma and digit after ("1,200 lb.",
+// "36,000 btu"; not the list "6,8,10", nor "1,2345"). The lookbehind starts one try per run.
+const THOUSANDS = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?!\d|,\d)/g;
+const THOUSANDS_SEEN = /\d,\d{3}/;
+
 /**
  * Rewrites the units that directly follow a number in folded text to their canonical word or
- * phrase ({@link UNITS}), leaving every other word as it is. `in` counts only attached (`61in`) or
- * before a period or the end of a line or of the text (`61 in.`): "7 in this case" keeps its preposition; `a` only
- * attached (`15a`); `w`/`v` not before `/` (`6 w/ case`).
+ * phrase ({@link UNITS}), leaving every other word as it is; a number written with thousands
+ * separators is first one number (`1,200 lb.` is 1200 lb, which "1200 lb" meets). `in` counts
+ * only attached (`61in`) or before a period or the end of a line or of the text (`61 in.`): "7 in
+ * this case" keeps its preposition; `a` only attached (`15a`); `w`/`v` not before `/` (`6 w/ case`).
  *
  * @example
  * ```ts
  * normalizeUnits('18-volt drill, 61 in. wide, 5\' 6"'); // '18 volt drill, 61 inch. wide, 5 ft 6 inch'
  * normalizeUnits('2 cubic feet, 8 fl. oz., 4pk');     // '2 cu ft, 8 fl oz., 4 pack'
+ * normalizeUnits('36,000 btu');                       // '36000 btu'
  * ```
  */
 export function normalizeUnits(folded: string): string {
+  if (THOUSANDS_SEEN.test(folded)) folded = folded.replace(THOUSANDS, (n) => n.replaceAll(',', ''));
   UNIT_AFTER_NUMBER.lastIndex = 0;
   if (!UNIT_AFTER_NUMBER.test(folded)) return folded; // most texts: one scan, no new string
   return folded.replace(UNIT_AFTER_NUMBER, (match, number: string, gap: string, unit: string, at: number, text: string) => {

@@ -145,6 +145,23 @@ describe('units after a number', () => {
   });
 });
 
+describe('numbers with thousands separators', () => {
+  it('read as the number written without them, a unit after it too (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1000, max: 2 ** 31 }), fc.constantFrom('', ' btu', ' lb.', '-watt', '.99', ' x 2'), (n, after) => {
+        expect(words(`up to ${n.toLocaleString('en-US')}${after}`)).toEqual(words(`up to ${n}${after}`));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves lists and other groupings alone', () => {
+    expect(words('sizes 6,8,10')).toEqual(['sizes', '6', '8', '10']);
+    expect(words('1,2345 and 1,234,56')).toEqual(['1', '2345', 'and', '1', '234', '56']);
+    expect(words('3,5 mm')).toEqual(['3', '5', 'mm']);
+  });
+});
+
 describe('search meets units written differently', () => {
   it('"18 volt drill" ranks "18V Cordless Drill" first, "61in" finds "61 in."', async () => {
     const service = await serviceOf([
@@ -165,6 +182,19 @@ describe('search meets units written differently', () => {
     expect(hits.find((h) => h.id === 'v61')?._rankingScoreDetails?.words).toMatchObject({ matchingWords: 2 });
     const { suggestions } = await service.autocomplete({ query: '18 volt dri' });
     expect(suggestions[0]?.text).toBe('18V Cordless Drill');
+  });
+
+  it('"36000 heater" finds "36,000 BTU" first: the number written with or without its separator', async () => {
+    const service = await serviceOf([
+      item('a36', 'Space Heater 36 in. Tall'),
+      item('b000', 'Garage Heater Model 000'),
+      item('h36k', 'Natural Gas Heater 36,000 BTU'),
+    ]);
+    for (const text of ['36000 heater', '36,000 heater']) {
+      const hits = (await service.search({ text, hitsPerPage: 3, showRankingScoreDetails: true })).hits;
+      expect(hits[0]?.id, text).toBe('h36k');
+      expect(hits[0]?._rankingScoreDetails?.words, text).toMatchObject({ matchingWords: 2, maxMatchingWords: 2 });
+    }
   });
 });
 
