@@ -483,8 +483,9 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   for (const { from, to, docs } of match.phrases) for (const doc of docs) for (let i = from; i <= to; i++) mark(doc, i, 2);
 
   const counted = match.counted;
-  keepDimensions(index, match, n, codes, seen, touched, df);
-  dropStrangers(match, counted, n, codes, seen, touched, df);
+  const marks: Marks = { n, codes, seen, touched, df };
+  keepDimensions(index, match, marks);
+  dropStrangers(match, counted, marks);
   inOrder(seen, touched, flags);
   // One pass over the touched documents keeps the candidates with their codes, and clears what this query wrote.
   const kept = new Int32Array(touched);
@@ -511,21 +512,26 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
 }
 
 /**
+ * What {@link gather} marked, which the steps after it narrow: the code of each term in each
+ * touched document (`codes[doc * STRIDE + term]`, 0: no match), the touched documents (the first
+ * `touched` of `seen`) and each term's document count.
+ */
+interface Marks {
+  readonly n: number;
+  readonly codes: Uint8Array;
+  readonly seen: Int32Array;
+  readonly touched: number;
+  readonly df: Float64Array;
+}
+
+/**
  * A query's dimensions ("2x4") are numbers of an item's dimensions ("2 in. x 4 in. x 8 ft."): a
  * number of them matches as typed the documents whose name writes the query's values in its
  * order, no better than a stem those whose dimensions merely hold it ("4 in. x 2 in.", "4 in. x 4
  * in."), and not those merely holding the digits ("4 in. Faucet with 2 Handles"): there its code
  * is 0 and its count one less.
  */
-function keepDimensions(
-  index: SearchIndex,
-  match: QueryMatch,
-  n: number,
-  codes: Uint8Array,
-  seen: Int32Array,
-  touched: number,
-  df: Float64Array,
-): void {
+function keepDimensions(index: SearchIndex, match: QueryMatch, { n, codes, seen, touched, df }: Marks): void {
   if (match.query.dimensions.length === 0) return;
   const named = nameDimensions(index);
   for (const { from, to, values } of match.query.dimensions) {
@@ -568,15 +574,7 @@ function inOrder(seen: Int32Array, touched: number, flags: Uint8Array): void {
  * (two such typos keep no item for each other). Such a term then matches no document (and its
  * count is 0), provided another term of the query is found as typed (or as its stem or a prefix).
  */
-function dropStrangers(
-  match: QueryMatch,
-  counted: readonly number[],
-  n: number,
-  codes: Uint8Array,
-  seen: Int32Array,
-  touched: number,
-  df: Float64Array,
-): void {
+function dropStrangers(match: QueryMatch, counted: readonly number[], { n, codes, seen, touched, df }: Marks): void {
   const typed = (t: number) => t < n && df[t]! > 0 && match.termCodes[t]!.some((c) => c <= 2);
   if (!counted.some(typed)) return;
   for (const t of counted) {
