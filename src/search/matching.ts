@@ -18,7 +18,7 @@ import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
 import { allowedTypos, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
-import { nameDimensions } from './name-dimensions';
+import { itemDimensions } from './item-dimensions';
 import { holdsInOrder, numberWordValue, UNITS } from './units';
 
 /**
@@ -526,18 +526,18 @@ interface Marks {
 
 /**
  * A query's dimensions ("2x4") are numbers of an item's dimensions ("2 in. x 4 in. x 8 ft."): a
- * number of them matches as typed the documents whose name writes the query's values in its
- * order, no better than a stem those whose dimensions merely hold it ("4 in. x 2 in.", "4 in. x 4
+ * number of them matches as typed the documents writing the query's values in its order (in
+ * any searched field), no better than a stem those whose dimensions merely hold it ("4 in. x 2 in.", "4 in. x 4
  * in."), and not those merely holding the digits ("4 in. Faucet with 2 Handles"): there its code
  * is 0 and its count one less.
  */
 function keepDimensions(index: SearchIndex, match: QueryMatch, { n, codes, seen, touched, df }: Marks): void {
   if (match.query.dimensions.length === 0) return;
-  const named = nameDimensions(index);
+  const written = itemDimensions(index);
   for (const { from, to, values } of match.query.dimensions) {
     const termValues = match.query.terms.map((term) => numberWordValue(term.text));
     for (let k = 0; k < touched; k++) {
-      const dims = named.get(seen[k]!);
+      const dims = written.get(seen[k]!);
       if (dims?.tuples.some((tuple) => holdsInOrder(tuple, values))) continue;
       for (let t = from; t <= to && t < n; t++) {
         const at = seen[k]! * STRIDE + t;

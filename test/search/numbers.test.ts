@@ -167,6 +167,16 @@ describe('search: a number means its value', () => {
     expect(await search('2x4')).not.toContain('faucet');
   });
 
+  it("dimensions written in a description count as the name's do", async () => {
+    const service = await serviceOf([
+      item('frame', 'Poster Frame', { description: 'Black wood frame. Overall: 24 in. x 36 in.' }),
+      item('small', 'Poster Frame 11 x 14 in.', { description: 'Holds 24 prints and 36 stickers.' }),
+    ]);
+    const hits = (await service.search({ text: '24x36 poster frame', hitsPerPage: 5, showRankingScoreDetails: true })).hits;
+    expect(hits[0]?.id).toBe('frame');
+    expect(hits[0]?._rankingScoreDetails?.words).toMatchObject({ matchingWords: 5, maxMatchingWords: 5 });
+  });
+
   it('keeps model numbers and sizes around a slash or a point', async () => {
     expect((await search('iphone 8 case'))[0]).toBe('case78');
     expect((await search('usb 3'))[0]).toBe('usb');
