@@ -5,10 +5,11 @@
  *
  * @module
  */
-import { fold, words } from './analysis';
+import { words } from './analysis';
+import { measuredTexts } from './measured-texts';
 import { perIndex } from './scratch';
-import { fieldText, type SearchIndex } from './search-index';
-import { dimensionSpans, normalizeUnits, numberWordValue } from './units';
+import type { SearchIndex } from './search-index';
+import { dimensionSpans, numberWordValue } from './units';
 
 // What a text writing dimensions holds: a digit and an "x". Two scans, as in name-ranges.ts.
 const DIGIT = /\d/;
@@ -33,21 +34,16 @@ export interface ItemDimensions {
  */
 export const itemDimensions = perIndex((index: SearchIndex): ReadonlyMap<number, ItemDimensions> => {
   const out = new Map<number, { words: Set<number>; tuples: number[][] }>();
-  for (let d = 0; d < index.items.length; d++) {
-    for (const field of index.searchable) {
-      const value = fieldText(index.items[d]!, field);
-      if (!DIGIT.test(value) || !TIMES.test(value)) continue;
-      const text = normalizeUnits(fold(value));
-      for (const { start, end, values } of dimensionSpans(text)) {
-        let dims = out.get(d);
-        if (!dims) out.set(d, (dims = { words: new Set(), tuples: [] }));
-        dims.tuples.push([...values]);
-        for (const w of words(text.slice(start, end))) {
-          const v = numberWordValue(w);
-          if (v !== undefined) dims.words.add(v);
-        }
+  measuredTexts(index, index.searchable, [DIGIT, TIMES], (d, text) => {
+    for (const { start, end, values } of dimensionSpans(text)) {
+      let dims = out.get(d);
+      if (!dims) out.set(d, (dims = { words: new Set(), tuples: [] }));
+      dims.tuples.push([...values]);
+      for (const w of words(text.slice(start, end))) {
+        const v = numberWordValue(w);
+        if (v !== undefined) dims.words.add(v);
       }
     }
-  }
+  });
   return out;
 });

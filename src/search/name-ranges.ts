@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { fold } from './analysis';
+import { measuredTexts } from './measured-texts';
 import { perIndex } from './scratch';
 import type { SearchIndex } from './search-index';
-import { normalizeUnits, unitRanges } from './units';
+import { unitRanges } from './units';
 
 /** The ranges of one unit the names write: the document and its range's ends, by document. */
 export interface NameRanges {
@@ -23,7 +23,10 @@ const JOIN = /[-–—]|to/;
 
 /**
  * The ranges each unit has in the documents' first searched field (the name, by default; see
- * {@link unitRanges}), read once per index on the first query with a number and its unit.
+ * {@link unitRanges}), read once per index on the first query with a number and its unit. The
+ * name alone: a range adds matches, and a description's ranges more often measure something else
+ * (an operating temperature, a charging time); dimensions, which only take matches away, are read
+ * in every field (item-dimensions.ts).
  *
  * @example
  * ```ts
@@ -32,18 +35,14 @@ const JOIN = /[-–—]|to/;
  */
 export const nameRanges = perIndex((index: SearchIndex): ReadonlyMap<string, NameRanges> => {
   const out = new Map<string, NameRanges>();
-  const field = index.searchable[0];
-  if (field === undefined) return out;
-  for (let d = 0; d < index.items.length; d++) {
-    const value = (index.items[d] as unknown as Record<string, unknown>)[field];
-    if (typeof value !== 'string' || !DIGIT.test(value) || !JOIN.test(value)) continue;
-    for (const { lo, hi, unit } of unitRanges(normalizeUnits(fold(value)))) {
+  measuredTexts(index, index.searchable.slice(0, 1), [DIGIT, JOIN], (d, text) => {
+    for (const { lo, hi, unit } of unitRanges(text)) {
       let list = out.get(unit);
       if (!list) out.set(unit, (list = { docs: [], lo: [], hi: [] }));
       list.docs.push(d);
       list.lo.push(lo);
       list.hi.push(hi);
     }
-  }
+  });
   return out;
 });
