@@ -19,7 +19,7 @@ import { perIndex } from './scratch';
 import { allowedTypos, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
 import { itemDimensions } from './item-dimensions';
-import { holdsInOrder, numberWordValue, UNITS } from './units';
+import { holdsInOrder, mixedNumber, numberWordValue, UNITS } from './units';
 
 /**
  * How many query terms a document must match (Meilisearch's names).
@@ -238,6 +238,25 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   for (const { from, to, word } of query.fractions)
     for (const w of [dict.id(word), ...sameValue(index, word)])
       if (w >= 0) for (let i = from; i <= to; i++) addCode(termWords[i]!, termCodes[i]!, w, 1);
+  // A mixed number and a decimal of one value ("1-1/2" or "1 1/2", and "1.5"): the query's
+  // decimal matches the names writing the whole part and the fraction side by side, its whole
+  // part and fraction the items writing the decimal, as a phrase synonym does.
+  for (let i = 0; i < n; i++) {
+    const text = terms[i]!.text;
+    const value = numberWordValue(text);
+    if (value === undefined) continue;
+    const parts = text.includes('.') ? mixedNumber(value) : undefined;
+    if (parts) {
+      const [whole, fraction] = [dict.id(parts[0]), dict.id(parts[1])];
+      const docs = whole >= 0 && fraction >= 0 ? adjacent(index, whole, fraction) : [];
+      if (docs.length > 0) phrases.push({ from: i, to: i, docs });
+    }
+    const next = i + 1 < n ? terms[i + 1]!.text : '';
+    const part = next.includes('/') && /^\d+$/.test(text) ? numberWordValue(next) : undefined;
+    if (part === undefined || part >= 1) continue;
+    const docs = union((numberWords(index).get(value + part) ?? []).map((w) => index.docs(w)));
+    if (docs.length > 0) phrases.push({ from: i, to: i + 1, docs });
+  }
   for (const { from, to, words } of query.synonyms) {
     const reach = words.map((w) => index.wordsOf(w, analyzer.stem(w)));
     if (reach.length === 1) {
@@ -535,6 +554,11 @@ function keepDimensions(index: SearchIndex, match: QueryMatch, { n, codes, seen,
   if (match.query.dimensions.length === 0) return;
   const written = itemDimensions(index);
   for (const { from, to, values } of match.query.dimensions) {
+    // Where no item writes these dimensions, the query's "x" joined something else ("rtx 3080 x 2").
+    let someItemWrites = false;
+    for (let k = 0; k < touched && !someItemWrites; k++)
+      someItemWrites = written.get(seen[k]!)?.tuples.some((tuple) => holdsInOrder(tuple, values)) === true;
+    if (!someItemWrites) continue;
     const termValues = match.query.terms.map((term) => numberWordValue(term.text));
     for (let k = 0; k < touched; k++) {
       const dims = written.get(seen[k]!);

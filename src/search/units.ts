@@ -146,6 +146,10 @@ export const VALUE_SEPARATOR = '\n';
 // "36,000 btu"; not the list "6,8,10", nor "1,2345"). The lookbehind starts one try per run.
 const THOUSANDS = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?!\d|,\d)/g;
 const THOUSANDS_SEEN = /\d,\d{3}/;
+// A decimal written without its leading zero (".5 mm"), which would read as 5: no letter, digit
+// or point before the point, so a version's "6.0.1" and an abbreviation's "No.5" stay.
+const LEADING_POINT = /(?<![\p{L}\p{N}.])\.(?=\d)/gu;
+const LEADING_POINT_SEEN = /(?:^|[^\p{L}\p{N}.])\.\d/u;
 
 /**
  * Rewrites the units that directly follow a number in folded text to their canonical word or
@@ -163,6 +167,7 @@ const THOUSANDS_SEEN = /\d,\d{3}/;
  */
 export function normalizeUnits(folded: string): string {
   if (THOUSANDS_SEEN.test(folded)) folded = folded.replace(THOUSANDS, (n) => n.replaceAll(',', ''));
+  if (LEADING_POINT_SEEN.test(folded)) folded = folded.replace(LEADING_POINT, '0.');
   UNIT_AFTER_NUMBER.lastIndex = 0;
   if (!UNIT_AFTER_NUMBER.test(folded)) return folded; // most texts: one scan, no new string
   return folded.replace(UNIT_AFTER_NUMBER, (match, number: string, gap: string, unit: string, at: number, text: string) => {
@@ -208,8 +213,12 @@ export function unitAfterNumber(words: readonly string[]): boolean[] {
   return out;
 }
 
-// A number: an integer, a decimal, a fraction or a whole number and a fraction ("1-1/2").
-const NUMBER = String.raw`\d+-\d+/\d+|\d+/\d+|\d+(?:\.\d+)?`;
+// The fractions of an inch (or of any unit) in lowest terms, the part after a mixed number's whole
+// part: "12/2" after a number is no such part ("100 ft. 12/2 wire").
+const PROPER = '(?:1/2|[13]/4|[1357]/8|(?:1[135]|[13579])/16|(?:[12]?[13579]|31)/32|(?:[1-5]?[13579]|6[13])/64)';
+// A number: an integer, a decimal, a fraction or a whole number and a fraction ("1-1/2"; spaced,
+// "2 1/2 in.", only a fraction a size is written with: "2 12/2 wire" holds no 8).
+const NUMBER = String.raw`\d+ (?:${PROPER})(?![\d/])|\d+-\d+/\d+|\d+/\d+|\d+(?:\.\d+)?`;
 const UNIT_WORD = [...CANONICAL].sort((a, b) => b.length - a.length).join('|');
 // A range of one unit: "32 inch - 70 inch", "40-70 inch", "13 inch to 42 inch" (after normalizeUnits).
 const RANGE = new RegExp(
@@ -222,7 +231,7 @@ const SPACED_DASH = /^\s+[-–—]|[-–—]\s+$/;
 
 /** The value of a number as {@link RANGE} reads it: "1-1/2" is 1.5. */
 function numberValue(text: string): number {
-  const mixed = /^(\d+)-(\d+)\/(\d+)$/.exec(text);
+  const mixed = /^(\d+)[- ](\d+)\/(\d+)$/.exec(text);
   if (mixed) return Number(mixed[1]) + Number(mixed[2]) / Number(mixed[3]);
   const fraction = /^(\d+)\/(\d+)$/.exec(text);
   if (fraction) return Number(fraction[1]) / Number(fraction[2]);
@@ -311,6 +320,28 @@ export function isNumberWord(word: string): boolean {
 }
 
 /**
+ * A value as a mixed number's two words, a whole part and a fraction of a unit in lowest terms
+ * (halves to 64ths, as sizes are written), when it has both: 1.5 is "1" and "1/2".
+ *
+ * @example
+ * ```ts
+ * mixedNumber(1.5);   // ['1', '1/2']
+ * mixedNumber(2.375); // ['2', '3/8']
+ * mixedNumber(1.3);   // undefined
+ * ```
+ */
+export function mixedNumber(value: number): [string, string] | undefined {
+  const whole = Math.floor(value);
+  const part = value - whole;
+  if (whole < 1 || part === 0) return undefined;
+  for (let d = 2; d <= 64; d *= 2) {
+    const top = Math.round(part * d);
+    if (Math.abs(part * d - top) < 1e-9) return [String(whole), `${top}/${d}`];
+  }
+  return undefined;
+}
+
+/**
  * The value of a number word ({@link isNumberWord}), undefined for any other word, a code written
  * with digits (a leading zero, sixteen digits or more) or a fraction over 0.
  *
@@ -330,9 +361,6 @@ export function numberWordValue(word: string): number | undefined {
 // Digits around a point or a slash, eight at most each side, so a word made of one is never cut
 // (see MAX_WORD_LENGTH) and reads again as the same word; a longer run is split as any other.
 const PART = String.raw`\d{1,8}`;
-// The fractions of an inch (or of any unit) in lowest terms, the part after a mixed number's whole
-// part: "12/2" after a number is no such part ("100 ft. 12/2 wire").
-const PROPER = '(?:1/2|[13]/4|[1357]/8|(?:1[135]|[13579])/16|(?:[12]?[13579]|31)/32|(?:[1-5]?[13579]|6[13])/64)';
 
 /**
  * The pattern of the numbers `words` keeps whole, in folded text with its units canonical

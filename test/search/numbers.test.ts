@@ -212,3 +212,56 @@ describe('search: numbers around a slash', () => {
     expect(ids(await wetsuits.search({ text: '4/3 mm' }))).toEqual(['suit', 'boots', 'gloves']);
   });
 });
+
+describe('search: a number however it is written', () => {
+  const shop = serviceOf([
+    item('pvc15', 'PVC Pipe 1-1/2 in. x 10 ft.'),
+    item('pvc1', 'PVC Pipe 1 in. x 10 ft.'),
+    item('pvcHalf', 'PVC Pipe 1/2 in. x 10 ft.'),
+    item('hose15', 'Garden Hose 1.5 in. Coupling'),
+    item('hose1', 'Garden Hose 1 in. Coupling'),
+    item('clampWide', 'Hose Clamp for 1 in. - 2 in. Hoses'),
+    item('clampSmall', 'Hose Clamp for 1/4 in. - 5/8 in. Hoses'),
+    item('bit', 'Drill Bit .5 mm'),
+    item('bit5', 'Drill Bit 5 mm'),
+    item('gpu', 'GeForce RTX 3080 Graphics Card'),
+    item('gpu2', 'GeForce RTX 3070 Graphics Card'),
+    item('stud', '2 in. x 4 in. x 8 ft. Stud'),
+  ]);
+  const search = async (text: string) => ids(await (await shop).search({ text, hitsPerPage: 30 }));
+
+  it('reads a whole number and a fraction of a unit with a space between as one value', () => {
+    expect(new Analyzer().query('1 1/2 inch clamp', 10).measures).toEqual([{ from: 0, to: 1, value: 1.5, unit: 'inch' }]);
+    expect(dimensionSpans(normalizeUnits('2 1/2 inch x 4 inch'))[0]?.values).toEqual([2.5, 4]);
+    // A slash between sizes is still two numbers after a number.
+    expect(new Analyzer().query('2 12/2 wire', 10).measures).toEqual([]);
+  });
+
+  it('a spaced mixed number measures its value in the ranges of the names', async () => {
+    const hits = await search('1 1/2 inch hose clamp');
+    expect(hits.indexOf('clampWide')).toBeLessThan(hits.indexOf('clampSmall'));
+  });
+
+  it('a decimal and a mixed number of one value find each other', async () => {
+    expect((await search('1.5 in pvc pipe'))[0]).toBe('pvc15');
+    for (const text of ['1-1/2 in hose', '1 1/2 in hose', '1 1/2 hose']) expect((await search(text))[0], text).toBe('hose15');
+    // 1.5 is neither 1 nor 1/2.
+    expect((await search('1.5')).sort()).toEqual(['hose15', 'pvc15']);
+    expect((await search('1 1/2')).slice(0, 2).sort()).toEqual(['hose15', 'pvc15']);
+  });
+
+  it('reads a decimal written without its leading zero', async () => {
+    expect(words('.5 mm, v.5, 6.0.1')).toEqual(['0.5', 'mm', 'v', '5', '6', '0', '1']);
+    expect((await search('0.5 mm drill bit'))[0]).toBe('bit');
+    expect((await search('.5 mm drill bit'))[0]).toBe('bit');
+    expect((await search('5 mm drill bit'))[0]).toBe('bit5');
+  });
+
+  it('reads an x between numbers no item writes as dimensions as the words it joins', async () => {
+    // "x 2" after a model number is a count; no item writes 3080 x 2.
+    expect(new Analyzer().query('rtx 3080 x 2', 10).dimensions).toHaveLength(1);
+    expect((await search('rtx 3080 x 2'))[0]).toBe('gpu');
+    // A stud does write 2 x 4.
+    expect((await search('2x4'))[0]).toBe('stud');
+  });
+});

@@ -135,8 +135,10 @@ describe('units after a number', () => {
         const once = normalizeUnits(fold(t));
         expect(normalizeUnits(once)).toBe(once);
         // Removing the words of unit-table words and phrases from both sides, the words are the
-        // same: nothing else changed (a decimal or a fraction kept whole is the runs of digits it joins).
-        const raw = (fold(t).match(/\p{L}+|\p{N}+/gu) ?? []).filter((w) => !UNIT_WORDS.has(w));
+        // same: nothing else changed (a decimal or a fraction kept whole is the runs of digits it
+        // joins; a decimal without its leading zero, ".5", gains it).
+        const zeroed = fold(t).replace(/(?<![\p{L}\p{N}.])\.(?=\d)/gu, '0.');
+        const raw = (zeroed.match(/\p{L}+|\p{N}+/gu) ?? []).filter((w) => !UNIT_WORDS.has(w));
         const parts = words(t).flatMap((w) => (/^\d+[./]\d+$/.test(w) ? w.split(/[./]/) : [w]));
         expect(parts.filter((w) => !UNIT_WORDS.has(w))).toEqual(raw.map((w) => w.slice(0, 65)));
       }),
