@@ -1,8 +1,9 @@
 /**
  * Matching: which indexed words each query term reaches (exact, stem, prefix, typos, synonyms,
  * the word two query words make joined, a word's two halves side by side, two words typed
- * together, the head of a compound the catalog does not have), and which documents
- * are candidates, with the best match of every term in each.
+ * together, the head of a compound the catalog does not have, the word a slip made of another
+ * one that the other query words' items hold), and which documents are candidates, with the best
+ * match of every term in each.
  *
  * A match is coded in one byte, lower is better: `1 + 2 · typos + (exact ? 0 : 1)`; 0 means no
  * match. So 1 is the exact word as typed, 2 a stem, prefix or synonym without typo, 3 a word
@@ -73,6 +74,12 @@ export interface QueryMatch {
   readonly phrases: readonly { readonly from: number; readonly to: number; readonly docs: readonly number[] }[];
   /** Work done by the dictionary. */
   readonly work: LookupWork;
+  /**
+   * The words term `t` reaches with one typo more than it was allowed (as many as a word the
+   * catalog lacks takes: see unknownWordTypos), whole words it did not reach, and their codes
+   * (see readCoherently); looked up when asked.
+   */
+  readonly looser: (t: number) => { readonly words: readonly number[]; readonly codes: readonly number[] };
 }
 
 /**
@@ -278,7 +285,29 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     for (const word of headWords(index, analyzer, terms[last]!.text)) addCode(termWords[last]!, termCodes[last]!, word, 2);
   const content = terms.flatMap((t, i) => (t.stopWord ? [] : [i]));
   const counted = content.length > 0 ? content : terms.map((_, i) => i);
-  return { query, n, counted, allowed, termWords, termCodes, phrases, work };
+  const looser = (t: number) => {
+    const text = terms[t]!.text;
+    const more = Math.min(allowed[t]! + 1, unknownWordTypos(text.length));
+    const had = new Set(termWords[t]);
+    const out = { words: [] as number[], codes: [] as number[] };
+    if (query.asWritten || more <= allowed[t]! || !LETTERS.test(text)) return out;
+    dict.lookup(
+      text,
+      more,
+      false,
+      MAX_DERIVATIONS,
+      (word, typos) => {
+        const cost = firstLetterTypos(text, dict.words[word]!, typos, false, analyzer.keyboard);
+        if (cost <= more && !had.has(word)) {
+          out.words.push(word);
+          out.codes.push(1 + 2 * cost);
+        }
+      },
+      work,
+    );
+    return out;
+  };
+  return { query, n, counted, allowed, termWords, termCodes, phrases, work, looser };
 }
 
 /** The number words of an index by value (see {@link numberWordValue}), read once per index on the first query with a number. */
@@ -505,6 +534,7 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   const marks: Marks = { n, codes, seen, touched, df };
   keepDimensions(index, match, marks);
   dropStrangers(match, counted, marks);
+  readCoherently(index, match, counted, marks, mark);
   inOrder(seen, touched, flags);
   // One pass over the touched documents keeps the candidates with their codes, and clears what this query wrote.
   const kept = new Int32Array(touched);
@@ -575,6 +605,49 @@ function keepDimensions(index: SearchIndex, match: QueryMatch, { n, codes, seen,
       }
     }
   }
+}
+
+/**
+ * A query word no item holds with another query word (the others share items: "pin polo shirt";
+ * or of two, the one in fewer items: "camping hair") is likelier a slip that made another word of
+ * the catalog, or a short word's slip its typos do not reach, than what the shopper meant: it
+ * also matches, as a typo, the words one typo more away ("pink", "chair") in the items holding
+ * another query word as typed, and only there, so it adds no candidate. The catalog's own items
+ * are the context, as a spelling corrector's language model would be: a word means the same in
+ * every catalog. Of such query words, the one in fewest items.
+ */
+function readCoherently(
+  index: SearchIndex,
+  match: QueryMatch,
+  counted: readonly number[],
+  { n, codes, seen, touched, df }: Marks,
+  mark: (doc: number, t: number, code: number) => void,
+): void {
+  const terms = counted.filter((t) => t < n);
+  if (terms.length < 2) return;
+  const shared = new Uint8Array(n);
+  for (let k = 0; k < touched; k++) {
+    const at = seen[k]! * STRIDE;
+    let held = 0;
+    for (const t of terms) if (codes[at + t] !== 0) held++;
+    if (held > 1) for (const t of terms) if (codes[at + t] !== 0) shared[t] = 1;
+  }
+  let lone = -1;
+  for (const t of terms) if (shared[t] === 0 && (lone < 0 || df[t]! <= df[lone]!)) lone = t;
+  if (lone < 0 || terms.every((t) => t === lone || df[t] === 0)) return;
+  const { words, codes: wordCodes } = match.looser(lone);
+  // Another query word as typed (or its stem or a prefix), not a typo of it.
+  const withOthers = (doc: number) => terms.some((t) => t !== lone && codes[doc * STRIDE + t] !== 0 && codes[doc * STRIDE + t]! <= 2);
+  const counts = words.map((w) => {
+    let c = 0;
+    for (const doc of index.docs(w)) if (withOthers(doc)) c++;
+    return c;
+  });
+  // The readings nearly as many items share as the likeliest (a short word's typos reach many
+  // words, and one of them beside the others by chance is no reading).
+  const keep = Math.max(1, Math.max(0, ...counts) / 2);
+  for (let k = 0; k < words.length; k++)
+    if (counts[k]! >= keep) for (const doc of index.docs(words[k]!)) if (withOthers(doc)) mark(doc, lone, wordCodes[k]!);
 }
 
 /**

@@ -598,6 +598,32 @@ describe('matching', () => {
     expect((await order(items, 'ridgid boadr drill')).sort()).toEqual(['c', 'd', 'e']);
   });
 
+  it('reads a query word no item holds with the others as the word one typo more away that their items hold ("camping hair" is a chair)', async () => {
+    const items = [
+      item('chair', 'Folding Camping Chair'),
+      item('chair2', 'Camping Chair with Cup Holder'),
+      item('tent', 'Camping Tent 2-Person'),
+      item('band', 'Elastic Hair Band'),
+      item('office', 'Office Chair'),
+      item('pink', 'Pink Polo Shirt'),
+      item('pin', 'Enamel Pin Badge'),
+      item('navy', 'Navy Polo Shirt'),
+    ];
+    const hits = await order(items, 'camping hair');
+    expect(hits.slice(0, 2).sort()).toEqual(['chair', 'chair2']);
+    // Only where another query word is: the office chair holds neither, and stays out.
+    expect(hits).not.toContain('office');
+    // The word as typed still matches: the hair band is found, after the chairs.
+    expect(hits).toContain('band');
+    // A 3-letter word takes no typo otherwise; beside "polo shirt", which items share, "pin" is pink.
+    expect((await order(items, 'pin polo shirt'))[0]).toBe('pink');
+    // A word found with the others is what was meant: "hair band" is no "chair band".
+    expect(await order(items, 'hair band')).toEqual(['band']);
+    // It counts as a typo: an item holding the word as typed with the others comes first.
+    const typed = await order([...items, item('hairtent', 'Camping Tent Hair Dryer')], 'camping hair');
+    expect(typed[0]).toBe('hairtent');
+  });
+
   it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {
     // b holds both halves apart, c the word itself: only a's halves side by side match, after the word as typed.
     const items = [item('a', 'zed ear buds'), item('b', 'zed ear hooks and buds'), item('c', 'zed earbuds')];
