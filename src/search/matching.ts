@@ -607,14 +607,21 @@ function keepDimensions(index: SearchIndex, match: QueryMatch, { n, codes, seen,
   }
 }
 
+/** Most items a query word may share with the others and still be read as a slip (see readCoherently). */
+const FEW_TOGETHER = 10;
+/** How many times more items a slip's reading must share with the other query words than the word as reached. */
+const LIKELIER = 10;
+
 /**
- * A query word no item holds with another query word (the others share items: "pin polo shirt";
- * or of two, the one in fewer items: "camping hair") is likelier a slip that made another word of
- * the catalog, or a short word's slip its typos do not reach, than what the shopper meant: it
- * also matches, as a typo, the words one typo more away ("pink", "chair") in the items holding
- * another query word as typed, and only there, so it adds no candidate. The catalog's own items
- * are the context, as a spelling corrector's language model would be: a word means the same in
- * every catalog. Of such query words, the one in fewest items.
+ * A query word no item holds with another query word as typed (the others share items: "pin polo
+ * shirt"; or of two, the one in fewer items: "camping hair"), or a short one that took no typo
+ * and shares few ("cse" reaching a rare "csegus" beside "iphone 6s"), is likelier a slip that
+ * made another word of the catalog, or a short word's slip its typos do not reach, than what the
+ * shopper meant: it also matches, as a typo, the words one typo more away ("pink", "chair",
+ * "case") in the items holding another query word as typed, and only there, so it adds no
+ * candidate; words far more such items hold than hold the word as reached. The catalog's own
+ * items are the context, as a spelling corrector's language model would be: a word means the
+ * same in every catalog. Of such query words, the one sharing fewest items, then in fewest items.
  */
 function readCoherently(
   index: SearchIndex,
@@ -624,28 +631,44 @@ function readCoherently(
   mark: (doc: number, t: number, code: number) => void,
 ): void {
   const terms = counted.filter((t) => t < n);
-  if (terms.length < 2) return;
-  const shared = new Uint8Array(n);
-  for (let k = 0; k < touched; k++) {
+  if (terms.length < 2 || match.query.asWritten) return;
+  // The most items a word may share with the others and still be a slip: none, or when it is
+  // short enough to have taken no typo, a few ("cse" reaching a rare "csegus"); a longer one
+  // already had its typo.
+  const limit = new Int32Array(n);
+  for (const t of terms) limit[t] = match.allowed[t] === 0 ? FEW_TOGETHER : 0;
+  let open = terms.length;
+  const typed = (c: number) => c !== 0 && c <= 2;
+  // Per such word, the documents holding it and another query word as typed (or its stem or a
+  // prefix), counted until every one of them shares more than its limit.
+  const together = new Int32Array(n);
+  for (let k = 0; k < touched && open > 0; k++) {
     const at = seen[k]! * STRIDE;
-    let held = 0;
-    for (const t of terms) if (codes[at + t] !== 0) held++;
-    if (held > 1) for (const t of terms) if (codes[at + t] !== 0) shared[t] = 1;
+    let asTyped = 0;
+    for (const t of terms) if (typed(codes[at + t]!)) asTyped++;
+    if (asTyped === 0) continue;
+    for (const t of terms) if (codes[at + t] !== 0 && asTyped > (typed(codes[at + t]!) ? 1 : 0) && ++together[t]! === limit[t]! + 1) open--;
   }
   let lone = -1;
-  for (const t of terms) if (shared[t] === 0 && (lone < 0 || df[t]! <= df[lone]!)) lone = t;
+  for (const t of terms)
+    if (
+      together[t]! <= limit[t]! &&
+      (lone < 0 || together[t]! < together[lone]! || (together[t] === together[lone] && df[t]! <= df[lone]!))
+    )
+      lone = t;
+  // That word, when it may take a typo more (letters, long enough), and another has items.
   if (lone < 0 || terms.every((t) => t === lone || df[t] === 0)) return;
   const { words, codes: wordCodes } = match.looser(lone);
-  // Another query word as typed (or its stem or a prefix), not a typo of it.
-  const withOthers = (doc: number) => terms.some((t) => t !== lone && codes[doc * STRIDE + t] !== 0 && codes[doc * STRIDE + t]! <= 2);
+  const withOthers = (doc: number) => terms.some((t) => t !== lone && typed(codes[doc * STRIDE + t]!));
   const counts = words.map((w) => {
     let c = 0;
     for (const doc of index.docs(w)) if (withOthers(doc)) c++;
     return c;
   });
-  // The readings nearly as many items share as the likeliest (a short word's typos reach many
-  // words, and one of them beside the others by chance is no reading).
-  const keep = Math.max(1, Math.max(0, ...counts) / 2);
+  // Readings far likelier than the word as reached (that many times the items), and nearly as
+  // likely as the best (a short word's typos reach many words, and one of them beside the others
+  // by chance is no reading).
+  const keep = Math.max(1, LIKELIER * together[lone]!, Math.max(0, ...counts) / 2);
   for (let k = 0; k < words.length; k++)
     if (counts[k]! >= keep) for (const doc of index.docs(words[k]!)) if (withOthers(doc)) mark(doc, lone, wordCodes[k]!);
 }

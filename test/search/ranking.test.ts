@@ -622,6 +622,21 @@ describe('matching', () => {
     // It counts as a typo: an item holding the word as typed with the others comes first.
     const typed = await order([...items, item('hairtent', 'Camping Tent Hair Dryer')], 'camping hair');
     expect(typed[0]).toBe('hairtent');
+    // A short word that took no typo and shares an item or two with the others, through a rare
+    // word it is the start of, is a slip too when its typo's items beside them are many more.
+    const phones = [
+      ...Array.from({ length: 12 }, (_, i) => item(`case${i}`, `Rugged Case for iPhone 6s ${i}`)),
+      item('odd', 'iPhone 6s Csegus Edition'),
+      item('phone', 'iPhone 6s'),
+    ];
+    // The cases match "cse" as a typo (after the item writing its start as typed), and come before the phone.
+    const cases = await order(phones, 'iphone 6s cse');
+    expect(cases.slice(0, 13).sort()).toEqual(
+      phones
+        .slice(0, 13)
+        .map((p) => p.id)
+        .sort(),
+    );
   });
 
   it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {
