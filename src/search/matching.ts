@@ -298,7 +298,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       MAX_DERIVATIONS,
       (word, typos) => {
         const cost = firstLetterTypos(text, dict.words[word]!, typos, false, analyzer.keyboard);
-        if (cost <= more && !had.has(word)) {
+        if (cost <= more && !had.has(word) && !analyzer.stopWords.has(dict.words[word]!)) {
           out.words.push(word);
           out.codes.push(1 + 2 * cost);
         }
@@ -534,7 +534,7 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   const marks: Marks = { n, codes, seen, touched, df };
   keepDimensions(index, match, marks);
   dropStrangers(match, counted, marks);
-  readCoherently(index, match, counted, marks, mark);
+  postingsRead += readCoherently(index, match, counted, marks, mark);
   inOrder(seen, touched, flags);
   // One pass over the touched documents keeps the candidates with their codes, and clears what this query wrote.
   const kept = new Int32Array(touched);
@@ -629,9 +629,9 @@ function readCoherently(
   counted: readonly number[],
   { n, codes, seen, touched, df }: Marks,
   mark: (doc: number, t: number, code: number) => void,
-): void {
+): number {
   const terms = counted.filter((t) => t < n);
-  if (terms.length < 2 || match.query.asWritten) return;
+  if (terms.length < 2 || match.query.asWritten) return 0;
   // The most items a word may share with the others and still be a slip: none, or when it is
   // short enough to have taken no typo, a few ("cse" reaching a rare "csegus"); a longer one
   // already had its typo.
@@ -657,12 +657,15 @@ function readCoherently(
     )
       lone = t;
   // That word, when it may take a typo more (letters, long enough), and another has items.
-  if (lone < 0 || terms.every((t) => t === lone || df[t] === 0)) return;
+  if (lone < 0 || terms.every((t) => t === lone || df[t] === 0)) return 0;
   const { words, codes: wordCodes } = match.looser(lone);
   const withOthers = (doc: number) => terms.some((t) => t !== lone && typed(codes[doc * STRIDE + t]!));
+  let read = 0;
   const counts = words.map((w) => {
     let c = 0;
-    for (const doc of index.docs(w)) if (withOthers(doc)) c++;
+    const docs = index.docs(w);
+    read += docs.length;
+    for (const doc of docs) if (withOthers(doc)) c++;
     return c;
   });
   // Readings far likelier than the word as reached (that many times the items), and nearly as
@@ -671,6 +674,7 @@ function readCoherently(
   const keep = Math.max(1, LIKELIER * together[lone]!, Math.max(0, ...counts) / 2);
   for (let k = 0; k < words.length; k++)
     if (counts[k]! >= keep) for (const doc of index.docs(words[k]!)) if (withOthers(doc)) mark(doc, lone, wordCodes[k]!);
+  return read;
 }
 
 /**
