@@ -658,7 +658,11 @@ function readCoherently(
       lone = t;
   // That word, when it may take a typo more (letters, long enough), and another has items.
   if (lone < 0 || terms.every((t) => t === lone || df[t] === 0)) return 0;
-  const { words, codes: wordCodes } = match.looser(lone);
+  // A word another query word reaches is that word, not a slip for this one ("cat car" is no "car car").
+  const others = new Set(terms.flatMap((t) => (t === lone ? [] : match.termWords[t]!)));
+  const looser = match.looser(lone);
+  const words = looser.words.filter((w) => !others.has(w));
+  const wordCodes = looser.codes.filter((_, k) => !others.has(looser.words[k]!));
   const withOthers = (doc: number) => terms.some((t) => t !== lone && typed(codes[doc * STRIDE + t]!));
   let read = 0;
   const counts = words.map((w) => {

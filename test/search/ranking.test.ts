@@ -639,6 +639,16 @@ describe('matching', () => {
     );
   });
 
+  it('reads no query word as a slip for another word of the query ("cat car" is no "car car")', async () => {
+    const items = [
+      ...Array.from({ length: 3 }, (_, i) => item(`cat${i}`, `Cat Toy Mouse ${i}`)),
+      ...Array.from({ length: 12 }, (_, i) => item(`car${i}`, `Car Seat Cover ${i}`)),
+    ];
+    // No item holds both words: the rarer one comes first, and no car seat cover matches "cat".
+    expect((await order(items, 'cat car')).slice(0, 3).sort()).toEqual(['cat0', 'cat1', 'cat2']);
+    expect(await order(items, 'cat car', { matchingStrategy: 'all' })).toEqual([]);
+  });
+
   it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {
     // b holds both halves apart, c the word itself: only a's halves side by side match, after the word as typed.
     const items = [item('a', 'zed ear buds'), item('b', 'zed ear hooks and buds'), item('c', 'zed earbuds')];
