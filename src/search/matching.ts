@@ -287,10 +287,10 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   const counted = content.length > 0 ? content : terms.map((_, i) => i);
   const looser = (t: number) => {
     const text = terms[t]!.text;
-    const more = Math.min(allowed[t]! + 1, unknownWordTypos(text.length));
+    const more = allowed[t]! + 1;
     const had = new Set(termWords[t]);
     const out = { words: [] as number[], codes: [] as number[] };
-    if (query.asWritten || more <= allowed[t]! || !LETTERS.test(text)) return out;
+    if (!loosens(query, allowed, t)) return out;
     dict.lookup(
       text,
       more,
@@ -308,6 +308,15 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     return out;
   };
   return { query, n, counted, allowed, termWords, termCodes, phrases, work, looser };
+}
+
+/**
+ * Whether term `t` may take one typo more than `allowed` gives it (see QueryMatch.looser): a word
+ * of letters short enough that a word the catalog lacks would take more, in a query not as written.
+ */
+function loosens(query: AnalyzedQuery, allowed: readonly number[], t: number): boolean {
+  const text = query.terms[t]!.text;
+  return !query.asWritten && LETTERS.test(text) && unknownWordTypos(text.length) > allowed[t]!;
 }
 
 /** The number words of an index by value (see {@link numberWordValue}), read once per index on the first query with a number. */
@@ -634,10 +643,16 @@ function readCoherently(
   if (terms.length < 2 || match.query.asWritten) return 0;
   // The most items a word may share with the others and still be a slip: none, or when it is
   // short enough to have taken no typo, a few ("cse" reaching a rare "csegus"); a longer one
-  // already had its typo.
+  // already had its typo. Only a word that may take a typo more (letters, long enough) is one: a
+  // size or a model number beside none of the others ("xl") is no slip, and takes no turn from
+  // one (its limit, -2, is never reached).
   const limit = new Int32Array(n);
-  for (const t of terms) limit[t] = match.allowed[t] === 0 ? FEW_TOGETHER : 0;
-  let open = terms.length;
+  let open = 0;
+  for (const t of terms) {
+    limit[t] = !loosens(match.query, match.allowed, t) ? -2 : match.allowed[t] === 0 ? FEW_TOGETHER : 0;
+    if (limit[t]! >= 0) open++;
+  }
+  if (open === 0) return 0;
   const typed = (c: number) => c !== 0 && c <= 2;
   // Per such word, the documents holding it and another query word as typed (or its stem or a
   // prefix), counted until every one of them shares more than its limit.
@@ -656,7 +671,7 @@ function readCoherently(
       (lone < 0 || together[t]! < together[lone]! || (together[t] === together[lone] && df[t]! <= df[lone]!))
     )
       lone = t;
-  // That word, when it may take a typo more (letters, long enough), and another has items.
+  // That word, when another has items.
   if (lone < 0 || terms.every((t) => t === lone || df[t] === 0)) return 0;
   // A word another query word reaches is that word, not a slip for this one ("cat car" is no "car car").
   const others = new Set(terms.flatMap((t) => (t === lone ? [] : match.termWords[t]!)));

@@ -649,6 +649,19 @@ describe('matching', () => {
     expect(await order(items, 'cat car', { matchingStrategy: 'all' })).toEqual([]);
   });
 
+  it('reads as a slip only a query word that may take a typo more: a size beside it ("xl") takes no turn from it', async () => {
+    const items = [
+      item('navy', 'Navy Polo Shirt'),
+      item('pink', 'Pink Polo Shirt'),
+      item('pin', 'Enamel Pin Badge'),
+      item('pin2', 'Lapel Pin Badge'),
+      item('hoodie', 'XL Hoodie'),
+    ];
+    // "xl", in fewer items and beside no other query word either, takes no typo more: "pin" is still read as pink.
+    expect((await order(items, 'pin polo shirt'))[0]).toBe('pink');
+    expect((await order(items, 'pin polo shirt xl'))[0]).toBe('pink');
+  });
+
   it('matches a query word written as two in an item ("earbuds" finds "ear buds" side by side) when the word is rarer than each half', async () => {
     // b holds both halves apart, c the word itself: only a's halves side by side match, after the word as typed.
     const items = [item('a', 'zed ear buds'), item('b', 'zed ear hooks and buds'), item('c', 'zed earbuds')];
