@@ -239,6 +239,8 @@ describe('search: a number however it is written', () => {
 
   it('a spaced mixed number measures its value in the ranges of the names', async () => {
     const hits = await search('1 1/2 inch hose clamp');
+    // Not 1/2 inch: the clamp for 1 in. to 2 in. comes first (and is found at all).
+    expect(hits[0]).toBe('clampWide');
     expect(hits.indexOf('clampWide')).toBeLessThan(hits.indexOf('clampSmall'));
   });
 
@@ -255,6 +257,11 @@ describe('search: a number however it is written', () => {
     expect((await search('0.5 mm drill bit'))[0]).toBe('bit');
     expect((await search('.5 mm drill bit'))[0]).toBe('bit');
     expect((await search('5 mm drill bit'))[0]).toBe('bit5');
+    // The first hits above win their ties whatever the numbers read (the .5 mm bit's name sorts
+    // first): with every word required, only the number tells the two bits apart.
+    const bits = await serviceOf([item('bit', 'Drill Bit .5 mm'), item('bit5', 'Drill Bit 5 mm')], { matchingStrategy: 'all' });
+    for (const text of ['.5 mm drill bit', '0.5 mm', '.5 mm']) expect(ids(await bits.search({ text })), text).toEqual(['bit']);
+    expect(ids(await bits.search({ text: '5 mm' }))).toEqual(['bit5']);
   });
 
   it('reads an x between numbers no item writes as dimensions as the words it joins', async () => {
