@@ -146,10 +146,6 @@ export const VALUE_SEPARATOR = '\n';
 // "36,000 btu"; not the list "6,8,10", nor "1,2345"). The lookbehind starts one try per run.
 const THOUSANDS = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?!\d|,\d)/g;
 const THOUSANDS_SEEN = /\d,\d{3}/;
-// A decimal written without its leading zero (".5 mm"), which would read as 5: no letter, digit
-// or point before the point, so a version's "6.0.1" and an abbreviation's "No.5" stay.
-const LEADING_POINT = /(?<![\p{L}\p{N}.])\.(?=\d)/gu;
-const LEADING_POINT_SEEN = /(?:^|[^\p{L}\p{N}.])\.\d/u;
 
 /**
  * Rewrites the units that directly follow a number in folded text to their canonical word or
@@ -167,10 +163,9 @@ const LEADING_POINT_SEEN = /(?:^|[^\p{L}\p{N}.])\.\d/u;
  */
 export function normalizeUnits(folded: string): string {
   if (THOUSANDS_SEEN.test(folded)) folded = folded.replace(THOUSANDS, (n) => n.replaceAll(',', ''));
-  if (LEADING_POINT_SEEN.test(folded)) folded = folded.replace(LEADING_POINT, '0.');
   UNIT_AFTER_NUMBER.lastIndex = 0;
   if (!UNIT_AFTER_NUMBER.test(folded)) return folded; // most texts: one scan, no new string
-  return folded.replace(UNIT_AFTER_NUMBER, (match, number: string, gap: string, unit: string, at: number, text: string) => {
+  const out = folded.replace(UNIT_AFTER_NUMBER, (match, number: string, gap: string, unit: string, at: number, text: string) => {
     const after = text.charAt(at + match.length);
     let canonical: string | undefined;
     if (unit === '"' || unit === '”' || unit === '″' || unit === '′′') canonical = 'inch';
@@ -186,6 +181,7 @@ export function normalizeUnits(folded: string): string {
     // A mark may touch the next word (`6"x8"`): the space keeps "inch" from joining it.
     return /\p{L}/u.test(unit) ? `${number} ${canonical}` : `${number} ${canonical} `;
   });
+  return LEADING_POINT_SEEN.test(out) ? out.replace(LEADING_POINT, '0.') : out;
 }
 
 /** The canonical unit words and phrases ({@link UNITS}' values). */
@@ -220,6 +216,11 @@ const PROPER = '(?:1/2|[13]/4|[1357]/8|(?:1[135]|[13579])/16|(?:[12]?[13579]|31)
 // "2 1/2 in.", only a fraction a size is written with: "2 12/2 wire" holds no 8).
 const NUMBER = String.raw`\d+ (?:${PROPER})(?![\d/])|\d+-\d+/\d+|\d+/\d+|\d+(?:\.\d+)?`;
 const UNIT_WORD = [...CANONICAL].sort((a, b) => b.length - a.length).join('|');
+// A measure written without its leading zero (".5 mm"), which would read as 5: no letter, digit
+// or point before the point, and a unit after the number, so a version's "6.0.1", an
+// abbreviation's "No.5" and a caliber's ".308 Winchester" stay as written.
+const LEADING_POINT = new RegExp(String.raw`(?<![\p{L}\p{N}.])\.(?=\d+ (?:${UNIT_WORD})(?![\p{L}\p{N}]))`, 'gu');
+const LEADING_POINT_SEEN = /(?:^|[^\p{L}\p{N}.])\.\d/u;
 // A range of one unit: "32 inch - 70 inch", "40-70 inch", "13 inch to 42 inch" (after normalizeUnits).
 const RANGE = new RegExp(
   String.raw`(?<![\p{L}\p{N}./])(${NUMBER})(?:\s*(${UNIT_WORD})\.?)?(\s*(?:-|–|—|to)\s*)(${NUMBER})\s*(${UNIT_WORD})(?![\p{L}\p{N}/])`,

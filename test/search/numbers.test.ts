@@ -254,6 +254,8 @@ describe('search: a number however it is written', () => {
 
   it('reads a decimal written without its leading zero', async () => {
     expect(words('.5 mm, v.5, 6.0.1')).toEqual(['0.5', 'mm', 'v', '5', '6', '0', '1']);
+    // Without a unit after it, a point before a number is no decimal: a caliber stays its number.
+    expect(words('.308 Winchester, .22 LR')).toEqual(['308', 'winchester', '22', 'lr']);
     expect((await search('0.5 mm drill bit'))[0]).toBe('bit');
     expect((await search('.5 mm drill bit'))[0]).toBe('bit');
     expect((await search('5 mm drill bit'))[0]).toBe('bit5');
