@@ -673,6 +673,10 @@ function readCoherently(
       lone = t;
   // That word, when another has items.
   if (lone < 0 || terms.every((t) => t === lone || df[t] === 0)) return 0;
+  // Beside a word of two letters or less that no item holds with the others either, it is likelier
+  // half of a word typed in two ("ralph lo ren polo") than a slip.
+  const fragment = (t: number) => terms.includes(t) && match.query.terms[t]!.text.length <= 2 && together[t] === 0;
+  if (fragment(lone - 1) || fragment(lone + 1)) return 0;
   // A word another query word reaches is that word, not a slip for this one ("cat car" is no "car car").
   const others = new Set(terms.flatMap((t) => (t === lone ? [] : match.termWords[t]!)));
   const looser = match.looser(lone);

@@ -629,6 +629,14 @@ describe('matching', () => {
       item('odd', 'iPhone 6s Csegus Edition'),
       item('phone', 'iPhone 6s'),
     ];
+    // Beside a word of two letters that no item holds with the others either, a short word is
+    // likelier half of a word typed in two ("lo ren" for lauren) than a slip ("ren" for red).
+    const polos = [...Array.from({ length: 12 }, (_, i) => item(`red${i}`, `Red Polo Shirt ${i}`)), item('lauren', 'Lauren Polo Shirt')];
+    const s = await serviceOf(polos);
+    const matched = (await s.search({ text: 'lo ren polo', showRankingScoreDetails: true })).hits.map(
+      (h) => h._rankingScoreDetails?.words?.matchingWords,
+    );
+    expect(new Set(matched)).toEqual(new Set([1]));
     // The cases match "cse" as a typo (after the item writing its start as typed), and come before the phone.
     const cases = await order(phones, 'iphone 6s cse');
     expect(cases.slice(0, 13).sort()).toEqual(
