@@ -6,7 +6,7 @@
  */
 import { isStandardField } from '../catalog/typing';
 import type { PathIndex } from './path-index';
-import { maskScratch } from './scratch';
+import { maskScratch, perIndex } from './scratch';
 import type { SearchIndex } from './search-index';
 
 /**
@@ -82,20 +82,32 @@ export function facetsOf(
       }
     }
     if (hit.length === 0) continue;
-    // Count, then value case-insensitively, then as is; the lowercased texts are computed once per index.
-    const lower = p.lower!;
-    const best = firstOf(
-      hit,
-      maxFacetValues,
-      (a, b) =>
-        counts[b]! - counts[a]! ||
-        (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) ||
-        (String(values[a]) < String(values[b]) ? -1 : 1),
-    );
+    // Count, then value case-insensitively, then as is.
+    const order = facetOrder(p);
+    const best = firstOf(hit, maxFacetValues, (a, b) => counts[b]! - counts[a]! || order[a]! - order[b]!);
     set(path, { type: 'list', values: best.map((id) => [values[id]!, counts[id]!] as [string | boolean, number]) });
   }
   return out;
 }
+
+/**
+ * Each value's place in facet order (lowercased, then as is), sorted on a path's first facet and
+ * kept as long as its index: a search then compares two numbers per value, not two strings (a
+ * default text facet, a description, has about a value per matching item). About 100 ms for
+ * 100,000 distinct values, once per index version.
+ */
+const facetOrder = perIndex((p: PathIndex): Uint32Array => {
+  const values = p.values!;
+  const lower = p.lower!;
+  const byOrder = Array.from({ length: values.length }, (_, id) => id).sort(
+    (a, b) =>
+      (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0) ||
+      (String(values[a]) < String(values[b]) ? -1 : String(values[a]) > String(values[b]) ? 1 : a - b),
+  );
+  const order = new Uint32Array(values.length);
+  for (let k = 0; k < byOrder.length; k++) order[byOrder[k]!] = k;
+  return order;
+});
 
 /**
  * The first `k` of `list` in the order of `before`, as `list.sort(before).slice(0, k)` gives
