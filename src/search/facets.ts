@@ -41,6 +41,7 @@ export function facetsOf(
     if (path === '__proto__') Object.defineProperty(out, path, { value: facet, enumerable: true, writable: true, configurable: true });
     else out[path] = facet;
   };
+  const n = index.items.length;
   let matched: Uint8Array | undefined;
   const mask = (): Uint8Array => {
     if (!matched) {
@@ -63,10 +64,17 @@ export function facetsOf(
     const counts = new Uint32Array(values.length);
     if (p.offsets && p.ids && !byPostings) {
       const { offsets, ids } = p;
-      for (let d = 0; d < docs.length; d++) {
-        const doc = docs[d]!;
-        for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
-      }
+      if (2 * docs.length > n) {
+        // Most documents match: each value's documents (its postings), less the values of those that do not.
+        const m = mask();
+        const { postingStart } = p;
+        for (let id = 0; id < counts.length; id++) counts[id] = postingStart[id + 1]! - postingStart[id]!;
+        for (let doc = 0; doc < n; doc++) if (m[doc] === 0) for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!--;
+      } else
+        for (let d = 0; d < docs.length; d++) {
+          const doc = docs[d]!;
+          for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) counts[ids[k]!]!++;
+        }
     } else {
       const m = mask();
       const { postingStart } = p;
