@@ -2,8 +2,8 @@
  * The term dictionary of an index: a character trie in flat typed arrays, walked by a bounded
  * Damerau–Levenshtein automaton (one row of the distance table per trie node, pruned as soon as
  * every cell of a row exceeds the allowed typos). A lookup's cost is bounded by the dictionary,
- * and each visited node costs at most `term.length + 1` cells: never a number of edits
- * enumerated.
+ * and each visited node costs the cells within the allowed typos of the diagonal, at most
+ * `term.length + 1`: never a number of edits enumerated.
  *
  * @module
  */
@@ -161,8 +161,9 @@ export class Dictionary {
       const node = stackNode.pop()!;
       const d = stackDepth.pop()!;
       nodes++;
-      const rowMin = typoRow(term, rows, pathChar, d, this.#char[node]!);
-      const whole = rows[d * width + n]!;
+      const rowMin = bandRow(term, rows, pathChar, d, this.#char[node]!, maxTypos);
+      // The cells further than maxTypos from the diagonal are over it, and not written.
+      const whole = d - n <= maxTypos && n - d <= maxTypos ? rows[d * width + n]! : maxTypos + 1;
       best[d] = Math.min(best[d - 1]!, whole);
       const typos = prefix ? best[d]! : whole;
       const id = this.#word[node]!;
@@ -213,6 +214,43 @@ export function typoRow(term: string, rows: Int32Array, pathChar: Uint16Array, d
     rows[row + j] = v;
     if (v < rowMin) rowMin = v;
   }
+  return rowMin;
+}
+
+/**
+ * {@link typoRow} for a lookup allowing `maxTypos`: only the cells within `maxTypos` of the
+ * diagonal, the others being over it (a cell is at least the difference of its two lengths), and
+ * one cell either side of them set over it for the next row to read. The cells it writes are those
+ * of typoRow up to `maxTypos`, and over it where typoRow's are: a short band instead of the term's
+ * length per node.
+ */
+function bandRow(term: string, rows: Int32Array, pathChar: Uint16Array, d: number, ch: number, maxTypos: number): number {
+  const n = term.length;
+  const width = n + 1;
+  const over = maxTypos + 1;
+  pathChar[d] = ch;
+  const row = d * width;
+  const up = row - width;
+  rows[row] = d;
+  let rowMin = d;
+  const lo = Math.max(d - maxTypos, 1);
+  const hi = Math.min(d + maxTypos, n);
+  if (lo > 1) rows[row + lo - 1] = over;
+  for (let j = lo; j <= hi; j++) {
+    const tj = term.charCodeAt(j - 1);
+    let v = rows[up + j - 1]! + (tj === ch ? 0 : 1);
+    const del = rows[up + j]! + 1;
+    if (del < v) v = del;
+    const ins = rows[row + j - 1]! + 1;
+    if (ins < v) v = ins;
+    if (d > 1 && j > 1 && tj === pathChar[d - 1] && term.charCodeAt(j - 2) === ch) {
+      const swap = rows[row - 2 * width + j - 2]! + 1;
+      if (swap < v) v = swap;
+    }
+    rows[row + j] = v;
+    if (v < rowMin) rowMin = v;
+  }
+  if (hi < n) rows[row + hi + 1] = over;
   return rowMin;
 }
 

@@ -294,12 +294,26 @@ export class Ranker {
     const fill = (): void => {
       if (lead && refills < MAX_REFILLS) {
         refills++;
+        // Compared inline, without a call per candidate: these two passes see every candidate left.
+        const { ranks, signs } = lead;
+        const r = ranks.length;
         let best = waiting[0]!;
-        for (let k = 1; k < waits; k++) if (lead.compare(waiting[k]!, best) < 0) best = waiting[k]!;
+        for (let k = 1; k < waits; k++) {
+          const c = waiting[k]!;
+          for (let j = 0; j < r; j++) {
+            const d = ranks[j]![c]! - ranks[j]![best]!;
+            if (d !== 0) {
+              if (d * signs[j]! > 0) best = c;
+              break;
+            }
+          }
+        }
         let still = 0;
         for (let k = 0; k < waits; k++) {
           const c = waiting[k]!;
-          if (lead.compare(c, best) === 0) heap[length++] = c;
+          let j = 0;
+          while (j < r && ranks[j]![c] === ranks[j]![best]) j++;
+          if (j === r) heap[length++] = c;
           else waiting[still++] = c;
         }
         waits = still;
@@ -349,7 +363,7 @@ export class Ranker {
    * undefined when the order begins otherwise (a sort, merchandising's groups, a rule reading
    * documents).
    */
-  #leading(): { compare: (a: number, b: number) => number; arrays: number } | undefined {
+  #leading(): { ranks: readonly RankArray[]; signs: readonly number[]; arrays: number } | undefined {
     if (this.#sort.length > 0 || this.#group) return undefined;
     const ranks: RankArray[] = [];
     const signs: number[] = [];
@@ -361,7 +375,7 @@ export class Ranker {
       }
       if (ranking.steps.length > 0) break;
     }
-    return ranks.length === 0 ? undefined : { compare: inTurn(ranks, signs), arrays: ranks.length };
+    return ranks.length === 0 ? undefined : { ranks, signs, arrays: ranks.length };
   }
 
   /** Every candidate read and sorted: the order {@link Ranker.ordered} gives, computed eagerly (hybrid search blends every score). */
