@@ -152,6 +152,16 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       if (unit >= 0) offer(unit, 2);
       if (codes.size === 0) for (let k = 0; k < farKeys.length; k += 2) offer(farKeys[k]!, farKeys[k + 1]!);
       farKeys.length = 0;
+      // A word the catalog lacks, one typo from a whole word, means that word and the words of its
+      // stem, as the word typed right would reach them ("runnng" reaches "running", then "run" and
+      // "runs"), a step after it: as the start of a word one typo away (the stem is to the word what
+      // the word is to the exact one).
+      if (exact < 0 && !index.stems.get(term.stem)?.length) {
+        const siblings: number[] = [];
+        for (const [word, code] of codes)
+          if (code === 3) for (const other of index.stems.get(analyzer.stem(dict.words[word]!)) ?? []) siblings.push(other);
+        for (const word of siblings) offer(word, 4);
+      }
     };
     find();
     const reread = (q: AnalyzedQuery) => matchWith(index, analyzer, q, work, rewrites + 1);

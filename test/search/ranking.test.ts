@@ -598,6 +598,22 @@ describe('matching', () => {
     expect((await order(items, 'ridgid boadr drill')).sort()).toEqual(['c', 'd', 'e']);
   });
 
+  it('reads a word the catalog lacks, one typo from a word, as that word and the words of its stem ("runnng" reaches "runs")', async () => {
+    const items = [item('a', 'Running Armband'), item('b', 'Armband for Long Runs'), item('c', 'Armband Case'), item('d', 'Runner Socks')];
+    const s = await serviceOf(items);
+    const words = async (text: string) =>
+      Object.fromEntries(
+        (await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.words?.matchingWords]),
+      );
+    // As "running" typed right reaches "runs" through its stem: b matches both words, after a.
+    expect(await words('runnng armband')).toMatchObject({ a: 2, b: 2, c: 1 });
+    expect((await order(items, 'runnng armband')).slice(0, 2)).toEqual(['a', 'b']);
+    // A word the catalog has is not read so: "charger" reaches "charged" a typo away, not the
+    // "charging" of its stem.
+    const chargers = [item('p', 'Phone Charger'), item('q', 'Charged Battery'), item('r', 'Charging Dock')];
+    expect(await order(chargers, 'charger')).not.toContain('r');
+  });
+
   it('reads a query word no item holds with the others as the word one typo more away that their items hold ("camping hair" is a chair)', async () => {
     const items = [
       item('chair', 'Folding Camping Chair'),
