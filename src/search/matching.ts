@@ -17,7 +17,7 @@ import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { perIndex } from './scratch';
-import { allowedTypos, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
+import { allowedTypos, farSubstitution, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
 import { itemDimensions } from './item-dimensions';
 import { holdsInOrder, mixedNumber, numberWordValue, UNITS } from './units';
@@ -132,7 +132,11 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
           const text = dict.words[word]!;
           const whole = withinTypos(term.text, text, t);
           const cost = firstLetterTypos(term.text, text, t, !whole, analyzer.keyboard);
-          if (cost <= typos) offer(word, whole ? 1 + 2 * cost : 2 + 2 * cost);
+          // A far key replacing a letter is a likelier reading than none, but after the slips a
+          // finger makes (a letter left out, doubled, swapped, or a neighbouring key): "coler" is a
+          // cooler before a cover.
+          const far = whole && cost === 1 && farSubstitution(term.text, text, analyzer.keyboard);
+          if (cost <= typos) offer(word, whole && !far ? 1 + 2 * cost : 2 + 2 * cost);
           else farKeys.push(word, whole ? 1 + 2 * typos : 2 + 2 * typos);
         };
         farKeys.length = 0;

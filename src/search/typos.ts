@@ -146,6 +146,33 @@ export function nearKeys(a: number, b: number, layout: KeyboardLayout = 'qwerty'
   return dy === 0 ? dx <= 1 : dy === 1 && dx <= 0.75;
 }
 
+const VOWELS = /[aeiouy]/;
+
+/**
+ * Whether `word` is `term` with one letter replaced by a key that does not touch it on the
+ * `layout`, nor one vowel by another (spelling by ear: "protecter"): a slip of the finger lands
+ * on a neighbouring key, so "coler" is likelier "cooler" (a letter left out) than "cover" (l for v).
+ *
+ * @example
+ * ```ts
+ * farSubstitution('coler', 'cover');  // true
+ * farSubstitution('coler', 'color');  // false: o and e are vowels
+ * farSubstitution('cqse', 'case');    // false: q touches a
+ * ```
+ */
+export function farSubstitution(term: string, word: string, layout: KeyboardLayout = 'qwerty'): boolean {
+  if (term.length !== word.length) return false;
+  let at = -1;
+  for (let i = 0; i < term.length; i++)
+    if (term.charCodeAt(i) !== word.charCodeAt(i)) {
+      if (at >= 0) return false;
+      at = i;
+    }
+  if (at < 0) return false;
+  const [a, b] = [term[at]!, word[at]!];
+  return !(VOWELS.test(a) && VOWELS.test(b)) && !nearKeys(a.charCodeAt(0), b.charCodeAt(0), layout);
+}
+
 /**
  * The typos of `word` for `term` when a wrong first letter counts two unless its key touches the
  * right one on the `layout` ({@link nearKeys}): `typos` (the fewest, as the dictionary found them: of the whole word, or with

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedTypos, firstLetterTypos, type KeyboardLayout, nearKeys, unknownWordTypos, withinTypos } from '../../src/search/typos';
+import {
+  allowedTypos,
+  farSubstitution,
+  firstLetterTypos,
+  type KeyboardLayout,
+  nearKeys,
+  unknownWordTypos,
+  withinTypos,
+} from '../../src/search/typos';
+import { ids, item, serviceOf } from '../helpers/search';
 import { damerau } from '../helpers/damerau';
 
 /** Plain Levenshtein distance (insert, delete, substitute), the reference damerau must never exceed. */
@@ -174,6 +183,28 @@ describe("withinTypos: a whole word, not a longer word's start", () => {
     expect(withinTypos('backpak', 'backpacking', 1)).toBe(false);
     expect(withinTypos('vackpack', 'backpack', 1)).toBe(true); // the first letter
     expect(withinTypos('qatch', 'matcha', 1)).toBe(false);
+  });
+});
+
+describe('farSubstitution: a letter replaced by a key that does not touch it', () => {
+  it('tells a far key from a neighbouring one, a vowel for a vowel, and other typos', () => {
+    expect(farSubstitution('coler', 'cover')).toBe(true);
+    expect(farSubstitution('sreen', 'green')).toBe(true);
+    // Neighbouring keys, vowels (spelling by ear), and no substitution at all.
+    expect(farSubstitution('cqse', 'case')).toBe(false);
+    expect(farSubstitution('protecter', 'protector')).toBe(false);
+    expect(farSubstitution('coler', 'cooler')).toBe(false);
+    expect(farSubstitution('cvoer', 'cover')).toBe(false);
+    expect(farSubstitution('case', 'case')).toBe(false);
+    // The layout decides what touches: z sits beside u on QWERTZ, not on QWERTY; with none, nothing is far.
+    expect(farSubstitution('trzck', 'truck')).toBe(true);
+    expect(farSubstitution('trzck', 'truck', 'qwertz')).toBe(false);
+    expect(farSubstitution('coler', 'cover', 'none')).toBe(false);
+  });
+
+  it('ranks a reading a finger slip makes before one a far key makes ("coler" is a cooler, then a cover)', async () => {
+    const s = await serviceOf([item('cover', 'Bike Cover'), item('cover2', 'Saddle Cover'), item('cooler', 'Camping Cooler 24L')]);
+    expect(ids(await s.search({ text: 'coler' }))).toEqual(['cooler', 'cover', 'cover2']);
   });
 });
 
