@@ -529,6 +529,32 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   let touched = 0;
   let postingsRead = 0;
   const df = new Float64Array(n);
+  // The words' postings, marked inline: a call per posting through a closure sharing `touched`
+  // kept it and the counts in its context rather than in registers.
+  for (let i = 0; i < n; i++) {
+    const words = match.termWords[i]!;
+    const wc = match.termCodes[i]!;
+    let count = 0;
+    for (let k = 0; k < words.length; k++) {
+      const code = wc[k]!;
+      const docs = index.docs(words[k]!);
+      postingsRead += docs.length;
+      for (let j = 0; j < docs.length; j++) {
+        const doc = docs[j]!;
+        const at = doc * STRIDE + i;
+        const had = codes[at]!;
+        if (had === 0) {
+          if (flags[doc] === 0) {
+            flags[doc] = 1;
+            seen[touched++] = doc;
+          }
+          count++;
+          codes[at] = code;
+        } else if (code < had) codes[at] = code;
+      }
+    }
+    df[i] = count;
+  }
   const mark = (doc: number, i: number, code: number) => {
     postingsRead++;
     const at = doc * STRIDE + i;
@@ -542,15 +568,6 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
       codes[at] = code;
     } else if (code < had) codes[at] = code;
   };
-  for (let i = 0; i < n; i++) {
-    const words = match.termWords[i]!;
-    const wc = match.termCodes[i]!;
-    for (let k = 0; k < words.length; k++) {
-      const code = wc[k]!;
-      const docs = index.docs(words[k]!);
-      for (let j = 0; j < docs.length; j++) mark(docs[j]!, i, code);
-    }
-  }
   for (const { from, to, docs } of match.phrases) for (const doc of docs) for (let i = from; i <= to; i++) mark(doc, i, 2);
 
   const counted = match.counted;
@@ -564,20 +581,42 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   const keptCodes = new Uint8Array(touched * n);
   const least = strategy === 'all' ? counted.length : 1;
   let size = 0;
-  for (let k = 0; k < touched; k++) {
-    const doc = seen[k]!;
-    const at = doc * STRIDE;
-    let matched = 0;
-    for (const i of counted) if (codes[at + i] !== 0) matched++;
-    if (matched >= least && allowed?.[doc] !== 0) {
-      kept[size] = doc;
-      for (let i = 0, out = size * n; i < n; i++) keptCodes[out + i] = codes[at + i]!;
-      size++;
+  if (counted.every((i) => i < n)) {
+    // One loop per document counts, copies and clears its codes (three cost more at tens of thousands of documents).
+    const isCounted = new Uint8Array(n);
+    for (const i of counted) isCounted[i] = 1;
+    for (let k = 0; k < touched; k++) {
+      const doc = seen[k]!;
+      const at = doc * STRIDE;
+      const out = size * n;
+      let matched = 0;
+      for (let i = 0; i < n; i++) {
+        const code = codes[at + i]!;
+        if (code !== 0) {
+          matched += isCounted[i]!;
+          codes[at + i] = 0;
+        }
+        keptCodes[out + i] = code;
+      }
+      flags[doc] = 0;
+      if (matched >= least && allowed?.[doc] !== 0) kept[size++] = doc;
     }
-    flags[doc] = 0;
-    // A loop: fill() is a call per document for at most ten bytes.
-    for (let i = at, end = at + n; i < end; i++) codes[i] = 0;
-  }
+  } else
+    for (let k = 0; k < touched; k++) {
+      const doc = seen[k]!;
+      const at = doc * STRIDE;
+      let matched = 0;
+      // A counted term past the stride reads the next document's codes, not cleared yet (ascending): as it always did.
+      for (const i of counted) if (codes[at + i] !== 0) matched++;
+      if (matched >= least && allowed?.[doc] !== 0) {
+        kept[size] = doc;
+        for (let i = 0, out = size * n; i < n; i++) keptCodes[out + i] = codes[at + i]!;
+        size++;
+      }
+      flags[doc] = 0;
+      // A loop: fill() is a call per document for at most ten bytes.
+      for (let i = at, end = at + n; i < end; i++) codes[i] = 0;
+    }
   const docs = size === touched ? kept : kept.slice(0, size);
   const outCodes = size === touched ? keptCodes : keptCodes.slice(0, size * n);
   return { docs, codes: outCodes, df, postingsRead };
