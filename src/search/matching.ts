@@ -67,7 +67,7 @@ export interface QueryMatch {
   readonly counted: readonly number[];
   /** Typos allowed per term. */
   readonly allowed: readonly number[];
-  /** Words reached by each term, and their code. */
+  /** Words reached by each term, and their code (gather adds a slip's reading: see readCoherently). */
   readonly termWords: readonly number[][];
   readonly termCodes: readonly number[][];
   /** Documents matching multi-word synonyms: the terms `from`..`to` they stand for. */
@@ -748,8 +748,15 @@ function readCoherently(
   // likely as the best (a short word's typos reach many words, and one of them beside the others
   // by chance is no reading).
   const keep = Math.max(1, LIKELIER * together[lone]!, Math.max(0, ...counts) / 2);
-  for (let k = 0; k < words.length; k++)
-    if (counts[k]! >= keep) for (const doc of index.docs(words[k]!)) if (withOthers(doc)) mark(doc, lone, wordCodes[k]!);
+  for (let k = 0; k < words.length; k++) {
+    if (counts[k]! < keep) continue;
+    for (const doc of index.docs(words[k]!)) if (withOthers(doc)) mark(doc, lone, wordCodes[k]!);
+    // The rules reading the items' words (proximity, subject, exactness, attribute) see the reading as the term's word.
+    if (!match.termWords[lone]!.includes(words[k]!)) {
+      match.termWords[lone]!.push(words[k]!);
+      match.termCodes[lone]!.push(wordCodes[k]!);
+    }
+  }
   return read;
 }
 

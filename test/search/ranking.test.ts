@@ -635,6 +635,10 @@ describe('matching', () => {
     expect((await order(items, 'pin polo shirt'))[0]).toBe('pink');
     // A word found with the others is what was meant: "hair band" is no "chair band".
     expect(await order(items, 'hair band')).toEqual(['band']);
+    // The rules reading the items' words see the reading: "camping chair" side by side, in the name.
+    const camping = await serviceOf(items);
+    const first = (await camping.search({ text: 'camping hair', showRankingScoreDetails: true })).hits[0];
+    expect(first?._rankingScoreDetails?.proximity).toMatchObject({ distance: 1 });
     // It counts as a typo: an item holding the word as typed with the others comes first.
     const typed = await order([...items, item('hairtent', 'Camping Tent Hair Dryer')], 'camping hair');
     expect(typed[0]).toBe('hairtent');
