@@ -193,28 +193,8 @@ export class Dictionary {
  * only grows. Any tree of words walks with it (benchmarks walk other trees than this trie).
  */
 export function typoRow(term: string, rows: Int32Array, pathChar: Uint16Array, d: number, ch: number): number {
-  const n = term.length;
-  const width = n + 1;
-  pathChar[d] = ch;
-  const row = d * width;
-  const up = row - width;
-  rows[row] = d;
-  let rowMin = d;
-  for (let j = 1; j <= n; j++) {
-    const tj = term.charCodeAt(j - 1);
-    let v = rows[up + j - 1]! + (tj === ch ? 0 : 1);
-    const del = rows[up + j]! + 1;
-    if (del < v) v = del;
-    const ins = rows[row + j - 1]! + 1;
-    if (ins < v) v = ins;
-    if (d > 1 && j > 1 && tj === pathChar[d - 1] && term.charCodeAt(j - 2) === ch) {
-      const swap = rows[row - 2 * width + j - 2]! + 1;
-      if (swap < v) v = swap;
-    }
-    rows[row + j] = v;
-    if (v < rowMin) rowMin = v;
-  }
-  return rowMin;
+  // A band as wide as the row and more: every cell written, none set over.
+  return bandRow(term, rows, pathChar, d, ch, term.length + d);
 }
 
 /**
