@@ -314,7 +314,8 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
         const cost = firstLetterTypos(text, dict.words[word]!, typos, false, analyzer.keyboard);
         if (cost <= more && !had.has(word) && !analyzer.stopWords.has(dict.words[word]!)) {
           out.words.push(word);
-          out.codes.push(1 + 2 * cost);
+          // A far key ranks after a finger's slip here too (see find).
+          out.codes.push(cost === 1 && farSubstitution(text, dict.words[word]!, analyzer.keyboard) ? 4 : 1 + 2 * cost);
         }
       },
       work,
