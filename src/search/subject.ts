@@ -244,3 +244,20 @@ export function fieldWords(
   }
   return { words: words(text), isSubject: () => false, names: () => false };
 }
+
+/**
+ * Whether a field whose first `n` words are a query's words, as typed, starts with what the item
+ * is, as exactness reads it: the whole field, a field other than the name, or a name whose phrase
+ * ends at the query's last word (bit `n - 1` of its `heads`, see {@link nameWords}). A name that
+ * goes on to another head names another thing: "Ceiling Fan Light Kit" is a kit, "Tent Pegs" are
+ * pegs, so starting with "ceiling fan" or "tent" says nothing there.
+ *
+ * @example
+ * ```ts
+ * startsWhatItIs('name', 4, 2, 0b1000); // false: "ceiling fan light kit", whose head is "kit"
+ * startsWhatItIs('name', 4, 2, 0b0010); // true: "ceiling fan in white"
+ * ```
+ */
+export function startsWhatItIs(field: string | undefined, length: number, n: number, heads: number): boolean {
+  return length === n || field !== 'name' || (n <= 32 && ((heads >>> (n - 1)) & 1) === 1);
+}

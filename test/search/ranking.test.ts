@@ -141,8 +141,15 @@ describe('each rule decides between two documents that differ only in what it me
   });
 
   it('proximity: terms closer together first, in query order before reversed', async () => {
-    expect(await order([item('a', 'blue big fancy lamp'), item('b', 'blue lamp big fancy')], 'blue lamp')).toEqual(['b', 'a']);
-    expect(await order([item('a', 'lamp blue big fancy'), item('b', 'blue lamp big fancy')], 'blue lamp')).toEqual(['b', 'a']);
+    // Neither starts with the query, and both end with the same word (what each is named as).
+    expect(await order([item('a', 'big blue fancy lamp fixture'), item('b', 'big blue lamp fancy fixture')], 'blue lamp')).toEqual([
+      'b',
+      'a',
+    ]);
+    expect(await order([item('a', 'big lamp blue fancy fixture'), item('b', 'big blue lamp fancy fixture')], 'blue lamp')).toEqual([
+      'b',
+      'a',
+    ]);
   });
 
   it('proximity: measured against the gap in the query, stop words included', async () => {
@@ -152,12 +159,24 @@ describe('each rule decides between two documents that differ only in what it me
 
   it('attribute: the earlier searchable field first, then the earlier position', async () => {
     expect(await order([item('a', 'other', { brand: 'zed' }), item('b', 'zed', { brand: 'other' })], 'zed')).toEqual(['b', 'a']);
-    expect(await order([item('a', 'big red zed'), item('b', 'zed red big')], 'zed')).toEqual(['b', 'a']);
+    expect(await order([item('a', 'big red zed fixture'), item('b', 'zed red big fixture')], 'zed')).toEqual(['b', 'a']);
   });
 
   it('exactness: the word as typed before a stem, prefix or typo match', async () => {
     expect(await order([item('a', 'lamps and more'), item('b', 'lamp and more')], 'lamp')).toEqual(['b', 'a']);
     expect(await order([item('a', 'lampshade and more'), item('b', 'lamp and more')], 'lamp')).toEqual(['b', 'a']);
+  });
+
+  it('exactness: a name starting with the query counts where the query ends its phrase ("Ceiling Fan in White", not "Ceiling Fan Light Kit")', async () => {
+    const exactly: Partial<SearchServiceOptions> = { rankingRules: ['exactness'], tieBreak: [] };
+    const kit = item('kit', 'Ceiling Fan Light Kit');
+    expect(await order([kit, item('fan', 'Ceiling Fan in White')], 'ceiling fan', exactly)).toEqual(['fan', 'kit']);
+    expect(await order([kit, item('bare', 'Ceiling Fan')], 'ceiling fan', exactly)).toEqual(['bare', 'kit']);
+    // Other fields than the name start as before.
+    expect(await order([kit, item('brand', 'Hunter', { brand: 'Ceiling Fan Co' })], 'ceiling fan', exactly)).toEqual(['brand', 'kit']);
+    // With every rule: the fans before the kit that starts with their name.
+    const shop = [kit, item('fan', 'Hunter 44 in. Ceiling Fan in White'), item('fan2', 'Hampton Bay 52 in. Ceiling Fan in Brushed Nickel')];
+    expect((await order(shop, 'ceiling fan')).indexOf('kit')).toBe(2);
   });
 
   it('exactness: a field equal to the query before one that starts with it', async () => {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { namesWhatItIs, saysWhatItIs } from '../subject';
+import { namesWhatItIs, saysWhatItIs, startsWhatItIs } from '../subject';
 import { extendsModel, inSubject, otherNumber } from './model-words';
 import { fieldBm25, LAST, MAX_DISTANCE, NEAR, near, type PositionsRead, TERM_BM25, TF } from './positions';
 import type { RankQuery } from './query-context';
@@ -140,7 +140,7 @@ export function readDocument(q: RankQuery, c: number): DocumentRead {
         near(q, i, p, last, pairs);
       }
     }
-    if (prefixExact) {
+    if (prefixExact && startsWhatItIs(field, length, n, heads)) {
       starts = true;
       if (length === n) equal = true;
     }

@@ -1,5 +1,7 @@
 /**
- * `exactness`: the whole field equal to the query, then a field starting with it, then more
+ * `exactness`: the whole field equal to the query, then a field starting with it (in the name,
+ * where the query's last word ends the phrase it starts: "Ceiling Fan in White" starts with
+ * "ceiling fan", "Ceiling Fan Light Kit" names a kit; see startsWhatItIs), then more
  * terms matched as typed (not through a prefix, stem, synonym or typo). Its bound is exact: the
  * terms matched as typed, and, when the postings put each term's word as typed at its place in
  * some field, the first words of the candidate's fields.
@@ -8,6 +10,7 @@
  */
 import type { RankQuery } from '../reading/query-context';
 import { START_POSITIONS } from '../search-index';
+import { startsWhatItIs } from '../subject';
 import type { Rule } from './rule';
 import { BY_RANKS, detailScore } from './rule';
 
@@ -28,6 +31,7 @@ function fieldStarts(q: RankQuery, doc: number): { starts: boolean; equal: boole
       if (slot < 0 || q.slotCodes[slot * n + p] !== 1) break;
     }
     if (p < n) continue;
+    if (!startsWhatItIs(q.index.searchable[f], length, n, q.index.nameHeads[doc]!)) continue;
     starts = true;
     if (length === n) equal = true;
   }

@@ -89,8 +89,9 @@ export const PROFILE_RANKING_RULES: Readonly<Record<SearchProfile, readonly Rank
  *   the query, so "3-in-1" matches "3 in 1" at distance 1 although "in" is a stop word; at most 8);
  * - `attribute`: the best field a term is in (`searchableFields` order, or boost), then the
  *   earliest position in it;
- * - `exactness`: the whole field equal to the query, then a field starting with it, then more
- *   terms matched as typed (not through a prefix, stem, synonym or typo);
+ * - `exactness`: the whole field equal to the query, then a field starting with it (a name only
+ *   where the query's last word ends the phrase it starts: "Ceiling Fan in White", not "Ceiling
+ *   Fan Light Kit"), then more terms matched as typed (not through a prefix, stem, synonym or typo);
  * - `customRanking`: the service's `customRanking` criteria (e.g. `popularity:desc`);
  * - `bm25`: Okapi BM25 over the searched fields (weighted by boost), then the share of the
  *   first searched field's characters the query reached (the name's, by default: of two colours
