@@ -658,6 +658,14 @@ describe('matching', () => {
     const camping = await serviceOf(items);
     const first = (await camping.search({ text: 'camping hair', showRankingScoreDetails: true })).hits[0];
     expect(first?._rankingScoreDetails?.proximity).toMatchObject({ distance: 1 });
+    // Only there: an item whose other word is itself a typo ("campin") holds the reading by chance,
+    // and it counts for nothing in it, not even where its words sit.
+    const pads = await serviceOf([...items, item('pad', 'Campin Chair Pad'), item('stool', 'Campin Stool Pad')]);
+    const details = Object.fromEntries(
+      (await pads.search({ text: 'camping hair', showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails]),
+    );
+    expect(details.pad?.words).toMatchObject({ matchingWords: 1 });
+    expect(details.pad?.proximity).toEqual(details.stool?.proximity);
     // It counts as a typo: an item holding the word as typed with the others comes first.
     const typed = await order([...items, item('hairtent', 'Camping Tent Hair Dryer')], 'camping hair');
     expect(typed[0]).toBe('hairtent');

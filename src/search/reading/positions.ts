@@ -96,14 +96,14 @@ export function readPositions(q: RankQuery, c: number): PositionsRead {
     const field = index.searchable[f];
     const readsSubject = field !== 'name' || index.fieldRank[f] === 0;
     for (let t = lo; t < hi; t++) {
-      const s = slot[tokens[t]!]!;
+      const s = liveSlot(q, slot[tokens[t]!]!, row);
       if (s < 0) continue;
       const base = s * n;
       const p = t - lo;
       const whatItIs = readsSubject && saysWhatItIs(field, p, spans, doc * 3);
       const names = whatItIs && namesWhatItIs(field, p, spans, doc * 3, heads);
       for (let i = 0; i < n; i++) {
-        if (slotCodes[base + i] === 0) continue;
+        if (slotCodes[base + i] === 0 || codes[row + i] === 0) continue;
         tf[i]!++;
         if (whatItIs && inSubject(q, i, slotCodes[base + i]!, codes[row + i]!, t, lo, hi)) {
           said |= 1 << i;
@@ -118,4 +118,18 @@ export function readPositions(q: RankQuery, c: number): PositionsRead {
   READ.said = said;
   READ.named = named;
   return READ;
+}
+
+/**
+ * A word's slot (-1: none) for the candidate whose codes start at `row`, or -1 when every term
+ * the word reaches matched nothing in that candidate: a word counts where its term matched (the
+ * numbers of a "2x4" in an item writing no dimensions, a slip's reading beside no other query
+ * word as typed, a dropped stranger's typo), not wherever it is written.
+ */
+export function liveSlot(q: RankQuery, s: number, row: number): number {
+  if (s < 0) return -1;
+  const { n, slotCodes } = q;
+  const codes = q.cands.codes;
+  for (let i = 0, base = s * n; i < n; i++) if (slotCodes[base + i] !== 0 && codes[row + i] !== 0) return s;
+  return -1;
 }

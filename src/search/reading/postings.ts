@@ -80,6 +80,7 @@ export function readPostings(q: RankQuery): PostingFacts {
     // The terms a word reaches and their codes (a word most often reaches one of the n terms).
     const reached = TERMS;
     const codeOf = CODES;
+    const candCodes = q.cands.codes;
     for (const w of q.slots) {
       const base = slot[w]! * n;
       let m = 0;
@@ -93,6 +94,10 @@ export function readPostings(q: RankQuery): PostingFacts {
         read++;
         const c = at[postingDocs[k]!]!;
         if (c < 0) continue;
+        // Only the terms matched in this candidate (see liveSlot).
+        let live = false;
+        for (let j = 0; j < m && !live; j++) live = candCodes[c * n + reached[j]!] !== 0;
+        if (!live) continue;
         const flags = postingFlags[k]!;
         const inFirst = postingTfFirst[k]!;
         const all = postingTf[k]!;
@@ -102,6 +107,7 @@ export function readPostings(q: RankQuery): PostingFacts {
           const i = reached[j]!;
           const code = codeOf[j]!;
           const r = c * n + i;
+          if (candCodes[r] === 0) continue;
           flagsAll[r]! |= flags;
           if (code <= STEM) flagsLow[r]! |= flags;
           if (postingPlace[k]! < place[r]!) place[r] = postingPlace[k]!;

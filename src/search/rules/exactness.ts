@@ -15,7 +15,9 @@ import type { Rule } from './rule';
 import { BY_RANKS, detailScore } from './rule';
 
 /** Whether a field of `doc` starts with the query's words as typed (`starts`), and one is exactly them (`equal`), as a reading finds them. */
-function fieldStarts(q: RankQuery, doc: number): { starts: boolean; equal: boolean } {
+function fieldStarts(q: RankQuery, c: number): { starts: boolean; equal: boolean } {
+  const doc = q.cands.docs[c]!;
+  const row = c * q.n;
   const { tokens, offsets } = q.index;
   const F = q.index.searchable.length;
   const n = q.n;
@@ -28,7 +30,7 @@ function fieldStarts(q: RankQuery, doc: number): { starts: boolean; equal: boole
     let p = 0;
     for (; p < n; p++) {
       const slot = q.slot[tokens[lo + p]!]!;
-      if (slot < 0 || q.slotCodes[slot * n + p] !== 1) break;
+      if (slot < 0 || q.slotCodes[slot * n + p] !== 1 || q.cands.codes[row + p] === 0) break;
     }
     if (p < n) continue;
     if (!startsWhatItIs(q.index.searchable[f], length, n, q.index.nameHeads[doc]!)) continue;
@@ -59,7 +61,6 @@ export const exactness: Rule = {
       ranks: [ranks],
       score: { max, least: 'exact' },
       bound({ start, lengths }, some) {
-        const docs = cands.docs;
         const count = some ? some.length : q.size;
         for (let k = 0; k < count; k++) {
           const c = some ? some[k]! : k;
@@ -69,7 +70,7 @@ export const exactness: Rule = {
           let equal = starts && (n > START_POSITIONS || (lengths[c]! & (1 << (n - 1))) !== 0);
           if (starts) {
             q.counts.startsRead++;
-            ({ starts, equal } = fieldStarts(q, docs[c]!));
+            ({ starts, equal } = fieldStarts(q, c));
           }
           ranks[c] = 1 + exactWords(c) + (starts ? 1 : 0) + (equal ? 1 : 0);
         }
