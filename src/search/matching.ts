@@ -70,6 +70,8 @@ export interface QueryMatch {
   /** Words reached by each term, and their code (gather adds a slip's reading: see readCoherently). */
   readonly termWords: readonly number[][];
   readonly termCodes: readonly number[][];
+  /** How many of each term's words it reached itself, before gather added a reading (each gather starts again from them). */
+  readonly reached: readonly number[];
   /** Documents matching multi-word synonyms: the terms `from`..`to` they stand for. */
   readonly phrases: readonly { readonly from: number; readonly to: number; readonly docs: readonly number[] }[];
   /** Work done by the dictionary. */
@@ -322,7 +324,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     );
     return out;
   };
-  return { query, n, counted, allowed, termWords, termCodes, phrases, work, looser };
+  return { query, n, counted, allowed, termWords, termCodes, reached: termWords.map((w) => w.length), phrases, work, looser };
 }
 
 /**
@@ -530,6 +532,11 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   let touched = 0;
   let postingsRead = 0;
   const df = new Float64Array(n);
+  // A reading an earlier gather of this match added is read again, not marked as a word of its own.
+  for (let i = 0; i < match.termWords.length; i++) {
+    match.termWords[i]!.length = match.reached[i]!;
+    match.termCodes[i]!.length = match.reached[i]!;
+  }
   // The words' postings, marked inline: a call per posting through a closure sharing `touched`
   // kept it and the counts in its context rather than in registers.
   for (let i = 0; i < n; i++) {

@@ -339,3 +339,21 @@ describe('word numbers two bytes each up to 65,536 words, four beyond', () => {
     }
   });
 });
+
+describe('gather', () => {
+  it('reads one match the same every time, a slip reading it added included', async () => {
+    const analyzer = new Analyzer();
+    const names = ['Folding Camping Chair', 'Campig Chair Cover', 'Office Chair', 'Elastic Hair Band', 'Camping Tent'];
+    const index = await SearchIndex.build(1, items(names.map((name) => ({ name }))), {}, analyzer);
+    for (const strategy of ['frequency', 'last', 'all'] as const) {
+      const match = matchQuery(index, analyzer, analyzer.query('camping hair', 10));
+      const once = gather(index, match, strategy);
+      const words = match.termWords.map((w) => [...w]);
+      const again = gather(index, match, strategy);
+      expect([...again.docs], strategy).toEqual([...once.docs]);
+      expect([...again.codes], strategy).toEqual([...once.codes]);
+      expect([...again.df], strategy).toEqual([...once.df]);
+      expect(match.termWords, strategy).toEqual(words);
+    }
+  });
+});
