@@ -508,6 +508,12 @@ export interface Candidates {
   readonly df: Float64Array;
   /** Posting entries read. */
   readonly postingsRead: number;
+  /**
+   * Whether a term's words may sit in candidates where the term does not count (its code there
+   * is 0: a slip's reading beside no query word as typed, a dimension's number, a dropped
+   * stranger): the rules reading the items' words then check each word's term (see liveSlot).
+   */
+  readonly partial: boolean;
 }
 
 /** Most terms of a query (the service passes at most this many). */
@@ -580,9 +586,12 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
 
   const counted = match.counted;
   const marks: Marks = { n, codes, seen, touched, df };
-  keepDimensions(index, match, marks);
-  dropStrangers(match, counted, marks);
+  const words = match.termWords.reduce((sum, w) => sum + w.length, 0);
+  // Whether some term's words are in candidates where it does not count (see Candidates.partial).
+  let partial = keepDimensions(index, match, marks);
+  partial = dropStrangers(match, counted, marks) || partial;
   postingsRead += readCoherently(index, match, counted, marks, mark);
+  partial ||= match.termWords.reduce((sum, w) => sum + w.length, 0) > words;
   inOrder(seen, touched, flags);
   // One pass over the touched documents keeps the candidates with their codes, and clears what this query wrote.
   const kept = new Int32Array(touched);
@@ -627,7 +636,7 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     }
   const docs = size === touched ? kept : kept.slice(0, size);
   const outCodes = size === touched ? keptCodes : keptCodes.slice(0, size * n);
-  return { docs, codes: outCodes, df, postingsRead };
+  return { docs, codes: outCodes, df, postingsRead, partial };
 }
 
 /**
@@ -650,8 +659,9 @@ interface Marks {
  * in."), and not those merely holding the digits ("4 in. Faucet with 2 Handles"): there its code
  * is 0 and its count one less.
  */
-function keepDimensions(index: SearchIndex, match: QueryMatch, { n, codes, seen, touched, df }: Marks): void {
-  if (match.query.dimensions.length === 0) return;
+function keepDimensions(index: SearchIndex, match: QueryMatch, { n, codes, seen, touched, df }: Marks): boolean {
+  if (match.query.dimensions.length === 0) return false;
+  let zeroed = false;
   const written = itemDimensions(index);
   for (const { from, to, values } of match.query.dimensions) {
     // Where no item writes these dimensions, the query's "x" joined something else ("rtx 3080 x 2").
@@ -671,10 +681,12 @@ function keepDimensions(index: SearchIndex, match: QueryMatch, { n, codes, seen,
         else {
           codes[at] = 0;
           df[t]!--;
+          zeroed = true;
         }
       }
     }
   }
+  return zeroed;
 }
 
 /** Most items a query word may share with the others and still be read as a slip (see readCoherently). */
@@ -789,9 +801,10 @@ function inOrder(seen: Int32Array, touched: number, flags: Uint8Array): void {
  * (two such typos keep no item for each other). Such a term then matches no document (and its
  * count is 0), provided another term of the query is found as typed (or as its stem or a prefix).
  */
-function dropStrangers(match: QueryMatch, counted: readonly number[], { n, codes, seen, touched, df }: Marks): void {
+function dropStrangers(match: QueryMatch, counted: readonly number[], { n, codes, seen, touched, df }: Marks): boolean {
   const typed = (t: number) => t < n && df[t]! > 0 && match.termCodes[t]!.some((c) => c <= 2);
-  if (!counted.some(typed)) return;
+  if (!counted.some(typed)) return false;
+  let dropped = false;
   for (const t of counted) {
     if (t >= n || df[t] === 0 || typed(t) || match.phrases.some((p) => p.from <= t && t <= p.to)) continue;
     let shared = false;
@@ -803,5 +816,7 @@ function dropStrangers(match: QueryMatch, counted: readonly number[], { n, codes
     if (shared) continue;
     for (let k = 0; k < touched; k++) codes[seen[k]! * STRIDE + t] = 0;
     df[t] = 0;
+    dropped = true;
   }
+  return dropped;
 }

@@ -849,7 +849,13 @@ export class SearchService {
     if (analyzed.terms.length === 0) {
       const docs: number[] = [];
       for (let d = 0; d < index.items.length; d++) if (!allowed || allowed[d] === 1) docs.push(d);
-      const cands: Candidates = { docs: new Int32Array(docs), codes: new Uint8Array(0), df: new Float64Array(0), postingsRead: 0 };
+      const cands: Candidates = {
+        docs: new Int32Array(docs),
+        codes: new Uint8Array(0),
+        df: new Float64Array(0),
+        postingsRead: 0,
+        partial: false,
+      };
       return new Ranker(index, undefined, cands, options);
     }
     const match = matchQuery(index, this.#analyzer, analyzed);

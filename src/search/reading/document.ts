@@ -71,6 +71,7 @@ export function readDocument(q: RankQuery, c: number): DocumentRead {
   const heads = index.nameHeads[doc]!;
   // This candidate's best code per term (its row of the candidates' codes).
   const codes = q.cands.codes;
+  const partial = q.cands.partial;
   const row = c * n;
   let starts = false;
   let equal = false;
@@ -97,7 +98,7 @@ export function readDocument(q: RankQuery, c: number): DocumentRead {
     const readsSubject = field !== 'name' || rank === 0;
     for (let t = lo; t < hi; t++) {
       const p = t - lo;
-      const s = liveSlot(q, slot[tokens[t]!]!, row);
+      const s = partial ? liveSlot(q, slot[tokens[t]!]!, row) : slot[tokens[t]!]!;
       const chars = wordList[tokens[t]!]!.length;
       textChars += chars;
       if (s >= 0) textCovered += chars;
@@ -110,14 +111,14 @@ export function readDocument(q: RankQuery, c: number): DocumentRead {
         continue;
       }
       const base = s * n;
-      if (p < n && (slotCodes[base + p] !== 1 || codes[row + p] === 0)) prefixExact = false;
+      if (p < n && (slotCodes[base + p] !== 1 || (partial && codes[row + p] === 0))) prefixExact = false;
       const whatItIs = readsSubject && saysWhatItIs(field, p, spans, doc * 3);
       // A phrase's last word in the name, or the category's type word: what the item is named as.
       const names = whatItIs && namesWhatItIs(field, p, spans, doc * 3, heads);
       // -1: not read yet; 1 when the next word, not a query word, makes this one another model.
       let extended = -1;
       for (let i = 0; i < n; i++) {
-        if (slotCodes[base + i] === 0 || codes[row + i] === 0) continue;
+        if (slotCodes[base + i] === 0 || (partial && codes[row + i] === 0)) continue;
         tf[i]!++;
         if (variants && field === 'name') {
           if (extended < 0) extended = extendsModel(q, t, lo, hi, heads) ? 1 : 0;

@@ -84,6 +84,7 @@ export function readPositions(q: RankQuery, c: number): PositionsRead {
   const { slot, slotCodes } = q;
   const heads = index.nameHeads[doc]!;
   const codes = q.cands.codes;
+  const partial = q.cands.partial;
   const row = c * n;
   let said = 0;
   let named = 0;
@@ -96,14 +97,14 @@ export function readPositions(q: RankQuery, c: number): PositionsRead {
     const field = index.searchable[f];
     const readsSubject = field !== 'name' || index.fieldRank[f] === 0;
     for (let t = lo; t < hi; t++) {
-      const s = liveSlot(q, slot[tokens[t]!]!, row);
+      const s = partial ? liveSlot(q, slot[tokens[t]!]!, row) : slot[tokens[t]!]!;
       if (s < 0) continue;
       const base = s * n;
       const p = t - lo;
       const whatItIs = readsSubject && saysWhatItIs(field, p, spans, doc * 3);
       const names = whatItIs && namesWhatItIs(field, p, spans, doc * 3, heads);
       for (let i = 0; i < n; i++) {
-        if (slotCodes[base + i] === 0 || codes[row + i] === 0) continue;
+        if (slotCodes[base + i] === 0 || (partial && codes[row + i] === 0)) continue;
         tf[i]!++;
         if (whatItIs && inSubject(q, i, slotCodes[base + i]!, codes[row + i]!, t, lo, hi)) {
           said |= 1 << i;
@@ -127,7 +128,7 @@ export function readPositions(q: RankQuery, c: number): PositionsRead {
  * word as typed, a dropped stranger's typo), not wherever it is written.
  */
 export function liveSlot(q: RankQuery, s: number, row: number): number {
-  if (s < 0) return -1;
+  if (s < 0 || !q.cands.partial) return s;
   const { n, slotCodes } = q;
   const codes = q.cands.codes;
   for (let i = 0, base = s * n; i < n; i++) if (slotCodes[base + i] !== 0 && codes[row + i] !== 0) return s;

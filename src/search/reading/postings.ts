@@ -81,6 +81,7 @@ export function readPostings(q: RankQuery): PostingFacts {
     const reached = TERMS;
     const codeOf = CODES;
     const candCodes = q.cands.codes;
+    const partial = q.cands.partial;
     for (const w of q.slots) {
       const base = slot[w]! * n;
       let m = 0;
@@ -95,7 +96,7 @@ export function readPostings(q: RankQuery): PostingFacts {
         const c = at[postingDocs[k]!]!;
         if (c < 0) continue;
         // Only the terms matched in this candidate (see liveSlot).
-        let live = false;
+        let live = !partial;
         for (let j = 0; j < m && !live; j++) live = candCodes[c * n + reached[j]!] !== 0;
         if (!live) continue;
         const flags = postingFlags[k]!;
@@ -107,7 +108,7 @@ export function readPostings(q: RankQuery): PostingFacts {
           const i = reached[j]!;
           const code = codeOf[j]!;
           const r = c * n + i;
-          if (candCodes[r] === 0) continue;
+          if (partial && candCodes[r] === 0) continue;
           flagsAll[r]! |= flags;
           if (code <= STEM) flagsLow[r]! |= flags;
           if (postingPlace[k]! < place[r]!) place[r] = postingPlace[k]!;
