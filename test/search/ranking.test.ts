@@ -631,6 +631,9 @@ describe('matching', () => {
     // "charging" of its stem.
     const chargers = [item('p', 'Phone Charger'), item('q', 'Charged Battery'), item('r', 'Charging Dock')];
     expect(await order(chargers, 'charger')).not.toContain('r');
+    // Nor a word whose stem the catalog has ("lamps": lamp): "clamps" a typo away does not bring "clamp".
+    const lamps = [item('lamp', 'Desk Lamp'), item('clamps', 'Spring Clamps'), item('meter', 'Clamp Meter')];
+    expect(await order(lamps, 'lamps')).not.toContain('meter');
   });
 
   it('reads a query word no item holds with the others as the word one typo more away that their items hold ("camping hair" is a chair)', async () => {

@@ -202,6 +202,22 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     expect(farSubstitution('coler', 'cover', 'none')).toBe(false);
   });
 
+  it('ranks a slip read in context by a finger before one by a far key ("mont" beside "car": mount, then most)', async () => {
+    // "mont" is a word of the catalog (a pen), so it takes no typo itself; beside "car" it is a slip.
+    const s = await serviceOf([
+      item('pen', 'Mont Blanc Pen'),
+      item('most', 'Car Most'),
+      item('most2', 'Car Most'),
+      item('mount', 'Car Mount Holder For Phones'),
+      item('mount2', 'Car Mount Holder For Phones'),
+    ]);
+    expect(
+      ids(await s.search({ text: 'car mont' }))
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['mount', 'mount2']);
+  });
+
   it('ranks a reading a finger slip makes before one a far key makes ("coler" is a cooler, then a cover)', async () => {
     const s = await serviceOf([item('cover', 'Bike Cover'), item('cover2', 'Saddle Cover'), item('cooler', 'Camping Cooler 24L')]);
     expect(ids(await s.search({ text: 'coler' }))).toEqual(['cooler', 'cover', 'cover2']);
