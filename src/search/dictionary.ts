@@ -215,7 +215,8 @@ function bandRow(term: string, rows: Int32Array, pathChar: Uint16Array, d: numbe
   let rowMin = d;
   const lo = Math.max(d - maxTypos, 1);
   const hi = Math.min(d + maxTypos, n);
-  if (lo > 1) rows[row + lo - 1] = over;
+  // Past the band's last column (a deep prefix walk), no cell of this row is left to mark.
+  if (lo > 1 && lo - 1 <= n) rows[row + lo - 1] = over;
   for (let j = lo; j <= hi; j++) {
     const tj = term.charCodeAt(j - 1);
     let v = rows[up + j - 1]! + (tj === ch ? 0 : 1);
