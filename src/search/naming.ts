@@ -50,6 +50,8 @@ export interface NamingHabits {
   readonly andAfterWord: boolean;
   /** A parenthesis, comma or semicolon ends a phrase. */
   readonly punctuation: boolean;
+  /** A parenthesis closing a name (a part) holds a detail, a count or a variant ("Hammer Drill (Tool-Only)", "Hinge (3-Pack)"): the phrase before it names the item. */
+  readonly closingDetail: boolean;
   /** The last word of the most specific category names the item's type. */
   readonly categoryType: boolean;
   /** A query term naming the items where it says what they are can be the query's head. */
@@ -67,6 +69,7 @@ const RETAIL: NamingHabits = {
   inFinish: true,
   andAfterWord: true,
   punctuation: true,
+  closingDetail: true,
   categoryType: true,
   namers: true,
   modelRuns: true,
@@ -85,6 +88,7 @@ export const PROFILE_HABITS: Record<SearchProfile, NamingHabits> = {
     inFinish: true,
     andAfterWord: false,
     punctuation: false,
+    closingDetail: true,
     categoryType: false,
     namers: false,
     modelRuns: false,

@@ -51,6 +51,8 @@ const LETTERS = /^\p{L}+$/u;
 const PHRASE_END = /[(),;]/;
 // A spaced "in" after a letter: "Toilet in White", not "2-in-1", "In-Ear", "Built-in" or a unit ("52 in Fan", 52" in White).
 const IN_FINISH = /(?<=\p{L})\s+in\s+(?=\S)/iu;
+// A parenthesis closing a name or part: "Cordless Hammer Drill (Tool-Only)", "Door Hinge (3-Pack)".
+const CLOSING_DETAIL = /\([^()]*\)\s*$/;
 /** Name positions past this are never marked as phrase heads (the mask is 32 bits). */
 export const MAX_HEAD_POSITION = 31;
 
@@ -97,6 +99,10 @@ export function nameWords(
       for (let i = 1; i < list.length; i++)
         if ((habits.phraseWords && PHRASE_START.has(list[i]!)) || (habits.andAfterWord && list[i] === 'and' && LETTERS.test(list[i - 1]!)))
           head(out.length + i - 1);
+      if (habits.closingDetail && CLOSING_DETAIL.test(part)) {
+        const before = words(part.slice(0, part.search(CLOSING_DETAIL))).length;
+        if (before > 0 && before < list.length) head(out.length + before - 1);
+      }
       if (habits.inFinish && IN_FINISH.test(part)) {
         const pieces = part.split(IN_FINISH).map(words);
         if (pieces.reduce((n, p) => n + p.length + 1, -1) === list.length) {

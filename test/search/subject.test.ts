@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { words } from '../../src/search/analysis';
 import { searchableText } from '../../src/search/search-index';
+import { PROFILE_HABITS } from '../../src/search/naming';
 import { categoryWords, fieldWords, NO_SPAN, nameWords } from '../../src/search/subject';
 
 // The index stores a field's words as the subject rule reads them: they must be the words any
@@ -61,6 +62,20 @@ describe('nameWords: the words of a name and the part naming what it fits', () =
     expect(nameWords('Charger 10,050 mAh - Gray').words).toEqual(words('Charger 10,050 mAh - Gray'));
     // Only the first 32 words can be heads.
     expect(nameWords(`${'word '.repeat(40)}case`).heads).toBe(0);
+  });
+
+  it('in the neutral profile, marks the phrase before a parenthesis closing the name as what it names ("Hammer Drill (Tool-Only)")', () => {
+    const heads = (text: string) => {
+      const read = nameWords(text, PROFILE_HABITS.neutral);
+      return read.words.filter((_, k) => (read.heads >>> k) & 1);
+    };
+    expect(heads('DEWALT 20-Volt MAX Cordless Hammer Drill (Tool-Only)')).toEqual(['drill', 'only']);
+    expect(heads('Drill Bit Set (100-Piece)')).toEqual(['set', 'piece']);
+    // Not a parenthesis inside the name, nor one that is the whole name.
+    expect(heads('Moto G (4th Gen) Case')).toEqual(['case']);
+    expect(heads('(Refurbished)')).toEqual(['refurbished']);
+    // Linear on a long run of openings without a closing one.
+    expect(heads(`Case ${'('.repeat(100_000)}`)).toEqual(['case']);
   });
 
   it('keeps positions within the span encoding for very long names', () => {
