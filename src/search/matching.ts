@@ -304,9 +304,9 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   const looser = (t: number) => {
     const text = terms[t]!.text;
     const more = allowed[t]! + 1;
-    const had = new Set(termWords[t]);
     const out = { words: [] as number[], codes: [] as number[] };
     if (!loosens(query, allowed, t)) return out;
+    const had = new Set(termWords[t]);
     dict.lookup(
       text,
       more,
@@ -543,97 +543,69 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     match.termWords[i]!.length = match.reached[i]!;
     match.termCodes[i]!.length = match.reached[i]!;
   }
-  // The words' postings, marked inline: a call per posting through a closure sharing `touched`
-  // kept it and the counts in its context rather than in registers.
+  // Marks term `i` with `code` in `docs`: one call per posting list, the loop inline (a call per
+  // posting through a closure kept `touched` and the counts in its context, not in registers).
+  const markAll = (docs: ArrayLike<number>, i: number, code: number) => {
+    postingsRead += docs.length;
+    let found = touched;
+    let count = 0;
+    for (let j = 0; j < docs.length; j++) {
+      const doc = docs[j]!;
+      const at = doc * STRIDE + i;
+      const had = codes[at]!;
+      if (had === 0) {
+        if (flags[doc] === 0) {
+          flags[doc] = 1;
+          seen[found++] = doc;
+        }
+        count++;
+        codes[at] = code;
+      } else if (code < had) codes[at] = code;
+    }
+    touched = found;
+    df[i]! += count;
+  };
   for (let i = 0; i < n; i++) {
     const words = match.termWords[i]!;
     const wc = match.termCodes[i]!;
-    let count = 0;
-    for (let k = 0; k < words.length; k++) {
-      const code = wc[k]!;
-      const docs = index.docs(words[k]!);
-      postingsRead += docs.length;
-      for (let j = 0; j < docs.length; j++) {
-        const doc = docs[j]!;
-        const at = doc * STRIDE + i;
-        const had = codes[at]!;
-        if (had === 0) {
-          if (flags[doc] === 0) {
-            flags[doc] = 1;
-            seen[touched++] = doc;
-          }
-          count++;
-          codes[at] = code;
-        } else if (code < had) codes[at] = code;
-      }
-    }
-    df[i] = count;
+    for (let k = 0; k < words.length; k++) markAll(index.docs(words[k]!), i, wc[k]!);
   }
-  const mark = (doc: number, i: number, code: number) => {
-    postingsRead++;
-    const at = doc * STRIDE + i;
-    const had = codes[at]!;
-    if (had === 0) {
-      if (flags[doc] === 0) {
-        flags[doc] = 1;
-        seen[touched++] = doc;
-      }
-      df[i]!++;
-      codes[at] = code;
-    } else if (code < had) codes[at] = code;
-  };
-  for (const { from, to, docs } of match.phrases) for (const doc of docs) for (let i = from; i <= to; i++) mark(doc, i, 2);
+  for (const { from, to, docs } of match.phrases) for (let i = from; i <= to; i++) markAll(docs, i, 2);
 
   const counted = match.counted;
   const marks: Marks = { n, codes, seen, touched, df };
-  const words = match.termWords.reduce((sum, w) => sum + w.length, 0);
   // Whether some term's words are in candidates where it does not count (see Candidates.partial).
   let partial = keepDimensions(index, match, marks);
   partial = dropStrangers(match, counted, marks) || partial;
-  postingsRead += readCoherently(index, match, counted, marks, mark);
-  partial ||= match.termWords.reduce((sum, w) => sum + w.length, 0) > words;
+  postingsRead += readCoherently(index, match, counted, marks, markAll);
+  partial ||= match.termWords.some((w, i) => w.length > match.reached[i]!);
   inOrder(seen, touched, flags);
   // One pass over the touched documents keeps the candidates with their codes, and clears what this query wrote.
   const kept = new Int32Array(touched);
   const keptCodes = new Uint8Array(touched * n);
   const least = strategy === 'all' ? counted.length : 1;
   let size = 0;
-  if (counted.every((i) => i < n)) {
-    // One loop per document counts, copies and clears its codes (three cost more at tens of thousands of documents).
-    const isCounted = new Uint8Array(n);
-    for (const i of counted) isCounted[i] = 1;
-    for (let k = 0; k < touched; k++) {
-      const doc = seen[k]!;
-      const at = doc * STRIDE;
-      const out = size * n;
-      let matched = 0;
-      for (let i = 0; i < n; i++) {
-        const code = codes[at + i]!;
-        if (code !== 0) {
-          matched += isCounted[i]!;
-          codes[at + i] = 0;
-        }
-        keptCodes[out + i] = code;
+  // One loop per document counts, copies and clears its codes (three cost more at tens of
+  // thousands of documents). The terms are at most STRIDE (the service's MAX_QUERY_TERMS; a split
+  // only when fewer), so every counted term has its codes.
+  const isCounted = new Uint8Array(n);
+  for (const i of counted) if (i < n) isCounted[i] = 1;
+  for (let k = 0; k < touched; k++) {
+    const doc = seen[k]!;
+    const at = doc * STRIDE;
+    const out = size * n;
+    let matched = 0;
+    for (let i = 0; i < n; i++) {
+      const code = codes[at + i]!;
+      if (code !== 0) {
+        matched += isCounted[i]!;
+        codes[at + i] = 0;
       }
-      flags[doc] = 0;
-      if (matched >= least && allowed?.[doc] !== 0) kept[size++] = doc;
+      keptCodes[out + i] = code;
     }
-  } else
-    for (let k = 0; k < touched; k++) {
-      const doc = seen[k]!;
-      const at = doc * STRIDE;
-      let matched = 0;
-      // A counted term past the stride reads the next document's codes, not cleared yet (ascending): as it always did.
-      for (const i of counted) if (codes[at + i] !== 0) matched++;
-      if (matched >= least && allowed?.[doc] !== 0) {
-        kept[size] = doc;
-        for (let i = 0, out = size * n; i < n; i++) keptCodes[out + i] = codes[at + i]!;
-        size++;
-      }
-      flags[doc] = 0;
-      // A loop: fill() is a call per document for at most ten bytes.
-      for (let i = at, end = at + n; i < end; i++) codes[i] = 0;
-    }
+    flags[doc] = 0;
+    if (matched >= least && allowed?.[doc] !== 0) kept[size++] = doc;
+  }
   const docs = size === touched ? kept : kept.slice(0, size);
   const outCodes = size === touched ? keptCodes : keptCodes.slice(0, size * n);
   return { docs, codes: outCodes, df, postingsRead, partial };
@@ -710,7 +682,7 @@ function readCoherently(
   match: QueryMatch,
   counted: readonly number[],
   { n, codes, seen, touched, df }: Marks,
-  mark: (doc: number, t: number, code: number) => void,
+  markAll: (docs: ArrayLike<number>, t: number, code: number) => void,
 ): number {
   const terms = counted.filter((t) => t < n);
   if (terms.length < 2 || match.query.asWritten) return 0;
@@ -770,7 +742,11 @@ function readCoherently(
   const keep = Math.max(1, LIKELIER * together[lone]!, Math.max(0, ...counts) / 2);
   for (let k = 0; k < words.length; k++) {
     if (counts[k]! < keep) continue;
-    for (const doc of index.docs(words[k]!)) if (withOthers(doc)) mark(doc, lone, wordCodes[k]!);
+    markAll(
+      index.docs(words[k]!).filter((doc) => withOthers(doc)),
+      lone,
+      wordCodes[k]!,
+    );
     // The rules reading the items' words (proximity, subject, exactness, attribute) see the reading as the term's word.
     if (!match.termWords[lone]!.includes(words[k]!)) {
       match.termWords[lone]!.push(words[k]!);
