@@ -14,6 +14,12 @@ async function order(items: readonly Item[], text: string, options: Omit<SearchS
   return (await (await serviceOf(items, options)).search({ text, hitsPerPage: 1000 })).hits.map((h) => h.id);
 }
 
+/** Each hit's matched query words (the `words` rule's details), by id. */
+async function matchedWords(service: SearchService, text: string): Promise<Record<string, number | undefined>> {
+  const hits = (await service.search({ text, hitsPerPage: 1000, showRankingScoreDetails: true })).hits;
+  return Object.fromEntries(hits.map((h) => [h.id, h._rankingScoreDetails?.words?.matchingWords]));
+}
+
 describe('each rule decides between two documents that differ only in what it measures', () => {
   it('words: more matched terms first', async () => {
     expect(await order([item('a', 'red lamp shade'), item('b', 'red lamp table')], 'red lamp table')).toEqual(['b', 'a']);
@@ -582,12 +588,7 @@ describe('matching', () => {
   it('matches two query words written as one in an item ("ear buds" finds "earbuds" for both words, and its stem)', async () => {
     // a and b differ only in writing the compound as one word; a's "earbuds" matches "ear" (a prefix) and "buds" (the joined word).
     expect(await order([item('b', 'zed ear hooks'), item('a', 'zed earbuds')], 'ear buds')).toEqual(['a', 'b']);
-    const matched = async (items: Item[], text: string) => {
-      const s = await serviceOf(items, { rankingRules: ['words'] });
-      return Object.fromEntries(
-        (await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.words?.matchingWords]),
-      );
-    };
+    const matched = async (items: Item[], text: string) => matchedWords(await serviceOf(items, { rankingRules: ['words'] }), text);
     expect(await matched([item('a', 'zed earbud')], 'ear buds')).toEqual({ a: 2 });
     // A lone letter is not joined: "galaxy s" would join to "galaxys", a plural of "galaxy".
     expect(await matched([item('c', 'galaxy zed')], 'galaxy s')).toEqual({ c: 1 });
@@ -619,13 +620,8 @@ describe('matching', () => {
 
   it('reads a word the catalog lacks, one typo from a word, as that word and the words of its stem ("runnng" reaches "runs")', async () => {
     const items = [item('a', 'Running Armband'), item('b', 'Armband for Long Runs'), item('c', 'Armband Case'), item('d', 'Runner Socks')];
-    const s = await serviceOf(items);
-    const words = async (text: string) =>
-      Object.fromEntries(
-        (await s.search({ text, showRankingScoreDetails: true })).hits.map((h) => [h.id, h._rankingScoreDetails?.words?.matchingWords]),
-      );
     // As "running" typed right reaches "runs" through its stem: b matches both words, after a.
-    expect(await words('runnng armband')).toMatchObject({ a: 2, b: 2, c: 1 });
+    expect(await matchedWords(await serviceOf(items), 'runnng armband')).toMatchObject({ a: 2, b: 2, c: 1 });
     expect((await order(items, 'runnng armband')).slice(0, 2)).toEqual(['a', 'b']);
     // A word the catalog has is not read so: "charger" reaches "charged" a typo away, not the
     // "charging" of its stem.
@@ -682,10 +678,7 @@ describe('matching', () => {
     // Beside a word of two letters that no item holds with the others either, a short word is
     // likelier half of a word typed in two ("lo ren" for lauren) than a slip ("ren" for red).
     const polos = [...Array.from({ length: 12 }, (_, i) => item(`red${i}`, `Red Polo Shirt ${i}`)), item('lauren', 'Lauren Polo Shirt')];
-    const s = await serviceOf(polos);
-    const matched = (await s.search({ text: 'lo ren polo', showRankingScoreDetails: true })).hits.map(
-      (h) => h._rankingScoreDetails?.words?.matchingWords,
-    );
+    const matched = Object.values(await matchedWords(await serviceOf(polos), 'lo ren polo'));
     expect(new Set(matched)).toEqual(new Set([1]));
     // The cases match "cse" as a typo (after the item writing its start as typed), and come before the phone.
     const cases = await order(phones, 'iphone 6s cse');
