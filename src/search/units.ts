@@ -142,9 +142,10 @@ const PHRASE_JOINT = /[. -]+/g;
 export const VALUE_SEPARATOR = '\n';
 
 // A whole number written with thousands separators: groups of three digits after commas, no
-// digit, comma or point before it, and no digit or another comma and digit after ("1,200 lb.",
-// "36,000 btu"; not the list "6,8,10", nor "1,2345"). The lookbehind starts one try per run.
-const THOUSANDS = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?!\d|,\d)/g;
+// digit, comma or point before it, no leading zero, and no digit or another comma and digit after
+// ("1,200 lb.", "36,000 btu"; not the list "6,8,10", nor "1,2345", nor "0,100"). The lookbehind
+// starts one try per run.
+const THOUSANDS = /(?<![\d,.])[1-9]\d{0,2}(?:,\d{3})+(?!\d|,\d)/g;
 const THOUSANDS_SEEN = /\d,\d{3}/;
 
 /**

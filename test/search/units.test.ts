@@ -129,7 +129,11 @@ describe('units after a number', () => {
     );
     const part = fc.oneof(unitish, fc.integer({ min: 0, max: 999 }).map(String), fc.string({ maxLength: 4 }));
     const gap = fc.constantFrom('', ' ', '-', ', ', '.');
-    const text = fc.array(fc.tuple(part, gap), { maxLength: 12 }).map((parts) => parts.map(([p, g]) => p + g).join(''));
+    // A number with thousands separators ("1,100") is one number by design: the next test's.
+    const text = fc
+      .array(fc.tuple(part, gap), { maxLength: 12 })
+      .map((parts) => parts.map(([p, g]) => p + g).join(''))
+      .filter((t) => !/\d,\d/.test(t));
     fc.assert(
       fc.property(text, (t) => {
         const once = normalizeUnits(fold(t));
@@ -160,6 +164,8 @@ describe('numbers with thousands separators', () => {
     expect(words('sizes 6,8,10')).toEqual(['sizes', '6', '8', '10']);
     expect(words('1,2345 and 1,234,56')).toEqual(['1', '2345', 'and', '1', '234', '56']);
     expect(words('3,5 mm')).toEqual(['3', '5', 'mm']);
+    // A leading zero starts no grouped number: "0,100" is two numbers.
+    expect(words('0,100 and 00,500')).toEqual(['0', '100', 'and', '00', '500']);
   });
 });
 
