@@ -16,6 +16,7 @@ import { adjacent } from './adjacency';
 import { headWords } from './compounds';
 import type { LookupWork } from './dictionary';
 import type { SearchIndex } from './search-index';
+import { proseFields } from './prose';
 import { perIndex } from './scratch';
 import { allowedTypos, farSubstitution, firstLetterTypos, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
@@ -385,6 +386,7 @@ const MIN_HALF = 2;
 function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [string, string] | undefined {
   if (text.length <= 2 * MIN_HALF || !LETTERS.test(text)) return undefined;
   const wordsOf = (half: string): number[] => index.wordsOf(half, analyzer.stem(half));
+  const labels = ~proseFields(index);
   let best: [string, string] | undefined;
   let most = 0;
   for (let p = MIN_HALF; p + MIN_HALF <= text.length; p++) {
@@ -393,6 +395,9 @@ function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [str
     const xs = wordsOf(x);
     const ys = xs.length === 0 ? [] : wordsOf(y);
     if (ys.length === 0) continue;
+    // A half no item's label holds ("lets" of "walllets" only in descriptions) is no word a
+    // shopper types for a product: the word is more likely misspelt.
+    if (!inLabel(index, xs, labels) || !inLabel(index, ys, labels)) continue;
     const both = intersect([union(xs.map((w) => index.docs(w))), union(ys.map((w) => index.docs(w)))]).length;
     if (both > most) [best, most] = [[x, y], both];
   }
@@ -478,6 +483,15 @@ function addCode(words: number[], codes: number[], word: number, code: number): 
     words.push(word);
     codes.push(code);
   } else if (code < codes[at]!) codes[at] = code;
+}
+
+/** Whether one of `words` is in a field of `labels` (bit f for field f) of some item, or the postings keep no field masks (over 32 fields). */
+function inLabel(index: SearchIndex, words: readonly number[], labels: number): boolean {
+  const { postingFields, postingStart } = index;
+  for (const w of words)
+    for (let k = postingStart[w]!, end = postingStart[w + 1]!; k < end; k++)
+      if (postingFields[k] === 0 || (postingFields[k]! & labels) !== 0) return true;
+  return false;
 }
 
 function union(lists: readonly Uint32Array[]): number[] {

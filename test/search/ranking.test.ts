@@ -116,6 +116,19 @@ describe('each rule decides between two documents that differ only in what it me
     expect((await order([...items, item('e', 'Galaxycaze Pack')], 'galaxycase')).sort()).toEqual(['a', 'e']);
   });
 
+  it('reads no word as two typed together where a half is only ever in prose ("walllets" is no "wall lets")', async () => {
+    const prose = 'it lets you carry your cards and your phone in one place, and it fits in any pocket';
+    const items = [
+      item('a', 'Leather Wallet', { description: prose }),
+      item('b', 'Wall Charger', { description: `a charger that ${prose}` }),
+      item('c', 'Wall Lamp', { description: `a lamp that hangs on any wall, ${prose}` }),
+    ];
+    // "lets" is in every description and no name: the word is a misspelt "wallets", not two words.
+    expect(await order(items, 'walllets')).toEqual(['a']);
+    // A half some name holds still splits the word ("walllamp": "wall lamp").
+    expect(await order(items, 'walllamp')).toEqual(['c', 'b']);
+  });
+
   it('keeps the synonyms of the other query words when a term is split or two are joined', async () => {
     const items = [item('a', 'Galaxy Case Mobile'), item('b', 'Galaxy Case'), item('c', 'Wool Suit Mobile'), item('d', 'Wool Suit')];
     const options = { synonyms: { oneWay: { cellphone: ['mobile'] } } };
