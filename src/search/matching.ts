@@ -184,7 +184,14 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     if (lost && rewrites < STRIDE) {
       const halves = n < STRIDE ? runTogether(index, analyzer, term.text) : undefined;
       if (halves) return reread(splitTerm(analyzer, query, i, halves));
-      const at = splitWord(index, terms, i, term.text.length < 4, work);
+      // Half of a word typed in two, joined as typed; or, a fragment under 4 letters, joined with a
+      // typo, unless a typo of its own makes a word beside another query word ("apple watch bnd"
+      // is a band, not a "watchband"): one slip is likelier than a split and a slip.
+      let at = splitWord(index, terms, i, false, work);
+      if (at < 0 && term.text.length < 4) {
+        at = splitWord(index, terms, i, true, work);
+        if (at >= 0 && slipLikelier(index, analyzer, terms, i, at, work)) at = -1;
+      }
       if (at >= 0) return reread(joinTerms(analyzer, query, at));
     }
     // Else a word the catalog has nowhere, not even a typo away, is misspelt more than its length
@@ -402,6 +409,64 @@ function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [str
     if (both > most) [best, most] = [[x, y], both];
   }
   return best;
+}
+
+/**
+ * Whether query word `i`, a fragment the catalog lacks, is likelier a slip than half of a word
+ * typed in two with a slip: one typo of its own makes words (no stop word) that more items hold
+ * beside the other query words as typed (or their stems) than hold the words it makes joined with
+ * its neighbour (term `at` with `at + 1`, with the typos the joined word allows) beside the rest.
+ * One slip is likelier than a split and a slip ("apple watch bnd" is a band, not a "watchband"),
+ * unless the catalog says otherwise ("bluetooth head est" is a headset), the neighbour is no word
+ * either, or the join reaches a word the slip does: then it reads the neighbour too ("plu ss").
+ */
+function slipLikelier(
+  index: SearchIndex,
+  analyzer: Analyzer,
+  terms: AnalyzedQuery['terms'],
+  i: number,
+  at: number,
+  work: LookupWork,
+): boolean {
+  const term = terms[i]!;
+  if (!LETTERS.test(term.text)) return false;
+  const dict = index.dictionary;
+  const docsBeside = (skip: (k: number) => boolean): Set<number> => {
+    const docs = new Set<number>();
+    for (let k = 0; k < terms.length; k++)
+      if (!skip(k) && !terms[k]!.stopWord)
+        for (const w of index.wordsOf(terms[k]!.text, terms[k]!.stem)) for (const d of index.docs(w)) docs.add(d);
+    return docs;
+  };
+  // The words `text` reaches (no stop word), and the items holding one, among `beside` unless undefined.
+  const reach = (text: string, typos: number, prefix: boolean, beside: Set<number> | undefined) => {
+    const words = new Set<number>();
+    const held = new Set<number>();
+    const take = (word: number) => {
+      if (analyzer.stopWords.has(dict.words[word]!)) return;
+      words.add(word);
+      for (const d of index.docs(word)) if (!beside || beside.has(d)) held.add(d);
+    };
+    dict.lookup(text, typos, prefix, MAX_DERIVATIONS, take, work);
+    return { words, items: held.size };
+  };
+  // A neighbour the catalog lacks too is the other half: one reading for both ("plu ss").
+  const other = terms[at === i ? i + 1 : i - 1]!;
+  if (index.wordsOf(other.text, other.stem).length === 0) return false;
+  const slip = reach(
+    term.text,
+    1,
+    false,
+    docsBeside((k) => k === i),
+  );
+  if (slip.items === 0) return false;
+  const joined = terms[at]!.text + terms[at + 1]!.text;
+  const rest = docsBeside((k) => k === at || k === at + 1);
+  const prefix = at + 1 === terms.length - 1 || joined.length >= MIN_INNER_PREFIX;
+  const join = reach(joined, allowedTypos(joined.length), prefix, rest.size > 0 ? rest : undefined);
+  // Both reaching a word, the join reads the neighbour too ("plu ss": plus).
+  for (const word of slip.words) if (join.words.has(word)) return false;
+  return slip.items > join.items;
 }
 
 /**

@@ -147,6 +147,13 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order(items, 'gu itr')).toEqual([]);
     expect(await order([...items, item('e', 'Acoustic Guitar')], 'gu itr')).toEqual(['e']);
     expect(await order(items, 'dome tnt')).toEqual(['d']);
+    // Unless one typo of its own makes a word that more items hold beside the other query words:
+    // one slip is likelier than a split and a slip ("watch bnd" is a watch band, not a "watchband").
+    const bands = [item('f', 'Watch Band for Apple Watch'), item('g', 'Leather Band for Apple Watch'), item('h', 'Watchband Tool')];
+    expect(await matchedWords(await serviceOf(bands), 'apple watch bnd')).toEqual({ f: 3, g: 3, h: 1 });
+    // The join reaching the slip's word as well reads the neighbour too: "plu ss" is "pluss", a plus.
+    const plus = [item('p', 'Phone 7 Plus Case'), item('q', 'Phone 7 Plug Case'), item('r', 'SS Phone 7 Case')];
+    expect((await order(plus, 'phone 7 plu ss case'))[0]).toBe('p');
   });
 
   it('subject: a head word typed with a typo names items as the word it reaches ("backpak": a hiking backpack before a backpack cover)', async () => {
