@@ -228,9 +228,11 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   // Two query words written as one in the catalog ("shower head" finds "showerhead", "ear buds"
   // "earbuds"): the joined word, or a word of its stem, matches both terms, as a synonym does.
   // Words of two letters or more, so a lone letter makes no plural ("galaxy s" is no "galaxys").
+  // One may be a stop word ("mo to"), which the lost-word test above leaves to the join as typed:
+  // a half that reaches nothing ("sof as") reads better as the one word, stem and all.
   for (let i = 0; i + 1 < n; i++) {
     const [a, b] = [terms[i]!, terms[i + 1]!];
-    for (const word of joinedWords(index, analyzer, a, b)) for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, 2);
+    for (const word of joinedWords(index, analyzer, a, b, true)) for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, 2);
   }
   const phrases: { from: number; to: number; docs: number[] }[] = [];
   // The mirror: one query word the catalog writes as two ("earbuds" for "ear buds", "doorknob"
@@ -491,10 +493,12 @@ function splitWord(index: SearchIndex, terms: AnalyzedQuery['terms'], i: number,
 
 /**
  * The words two query words make joined, as one word or a word of its stem ("ear buds":
- * "earbuds"), for two words of two letters or more, neither a stop word.
+ * "earbuds"), for two words of two letters or more, neither a stop word, or with `stopWords` one
+ * of them: a word typed in two may leave a stop word ("mo to g plus" is a moto).
  */
-function joinedWords(index: SearchIndex, analyzer: Analyzer, a: QueryTerm, b: QueryTerm): Set<number> {
-  if (a.stopWord || b.stopWord || !JOINABLE.test(a.text) || !JOINABLE.test(b.text)) return new Set();
+function joinedWords(index: SearchIndex, analyzer: Analyzer, a: QueryTerm, b: QueryTerm, stopWords = false): Set<number> {
+  if ((a.stopWord || b.stopWord) && (!stopWords || (a.stopWord && b.stopWord))) return new Set();
+  if (!JOINABLE.test(a.text) || !JOINABLE.test(b.text)) return new Set();
   const joined = a.text + b.text;
   const stem = analyzer.stem(joined);
   // A stem one of the two words has already ("ear" + "s") is no joined word: only the word as written.

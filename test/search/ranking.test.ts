@@ -616,6 +616,10 @@ describe('matching', () => {
     // The compound as typed ranks before the joined word: a words-as-typed match for exactness.
     const both = await order([item('a', 'zed earbuds'), item('b', 'zed ear buds')], 'ear buds', { tieBreak: [] });
     expect(both).toEqual(['b', 'a']);
+    // A word typed in two may leave a stop word: "mo to" is a moto; two stop words join to nothing.
+    const motos = [item('m', 'Moto G Plus Phone'), item('n', 'Moshi Case for G Plus Phone'), item('o', 'Mo Tools')];
+    expect(await matched(motos, 'mo to g plus')).toEqual({ m: 3, n: 2, o: 1 });
+    expect(await matched([item('i', 'zed into'), item('z', 'zed')], 'zed in to')).toEqual({ i: 1, z: 1 });
   });
 
   it('a word the catalog lacks ("ridgid", a brand it does not sell) matches nothing when its typos reach only items sharing no other query word', async () => {
