@@ -145,12 +145,21 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
         farKeys.length = 0;
         dict.lookup(term.text, typos, prefix, MAX_DERIVATIONS, reach, work);
       } else if (exact >= 0) offer(exact, 1);
+      const typed = exact < 0 ? new Set([...codes].filter(([, code]) => code <= 2).map(([word]) => word)) : undefined;
       for (const word of index.stems.get(term.stem) ?? []) offer(word, word === exact ? 1 : 2);
       // Stemmers are not symmetric on every pair ("lenses" → lens, but "lens" → len): the word that
       // is the term's stem, and the words whose stem is the term, match too.
       const asWord = dict.id(term.stem);
       if (asWord >= 0) offer(asWord, asWord === exact ? 1 : 2);
       if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
+      // A word the catalog lacks that its stem's words reach, and one typo from a whole word
+      // outside them ("protecter": protect and protective, or protector), is as likely the slip as
+      // a form of the stem the catalog does not write: the stem's words take the typo's code.
+      if (typed) {
+        const stemmed = new Set([...codes].filter(([word, code]) => code === 2 && !typed.has(word)).map(([word]) => word));
+        if (stemmed.size > 0 && [...codes].some(([word, code]) => code === 3 && !stemmed.has(word)))
+          for (const word of stemmed) codes.set(word, 3);
+      }
       // A number is its value however written: "3" is "3.0", "1/2" is "0.5".
       for (const word of sameValue(index, term.text)) offer(word, word === exact ? 1 : 2);
       // A unit's name typed without a number ("pint glasses", "gallon bucket") reaches the word

@@ -222,6 +222,18 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     const s = await serviceOf([item('cover', 'Bike Cover'), item('cover2', 'Saddle Cover'), item('cooler', 'Camping Cooler 24L')]);
     expect(ids(await s.search({ text: 'coler' }))).toEqual(['cooler', 'cover', 'cover2']);
   });
+
+  it('reads a word the catalog lacks whose stem it has, and one typo from another word, as likely either ("protecter")', async () => {
+    const items = [item('a', 'Protective Case with Screen Cover'), item('b', 'Screen Protector Glass'), item('c', 'Protect Screen Film')];
+    // "protecter" stems to "protect": its words are no likelier than the protector it is a typo of,
+    // and the protector's name holding both words side by side decides.
+    const s = await serviceOf(items);
+    expect(ids(await s.search({ text: 'sreen protecter' }))[0]).toBe('b');
+    // A form of a word the catalog writes, one typo from no other word, still matches as typed.
+    const typo = async (text: string) =>
+      (await s.search({ text, showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.typo?.typoCount;
+    expect(await typo('protecting')).toBe(0);
+  });
 });
 
 describe('firstLetterTypos: a wrong first letter counts two unless its key touches the right one', () => {
