@@ -190,6 +190,12 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       !query.asWritten &&
       !(i > 0 && joinedWords(index, analyzer, terms[i - 1]!, term).size > 0) &&
       !(i + 1 < n && joinedWords(index, analyzer, term, terms[i + 1]!).size > 0);
+    // Two words typed together are one slip, likelier than the two typos a word they make reaches
+    // ("screwdriverset" is a screwdriver set, not screwdrivers).
+    if (!lost && rewrites < STRIDE && n < STRIDE && typos >= 2 && !term.stopWord && !query.asWritten && Math.min(...codes.values()) >= 5) {
+      const halves = runTogether(index, analyzer, term.text);
+      if (halves) return reread(splitTerm(analyzer, query, i, halves));
+    }
     if (lost && rewrites < STRIDE) {
       const halves = n < STRIDE ? runTogether(index, analyzer, term.text) : undefined;
       if (halves) return reread(splitTerm(analyzer, query, i, halves));
@@ -403,7 +409,9 @@ const MIN_HALF = 2;
  */
 function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [string, string] | undefined {
   if (text.length <= 2 * MIN_HALF || !LETTERS.test(text)) return undefined;
-  const wordsOf = (half: string): number[] => index.wordsOf(half, analyzer.stem(half));
+  // A half's words of MIN_HALF letters or more: a stem may be shorter ("ued" → "u").
+  const wordsOf = (half: string): number[] =>
+    index.wordsOf(half, analyzer.stem(half)).filter((w) => index.dictionary.words[w]!.length >= MIN_HALF);
   const labels = ~proseFields(index);
   let best: [string, string] | undefined;
   let most = 0;

@@ -116,6 +116,20 @@ describe('each rule decides between two documents that differ only in what it me
     expect((await order([...items, item('e', 'Galaxycaze Pack')], 'galaxycase')).sort()).toEqual(['a', 'e']);
   });
 
+  it('reads a word as two typed together before the two typos a word it makes reaches ("screwdriverset")', async () => {
+    const items = [
+      item('a', 'Screwdrivers Pack'),
+      item('b', 'Precision Screwdriver Set'),
+      item('c', 'Socket Set'),
+      item('d', 'Screwdriver Handle'),
+    ];
+    // One slip (a missing space) is likelier than two ("screwdrivers" with two letters changed).
+    expect(await matchedWords(await serviceOf(items), 'screwdriverset')).toEqual({ a: 1, b: 2, c: 1, d: 1 });
+    // A half is read through words of two letters or more: "ued" stems to "u", which makes no split.
+    const phones = [item('e', 'Wireless Headphones'), item('f', 'U Phones Stand')];
+    expect(await order(phones, 'uedphones')).toEqual(['e']);
+  });
+
   it('reads no word as two typed together where a half is only ever in prose ("walllets" is no "wall lets")', async () => {
     const prose = 'it lets you carry your cards and your phone in one place, and it fits in any pocket';
     const items = [
