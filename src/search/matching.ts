@@ -159,6 +159,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
         const stemmed = new Set([...codes].filter(([word, code]) => code === 2 && !typed.has(word)).map(([word]) => word));
         if (stemmed.size > 0 && [...codes].some(([word, code]) => code === 3 && !stemmed.has(word)))
           for (const word of stemmed) codes.set(word, 3);
+        if (prefix) readStarts(index, typed, [asWord, ...(index.stems.get(term.stem) ?? []), ...(index.stems.get(term.text) ?? [])], codes);
       }
       // A number is its value however written: "3" is "3.0", "1/2" is "0.5".
       for (const word of sameValue(index, term.text)) offer(word, word === exact ? 1 : 2);
@@ -423,11 +424,45 @@ function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [str
     if (ys.length === 0) continue;
     // A half no item's label holds ("lets" of "walllets" only in descriptions) is no word a
     // shopper types for a product: the word is more likely misspelt.
-    if (!inLabel(index, xs, labels) || !inLabel(index, ys, labels)) continue;
+    if (labelled(index, xs, labels, 1) === 0 || labelled(index, ys, labels, 1) === 0) continue;
     const both = intersect([union(xs.map((w) => index.docs(w))), union(ys.map((w) => index.docs(w)))]).length;
     if (both > most) [best, most] = [[x, y], both];
   }
   return best;
+}
+
+/**
+ * A word being typed that the catalog lacks reaches words by their start (`started`, less those
+ * its stem reaches); the items' labels (their fields other than prose) say whether the shopper
+ * means them. None in a label ("bely": "belies", in one description): no reading, so the word's
+ * typos are read. A whole word one typo away that {@link LIKELIER} times as many labels hold
+ * ("weath": 38 items name a wreath, 3 the weather): the starts rank after it, as a typo's start.
+ */
+function readStarts(index: SearchIndex, started: ReadonlySet<number>, stemWords: readonly number[], codes: Map<number, number>): void {
+  const stem = new Set(stemWords);
+  const starts = [...started].filter((w) => !stem.has(w) && codes.get(w) === 2);
+  if (starts.length === 0) return;
+  const labels = ~proseFields(index);
+  const named = labelled(index, starts, labels);
+  if (named === 0) {
+    for (const w of starts) codes.delete(w);
+    return;
+  }
+  const whole = [...codes].filter(([, code]) => code === 3).map(([w]) => w);
+  if (whole.length > 0 && labelled(index, whole, labels) >= LIKELIER * named) for (const w of starts) codes.set(w, 4);
+}
+
+/**
+ * How many postings of `words` are in a field of `labels` (bit f for field f), or keep no field
+ * masks (over 32 fields), counted up to `most`.
+ */
+function labelled(index: SearchIndex, words: readonly number[], labels: number, most = Number.POSITIVE_INFINITY): number {
+  const { postingFields, postingStart } = index;
+  let count = 0;
+  for (const w of words)
+    for (let k = postingStart[w]!, end = postingStart[w + 1]!; k < end; k++)
+      if ((postingFields[k] === 0 || (postingFields[k]! & labels) !== 0) && ++count >= most) return count;
+  return count;
 }
 
 /**
@@ -569,15 +604,6 @@ function addCode(words: number[], codes: number[], word: number, code: number): 
     words.push(word);
     codes.push(code);
   } else if (code < codes[at]!) codes[at] = code;
-}
-
-/** Whether one of `words` is in a field of `labels` (bit f for field f) of some item, or the postings keep no field masks (over 32 fields). */
-function inLabel(index: SearchIndex, words: readonly number[], labels: number): boolean {
-  const { postingFields, postingStart } = index;
-  for (const w of words)
-    for (let k = postingStart[w]!, end = postingStart[w + 1]!; k < end; k++)
-      if (postingFields[k] === 0 || (postingFields[k]! & labels) !== 0) return true;
-  return false;
 }
 
 function union(lists: readonly Uint32Array[]): number[] {

@@ -223,6 +223,19 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     expect(ids(await s.search({ text: 'coler' }))).toEqual(['cooler', 'cover', 'cover2']);
   });
 
+  it('reads a word being typed by its start only where labels hold the start, and after a typo far more name ("weath", "bet")', async () => {
+    const prose = 'a better fit between the seasons, made to last and easy to care for, with a soft feel that gets better with time';
+    const wreaths = Array.from({ length: 10 }, (_, i) => item(`w${i}`, `Holiday Wreath ${i}`, { description: `${prose}, weathered look` }));
+    const others = [item('r', 'Weather Radio', { description: prose }), item('a', 'Leather Belt', { description: prose })];
+    const s = await serviceOf([...wreaths, ...others, item('b', 'Linen Shirt', { description: prose })]);
+    // Ten items name a wreath, one the weather: "weath" is a wreath with a letter left out first.
+    expect(ids(await s.search({ text: 'weath', hitsPerPage: 20 })).at(-1)).toBe('r');
+    // "bet" starts only words of descriptions ("better", "between"): no shopper's word, so its typos read it (a belt).
+    expect(ids(await s.search({ text: 'bet' }))[0]).toBe('a');
+    // A start some label holds stays the first reading: "radi" is a radio being typed.
+    expect(ids(await s.search({ text: 'radi' }))[0]).toBe('r');
+  });
+
   it('reads a word the catalog lacks whose stem it has, and one typo from another word, as likely either ("protecter")', async () => {
     const items = [item('a', 'Protective Case with Screen Cover'), item('b', 'Screen Protector Glass'), item('c', 'Protect Screen Film')];
     // "protecter" stems to "protect": its words are no likelier than the protector it is a typo of,
