@@ -241,6 +241,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const other = retries[0]!();
     if (other) return other;
   }
+  if (n > 1 && !query.asWritten) startsInContext(index, terms, termWords, termCodes);
   // Two query words written as one in the catalog ("shower head" finds "showerhead", "ear buds"
   // "earbuds"): the joined word, or a word of its stem, matches both terms, as a synonym does.
   // Words of two letters or more, so a lone letter makes no plural ("galaxy s" is no "galaxys").
@@ -303,7 +304,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const next = i + 1 < n ? terms[i + 1]!.text : '';
     const part = next.includes('/') && /^\d+$/.test(text) ? numberWordValue(next) : undefined;
     if (part === undefined || part >= 1) continue;
-    const docs = union((numberWords(index).get(value + part) ?? []).map((w) => index.docs(w)));
+    const docs = [...holding(index, numberWords(index).get(value + part) ?? [])];
     if (docs.length > 0) phrases.push({ from: i, to: i + 1, docs });
   }
   for (const { from, to, words } of query.synonyms) {
@@ -312,7 +313,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       for (let i = from; i <= to; i++) for (const word of reach[0]!) addCode(termWords[i]!, termCodes[i]!, word, 2);
       continue;
     }
-    phrases.push({ from, to, docs: intersect(reach.map((ids) => union(ids.map((w) => index.docs(w))))) });
+    phrases.push({ from, to, docs: intersect(reach.map((ids) => [...holding(index, ids)])) });
     // Their words also count where positions are read (proximity, attribute).
     for (let i = from; i <= to; i++) for (const ids of reach) for (const word of ids) addCode(termWords[i]!, termCodes[i]!, word, 2);
   }
@@ -425,10 +426,37 @@ function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [str
     // A half no item's label holds ("lets" of "walllets" only in descriptions) is no word a
     // shopper types for a product: the word is more likely misspelt.
     if (labelled(index, xs, labels, 1) === 0 || labelled(index, ys, labels, 1) === 0) continue;
-    const both = intersect([union(xs.map((w) => index.docs(w))), union(ys.map((w) => index.docs(w)))]).length;
+    const both = intersect([[...holding(index, xs)], [...holding(index, ys)]]).length;
     if (both > most) [best, most] = [[x, y], both];
   }
   return best;
+}
+
+/**
+ * The last query word, a whole word of the catalog ("fishing rod"), may still be a word being
+ * typed ("blue jack" for a jacket): the longer words it starts ("rodeo", "jacket") match it only
+ * where some item holds them beside another query word as typed (or its stem, or start); else
+ * they are another word than the shopper's.
+ */
+function startsInContext(index: SearchIndex, terms: AnalyzedQuery['terms'], termWords: number[][], termCodes: number[][]): void {
+  const last = terms.length - 1;
+  const { text, stem, stopWord } = terms[last]!;
+  const dict = index.dictionary;
+  if (stopWord || dict.id(text) < 0) return;
+  const own = new Set(index.wordsOf(text, stem));
+  const words = termWords[last]!;
+  const codes = termCodes[last]!;
+  const starts = words.filter((w, k) => codes[k] === 2 && !own.has(w) && dict.words[w]!.startsWith(text));
+  if (starts.length === 0) return;
+  const typed = terms.slice(0, last).flatMap((t, k) => (t.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2)));
+  const beside = holding(index, typed);
+  if (beside.size === 0) return;
+  for (const w of starts) {
+    if (index.docs(w).some((d) => beside.has(d))) continue;
+    const at = words.indexOf(w);
+    words.splice(at, 1);
+    codes.splice(at, 1);
+  }
 }
 
 /**
@@ -485,13 +513,11 @@ function slipLikelier(
   const term = terms[i]!;
   if (!LETTERS.test(term.text)) return false;
   const dict = index.dictionary;
-  const docsBeside = (skip: (k: number) => boolean): Set<number> => {
-    const docs = new Set<number>();
-    for (let k = 0; k < terms.length; k++)
-      if (!skip(k) && !terms[k]!.stopWord)
-        for (const w of index.wordsOf(terms[k]!.text, terms[k]!.stem)) for (const d of index.docs(w)) docs.add(d);
-    return docs;
-  };
+  const docsBeside = (skip: (k: number) => boolean): Set<number> =>
+    holding(
+      index,
+      terms.flatMap((t, k) => (skip(k) || t.stopWord ? [] : index.wordsOf(t.text, t.stem))),
+    );
   // The words `text` reaches (no stop word), and the items holding one, among `beside` unless undefined.
   const reach = (text: string, typos: number, prefix: boolean, beside: Set<number> | undefined) => {
     const words = new Set<number>();
@@ -606,10 +632,11 @@ function addCode(words: number[], codes: number[], word: number, code: number): 
   } else if (code < codes[at]!) codes[at] = code;
 }
 
-function union(lists: readonly Uint32Array[]): number[] {
-  const set = new Set<number>();
-  for (const l of lists) for (const d of l) set.add(d);
-  return [...set];
+/** The documents holding one of `words`. */
+function holding(index: SearchIndex, words: Iterable<number>): Set<number> {
+  const docs = new Set<number>();
+  for (const w of words) for (const d of index.docs(w)) docs.add(d);
+  return docs;
 }
 
 function intersect(lists: readonly number[][]): number[] {

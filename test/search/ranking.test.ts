@@ -174,6 +174,21 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order([item('a', 'backpack cover'), item('b', 'hiking backpack')], 'backpak')).toEqual(['b', 'a']);
   });
 
+  it('the last word, a whole word of the catalog, starts longer words only beside another query word ("fishing rod" finds no rodeo)', async () => {
+    const items = [
+      item('a', 'Pro Fishing Rod'),
+      item('b', 'Fishing Net'),
+      item('c', 'Rodeo Boots'),
+      item('d', 'Blue Jacket'),
+      item('e', 'Jack Stand'),
+    ];
+    expect((await order(items, 'fishing rod')).sort()).toEqual(['a', 'b']);
+    // Beside another query word, the start is read: "blue jack" may be a jacket being typed.
+    expect(await order(items, 'blue jack')).toEqual(['d', 'e']);
+    // Alone, the word may be one being typed.
+    expect((await order(items, 'rod')).sort()).toEqual(['a', 'c']);
+  });
+
   it('a short word before the last is no prefix: "ski jacket" finds no "skinny" jeans', async () => {
     expect(await order([item('a', 'skinny jeans'), item('b', 'rain jacket')], 'ski jacket')).toEqual(['b']);
     // The last word may be one being typed: "jacket ski" finds "skinny".
