@@ -182,9 +182,22 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     };
     find();
     const reread = (q: AnalyzedQuery) => matchWith(index, analyzer, q, work, rewrites + 1);
+    // A term that reaches nothing alone but a word joined with a neighbour as typed ("run ning")
+    // is half of that word: the query reads it as the one word, as the shopper meant it, when the
+    // neighbour is no word of its own either, or a form of the joined word ("run" of "running"),
+    // which the one word still reaches. Else ("ear buds" where the catalog has "earbuds" and
+    // "buds") both terms match the joined word, by the join step below.
+    if (codes.size === 0 && !term.stopWord && !query.asWritten && rewrites < STRIDE) {
+      const halfOf = (at: number, other: QueryTerm) =>
+        joinedWords(index, analyzer, terms[at]!, terms[at + 1]!).size > 0 &&
+        (index.wordsOf(other.text, other.stem).length === 0 || analyzer.stem(terms[at]!.text + terms[at + 1]!.text) === other.stem);
+      const at = i > 0 && halfOf(i - 1, terms[i - 1]!) ? i - 1 : i + 1 < n && halfOf(i, terms[i + 1]!) ? i : -1;
+      if (at >= 0) return reread(joinTerms(analyzer, query, at));
+    }
     // A term that reaches nothing may be two words typed together, or half of one typed in two
-    // (joined with a neighbour, it is a word as typed; a fragment of under 4 letters, a typo
-    // away). One that makes a catalog word joined with a neighbour is read so by the join step below.
+    // (joined with a neighbour, it is a word as typed, read so above; a fragment of under 4
+    // letters, a typo away). Past the rewrites, one that makes a catalog word joined with a
+    // neighbour is read so by the join step below.
     const lost =
       codes.size === 0 &&
       !term.stopWord &&

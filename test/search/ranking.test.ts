@@ -161,6 +161,11 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order(items, 'gu itr')).toEqual([]);
     expect(await order([...items, item('e', 'Acoustic Guitar')], 'gu itr')).toEqual(['e']);
     expect(await order(items, 'dome tnt')).toEqual(['d']);
+    // A half that reaches nothing alone makes one term with its neighbour, counted once: "run ning
+    // armband" asks what "running armband" asks, where the armband (the rarer word) comes first.
+    const runs = [item('r1', 'Running Belt'), item('r2', 'Running Cap'), item('r3', 'Fitness Armband')];
+    expect(await matchedWords(await serviceOf(runs), 'run ning armband')).toEqual({ r1: 1, r2: 1, r3: 1 });
+    expect((await order(runs, 'run ning armband'))[0]).toBe('r3');
     // Unless one typo of its own makes a word that more items hold beside the other query words:
     // one slip is likelier than a split and a slip ("watch bnd" is a watch band, not a "watchband").
     const bands = [item('f', 'Watch Band for Apple Watch'), item('g', 'Leather Band for Apple Watch'), item('h', 'Watchband Tool')];
@@ -636,9 +641,13 @@ describe('matching', () => {
 
   it('matches two query words written as one in an item ("ear buds" finds "earbuds" for both words, and its stem)', async () => {
     // a and b differ only in writing the compound as one word; a's "earbuds" matches "ear" (a prefix) and "buds" (the joined word).
-    expect(await order([item('b', 'zed ear hooks'), item('a', 'zed earbuds')], 'ear buds')).toEqual(['a', 'b']);
+    const hooks = [item('b', 'zed ear hooks'), item('a', 'zed earbuds'), item('c', 'zed buds')];
+    const all = await order(hooks, 'ear buds');
+    expect([all[0], [...all].sort()]).toEqual(['a', ['a', 'b', 'c']]);
     const matched = async (items: Item[], text: string) => matchedWords(await serviceOf(items, { rankingRules: ['words'] }), text);
-    expect(await matched([item('a', 'zed earbud')], 'ear buds')).toEqual({ a: 2 });
+    expect(await matched([item('a', 'zed earbud'), item('c', 'zed buds')], 'ear buds')).toEqual({ a: 2, c: 1 });
+    // Where "buds" is no word of the catalog, "ear" (a word of its own, not a form of "earbuds") still matches.
+    expect(await order(hooks.slice(0, 2), 'ear buds')).toEqual(['a', 'b']);
     // A lone letter is not joined: "galaxy s" would join to "galaxys", a plural of "galaxy".
     expect(await matched([item('c', 'galaxy zed')], 'galaxy s')).toEqual({ c: 1 });
 
