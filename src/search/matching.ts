@@ -455,17 +455,24 @@ function startsInContext(index: SearchIndex, terms: AnalyzedQuery['terms'], term
   const last = terms.length - 1;
   const { text, stem, stopWord } = terms[last]!;
   const dict = index.dictionary;
-  if (stopWord || dict.id(text) < 0) return;
+  // A number's starts are other numbers ("1": "128"), read as such elsewhere.
+  if (stopWord || !LETTERS.test(text) || dict.id(text) < 0) return;
   const own = new Set(index.wordsOf(text, stem));
   const words = termWords[last]!;
   const codes = termCodes[last]!;
   const starts = words.filter((w, k) => codes[k] === 2 && !own.has(w) && dict.words[w]!.startsWith(text));
   if (starts.length === 0) return;
-  const typed = terms.slice(0, last).flatMap((t, k) => (t.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2)));
-  const beside = holding(index, typed);
-  if (beside.size === 0) return;
+  const typed = new Set(terms.slice(0, last).flatMap((t, k) => (t.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2))));
+  if (typed.size === 0) return;
+  // The starts' items are few next to the other words' (a longer word is rarer): their words are read, not the others' postings.
+  const { tokens, offsets } = index;
+  const F = index.searchable.length;
+  const holdsTyped = (d: number) => {
+    for (let k = offsets[d * F]!, end = offsets[d * F + F]!; k < end; k++) if (typed.has(tokens[k]!)) return true;
+    return false;
+  };
   for (const w of starts) {
-    if (index.docs(w).some((d) => beside.has(d))) continue;
+    if (index.docs(w).some(holdsTyped)) continue;
     const at = words.indexOf(w);
     words.splice(at, 1);
     codes.splice(at, 1);
