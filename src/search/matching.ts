@@ -153,12 +153,13 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       if (asWord >= 0) offer(asWord, asWord === exact ? 1 : 2);
       if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
       // A word the catalog lacks that its stem's words reach, and one typo from a whole word
-      // outside them ("protecter": protect and protective, or protector), is as likely the slip as
-      // a form of the stem the catalog does not write: the stem's words take the typo's code.
+      // outside them that the stem starts ("protecter": protect and protective, or protector), is
+      // as likely the slip as a form of the stem the catalog does not write: the stem's words take
+      // the typo's code. A typo in the stem itself is no such doubt: "cases" is a case, not vases.
       if (typed) {
         const stemmed = new Set([...codes].filter(([word, code]) => code === 2 && !typed.has(word)).map(([word]) => word));
-        if (stemmed.size > 0 && [...codes].some(([word, code]) => code === 3 && !stemmed.has(word)))
-          for (const word of stemmed) codes.set(word, 3);
+        const suffixSlip = ([word, code]: [number, number]) => code === 3 && !stemmed.has(word) && dict.words[word]!.startsWith(term.stem);
+        if (stemmed.size > 0 && [...codes].some(suffixSlip)) for (const word of stemmed) codes.set(word, 3);
         if (prefix) readStarts(index, typed, [asWord, ...(index.stems.get(term.stem) ?? []), ...(index.stems.get(term.text) ?? [])], codes);
       }
       // A number is its value however written: "3" is "3.0", "1/2" is "0.5".

@@ -246,6 +246,9 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     const typo = async (text: string) =>
       (await s.search({ text, showRankingScoreDetails: true })).hits[0]?._rankingScoreDetails?.typo?.typoCount;
     expect(await typo('protecting')).toBe(0);
+    // A typo in the stem itself leaves the stem's words as typed: "cases" is a case, not vases.
+    const cases = await serviceOf([item('v', 'Glass Vases'), item('c', 'Phone Case')]);
+    expect(ids(await cases.search({ text: 'cases' }))).toEqual(['c', 'v']);
   });
 });
 
