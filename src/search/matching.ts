@@ -207,7 +207,16 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       !(i + 1 < n && joinedWords(index, analyzer, term, terms[i + 1]!).size > 0);
     // Two words typed together are one slip, likelier than the two typos a word they make reaches
     // ("screwdriverset" is a screwdriver set, not screwdrivers).
-    if (!lost && rewrites < STRIDE && n < STRIDE && typos >= 2 && !term.stopWord && !query.asWritten && Math.min(...codes.values()) >= 5) {
+    if (
+      !lost &&
+      rewrites < STRIDE &&
+      n < STRIDE &&
+      typos >= 2 &&
+      !term.stopWord &&
+      !query.asWritten &&
+      codes.size > 0 &&
+      Math.min(...codes.values()) >= 5
+    ) {
       const halves = runTogether(index, analyzer, term.text);
       if (halves) return reread(splitTerm(analyzer, query, i, halves));
     }

@@ -128,6 +128,10 @@ describe('each rule decides between two documents that differ only in what it me
     // A half is read through words of two letters or more: "ued" stems to "u", which makes no split.
     const phones = [item('e', 'Wireless Headphones'), item('f', 'U Phones Stand')];
     expect(await order(phones, 'uedphones')).toEqual(['e']);
+    // A word that reaches nothing alone but a word joined with its neighbour is no two-typo word:
+    // the join reads it ("ear budsholder" is the earbudsholder, however "buds holder" would split).
+    const holders = [item('g', 'Earbudsholder Case'), item('h', 'Buds Holder Stand'), item('i', 'Ear Hooks')];
+    expect((await order(holders, 'ear budsholder'))[0]).toBe('g');
   });
 
   it('reads no word as two typed together where a half is only ever in prose ("walllets" is no "wall lets")', async () => {
