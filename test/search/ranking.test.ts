@@ -662,6 +662,8 @@ describe('matching', () => {
     const motos = [item('m', 'Moto G Plus Phone'), item('n', 'Moshi Case for G Plus Phone'), item('o', 'Mo Tools')];
     expect(await matched(motos, 'mo to g plus')).toEqual({ m: 3, n: 2, o: 1 });
     expect(await matched([item('i', 'zed into'), item('z', 'zed')], 'zed in to')).toEqual({ i: 1, z: 1 });
+    // Which only a query of stop words shows, where they count: "in to" finds no "into".
+    expect(await order([item('i', 'zed into'), item('j', 'in and to')], 'in to')).toEqual(['j']);
   });
 
   it('a word the catalog lacks ("ridgid", a brand it does not sell) matches nothing when its typos reach only items sharing no other query word', async () => {
