@@ -158,8 +158,13 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       // the typo's code. A typo in the stem itself is no such doubt: "cases" is a case, not vases.
       if (typed) {
         const stemmed = new Set([...codes].filter(([word, code]) => code === 2 && !typed.has(word)).map(([word]) => word));
-        const suffixSlip = ([word, code]: [number, number]) => code === 3 && !stemmed.has(word) && dict.words[word]!.startsWith(term.stem);
-        if (stemmed.size > 0 && [...codes].some(suffixSlip)) for (const word of stemmed) codes.set(word, 3);
+        const slips = [...codes].filter(([word, code]) => code === 3 && !stemmed.has(word)).map(([word]) => word);
+        const labels = ~proseFields(index);
+        // Or where LIKELIER times as many labels hold the typo's words as the stem's ("ables": tables, not "able").
+        const doubt =
+          slips.some((word) => dict.words[word]!.startsWith(term.stem)) ||
+          (slips.length > 0 && labelled(index, slips, labels) >= LIKELIER * Math.max(1, labelled(index, [...stemmed], labels)));
+        if (stemmed.size > 0 && doubt) for (const word of stemmed) codes.set(word, 3);
         if (prefix) readStarts(index, typed, [asWord, ...(index.stems.get(term.stem) ?? []), ...(index.stems.get(term.text) ?? [])], codes);
       }
       // A number is its value however written: "3" is "3.0", "1/2" is "0.5".

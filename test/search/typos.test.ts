@@ -249,6 +249,11 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     // A typo in the stem itself leaves the stem's words as typed: "cases" is a case, not vases.
     const cases = await serviceOf([item('v', 'Glass Vases'), item('c', 'Phone Case')]);
     expect(ids(await cases.search({ text: 'cases' }))).toEqual(['c', 'v']);
+    // Unless ten times as many labels hold the typo's word: "ables" is tables, not the descriptions' "able".
+    const prose = 'it folds flat and stores away in seconds, and it is easy to clean and care for';
+    const tables = Array.from({ length: 10 }, (_, i) => item(`t${i}`, `Folding Tables ${i}`, { description: prose }));
+    const folding = await serviceOf([item('l', 'Desk Lamp', { description: `${prose}, and able to light any room` }), ...tables]);
+    expect(ids(await folding.search({ text: 'ables', hitsPerPage: 20 })).at(-1)).toBe('l');
   });
 });
 
