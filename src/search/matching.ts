@@ -454,7 +454,16 @@ function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [str
     // A half no item's label holds ("lets" of "walllets" only in descriptions) is no word a
     // shopper types for a product: the word is more likely misspelt.
     if (labelled(index, xs, labels, 1) === 0 || labelled(index, ys, labels, 1) === 0) continue;
-    const both = intersect([[...holding(index, xs)], [...holding(index, ys)]]).length;
+    // The items holding both, counted once each (a byte per item: a half's postings may be most of the catalog).
+    const inX = marked(index, xs);
+    let both = 0;
+    if (inX)
+      for (const y of ys)
+        for (const d of index.docs(y))
+          if (inX[d] === 1) {
+            inX[d] = 2;
+            both++;
+          }
     if (both > most) [best, most] = [[x, y], both];
   }
   return best;
@@ -548,37 +557,42 @@ function slipLikelier(
   const term = terms[i]!;
   if (!LETTERS.test(term.text)) return false;
   const dict = index.dictionary;
-  const docsBeside = (skip: (k: number) => boolean): Set<number> =>
-    holding(
+  // A byte per item: the other words' postings may be most of the catalog, too many for a Set.
+  const docsBeside = (skip: (k: number) => boolean): Uint8Array | undefined =>
+    marked(
       index,
       terms.flatMap((t, k) => (skip(k) || t.stopWord ? [] : index.wordsOf(t.text, t.stem))),
     );
-  // The words `text` reaches (no stop word), and the items holding one, among `beside` unless undefined.
-  const reach = (text: string, typos: number, prefix: boolean, beside: Set<number> | undefined) => {
+  // The words `text` reaches (no stop word), and the items holding one, among `beside` unless
+  // undefined (an empty array: among none).
+  const reach = (text: string, typos: number, prefix: boolean, beside: Uint8Array | undefined) => {
     const words = new Set<number>();
-    const held = new Set<number>();
+    const held = new Uint8Array(index.items.length);
+    let items = 0;
     const take = (word: number) => {
       if (analyzer.stopWords.has(dict.words[word]!)) return;
       words.add(word);
-      for (const d of index.docs(word)) if (!beside || beside.has(d)) held.add(d);
+      const docs = index.docs(word);
+      for (let x = 0; x < docs.length; x++) {
+        const d = docs[x]!;
+        if (held[d] === 0 && (!beside || beside[d] === 1)) {
+          held[d] = 1;
+          items++;
+        }
+      }
     };
     dict.lookup(text, typos, prefix, MAX_DERIVATIONS, take, work);
-    return { words, items: held.size };
+    return { words, items };
   };
   // A neighbour the catalog lacks too is the other half: one reading for both ("plu ss").
   const other = terms[at === i ? i + 1 : i - 1]!;
   if (index.wordsOf(other.text, other.stem).length === 0) return false;
-  const slip = reach(
-    term.text,
-    1,
-    false,
-    docsBeside((k) => k === i),
-  );
+  const slip = reach(term.text, 1, false, docsBeside((k) => k === i) ?? new Uint8Array(0));
   if (slip.items === 0) return false;
   const joined = terms[at]!.text + terms[at + 1]!.text;
   const rest = docsBeside((k) => k === at || k === at + 1);
   const prefix = at + 1 === terms.length - 1 || joined.length >= MIN_INNER_PREFIX;
-  const join = reach(joined, allowedTypos(joined.length), prefix, rest.size > 0 ? rest : undefined);
+  const join = reach(joined, allowedTypos(joined.length), prefix, rest);
   // Both reaching a word, the join reads the neighbour too ("plu ss": plus).
   for (const word of slip.words) if (join.words.has(word)) return false;
   return slip.items > join.items;
@@ -665,6 +679,18 @@ function addCode(words: number[], codes: number[], word: number, code: number): 
     words.push(word);
     codes.push(code);
   } else if (code < codes[at]!) codes[at] = code;
+}
+
+/** The documents holding one of `words`, a byte per item (1: holds one); undefined where none does. */
+function marked(index: SearchIndex, words: Iterable<number>): Uint8Array | undefined {
+  const docs = new Uint8Array(index.items.length);
+  let any = false;
+  for (const w of words) {
+    const list = index.docs(w);
+    for (let x = 0; x < list.length; x++) docs[list[x]!] = 1;
+    any ||= list.length > 0;
+  }
+  return any ? docs : undefined;
 }
 
 /** The documents holding one of `words`. */
