@@ -7,7 +7,7 @@
  */
 import { stem as porter2 } from 'porter2';
 import { ENGLISH_STOP_WORDS } from './stop-words';
-import { type KeyboardLayout, TYPO_MAX_LENGTH } from './typos';
+import { type KeyboardLayout, TYPO_MAX_LENGTH, withinTypos } from './typos';
 import { dimensionSpans, measures, normalizeUnits, wholeNumberPattern } from './units';
 
 /**
@@ -288,19 +288,30 @@ export class Analyzer {
    * Analyses a query: its first `maxTerms` words, their stems and stop-word flags, and the
    * synonym alternatives of every run of them. Price words are dropped when another word names
    * something ("cheap charger" searches "charger" with `priceIntent`; "cheap" alone is searched).
+   * With `isWord` (whether the catalog has a word, or its stem), a word it lacks one typo from a
+   * price word, of 5 letters or more, is one too ("cheapp charger").
    *
    * @example
    * ```ts
    * new Analyzer().query('Cases for the iPhone', 10).terms.map((t) => [t.text, t.stopWord]);
    * // [['cases', false], ['for', true], ['the', true], ['iphone', false]]
    * new Analyzer({ priceWords: ['cheap'] }).query('cheap charger', 10).priceIntent; // true
+   * new Analyzer({ priceWords: ['cheap'] }).query('cheapp charger', 10, () => false).priceIntent; // true
    * ```
    */
-  query(text: string, maxTerms: number): AnalyzedQuery {
+  query(text: string, maxTerms: number, isWord?: (word: string) => boolean): AnalyzedQuery {
     const normalized = normalizeUnits(fold(text));
     const { words: all, starts } = tokens(normalized);
     let list = all.slice(0, maxTerms);
-    const price = this.#priceWords;
+    let price = this.#priceWords;
+    // A word the catalog lacks (`isWord`), one typo from a price word, of 5 letters or more
+    // ("cheapp"; not "chep" or "chap": a short word's neighbours are many), asks for a low price as
+    // the word does.
+    if (price.size > 0 && isWord) {
+      const configured = [...price];
+      const slips = list.filter((w) => !price.has(w) && w.length >= 5 && !isWord(w) && configured.some((p) => withinTypos(w, p, 1)));
+      if (slips.length > 0) price = new Set([...configured, ...slips]);
+    }
     const priceIntent = price.size > 0 && list.some((w) => price.has(w)) && list.some((w) => !price.has(w) && !this.stopWords.has(w));
     // Each kept word's place among the terms (price words dropped: -1).
     let place = 0;

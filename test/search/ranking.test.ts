@@ -560,6 +560,10 @@ describe('each rule decides between two documents that differ only in what it me
       'b',
       'a',
     ]);
+    // A word the catalog lacks one typo from a price word asks the same ("cheapp lamp"); one it has is searched ("cheapo").
+    expect(await order(items, 'cheapp lamp', { tieBreak: ['price:desc'] })).toEqual(['b', 'a']);
+    const cheapo = [item('a', 'lamp', { price: 30 }), item('b', 'lamp', { price: 12 }), item('c', 'cheapo lamp', { price: 50 })];
+    expect(await order(cheapo, 'cheapo lamp', { tieBreak: ['price:desc'] })).toEqual(['c', 'a', 'b']);
   });
 
   it('priceIntent: its words and field are configurable; a price word alone, or with the option false, is searched as text', async () => {
