@@ -133,6 +133,8 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
           if (word === exact) return offer(word, 1);
           if (t === 0) return offer(word, 2);
           const text = dict.words[word]!;
+          // A slip that makes a stop word ("wath": "with") names nothing: the term reads its other words.
+          if (analyzer.stopWords.has(text)) return;
           const whole = withinTypos(term.text, text, t);
           const cost = firstLetterTypos(term.text, text, t, !whole, analyzer.keyboard);
           // A far key replacing a letter is a likelier reading than none, but after the slips a

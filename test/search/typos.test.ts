@@ -236,6 +236,12 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     expect(ids(await s.search({ text: 'radi' }))[0]).toBe('r');
   });
 
+  it('reads no slip as a stop word, which names nothing ("wath" is a watch, not "with")', async () => {
+    const s = await serviceOf([item('a', 'Watch Band'), item('b', 'Phone Case with Strap'), item('c', 'Case with Stand')]);
+    expect(ids(await s.search({ text: 'wath' }))).toEqual(['a']);
+    expect(ids(await s.search({ text: 'wath band' }))).toEqual(['a']);
+  });
+
   it('reads a word the catalog lacks whose stem it has, and one typo from another word, as likely either ("protecter")', async () => {
     const items = [item('a', 'Protective Case with Screen Cover'), item('b', 'Screen Protector Glass'), item('c', 'Protect Screen Film')];
     // "protecter" stems to "protect": its words are no likelier than the protector it is a typo of,
