@@ -9,6 +9,9 @@
  */
 import { Scratch } from './scratch';
 
+/** Most words a term may reach through prefixes and typos (the most common prefixes stay cheap). */
+export const MAX_DERIVATIONS = 1000;
+
 /** Work done by lookups, for tests and benchmarks that count it. */
 export interface LookupWork {
   /** Trie nodes visited (each one row of at most `term.length + 1` cells). */

@@ -17,6 +17,9 @@
  */
 export const TYPO_MAX_LENGTH = 64;
 
+/** A query word that may take more typos when it reaches nothing, or be read as a slip: letters only (no model number). */
+export const LETTERS = /^\p{L}+$/u;
+
 /**
  * Typos allowed for a query term of `length` characters.
  *

@@ -1,0 +1,163 @@
+/**
+ * How the catalog's items read a query word that is misspelt, typed in two, or still being typed:
+ * a word is what the items' labels (their fields other than prose: name, brand, category) hold
+ * and what they hold beside the query's other words. Each reading means the same in any catalog:
+ * the items are the context, as a spelling corrector's language model would be.
+ *
+ * @module
+ */
+import type { AnalyzedQuery, Analyzer } from './analysis';
+import { type LookupWork, MAX_DERIVATIONS } from './dictionary';
+import { proseFields } from './prose';
+import type { SearchIndex } from './search-index';
+import { allowedTypos, LETTERS } from './typos';
+
+/** How many times more items (or labels) a reading must have than another to be read before it. */
+export const LIKELIER = 10;
+
+/**
+ * The last query word, a whole word of the catalog ("fishing rod"), may still be a word being
+ * typed ("blue jack" for a jacket): the longer words it starts ("rodeo", "jacket") match it only
+ * where some item holds them beside another query word as typed (or its stem, or start); else
+ * they are another word than the shopper's.
+ */
+export function startsInContext(index: SearchIndex, terms: AnalyzedQuery['terms'], termWords: number[][], termCodes: number[][]): void {
+  const last = terms.length - 1;
+  const { text, stem, stopWord } = terms[last]!;
+  const dict = index.dictionary;
+  // A number's starts are other numbers ("1": "128"), read as such elsewhere.
+  if (stopWord || !LETTERS.test(text) || dict.id(text) < 0) return;
+  const own = new Set(index.wordsOf(text, stem));
+  const words = termWords[last]!;
+  const codes = termCodes[last]!;
+  const starts = words.filter((w, k) => codes[k] === 2 && !own.has(w) && dict.words[w]!.startsWith(text));
+  if (starts.length === 0) return;
+  const typed = new Set(terms.slice(0, last).flatMap((t, k) => (t.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2))));
+  if (typed.size === 0) return;
+  // The starts' items are few next to the other words' (a longer word is rarer): their words are read, not the others' postings.
+  const { tokens, offsets } = index;
+  const F = index.searchable.length;
+  const holdsTyped = (d: number) => {
+    for (let k = offsets[d * F]!, end = offsets[d * F + F]!; k < end; k++) if (typed.has(tokens[k]!)) return true;
+    return false;
+  };
+  for (const w of starts) {
+    if (index.docs(w).some(holdsTyped)) continue;
+    const at = words.indexOf(w);
+    words.splice(at, 1);
+    codes.splice(at, 1);
+  }
+}
+
+/**
+ * A word being typed that the catalog lacks reaches words by their start (`started`, less those
+ * its stem reaches); the items' labels (their fields other than prose) say whether the shopper
+ * means them. None in a label ("bely": "belies", in one description): no reading, so the word's
+ * typos are read. A whole word one typo away that {@link LIKELIER} times as many labels hold
+ * ("weath": 38 items name a wreath, 3 the weather): the starts rank after it, as a typo's start.
+ */
+export function readStarts(
+  index: SearchIndex,
+  started: ReadonlySet<number>,
+  stemWords: readonly number[],
+  codes: Map<number, number>,
+): void {
+  const stem = new Set(stemWords);
+  const starts = [...started].filter((w) => !stem.has(w) && codes.get(w) === 2);
+  if (starts.length === 0) return;
+  const labels = ~proseFields(index);
+  const named = labelled(index, starts, labels);
+  if (named === 0) {
+    for (const w of starts) codes.delete(w);
+    return;
+  }
+  const whole = [...codes].filter(([, code]) => code === 3).map(([w]) => w);
+  if (whole.length > 0 && labelled(index, whole, labels) >= LIKELIER * named) for (const w of starts) codes.set(w, 4);
+}
+
+/**
+ * How many postings of `words` are in a field of `labels` (bit f for field f), or keep no field
+ * masks (over 32 fields), counted up to `most`.
+ */
+export function labelled(index: SearchIndex, words: readonly number[], labels: number, most = Number.POSITIVE_INFINITY): number {
+  const { postingFields, postingStart } = index;
+  let count = 0;
+  for (const w of words)
+    for (let k = postingStart[w]!, end = postingStart[w + 1]!; k < end; k++)
+      if ((postingFields[k] === 0 || (postingFields[k]! & labels) !== 0) && ++count >= most) return count;
+  return count;
+}
+
+/**
+ * Whether query word `i`, a fragment the catalog lacks, is likelier a slip than half of a word
+ * typed in two with a slip: one typo of its own makes words (no stop word) that more items hold
+ * beside the other query words as typed (or their stems) than hold the words it makes joined with
+ * its neighbour (term `at` with `at + 1`, with the typos the joined word allows) beside the rest.
+ * One slip is likelier than a split and a slip ("apple watch bnd" is a band, not a "watchband"),
+ * unless the catalog says otherwise ("bluetooth head est" is a headset), the neighbour is no word
+ * either, or the join reaches a word the slip does: then it reads the neighbour too ("plu ss").
+ * `joinedPrefix` says whether the joined word is read as a prefix.
+ */
+export function slipLikelier(
+  index: SearchIndex,
+  analyzer: Analyzer,
+  terms: AnalyzedQuery['terms'],
+  i: number,
+  at: number,
+  joinedPrefix: (joined: string) => boolean,
+  work: LookupWork,
+): boolean {
+  const term = terms[i]!;
+  if (!LETTERS.test(term.text)) return false;
+  const dict = index.dictionary;
+  // A byte per item: the other words' postings may be most of the catalog, too many for a Set.
+  const docsBeside = (skip: (k: number) => boolean): Uint8Array | undefined =>
+    marked(
+      index,
+      terms.flatMap((t, k) => (skip(k) || t.stopWord ? [] : index.wordsOf(t.text, t.stem))),
+    );
+  // The words `text` reaches (no stop word), and the items holding one, among `beside` unless
+  // undefined (an empty array: among none).
+  const reach = (text: string, typos: number, prefix: boolean, beside: Uint8Array | undefined) => {
+    const words = new Set<number>();
+    const held = new Uint8Array(index.items.length);
+    let items = 0;
+    const take = (word: number) => {
+      if (analyzer.stopWords.has(dict.words[word]!)) return;
+      words.add(word);
+      const docs = index.docs(word);
+      for (let x = 0; x < docs.length; x++) {
+        const d = docs[x]!;
+        if (held[d] === 0 && (!beside || beside[d] === 1)) {
+          held[d] = 1;
+          items++;
+        }
+      }
+    };
+    dict.lookup(text, typos, prefix, MAX_DERIVATIONS, take, work);
+    return { words, items };
+  };
+  // A neighbour the catalog lacks too is the other half: one reading for both ("plu ss").
+  const other = terms[at === i ? i + 1 : i - 1]!;
+  if (index.wordsOf(other.text, other.stem).length === 0) return false;
+  const slip = reach(term.text, 1, false, docsBeside((k) => k === i) ?? new Uint8Array(0));
+  if (slip.items === 0) return false;
+  const joined = terms[at]!.text + terms[at + 1]!.text;
+  const rest = docsBeside((k) => k === at || k === at + 1);
+  const join = reach(joined, allowedTypos(joined.length), joinedPrefix(joined), rest);
+  // Both reaching a word, the join reads the neighbour too ("plu ss": plus).
+  for (const word of slip.words) if (join.words.has(word)) return false;
+  return slip.items > join.items;
+}
+
+/** The documents holding one of `words`, a byte per item (1: holds one); undefined where none does. */
+export function marked(index: SearchIndex, words: Iterable<number>): Uint8Array | undefined {
+  const docs = new Uint8Array(index.items.length);
+  let any = false;
+  for (const w of words) {
+    const list = index.docs(w);
+    for (let x = 0; x < list.length; x++) docs[list[x]!] = 1;
+    any ||= list.length > 0;
+  }
+  return any ? docs : undefined;
+}
