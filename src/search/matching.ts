@@ -222,11 +222,13 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       codes.size > 0 &&
       Math.min(...codes.values()) >= 5
     ) {
-      const halves = runTogether(index, analyzer, term.text);
+      const halves = runTogether(index, analyzer, term.text, work);
       if (halves) return reread(splitTerm(analyzer, query, i, halves));
     }
     if (lost && rewrites < STRIDE) {
-      const halves = n < STRIDE ? runTogether(index, analyzer, term.text) : undefined;
+      // Two words typed together, or failing that, with a slip in one of them ("bluetoothheadest").
+      const halves =
+        n < STRIDE ? (runTogether(index, analyzer, term.text, work) ?? runTogether(index, analyzer, term.text, work, true)) : undefined;
       if (halves) return reread(splitTerm(analyzer, query, i, halves));
       // Half of a word typed in two, joined as typed; or, a fragment under 4 letters, joined with a
       // typo, unless a typo of its own makes a word beside another query word ("apple watch bnd"
@@ -428,6 +430,8 @@ function sameValue(index: SearchIndex, text: string): readonly number[] {
  * two such halves, so no four letters ("lele") are two words of two letters.
  */
 const MIN_HALF = 2;
+/** Longest word read as two typed together with a slip in one: two words of a dozen letters. */
+const MAX_SLIPPED_PAIR = 24;
 
 /**
  * The two catalog words a query word that reaches none (not as typed, stem, prefix or with the
@@ -437,36 +441,61 @@ const MIN_HALF = 2;
  * terms, its words count as the shopper's two words do in every rule (rarity, proximity, the
  * query's head), where a phrase would match without saying which word names the item. Before the
  * extra typo of a word the catalog has nowhere (see unknownWordTypos): two words typed together
- * are a likelier slip than two typos in one.
+ * are a likelier slip than two typos in one. With `slips`, one half may be misspelt by one typo,
+ * the other typed right ("bluetoothheadest", "samsnugcharger"): a space left out and one slip are
+ * as likely as the two typos the word would otherwise take.
  */
-function runTogether(index: SearchIndex, analyzer: Analyzer, text: string): [string, string] | undefined {
+function runTogether(index: SearchIndex, analyzer: Analyzer, text: string, work: LookupWork, slips = false): [string, string] | undefined {
   if (text.length <= 2 * MIN_HALF || !LETTERS.test(text)) return undefined;
   // A half's words of MIN_HALF letters or more: a stem may be shorter ("ued" → "u").
-  const wordsOf = (half: string): number[] =>
+  const typed = (half: string): number[] =>
     index.wordsOf(half, analyzer.stem(half)).filter((w) => index.dictionary.words[w]!.length >= MIN_HALF);
+  // A misspelt half's whole words one typo away, where its length allows one (no stop word).
+  const misspelt = (half: string): number[] => {
+    const found: number[] = [];
+    if (allowedTypos(half.length) > 0) index.dictionary.lookup(half, 1, false, MAX_DERIVATIONS, (w) => found.push(w), work);
+    return found.filter((w) => !analyzer.stopWords.has(index.dictionary.words[w]!));
+  };
+  // With `slips`, the longest start and the longest end of 3 letters or more that are words as
+  // typed (two letters, "gs", are too many words' abbreviations), each beside the rest with one
+  // slip: two lookups at most, whatever the word's length.
+  let first = 0;
+  let last = text.length;
+  if (slips && text.length > MAX_SLIPPED_PAIR) return undefined;
+  if (slips) {
+    for (let p = text.length - MIN_HALF; p >= 3 && first === 0; p--) if (typed(text.slice(0, p)).length > 0) first = p;
+    for (let p = MIN_HALF; p + 3 <= text.length && last === text.length; p++) if (typed(text.slice(p)).length > 0) last = p;
+  }
+  const readings = (p: number, x: string, y: string): [number[], number[]][] => {
+    if (!slips) return [[typed(x), typed(y)]];
+    const out: [number[], number[]][] = [];
+    if (p === first) out.push([typed(x), misspelt(y)]);
+    if (p === last) out.push([misspelt(x), typed(y)]);
+    return out;
+  };
   const labels = ~proseFields(index);
   let best: [string, string] | undefined;
   let most = 0;
   for (let p = MIN_HALF; p + MIN_HALF <= text.length; p++) {
     const [x, y] = [text.slice(0, p), text.slice(p)];
     if (analyzer.stopWords.has(x) || analyzer.stopWords.has(y)) continue;
-    const xs = wordsOf(x);
-    const ys = xs.length === 0 ? [] : wordsOf(y);
-    if (ys.length === 0) continue;
-    // A half no item's label holds ("lets" of "walllets" only in descriptions) is no word a
-    // shopper types for a product: the word is more likely misspelt.
-    if (labelled(index, xs, labels, 1) === 0 || labelled(index, ys, labels, 1) === 0) continue;
-    // The items holding both, counted once each (a byte per item: a half's postings may be most of the catalog).
-    const inX = marked(index, xs);
-    let both = 0;
-    if (inX)
-      for (const y of ys)
-        for (const d of index.docs(y))
-          if (inX[d] === 1) {
-            inX[d] = 2;
-            both++;
-          }
-    if (both > most) [best, most] = [[x, y], both];
+    for (const [xs, ys] of readings(p, x, y)) {
+      if (xs.length === 0 || ys.length === 0) continue;
+      // A half no item's label holds ("lets" of "walllets" only in descriptions) is no word a
+      // shopper types for a product: the word is more likely misspelt.
+      if (labelled(index, xs, labels, 1) === 0 || labelled(index, ys, labels, 1) === 0) continue;
+      // The items holding both, counted once each (a byte per item: a half's postings may be most of the catalog).
+      const inX = marked(index, xs);
+      let both = 0;
+      if (inX)
+        for (const w of ys)
+          for (const d of index.docs(w))
+            if (inX[d] === 1) {
+              inX[d] = 2;
+              both++;
+            }
+      if (both > most) [best, most] = [[x, y], both];
+    }
   }
   return best;
 }

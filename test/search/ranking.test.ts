@@ -134,6 +134,14 @@ describe('each rule decides between two documents that differ only in what it me
     expect((await order(holders, 'ear budsholder'))[0]).toBe('g');
   });
 
+  it('reads a word as two typed together with a slip in one of them ("bluetoothheadest"), the other typed right', async () => {
+    const items = [item('a', 'Bluetooth Headset'), item('b', 'Bluetooth Speaker'), item('c', 'Wired Headset'), item('d', 'Head Strap')];
+    expect(await order(items, 'bluetoothheadest')).toEqual(['a', 'b', 'c']);
+    // A two-letter half typed right is too many words' abbreviation: "walle gs" is no reading of "wallegs".
+    const wallets = [item('w', 'Leather Wallet'), item('g', 'Phone GS Edition'), item('c', 'Wallet GS Case')];
+    expect((await order(wallets, 'wallegs')).sort()).toEqual(['c', 'w']);
+  });
+
   it('reads no word as two typed together where a half is only ever in prose ("walllets" is no "wall lets")', async () => {
     const prose = 'it lets you carry your cards and your phone in one place, and it fits in any pocket';
     const items = [
