@@ -248,6 +248,11 @@ export class Analyzer {
   /** The layout queries are typed on ({@link AnalyzerOptions.keyboard}). */
   readonly keyboard: KeyboardLayout;
 
+  /** Whether a folded word is one of the price words ({@link AnalyzerOptions.priceWords}). */
+  isPriceWord(word: string): boolean {
+    return this.#priceWords.has(word);
+  }
+
   constructor(options: AnalyzerOptions = {}) {
     this.keyboard = options.keyboard ?? 'qwerty';
     this.stopWords = new Set((options.stopWords ?? ENGLISH_STOP_WORDS).flatMap((w) => words(w)));
@@ -288,8 +293,10 @@ export class Analyzer {
    * Analyses a query: its first `maxTerms` words, their stems and stop-word flags, and the
    * synonym alternatives of every run of them. Price words are dropped when another word names
    * something ("cheap charger" searches "charger" with `priceIntent`; "cheap" alone is searched).
-   * With `isWord` (whether the catalog has a word, or its stem), a word it lacks one typo from a
-   * price word, of 5 letters or more, is one too ("cheapp charger").
+   * With `isWord` (whether the catalog reads a word among the query's words: has it, its stem,
+   * or a word a typo away beside them), a word it does not read, one typo from a price word, of 5
+   * letters or more, is one too ("cheapp charger"; "chesp strap" is a chest strap where an item
+   * is a chest strap).
    *
    * @example
    * ```ts
@@ -299,7 +306,7 @@ export class Analyzer {
    * new Analyzer({ priceWords: ['cheap'] }).query('cheapp charger', 10, () => false).priceIntent; // true
    * ```
    */
-  query(text: string, maxTerms: number, isWord?: (word: string) => boolean): AnalyzedQuery {
+  query(text: string, maxTerms: number, isWord?: (word: string, query: readonly string[]) => boolean): AnalyzedQuery {
     const normalized = normalizeUnits(fold(text));
     const { words: all, starts } = tokens(normalized);
     let list = all.slice(0, maxTerms);
@@ -309,7 +316,8 @@ export class Analyzer {
     // the word does.
     if (price.size > 0 && isWord) {
       const configured = [...price];
-      const slips = list.filter((w) => !price.has(w) && w.length >= 5 && !isWord(w) && configured.some((p) => withinTypos(w, p, 1)));
+      // The cheap test first: `isWord` may look the word up.
+      const slips = list.filter((w) => !price.has(w) && w.length >= 5 && configured.some((p) => withinTypos(w, p, 1)) && !isWord(w, list));
       if (slips.length > 0) price = new Set([...configured, ...slips]);
     }
     const priceIntent = price.size > 0 && list.some((w) => price.has(w)) && list.some((w) => !price.has(w) && !this.stopWords.has(w));

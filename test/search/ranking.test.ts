@@ -572,6 +572,9 @@ describe('each rule decides between two documents that differ only in what it me
     expect(await order(items, 'cheapp lamp', { tieBreak: ['price:desc'] })).toEqual(['b', 'a']);
     const cheapo = [item('a', 'lamp', { price: 30 }), item('b', 'lamp', { price: 12 }), item('c', 'cheapo lamp', { price: 50 })];
     expect(await order(cheapo, 'cheapo lamp', { tieBreak: ['price:desc'] })).toEqual(['c', 'a', 'b']);
+    // One as near a word the catalog has is that word's slip: "chesp strap" is a chest strap, not a cheap strap.
+    const straps = [item('a', 'chest strap', { price: 30 }), item('b', 'luggage strap', { price: 5 })];
+    expect(await order(straps, 'chesp strap')).toEqual(['a', 'b']);
   });
 
   it('priceIntent: its words and field are configurable; a price word alone, or with the option false, is searched as text', async () => {
