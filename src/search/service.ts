@@ -803,9 +803,10 @@ export class SearchService {
    */
   async autocomplete(input: AutocompleteQueryInput): Promise<AutocompleteResponse> {
     const { query, hitsPerPage } = parseWith(autocompleteQuerySchema, input, 'autocomplete query');
-    const analyzed = this.#analyzer.query(query, MAX_QUERY_TERMS);
-    if (analyzed.terms.length === 0) return { suggestions: [] };
+    if (this.#analyzer.query(query, MAX_QUERY_TERMS).terms.length === 0) return { suggestions: [] };
     const index = await this.#index();
+    // Read as a search reads it: a price word's slip asks for a low price here too ("cheapp charger").
+    const analyzed = this.#analyzer.query(query, MAX_QUERY_TERMS, this.#reads(index));
     const ranker = this.#ranker(index, analyzed, undefined, []);
     const seen = new Set<string>();
     const suggestions: { text: string }[] = [];

@@ -575,6 +575,10 @@ describe('each rule decides between two documents that differ only in what it me
     // One as near a word the catalog has is that word's slip: "chesp strap" is a chest strap, not a cheap strap.
     const straps = [item('a', 'chest strap', { price: 30 }), item('b', 'luggage strap', { price: 5 })];
     expect(await order(straps, 'chesp strap')).toEqual(['a', 'b']);
+    // Autocomplete reads the slip as search does.
+    const lamps = await serviceOf([item('a', 'brass lamp', { price: 30 }), item('b', 'table lamp', { price: 12 })], { tieBreak: ['price:desc'] });
+    for (const query of ['cheap lamp', 'cheapp lamp'])
+      expect((await lamps.autocomplete({ query })).suggestions.map((s) => s.text)).toEqual(['table lamp', 'brass lamp']);
   });
 
   it('priceIntent: its words and field are configurable; a price word alone, or with the option false, is searched as text', async () => {
