@@ -629,11 +629,7 @@ export class SearchService {
       allowed ??= new Uint8Array(index.items.length).fill(1);
       for (const doc of merch.hidden) allowed[doc] = 0;
     }
-    const analyzed = this.#analyzer.query(
-      query.text,
-      MAX_QUERY_TERMS,
-      this.#reads(index),
-    );
+    const analyzed = this.#analyzer.query(query.text, MAX_QUERY_TERMS, this.#reads(index));
     const ratio = query.semanticRatio ?? 0;
     const semantic = ratio > 0 && this.#options.embedder !== undefined && index.vectors !== undefined && analyzed.terms.length > 0;
     const ranker = this.#ranker(index, analyzed, allowed, query.sort, merch?.group);

@@ -576,7 +576,9 @@ describe('each rule decides between two documents that differ only in what it me
     const straps = [item('a', 'chest strap', { price: 30 }), item('b', 'luggage strap', { price: 5 })];
     expect(await order(straps, 'chesp strap')).toEqual(['a', 'b']);
     // Autocomplete reads the slip as search does.
-    const lamps = await serviceOf([item('a', 'brass lamp', { price: 30 }), item('b', 'table lamp', { price: 12 })], { tieBreak: ['price:desc'] });
+    const lamps = await serviceOf([item('a', 'brass lamp', { price: 30 }), item('b', 'table lamp', { price: 12 })], {
+      tieBreak: ['price:desc'],
+    });
     for (const query of ['cheap lamp', 'cheapp lamp'])
       expect((await lamps.autocomplete({ query })).suggestions.map((s) => s.text)).toEqual(['table lamp', 'brass lamp']);
   });
