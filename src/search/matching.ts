@@ -18,7 +18,7 @@ import { type LookupWork, MAX_DERIVATIONS } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { proseFields } from './prose';
 import { perIndex } from './scratch';
-import { LIKELIER, labelled, marked, readStarts, slipLikelier, startsInContext } from './slips';
+import { doubtStem, LIKELIER, labelled, marked, readStarts, slipLikelier, startsInContext } from './slips';
 import { allowedTypos, farSubstitution, firstLetterTypos, LETTERS, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
 import { itemDimensions } from './item-dimensions';
@@ -152,19 +152,9 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       const asWord = dict.id(term.stem);
       if (asWord >= 0) offer(asWord, asWord === exact ? 1 : 2);
       if (term.stem !== term.text) for (const word of index.stems.get(term.text) ?? []) offer(word, word === exact ? 1 : 2);
-      // A word the catalog lacks that its stem's words reach, and one typo from a whole word
-      // outside them that the stem starts ("protecter": protect and protective, or protector), is
-      // as likely the slip as a form of the stem the catalog does not write: the stem's words take
-      // the typo's code. A typo in the stem itself is no such doubt: "cases" is a case, not vases.
+      // A word the catalog lacks: its stem's words and its starts, as likely as the items say (slips.ts).
       if (typed) {
-        const stemmed = new Set([...codes].filter(([word, code]) => code === 2 && !typed.has(word)).map(([word]) => word));
-        const slips = [...codes].filter(([word, code]) => code === 3 && !stemmed.has(word)).map(([word]) => word);
-        const labels = ~proseFields(index);
-        // Or where LIKELIER times as many labels hold the typo's words as the stem's ("ables": tables, not "able").
-        const doubt =
-          slips.some((word) => dict.words[word]!.startsWith(term.stem)) ||
-          (slips.length > 0 && labelled(index, slips, labels) >= LIKELIER * Math.max(1, labelled(index, [...stemmed], labels)));
-        if (stemmed.size > 0 && doubt) for (const word of stemmed) codes.set(word, 3);
+        doubtStem(index, term.stem, typed, codes);
         if (prefix) readStarts(index, typed, [asWord, ...(index.stems.get(term.stem) ?? []), ...(index.stems.get(term.text) ?? [])], codes);
       }
       // A number is its value however written: "3" is "3.0", "1/2" is "0.5".
@@ -193,27 +183,23 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     // neighbour is no word of its own either, or a form of the joined word ("run" of "running"),
     // which the one word still reaches. Else ("ear buds" where the catalog has "earbuds" and
     // "buds") both terms match the joined word, by the join step below.
-    if (codes.size === 0 && !term.stopWord && !query.asWritten && rewrites < STRIDE) {
-      const halfOf = (at: number, other: QueryTerm) =>
-        joinedWords(index, analyzer, terms[at]!, terms[at + 1]!).size > 0 &&
-        (index.wordsOf(other.text, other.stem).length === 0 || analyzer.stem(terms[at]!.text + terms[at + 1]!.text) === other.stem);
-      const at = i > 0 && halfOf(i - 1, terms[i - 1]!) ? i - 1 : i + 1 < n && halfOf(i, terms[i + 1]!) ? i : -1;
+    const alone = codes.size === 0 && !term.stopWord && !query.asWritten;
+    const joinsPrevious = alone && i > 0 && joinedWords(index, analyzer, terms[i - 1]!, term).size > 0;
+    const joinsNext = alone && i + 1 < n && joinedWords(index, analyzer, term, terms[i + 1]!).size > 0;
+    if (alone && rewrites < STRIDE) {
+      const formOf = (at: number, other: QueryTerm) =>
+        index.wordsOf(other.text, other.stem).length === 0 || analyzer.stem(terms[at]!.text + terms[at + 1]!.text) === other.stem;
+      const at = joinsPrevious && formOf(i - 1, terms[i - 1]!) ? i - 1 : joinsNext && formOf(i, terms[i + 1]!) ? i : -1;
       if (at >= 0) return reread(joinTerms(analyzer, query, at));
     }
     // A term that reaches nothing may be two words typed together, or half of one typed in two
     // (joined with a neighbour, it is a word as typed, read so above; a fragment of under 4
     // letters, a typo away). Past the rewrites, one that makes a catalog word joined with a
     // neighbour is read so by the join step below.
-    const lost =
-      codes.size === 0 &&
-      !term.stopWord &&
-      !query.asWritten &&
-      !(i > 0 && joinedWords(index, analyzer, terms[i - 1]!, term).size > 0) &&
-      !(i + 1 < n && joinedWords(index, analyzer, term, terms[i + 1]!).size > 0);
+    const lost = alone && !joinsPrevious && !joinsNext;
     // Two words typed together are one slip, likelier than the two typos a word they make reaches
     // ("screwdriverset" is a screwdriver set, not screwdrivers).
     if (
-      !lost &&
       rewrites < STRIDE &&
       n < STRIDE &&
       typos >= 2 &&
@@ -336,7 +322,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const next = i + 1 < n ? terms[i + 1]!.text : '';
     const part = next.includes('/') && /^\d+$/.test(text) ? numberWordValue(next) : undefined;
     if (part === undefined || part >= 1) continue;
-    const docs = [...holding(index, numberWords(index).get(value + part) ?? [])];
+    const docs = holding(index, numberWords(index).get(value + part) ?? []);
     if (docs.length > 0) phrases.push({ from: i, to: i + 1, docs });
   }
   for (const { from, to, words } of query.synonyms) {
@@ -345,7 +331,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       for (let i = from; i <= to; i++) for (const word of reach[0]!) addCode(termWords[i]!, termCodes[i]!, word, 2);
       continue;
     }
-    phrases.push({ from, to, docs: intersect(reach.map((ids) => [...holding(index, ids)])) });
+    phrases.push({ from, to, docs: intersect(reach.map((ids) => holding(index, ids))) });
     // Their words also count where positions are read (proximity, attribute).
     for (let i = from; i <= to; i++) for (const ids of reach) for (const word of ids) addCode(termWords[i]!, termCodes[i]!, word, 2);
   }
@@ -583,11 +569,11 @@ function addCode(words: number[], codes: number[], word: number, code: number): 
   } else if (code < codes[at]!) codes[at] = code;
 }
 
-/** The documents holding one of `words`. */
-function holding(index: SearchIndex, words: Iterable<number>): Set<number> {
+/** The documents holding one of `words`, each once. */
+function holding(index: SearchIndex, words: Iterable<number>): number[] {
   const docs = new Set<number>();
   for (const w of words) for (const d of index.docs(w)) docs.add(d);
-  return docs;
+  return [...docs];
 }
 
 function intersect(lists: readonly number[][]): number[] {

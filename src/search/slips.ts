@@ -50,6 +50,27 @@ export function startsInContext(index: SearchIndex, terms: AnalyzedQuery['terms'
 }
 
 /**
+ * A word the catalog lacks that its stem's words reach as typed (`codes` 2, less the `typed`
+ * ones its letters reach), and one typo from a whole word outside them (code 3) that the stem
+ * starts ("protecter": protect and protective, or protector), or that {@link LIKELIER} times as
+ * many labels hold ("ables": tables, not the descriptions' "able"), is as likely that slip as a
+ * form of the stem the catalog does not write: the stem's words take the typo's code. A typo in
+ * the stem itself is no such doubt: "cases" is a case, not vases.
+ */
+export function doubtStem(index: SearchIndex, stem: string, typed: ReadonlySet<number>, codes: Map<number, number>): void {
+  const stemmed = [...codes].filter(([word, code]) => code === 2 && !typed.has(word)).map(([word]) => word);
+  if (stemmed.length === 0) return;
+  const own = new Set(stemmed);
+  const slips = [...codes].filter(([word, code]) => code === 3 && !own.has(word)).map(([word]) => word);
+  if (slips.length === 0) return;
+  const labels = ~proseFields(index);
+  const doubt =
+    slips.some((word) => index.dictionary.words[word]!.startsWith(stem)) ||
+    labelled(index, slips, labels) >= LIKELIER * Math.max(1, labelled(index, stemmed, labels));
+  if (doubt) for (const word of stemmed) codes.set(word, 3);
+}
+
+/**
  * A word being typed that the catalog lacks reaches words by their start (`started`, less those
  * its stem reaches); the items' labels (their fields other than prose) say whether the shopper
  * means them. None in a label ("bely": "belies", in one description): no reading, so the word's
