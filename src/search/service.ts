@@ -21,9 +21,8 @@ import { PROFILE_RANKING_RULES, PROFILE_TIE_BREAK, RANKING_RULES, Ranker, type R
 import { fieldText, SearchIndex } from './search-index';
 import { type NamingHabits, PROFILE_HABITS, SEARCH_PROFILES, type SearchProfile } from './naming';
 import { substituteWords } from './substitutes';
-import { allowedTypos, KEYBOARD_LAYOUTS, type KeyboardLayout } from './typos';
-import { MAX_DERIVATIONS } from './dictionary';
-import { marked } from './slips';
+import { KEYBOARD_LAYOUTS, type KeyboardLayout } from './typos';
+import { readsWord } from './slips';
 import { dot, unit } from './vectors';
 import { normalizeQuery, type QueryFeedback } from './behaviour';
 import { type Behaviour, type BehaviourOptions, behaviourOf, type RerankOptions, reranked } from './behaviour-ranking';
@@ -629,7 +628,7 @@ export class SearchService {
       allowed ??= new Uint8Array(index.items.length).fill(1);
       for (const doc of merch.hidden) allowed[doc] = 0;
     }
-    const analyzed = this.#analyzer.query(query.text, MAX_QUERY_TERMS, this.#reads(index));
+    const analyzed = this.#analyzer.query(query.text, MAX_QUERY_TERMS, readsWord(index, this.#analyzer));
     const ratio = query.semanticRatio ?? 0;
     const semantic = ratio > 0 && this.#options.embedder !== undefined && index.vectors !== undefined && analyzed.terms.length > 0;
     const ranker = this.#ranker(index, analyzed, allowed, query.sort, merch?.group);
@@ -802,7 +801,7 @@ export class SearchService {
     if (this.#analyzer.query(query, MAX_QUERY_TERMS).terms.length === 0) return { suggestions: [] };
     const index = await this.#index();
     // Read as a search reads it: a price word's slip asks for a low price here too ("cheapp charger").
-    const analyzed = this.#analyzer.query(query, MAX_QUERY_TERMS, this.#reads(index));
+    const analyzed = this.#analyzer.query(query, MAX_QUERY_TERMS, readsWord(index, this.#analyzer));
     const ranker = this.#ranker(index, analyzed, undefined, []);
     const seen = new Set<string>();
     const suggestions: { text: string }[] = [];
@@ -821,33 +820,6 @@ export class SearchService {
       this.#done(ranker);
     }
     return { suggestions };
-  }
-
-  /**
-   * Whether the catalog reads a query word: has it, its stem, or a word a typo away
-   * ({@link allowedTypos}; no price word or stop word, which name nothing) that an item holds
-   * beside another of the query's words. A slip of a price word is read as one only where the
-   * catalog reads it no other way: "chesp strap" is a chest strap where an item is a "Chest
-   * Strap", not a cheap strap; "chewp earrings" stays cheap where only a "Chew Bone" has "chew".
-   */
-  #reads(index: SearchIndex): (word: string, query: readonly string[]) => boolean {
-    const analyzer = this.#analyzer;
-    const dict = index.dictionary;
-    return (word, query) => {
-      if (dict.id(word) >= 0 || index.stems.has(analyzer.stem(word))) return true;
-      const near: number[] = [];
-      dict.lookup(word, allowedTypos(word.length), false, MAX_DERIVATIONS, (id) => {
-        const text = dict.words[id]!;
-        if (!analyzer.isPriceWord(text) && !analyzer.stopWords.has(text)) near.push(id);
-      });
-      const holding = near.length > 0 ? marked(index, near) : undefined;
-      if (!holding) return false;
-      for (const other of query) {
-        if (other === word || analyzer.isPriceWord(other) || analyzer.stopWords.has(other)) continue;
-        for (const w of index.wordsOf(other, analyzer.stem(other))) for (const d of index.docs(w)) if (holding[d] === 1) return true;
-      }
-      return false;
-    };
   }
 
   /** Releases a ranker and records the work of its query. */

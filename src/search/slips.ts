@@ -182,3 +182,30 @@ export function marked(index: SearchIndex, words: Iterable<number>): Uint8Array 
   }
   return any ? docs : undefined;
 }
+
+/**
+ * Whether the catalog reads a query word (`word`, among the query's words `query`): has it, its
+ * stem, or a word a typo away ({@link allowedTypos}; no price word or stop word, which name
+ * nothing) that an item holds beside another of the query's words. A slip of a price word is
+ * read as one only where the catalog reads it no other way (see {@link Analyzer.query}): "chesp
+ * strap" is a chest strap where an item is a "Chest Strap", not a cheap strap; "chewp earrings"
+ * stays cheap where only a "Chew Bone" has "chew".
+ */
+export function readsWord(index: SearchIndex, analyzer: Analyzer): (word: string, query: readonly string[]) => boolean {
+  const dict = index.dictionary;
+  const names = (text: string) => !analyzer.isPriceWord(text) && !analyzer.stopWords.has(text);
+  return (word, query) => {
+    if (dict.id(word) >= 0 || index.stems.has(analyzer.stem(word))) return true;
+    const near: number[] = [];
+    dict.lookup(word, allowedTypos(word.length), false, MAX_DERIVATIONS, (id) => {
+      if (names(dict.words[id]!)) near.push(id);
+    });
+    const holding = marked(index, near);
+    if (!holding) return false;
+    for (const other of query) {
+      if (other === word || !names(other)) continue;
+      for (const w of index.wordsOf(other, analyzer.stem(other))) for (const d of index.docs(w)) if (holding[d] === 1) return true;
+    }
+    return false;
+  };
+}
