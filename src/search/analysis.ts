@@ -168,6 +168,20 @@ export interface AnalyzerOptions {
 export const PRICE_INTENT_WORDS: readonly string[] = ['cheap', 'cheaper', 'cheapest', 'budget', 'affordable', 'inexpensive'];
 
 /**
+ * The English nouns in -f or -fe whose plural is in -ves, by the stem Porter2 gives the plural
+ * ("shelves": shelv) and the singular's: a closed list of the language, as Porter2's own
+ * exceptions are. A rule on the ending would read "golves" as golfs, not as a slip of gloves.
+ */
+const F_PLURALS: ReadonlyMap<string, string> = new Map(
+  ['calf', 'dwarf', 'elf', 'half', 'hoof', 'leaf', 'loaf', 'scarf', 'self', 'sheaf', 'shelf', 'thief', 'wharf', 'wolf']
+    .map((f): [string, string] => [porter2(`${f.slice(0, -1)}ves`), f])
+    .concat([
+      ['knive', 'knife'],
+      ['wive', 'wife'],
+    ]),
+);
+
+/**
  * Porter2 (Snowball English) stemming of a folded word; words with a digit or a non-ASCII letter
  * are kept as they are (model numbers, other scripts).
  *
@@ -176,12 +190,15 @@ export const PRICE_INTENT_WORDS: readonly string[] = ['cheap', 'cheaper', 'cheap
  * englishStem('batteries'); // 'batteri', as 'battery'
  * englishStem('s7');        // 's7'
  * englishStem('tvs');       // 'tv', as 'tv'
+ * englishStem('shelves');   // 'shelf', as 'shelf' and 'shelving'
  * ```
  */
 export function englishStem(word: string): string {
   // The plural of an initialism ("tvs", "pcs", "dvds"), whose s Porter2 keeps for want of a vowel.
   if (/^[b-df-hj-np-tv-z]+s$/.test(word) && word.length >= 3 && !word.endsWith('ss')) return word.slice(0, -1);
-  return /^[a-z]{3,}$/.test(word) ? porter2(word) : word;
+  if (!/^[a-z]{3,}$/.test(word)) return word;
+  const stem = porter2(word);
+  return F_PLURALS.get(stem) ?? stem;
 }
 
 /**

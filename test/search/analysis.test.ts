@@ -79,6 +79,29 @@ describe('stemming (Porter2)', () => {
     for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
   });
 
+  it('maps the plurals in -ves of the nouns in -f and -fe to their singular, and no other word in -ves', () => {
+    const same = [
+      ['shelves', 'shelf'],
+      ['shelving', 'shelf'],
+      ['leaves', 'leaf'],
+      ['halves', 'half'],
+      ['scarves', 'scarf'],
+      ['wolves', 'wolf'],
+      ['hooves', 'hoof'],
+      ['knives', 'knife'],
+    ];
+    for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
+    // An ending is no plural of its own: "golves" is a slip of gloves, not golfs; "serves" and "nerves" are no serf or Nerf.
+    for (const [a, b] of [
+      ['golves', 'golf'],
+      ['serves', 'serf'],
+      ['nerves', 'nerf'],
+      ['drives', 'drife'],
+      ['lives', 'life'],
+    ])
+      expect(englishStem(a!), `${a} ≁ ${b}`).not.toBe(englishStem(b!));
+  });
+
   it('keeps words apart that Porter (v1) merges', () => {
     expect(englishStem('news')).not.toBe(englishStem('new'));
     expect(englishStem('generous')).not.toBe(englishStem('general'));

@@ -263,6 +263,28 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
   });
 });
 
+describe('plurals in -ves', () => {
+  it('find the singular in -f as a form of it, not as a slip, and leave a slip of another word alone', async () => {
+    const s = await serviceOf([
+      item('s', 'Wire Shelf 36 in.'),
+      item('l', 'Leaf Blower'),
+      item('g', 'Golf Balls'),
+      item('w', 'Work Gloves'),
+    ]);
+    const first = async (text: string) => (await s.search({ text, showRankingScoreDetails: true })).hits[0];
+    for (const [text, id] of [
+      ['shelves', 's'],
+      ['leaves', 'l'],
+    ] as const) {
+      const hit = await first(text);
+      expect(hit?.id, text).toBe(id);
+      expect(hit?._rankingScoreDetails?.typo?.typoCount, text).toBe(0);
+    }
+    // "golves" is one swap from gloves; golf's plural is no "golves".
+    expect(ids(await s.search({ text: 'golves' }))).toEqual(['w']);
+  });
+});
+
 describe('firstLetterTypos: a wrong first letter counts two unless its key touches the right one', () => {
   it('tells neighbouring QWERTY keys from far ones, and assumes no keyboard outside it', () => {
     const near = (a: string, b: string) => nearKeys(a.charCodeAt(0), b.charCodeAt(0));
