@@ -168,18 +168,50 @@ export interface AnalyzerOptions {
 export const PRICE_INTENT_WORDS: readonly string[] = ['cheap', 'cheaper', 'cheapest', 'budget', 'affordable', 'inexpensive'];
 
 /**
- * The English nouns in -f or -fe whose plural is in -ves, by the stem Porter2 gives the plural
- * ("shelves": shelv) and the singular's: a closed list of the language, as Porter2's own
- * exceptions are. A rule on the ending would read "golves" as golfs, not as a slip of gloves.
+ * Stems Porter2 keeps apart that are one word's, mapped to one of them: a closed list of the
+ * language, as Porter2's own exceptions are, so they mean the same in any English catalog.
+ * - The nouns in -f or -fe whose plural is in -ves ("shelves" stems as shelv, "shelf" as shelf).
+ *   A rule on the ending would read "golves" as golfs, not as a slip of gloves.
+ * - British and American spellings of the words shops write both ways ("grey" and "gray", "tyre"
+ *   and "tire": one catalog here writes both of each). A four-letter word has no typo to spare.
  */
-const F_PLURALS: ReadonlyMap<string, string> = new Map(
-  ['calf', 'dwarf', 'elf', 'half', 'hoof', 'leaf', 'loaf', 'scarf', 'self', 'sheaf', 'shelf', 'thief', 'wharf', 'wolf']
-    .map((f): [string, string] => [porter2(`${f.slice(0, -1)}ves`), f])
-    .concat([
-      ['knive', 'knife'],
-      ['wive', 'wife'],
-    ]),
-);
+const STEM_FORMS: ReadonlyMap<string, string> = new Map([
+  ...['calf', 'dwarf', 'elf', 'half', 'hoof', 'leaf', 'loaf', 'scarf', 'self', 'sheaf', 'shelf', 'thief', 'wharf', 'wolf'].map(
+    (f): [string, string] => [porter2(`${f.slice(0, -1)}ves`), f],
+  ),
+  ...[
+    ['knives', 'knife'],
+    ['wives', 'wife'],
+    ['grey', 'gray'],
+    ['colour', 'color'],
+    ['tyre', 'tire'],
+    ['aluminium', 'aluminum'],
+    ['centre', 'center'],
+    ['fibre', 'fiber'],
+    ['favourite', 'favorite'],
+    ['cosy', 'cozy'],
+    ['mould', 'mold'],
+    ['metre', 'meter'],
+    ['litre', 'liter'],
+    ['jewellery', 'jewelry'],
+    ['pyjamas', 'pajamas'],
+    ['theatre', 'theater'],
+    ['armour', 'armor'],
+    ['flavour', 'flavor'],
+    ['harbour', 'harbor'],
+    ['odour', 'odor'],
+    ['catalogue', 'catalog'],
+    ['plough', 'plow'],
+    ['moustache', 'mustache'],
+    ['sulphur', 'sulfur'],
+    ['programme', 'program'],
+    ['licence', 'license'],
+    ['defence', 'defense'],
+    ['aeroplane', 'airplane'],
+    ['doughnut', 'donut'],
+    ['yoghurt', 'yogurt'],
+  ].map(([a, b]): [string, string] => [porter2(a!), porter2(b!)]),
+]);
 
 /**
  * Porter2 (Snowball English) stemming of a folded word; words with a digit or a non-ASCII letter
@@ -191,6 +223,7 @@ const F_PLURALS: ReadonlyMap<string, string> = new Map(
  * englishStem('s7');        // 's7'
  * englishStem('tvs');       // 'tv', as 'tv'
  * englishStem('shelves');   // 'shelf', as 'shelf' and 'shelving'
+ * englishStem('grey');      // 'gray', as 'gray'
  * ```
  */
 export function englishStem(word: string): string {
@@ -198,7 +231,7 @@ export function englishStem(word: string): string {
   if (/^[b-df-hj-np-tv-z]+s$/.test(word) && word.length >= 3 && !word.endsWith('ss')) return word.slice(0, -1);
   if (!/^[a-z]{3,}$/.test(word)) return word;
   const stem = porter2(word);
-  return F_PLURALS.get(stem) ?? stem;
+  return STEM_FORMS.get(stem) ?? stem;
 }
 
 /**

@@ -102,6 +102,19 @@ describe('stemming (Porter2)', () => {
       expect(englishStem(a!), `${a} ≁ ${b}`).not.toBe(englishStem(b!));
   });
 
+  it("maps a word's British and American spellings to one stem", () => {
+    const same = [
+      ['grey', 'gray'],
+      ['colours', 'color'],
+      ['tyres', 'tire'],
+      ['aluminium', 'aluminum'],
+      ['centres', 'center'],
+      ['jewellery', 'jewelry'],
+      ['pyjamas', 'pajama'],
+    ];
+    for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
+  });
+
   it('keeps words apart that Porter (v1) merges', () => {
     expect(englishStem('news')).not.toBe(englishStem('new'));
     expect(englishStem('generous')).not.toBe(englishStem('general'));

@@ -285,6 +285,15 @@ describe('plurals in -ves', () => {
   });
 });
 
+describe('British and American spellings', () => {
+  it('find each other, the spelling typed first ("grey" has no typo to spare at four letters)', async () => {
+    const s = await serviceOf([item('a', 'Gray Sweatpants'), item('b', 'Grey Hoodie'), item('c', 'Green Cap')]);
+    expect(ids(await s.search({ text: 'grey' }))).toEqual(['b', 'a']);
+    expect(ids(await s.search({ text: 'gray' }))).toEqual(['a', 'b']);
+    expect(ids(await s.search({ text: 'grey sweatpants' }))).toEqual(['a', 'b']);
+  });
+});
+
 describe('firstLetterTypos: a wrong first letter counts two unless its key touches the right one', () => {
   it('tells neighbouring QWERTY keys from far ones, and assumes no keyboard outside it', () => {
     const near = (a: string, b: string) => nearKeys(a.charCodeAt(0), b.charCodeAt(0));
