@@ -79,7 +79,7 @@ describe('stemming (Porter2)', () => {
     for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
   });
 
-  it('maps the plurals in -ves of the nouns in -f and -fe to their singular, and no other word in -ves', () => {
+  it('maps the plurals in -ves of the nouns in -f and -fe, and of a changed vowel, to their singular, and no other word in -ves', () => {
     const same = [
       ['shelves', 'shelf'],
       ['shelving', 'shelf'],
@@ -89,6 +89,9 @@ describe('stemming (Porter2)', () => {
       ['wolves', 'wolf'],
       ['hooves', 'hoof'],
       ['knives', 'knife'],
+      ['mice', 'mouse'],
+      ['childrens', 'child'],
+      ['feet', 'foot'],
     ];
     for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
     // An ending is no plural of its own: "golves" is a slip of gloves, not golfs; "serves" and "nerves" are no serf or Nerf.
@@ -98,6 +101,7 @@ describe('stemming (Porter2)', () => {
       ['nerves', 'nerf'],
       ['drives', 'drife'],
       ['lives', 'life'],
+      ['men', 'man'],
     ])
       expect(englishStem(a!), `${a} ≁ ${b}`).not.toBe(englishStem(b!));
   });
