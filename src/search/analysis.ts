@@ -171,7 +171,8 @@ export const PRICE_INTENT_WORDS: readonly string[] = ['cheap', 'cheaper', 'cheap
  * Stems Porter2 keeps apart that are one word's, mapped to one of them: a closed list of the
  * language, as Porter2's own exceptions are, so they mean the same in any English catalog.
  * - The nouns in -f or -fe whose plural is in -ves ("shelves" stems as shelv, "shelf" as shelf),
- *   and the plurals of a changed vowel ("mice", "feet"; not "men", whose "man" is also Spider-Man's).
+ *   the plurals of a changed vowel ("mice", "feet"; not "men", whose "man" is also Spider-Man's),
+ *   and the material adjectives in -en ("wooden"; not "golden", also an hour or a glow).
  *   A rule on the ending would read "golves" as golfs, not as a slip of gloves.
  * - British and American spellings of the words shops write both ways ("grey" and "gray", "tyre"
  *   and "tire": one catalog here writes both of each). A four-letter word has no typo to spare.
@@ -189,6 +190,9 @@ const STEM_FORMS: ReadonlyMap<string, string> = new Map([
     ['feet', 'foot'],
     ['teeth', 'tooth'],
     ['geese', 'goose'],
+    ['wooden', 'wood'],
+    ['woolen', 'wool'],
+    ['woollen', 'wool'],
     ['grey', 'gray'],
     ['colour', 'color'],
     ['tyre', 'tire'],

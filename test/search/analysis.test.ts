@@ -79,7 +79,7 @@ describe('stemming (Porter2)', () => {
     for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
   });
 
-  it('maps the plurals in -ves of the nouns in -f and -fe, and of a changed vowel, to their singular, and no other word in -ves', () => {
+  it('maps the plurals in -ves of the nouns in -f and -fe, of a changed vowel, and material adjectives to one stem, and no other word', () => {
     const same = [
       ['shelves', 'shelf'],
       ['shelving', 'shelf'],
@@ -92,6 +92,8 @@ describe('stemming (Porter2)', () => {
       ['mice', 'mouse'],
       ['childrens', 'child'],
       ['feet', 'foot'],
+      ['wooden', 'wood'],
+      ['woollen', 'wool'],
     ];
     for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
     // An ending is no plural of its own: "golves" is a slip of gloves, not golfs; "serves" and "nerves" are no serf or Nerf.
@@ -102,6 +104,7 @@ describe('stemming (Porter2)', () => {
       ['drives', 'drife'],
       ['lives', 'life'],
       ['men', 'man'],
+      ['golden', 'gold'],
     ])
       expect(englishStem(a!), `${a} ≁ ${b}`).not.toBe(englishStem(b!));
   });
