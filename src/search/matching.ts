@@ -177,6 +177,27 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       }
     };
     find();
+    // A word being typed that the catalog lacks, too short for a typo ("bol"), whose starts few
+    // labels hold ("Bollywood", the descriptions' "bold"): its whole words one typo away are read
+    // too, as a longer word's are, and kept, before the starts, only where ten times as many
+    // labels hold them ("bowl"; see readStarts).
+    if (exact < 0 && prefix && typos === 0 && codes.size > 0 && !term.stopWord && !query.asWritten && LETTERS.test(term.text)) {
+      const saved = [...codes];
+      typos = unknownWordTypos(term.text.length);
+      if (typos > 0) {
+        codes.clear();
+        find();
+        const had = new Map(saved);
+        if (saved.some(([word, code]) => code === 2 && codes.get(word) === 4)) {
+          // The starts of its slips are no reading: three letters and a typo start most words.
+          for (const [word, code] of codes) if (code > 3 && !had.has(word)) codes.delete(word);
+        } else {
+          typos = 0;
+          codes.clear();
+          for (const [word, code] of saved) codes.set(word, code);
+        }
+      }
+    }
     const reread = (q: AnalyzedQuery) => matchWith(index, analyzer, q, work, rewrites + 1);
     // A term that reaches nothing alone but a word joined with a neighbour as typed ("run ning")
     // is half of that word: the query reads it as the one word, as the shopper meant it, when the

@@ -236,6 +236,24 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     expect(ids(await s.search({ text: 'radi' }))[0]).toBe('r');
   });
 
+  it('reads a word being typed too short for a typo by a whole word one typo away that ten times as many labels hold ("bol")', async () => {
+    const prose = 'made by hand in small batches, safe for the dishwasher and the oven, and easy to care for';
+    const bowls = Array.from({ length: 10 }, (_, i) => item(`w${i}`, `Ceramic Serving Bowl ${i}`, { description: prose }));
+    const mugs = [
+      item('m', 'Ceramic Mug', { description: `${prose}, in a bold glaze` }),
+      item('b', 'Bollywood Bangle Set', { description: prose }),
+    ];
+    const s = await serviceOf([...bowls, ...mugs, item('x', 'Boxing Gloves', { description: prose })]);
+    const found = ids(await s.search({ text: 'ceramic bol', hitsPerPage: 20 }));
+    expect(found.slice(0, 10).sort()).toEqual(bowls.map((b) => b.id).sort());
+    // The starts still match, after the bowls; no start of a slip does ("box": boxing).
+    expect(found).toContain('m');
+    expect(found).not.toContain('x');
+    // A start as many labels hold as the slip stays the first reading: "bol" beside "bollywood" items.
+    const set = await serviceOf([item('b1', 'Bollywood Bangle Set'), item('b2', 'Bollywood Earrings'), item('w', 'Serving Bowl')]);
+    expect(ids(await set.search({ text: 'bol' })).sort()).toEqual(['b1', 'b2']);
+  });
+
   it('reads no slip as a stop word, which names nothing ("wath" is a watch, not "with")', async () => {
     const s = await serviceOf([item('a', 'Watch Band'), item('b', 'Phone Case with Strap'), item('c', 'Case with Stand')]);
     expect(ids(await s.search({ text: 'wath' }))).toEqual(['a']);
