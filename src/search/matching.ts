@@ -177,10 +177,10 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       }
     };
     find();
-    // A word being typed that the catalog lacks, too short for a typo ("bol"), whose starts few
-    // labels hold ("Bollywood", the descriptions' "bold"): its whole words one typo away are read
-    // too, as a longer word's are, and kept, before the starts, only where ten times as many
-    // labels hold them ("bowl"; see readStarts).
+    // A word being typed that the catalog lacks, too short for a typo ("bol"), whose starts or
+    // stem's words few labels hold ("Bollywood", the descriptions' "bold"; "bely": "belies"): its
+    // whole words one typo away are read too, as a longer word's are, and kept, before or beside
+    // those, only where ten times as many labels hold them ("bowl", "belt"; see slips.ts).
     if (exact < 0 && prefix && typos === 0 && codes.size > 0 && !term.stopWord && !query.asWritten && LETTERS.test(term.text)) {
       const saved = [...codes];
       typos = unknownWordTypos(term.text.length);
@@ -188,7 +188,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
         codes.clear();
         find();
         const had = new Map(saved);
-        if (saved.some(([word, code]) => code === 2 && codes.get(word) === 4)) {
+        if (saved.some(([word, code]) => code === 2 && (codes.get(word) ?? 0) > 2)) {
           // The starts of its slips are no reading: three letters and a typo start most words.
           for (const [word, code] of codes) if (code > 3 && !had.has(word)) codes.delete(word);
         } else {

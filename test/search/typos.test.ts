@@ -249,6 +249,12 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     // The starts still match, after the bowls; no start of a slip does ("box": boxing).
     expect(found).toContain('m');
     expect(found).not.toContain('x');
+    // Likewise a form of its stem only prose holds: "bely" is a belt, not the description's "belies".
+    const belts = Array.from({ length: 10 }, (_, i) => item(`t${i}`, `Leather Belt ${i}`, { description: prose }));
+    const belies = await serviceOf([...belts, item('l', 'Linen Shirt', { description: `${prose}; its ease belies its cut` })]);
+    const read = ids(await belies.search({ text: 'bely', hitsPerPage: 20 }));
+    expect(read[0]).toMatch(/^t/);
+    expect(read.at(-1)).toBe('l');
     // A start as many labels hold as the slip stays the first reading: "bol" beside "bollywood" items.
     const set = await serviceOf([item('b1', 'Bollywood Bangle Set'), item('b2', 'Bollywood Earrings'), item('w', 'Serving Bowl')]);
     expect(ids(await set.search({ text: 'bol' })).sort()).toEqual(['b1', 'b2']);
