@@ -177,11 +177,11 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       }
     };
     find();
-    // A word being typed that the catalog lacks, too short for a typo ("bol"), whose starts or
-    // stem's words few labels hold ("Bollywood", the descriptions' "bold"; "bely": "belies"): its
-    // whole words one typo away are read too, as a longer word's are, and kept, before or beside
-    // those, only where ten times as many labels hold them ("bowl", "belt"; see slips.ts).
-    if (exact < 0 && prefix && typos === 0 && codes.size > 0 && !term.stopWord && !query.asWritten && LETTERS.test(term.text)) {
+    // A word the catalog lacks, too short for a typo ("bol", "bely"), whose starts (if it is being
+    // typed) or stem's words few labels hold ("Bollywood", the descriptions' "bold" and "belies"):
+    // its whole words one typo away are read too, as a longer word's are, and kept, before or
+    // beside those, only where ten times as many labels hold them ("bowl", "belt"; see slips.ts).
+    if (exact < 0 && typos === 0 && codes.size > 0 && !term.stopWord && !query.asWritten && LETTERS.test(term.text)) {
       const saved = [...codes];
       typos = unknownWordTypos(term.text.length);
       if (typos > 0) {

@@ -236,7 +236,7 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     expect(ids(await s.search({ text: 'radi' }))[0]).toBe('r');
   });
 
-  it('reads a word being typed too short for a typo by a whole word one typo away that ten times as many labels hold ("bol")', async () => {
+  it('reads a word the catalog lacks, too short for a typo, by a whole word one typo away that ten times as many labels hold ("bol", "bely")', async () => {
     const prose = 'made by hand in small batches, safe for the dishwasher and the oven, and easy to care for';
     const bowls = Array.from({ length: 10 }, (_, i) => item(`w${i}`, `Ceramic Serving Bowl ${i}`, { description: prose }));
     const mugs = [
@@ -255,6 +255,21 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     const read = ids(await belies.search({ text: 'bely', hitsPerPage: 20 }));
     expect(read[0]).toMatch(/^t/);
     expect(read.at(-1)).toBe('l');
+    // Before another word too, where it is no word being typed: "chap" is as likely a cap as chaps,
+    // so it weighs as much as the caps' count, and the rarer tent decides.
+    const caps = Array.from({ length: 20 }, (_, i) => item(`c${i}`, `Baseball Cap ${i}`, { description: prose }));
+    const chaps = [item('h1', 'Riding Chaps', { description: prose }), item('h2', 'Leather Chaps', { description: prose })];
+    const tents = [
+      item('d1', 'Dome Tent', { description: prose }),
+      item('d2', 'Tunnel Tent', { description: prose }),
+      item('d3', 'Pop Up Tent', { description: prose }),
+    ];
+    const camp = await serviceOf([...caps, ...chaps, ...tents]);
+    expect(
+      ids(await camp.search({ text: 'chap tent' }))
+        .slice(0, 3)
+        .sort(),
+    ).toEqual(['d1', 'd2', 'd3']);
     // A start as many labels hold as the slip stays the first reading: "bol" beside "bollywood" items.
     const set = await serviceOf([item('b1', 'Bollywood Bangle Set'), item('b2', 'Bollywood Earrings'), item('w', 'Serving Bowl')]);
     expect(ids(await set.search({ text: 'bol' })).sort()).toEqual(['b1', 'b2']);
