@@ -282,13 +282,17 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   }
   if (n > 1 && !query.asWritten) startsInContext(index, terms, termWords, termCodes);
   // Two query words written as one in the catalog ("shower head" finds "showerhead", "ear buds"
-  // "earbuds"): the joined word, or a word of its stem, matches both terms, as a synonym does.
+  // "earbuds"): the joined word, or a word of its stem, matches both terms, as a synonym does;
+  // the joined word itself as typed (a space is one slip: "dish washer" is a dishwasher before a
+  // "Dish Soap for Washer"), and the words side by side still rank first by proximity.
   // Words of two letters or more, so a lone letter makes no plural ("galaxy s" is no "galaxys").
   // One may be a stop word ("mo to"), which the lost-word test above leaves to the join as typed:
   // a half that reaches nothing ("sof as") reads better as the one word, stem and all.
   for (let i = 0; i + 1 < n; i++) {
     const [a, b] = [terms[i]!, terms[i + 1]!];
-    for (const word of joinedWords(index, analyzer, a, b, true)) for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, 2);
+    const typed = dict.id(a.text + b.text);
+    for (const word of joinedWords(index, analyzer, a, b, true))
+      for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, word === typed ? 1 : 2);
   }
   const phrases: { from: number; to: number; docs: number[] }[] = [];
   // The mirror: one query word the catalog writes as two ("earbuds" for "ear buds", "doorknob"

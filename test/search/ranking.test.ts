@@ -679,6 +679,15 @@ describe('matching', () => {
     // The compound as typed ranks before the joined word: a words-as-typed match for exactness.
     const both = await order([item('a', 'zed earbuds'), item('b', 'zed ear buds')], 'ear buds', { tieBreak: [] });
     expect(both).toEqual(['b', 'a']);
+    // The joined word as typed counts as the words as typed: "dish washer" finds the dishwashers
+    // before a soap naming "dish" and "washer" apart, and the two words apart in a name rank after.
+    const kitchen = [
+      item('s', 'Dish Soap for Washer'),
+      item('d', 'Bosch 24 in. Dishwasher'),
+      item('g', 'GE Built-In Dishwasher'),
+      item('r', 'Dish Rack'),
+    ];
+    expect((await order(kitchen, 'dish washer')).slice(0, 3)).toEqual(['g', 'd', 's']);
     // A word typed in two may leave a stop word: "mo to" is a moto; two stop words join to nothing.
     const motos = [item('m', 'Moto G Plus Phone'), item('n', 'Moshi Case for G Plus Phone'), item('o', 'Mo Tools')];
     expect(await matched(motos, 'mo to g plus')).toEqual({ m: 3, n: 2, o: 1 });
