@@ -189,8 +189,12 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
         find();
         const had = new Map(saved);
         if (saved.some(([word, code]) => code === 2 && (codes.get(word) ?? 0) > 2)) {
-          // The starts of its slips are no reading: three letters and a typo start most words.
-          for (const [word, code] of codes) if (code > 3 && !had.has(word)) codes.delete(word);
+          // The starts of its slips are no reading: three letters and a typo start most words. The
+          // forms of a slip's stem are the slip ("bowls" beside "bowl"), as for a longer word.
+          const forms = new Set<number>();
+          for (const [word, code] of codes)
+            if (code === 3 && !had.has(word)) for (const other of index.stems.get(analyzer.stem(dict.words[word]!)) ?? []) forms.add(other);
+          for (const [word, code] of codes) if (code > 3 && !had.has(word) && !forms.has(word)) codes.delete(word);
         } else {
           typos = 0;
           codes.clear();
