@@ -178,9 +178,12 @@ export const PRICE_INTENT_WORDS: readonly string[] = ['cheap', 'cheaper', 'cheap
  *   and "tire": one catalog here writes both of each). A four-letter word has no typo to spare.
  */
 const STEM_FORMS: ReadonlyMap<string, string> = new Map([
-  ...['calf', 'dwarf', 'elf', 'half', 'hoof', 'leaf', 'loaf', 'scarf', 'self', 'sheaf', 'shelf', 'thief', 'wharf', 'wolf'].map(
-    (f): [string, string] => [porter2(`${f.slice(0, -1)}ves`), f],
-  ),
+  // Not "leaf" nor "sheaf": their plurals' stems are also a verb's and a pulley's ("leave-in
+  // conditioner", "leaving"; a "sheave"); "leaves" alone is read as the leaf (see WORD_FORMS).
+  ...['calf', 'dwarf', 'elf', 'half', 'hoof', 'loaf', 'scarf', 'self', 'shelf', 'thief', 'wharf', 'wolf'].map((f): [string, string] => [
+    porter2(`${f.slice(0, -1)}ves`),
+    f,
+  ]),
   ...[
     ['knives', 'knife'],
     ['wives', 'wife'],
@@ -224,6 +227,9 @@ const STEM_FORMS: ReadonlyMap<string, string> = new Map([
   ].map(([a, b]): [string, string] => [porter2(a!), porter2(b!)]),
 ]);
 
+/** Words mapped to a stem as a whole, where the stem Porter2 gives them is also another word's. */
+const WORD_FORMS: ReadonlyMap<string, string> = new Map([['leaves', 'leaf']]);
+
 /**
  * Porter2 (Snowball English) stemming of a folded word; words with a digit or a non-ASCII letter
  * are kept as they are (model numbers, other scripts).
@@ -241,6 +247,8 @@ export function englishStem(word: string): string {
   // The plural of an initialism ("tvs", "pcs", "dvds"), whose s Porter2 keeps for want of a vowel.
   if (/^[b-df-hj-np-tv-z]+s$/.test(word) && word.length >= 3 && !word.endsWith('ss')) return word.slice(0, -1);
   if (!/^[a-z]{3,}$/.test(word)) return word;
+  const whole = WORD_FORMS.get(word);
+  if (whole !== undefined) return whole;
   const stem = porter2(word);
   return STEM_FORMS.get(stem) ?? stem;
 }

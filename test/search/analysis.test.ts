@@ -103,6 +103,10 @@ describe('stemming (Porter2)', () => {
       ['nerves', 'nerf'],
       ['drives', 'drife'],
       ['lives', 'life'],
+      // The stem of "leaves" is also the verb's ("leave-in", "leaving"); that of "sheaves" a pulley's "sheave".
+      ['leave', 'leaf'],
+      ['leaving', 'leaf'],
+      ['sheave', 'sheaf'],
       ['men', 'man'],
       ['golden', 'gold'],
     ])

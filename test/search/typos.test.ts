@@ -333,6 +333,10 @@ describe('plurals in -ves', () => {
     }
     // "golves" is one swap from gloves; golf's plural is no "golves".
     expect(ids(await s.search({ text: 'golves' }))).toEqual(['w']);
+    // "leave", the verb, is no leaf: a leave-in conditioner is no leaf blower.
+    const hair = await serviceOf([item('l', 'Leaf Blower'), item('c', 'Leave-In Conditioner')]);
+    expect(ids(await hair.search({ text: 'leave' }))).toEqual(['c']);
+    expect(ids(await hair.search({ text: 'leaving' }))).toEqual(['c']);
   });
 });
 
