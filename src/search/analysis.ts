@@ -171,11 +171,14 @@ export const PRICE_INTENT_WORDS: readonly string[] = ['cheap', 'cheaper', 'cheap
  * Stems Porter2 keeps apart that are one word's, mapped to one of them: a closed list of the
  * language, as Porter2's own exceptions are, so they mean the same in any English catalog.
  * - The nouns in -f or -fe whose plural is in -ves ("shelves" stems as shelv, "shelf" as shelf),
- *   the plurals of a changed vowel ("mice", "feet"; not "men", whose "man" is also Spider-Man's),
+ *   the plurals of a changed vowel ("mice", "feet"; not "men" nor "women", whose "man" and
+ *   "woman" are also Spider-Man's and Wonder Woman's, nor "teeth", whose stem is teething's),
  *   and the material adjectives in -en ("wooden"; not "golden", also an hour or a glow).
  *   A rule on the ending would read "golves" as golfs, not as a slip of gloves.
  * - British and American spellings of the words shops write both ways ("grey" and "gray", "tyre"
  *   and "tire": one catalog here writes both of each). A four-letter word has no typo to spare.
+ *   Not where the stem is another word's ("litre": literal) or a name's ("armour": Under Armour),
+ *   nor where British English keeps two words ("programme", "metre"; units read "5 metres" apart).
  */
 const STEM_FORMS: ReadonlyMap<string, string> = new Map([
   // Not "leaf" nor "sheaf": their plurals' stems are also a verb's and a pulley's ("leave-in
@@ -189,9 +192,7 @@ const STEM_FORMS: ReadonlyMap<string, string> = new Map([
     ['wives', 'wife'],
     ['mice', 'mouse'],
     ['children', 'child'],
-    ['women', 'woman'],
     ['feet', 'foot'],
-    ['teeth', 'tooth'],
     ['geese', 'goose'],
     ['wooden', 'wood'],
     ['woolen', 'wool'],
@@ -205,12 +206,9 @@ const STEM_FORMS: ReadonlyMap<string, string> = new Map([
     ['favourite', 'favorite'],
     ['cosy', 'cozy'],
     ['mould', 'mold'],
-    ['metre', 'meter'],
-    ['litre', 'liter'],
     ['jewellery', 'jewelry'],
     ['pyjamas', 'pajamas'],
     ['theatre', 'theater'],
-    ['armour', 'armor'],
     ['flavour', 'flavor'],
     ['harbour', 'harbor'],
     ['odour', 'odor'],
@@ -218,7 +216,6 @@ const STEM_FORMS: ReadonlyMap<string, string> = new Map([
     ['plough', 'plow'],
     ['moustache', 'mustache'],
     ['sulphur', 'sulfur'],
-    ['programme', 'program'],
     ['licence', 'license'],
     ['defence', 'defense'],
     ['aeroplane', 'airplane'],
