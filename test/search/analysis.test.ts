@@ -62,8 +62,13 @@ describe('words: tokenization', () => {
 });
 
 describe('stemming (Porter2)', () => {
+  /** Expects each pair to stem alike. */
+  const sameStems = (pairs: readonly (readonly [string, string])[]) => {
+    for (const [a, b] of pairs) expect(englishStem(a), `${a} ~ ${b}`).toBe(englishStem(b));
+  };
+
   it('maps plurals and inflections to one stem', () => {
-    const same = [
+    sameStems([
       ['tops', 'top'],
       ['batteries', 'battery'],
       ['headphones', 'headphone'],
@@ -75,12 +80,11 @@ describe('stemming (Porter2)', () => {
       // The plural of an initialism, whose s Porter2 keeps for want of a vowel.
       ['tvs', 'tv'],
       ['dvds', 'dvd'],
-    ];
-    for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
+    ]);
   });
 
   it('maps the plurals in -ves of the nouns in -f and -fe, of a changed vowel, and material adjectives to one stem, and no other word', () => {
-    const same = [
+    sameStems([
       ['shelves', 'shelf'],
       ['shelving', 'shelf'],
       ['leaves', 'leaf'],
@@ -94,8 +98,7 @@ describe('stemming (Porter2)', () => {
       ['feet', 'foot'],
       ['wooden', 'wood'],
       ['woollen', 'wool'],
-    ];
-    for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
+    ]);
     // An ending is no plural of its own: "golves" is a slip of gloves, not golfs; "serves" and "nerves" are no serf or Nerf.
     for (const [a, b] of [
       ['golves', 'golf'],
@@ -118,7 +121,7 @@ describe('stemming (Porter2)', () => {
   });
 
   it("maps a word's British and American spellings to one stem", () => {
-    const same = [
+    sameStems([
       ['grey', 'gray'],
       ['colours', 'color'],
       ['tyres', 'tire'],
@@ -126,8 +129,7 @@ describe('stemming (Porter2)', () => {
       ['centres', 'center'],
       ['jewellery', 'jewelry'],
       ['pyjamas', 'pajama'],
-    ];
-    for (const [a, b] of same) expect(englishStem(a!), `${a} ~ ${b}`).toBe(englishStem(b!));
+    ]);
   });
 
   it('keeps words apart that Porter (v1) merges', () => {
