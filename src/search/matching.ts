@@ -177,6 +177,17 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       }
     };
     find();
+    // A word too short for a typo, read with one: the starts of its slips are no reading (three
+    // letters and a typo start most words: "vae" starts "versatile" as "ve"), but its whole slips
+    // are, by a far key too ("mes": men), and so are the forms of a slip's stem ("bowls" beside
+    // "bowl"), as for a longer word. `kept`: words it reached before.
+    const dropSlipStarts = (kept: ReadonlySet<number>) => {
+      const forms = new Set<number>();
+      for (const [word, code] of codes)
+        if (code === 3 && !kept.has(word)) for (const other of index.stems.get(analyzer.stem(dict.words[word]!)) ?? []) forms.add(other);
+      for (const [word, code] of codes)
+        if (code > 3 && !kept.has(word) && !forms.has(word) && !withinTypos(term.text, dict.words[word]!, typos)) codes.delete(word);
+    };
     // A word the catalog lacks, too short for a typo ("bol", "bely"), whose starts (if it is being
     // typed) or stem's words few labels hold ("Bollywood", the descriptions' "bold" and "belies"):
     // its whole words one typo away are read too, as a longer word's are, and kept, before or
@@ -187,14 +198,8 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       if (typos > 0) {
         codes.clear();
         find();
-        const had = new Map(saved);
         if (saved.some(([word, code]) => code === 2 && (codes.get(word) ?? 0) > 2)) {
-          // The starts of its slips are no reading: three letters and a typo start most words. The
-          // forms of a slip's stem are the slip ("bowls" beside "bowl"), as for a longer word.
-          const forms = new Set<number>();
-          for (const [word, code] of codes)
-            if (code === 3 && !had.has(word)) for (const other of index.stems.get(analyzer.stem(dict.words[word]!)) ?? []) forms.add(other);
-          for (const [word, code] of codes) if (code > 3 && !had.has(word) && !forms.has(word)) codes.delete(word);
+          dropSlipStarts(new Set(saved.map(([word]) => word)));
         } else {
           typos = 0;
           codes.clear();
@@ -260,8 +265,10 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const more = LETTERS.test(term.text) ? unknownWordTypos(term.text.length) : 0;
     const retry = (): QueryMatch | undefined => {
       if (more > typos) {
+        const short = typos === 0;
         typos = more;
         find();
+        if (short && [...codes.values()].some((code) => code <= 3)) dropSlipStarts(new Set());
         allowed[i] = typos;
         termWords[i] = [...codes.keys()];
         termCodes[i] = [...codes.values()];

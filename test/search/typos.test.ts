@@ -236,6 +236,20 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     expect(ids(await s.search({ text: 'radi' }))[0]).toBe('r');
   });
 
+  it('reads a short word that reaches nothing by its whole slips, not by the starts of its slips ("glass vae")', async () => {
+    const prose = 'a versatile piece, made by hand in small batches, and easy to care for';
+    const vases = [item('v1', 'Ceramic Vase', { description: prose }), item('v2', 'Tall Glass Vase', { description: prose })];
+    const glasses = Array.from({ length: 4 }, (_, i) => item(`g${i}`, `Wine Glass ${i}`, { description: prose }));
+    const s = await serviceOf([...vases, ...glasses, item('w', 'Velvet Cushion', { description: prose })]);
+    // "vae" is one slip from vase; "ve" would start "versatile" and "velvet", in every description here.
+    const found = ids(await s.search({ text: 'glass vae', hitsPerPage: 20 }));
+    expect(found.slice(0, 2)).toEqual(['v2', 'v1']);
+    expect(found).not.toContain('w');
+    // A whole word one slip away by a far key still reads it ("mes": men).
+    const men = await serviceOf([item('m', "Men's Watch", { description: prose }), item('x', 'Wall Clock', { description: prose })]);
+    expect(ids(await men.search({ text: 'mes watch' }))[0]).toBe('m');
+  });
+
   it('reads a word the catalog lacks, too short for a typo, by a whole word one typo away that ten times as many labels hold ("bol", "bely")', async () => {
     const prose = 'made by hand in small batches, safe for the dishwasher and the oven, and easy to care for';
     const bowls = Array.from({ length: 10 }, (_, i) => item(`w${i}`, `Ceramic Serving Bowl ${i}`, { description: prose }));
