@@ -71,8 +71,8 @@ export interface QueryMatch {
   readonly termCodes: readonly number[][];
   /** How many of each term's words it reached itself, before gather added a reading (each gather starts again from them). */
   readonly reached: readonly number[];
-  /** Documents matching multi-word synonyms: the terms `from`..`to` they stand for. */
-  readonly phrases: readonly { readonly from: number; readonly to: number; readonly docs: readonly number[] }[];
+  /** Documents matching multi-word synonyms: the terms `from`..`to` they stand for, with the code of that match (default 2, as a synonym). */
+  readonly phrases: readonly { readonly from: number; readonly to: number; readonly docs: readonly number[]; readonly code?: number }[];
   /** Work done by the dictionary. */
   readonly work: LookupWork;
   /**
@@ -305,11 +305,12 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     for (const word of joinedWords(index, analyzer, a, b, true))
       for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, word === typed ? 1 : 2);
   }
-  const phrases: { from: number; to: number; docs: number[] }[] = [];
+  const phrases: { from: number; to: number; docs: number[]; code?: number }[] = [];
   // The mirror: one query word the catalog writes as two ("earbuds" for "ear buds", "doorknob"
   // for "door knob"), when the word itself is rarer than each half: documents whose name holds
-  // the two halves side by side match the term, as a phrase synonym does (halves of two letters
-  // or more, no stop word).
+  // the two halves side by side match the term as typed (a space is one slip, as for the join
+  // above: "iphonese" is the iPhone SE, not the stem "iphones"; halves of two letters or more, no
+  // stop word).
   for (let i = 0; i < n; i++) {
     const { text, stopWord } = terms[i]!;
     if (stopWord || !SPLITTABLE.test(text)) continue;
@@ -325,7 +326,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       const docs = adjacent(index, a, b);
       if (docs.length > 0) found.push(docs);
     }
-    if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())] });
+    if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())], code: 1 });
   }
   // A number and its unit ("55 inch", "65" in "32-65 inch", "1/2 in.") match the names writing a
   // range of that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.
@@ -696,7 +697,7 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     const wc = match.termCodes[i]!;
     for (let k = 0; k < words.length; k++) markAll(index.docs(words[k]!), i, wc[k]!);
   }
-  for (const { from, to, docs } of match.phrases) for (let i = from; i <= to; i++) markAll(docs, i, 2);
+  for (const { from, to, docs, code } of match.phrases) for (let i = from; i <= to; i++) markAll(docs, i, code ?? 2);
 
   const counted = match.counted;
   const marks: Marks = { n, codes, seen, touched, df };
