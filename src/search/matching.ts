@@ -309,24 +309,28 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
   // The mirror: one query word the catalog writes as two ("earbuds" for "ear buds", "doorknob"
   // for "door knob"), when the word itself is rarer than each half: documents whose name holds
   // the two halves side by side match the term as typed (a space is one slip, as for the join
-  // above: "iphonese" is the iPhone SE, not the stem "iphones"; halves of two letters or more, no
-  // stop word).
+  // above: "iphonese" is the iPhone SE, not the stem "iphones"), or the second half in another
+  // form as a stem would ("doorknobs": "door knob"; halves of two letters or more, no stop word).
   for (let i = 0; i < n; i++) {
     const { text, stopWord } = terms[i]!;
     if (stopWord || !SPLITTABLE.test(text)) continue;
     const own = dict.id(text);
     const ownDf = own < 0 ? 0 : index.docs(own).length;
     const found: number[][] = [];
+    const forms: number[][] = [];
     for (let p = 2; p + 2 <= text.length; p++) {
       const [x, y] = [text.slice(0, p), text.slice(p)];
       const a = dict.id(x);
-      const b = dict.id(y);
-      if (a < 0 || b < 0 || analyzer.stopWords.has(x) || analyzer.stopWords.has(y)) continue;
-      if (ownDf >= Math.min(index.docs(a).length, index.docs(b).length)) continue;
-      const docs = adjacent(index, a, b);
-      if (docs.length > 0) found.push(docs);
+      if (a < 0 || analyzer.stopWords.has(x) || analyzer.stopWords.has(y)) continue;
+      // The second half as typed, or a form of it ("watchbands": the items writing "watch band").
+      for (const b of index.wordsOf(y, analyzer.stem(y))) {
+        if (ownDf >= Math.min(index.docs(a).length, index.docs(b).length)) continue;
+        const docs = adjacent(index, a, b);
+        if (docs.length > 0) (dict.words[b] === y ? found : forms).push(docs);
+      }
     }
     if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())], code: 1 });
+    if (forms.length > 0) phrases.push({ from: i, to: i, docs: [...new Set(forms.flat())] });
   }
   // A number and its unit ("55 inch", "65" in "32-65 inch", "1/2 in.") match the names writing a
   // range of that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.

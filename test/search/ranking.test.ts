@@ -830,6 +830,15 @@ describe('matching', () => {
       item('x', 'SE Earphones'),
     ];
     expect((await order(phones, 'iphonese')).slice(0, 2).sort()).toEqual(['s', 't']);
+    // The second half in any form: "doorknobs" finds the items writing "door knob", as "doorknob" does.
+    const knobs = [
+      item('l', 'Doorknob Lock Set'),
+      item('s', 'Satin Door Knob'),
+      item('b', 'Brass Door Knob'),
+      item('d', 'Door Stop'),
+      item('c', 'Cabinet Knob'),
+    ];
+    expect((await order(knobs, 'doorknobs')).sort()).toEqual(['b', 'l', 's']);
     // Not when the word is as common as a half (the catalog writes it as one), nor into a stop word ("for case").
     const many = [...items, item('d', 'zed earbuds kit'), item('e', 'oak deck over stain'), item('f', 'lamp for case')];
     expect(await order(many, 'earbuds')).toEqual(['c', 'd']);
