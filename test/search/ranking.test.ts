@@ -182,6 +182,13 @@ describe('each rule decides between two documents that differ only in what it me
     // one slip is likelier than a split and a slip ("watch bnd" is a watch band, not a "watchband").
     const bands = [item('f', 'Watch Band for Apple Watch'), item('g', 'Leather Band for Apple Watch'), item('h', 'Watchband Tool')];
     expect(await matchedWords(await serviceOf(bands), 'apple watch bnd')).toEqual({ f: 3, g: 3, h: 1 });
+    // A join two typos from its word counts a tenth of its items: "win glasses" is wine glasses,
+    // not two slips from sunglasses, though more items name sunglasses.
+    const glasses = [
+      ...['Crystal', 'Stemless', 'Red'].map((w, k) => item(`w${k}`, `${w} Wine Glasses`)),
+      ...['Aviator', 'Round', 'Sport', 'Polarized', 'Kids', 'Folding'].map((w, k) => item(`s${k}`, `${w} Sunglasses`)),
+    ];
+    expect((await order(glasses, 'win glasses')).slice(0, 3).sort()).toEqual(['w0', 'w1', 'w2']);
     // The join reaching the slip's word as well reads the neighbour too: "plu ss" is "pluss", a plus.
     const plus = [item('p', 'Phone 7 Plus Case'), item('q', 'Phone 7 Plug Case'), item('r', 'SS Phone 7 Case')];
     expect((await order(plus, 'phone 7 plu ss case'))[0]).toBe('p');
