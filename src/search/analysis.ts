@@ -194,6 +194,8 @@ const STEM_FORMS: ReadonlyMap<string, string> = new Map([
     ['children', 'child'],
     ['feet', 'foot'],
     ['geese', 'goose'],
+    // Porter2 cuts "dyed" to "dy" (its "dyeing" and "dyes" stem as "dye"): "tie dye" is the Tie-Dyed.
+    ['dyed', 'dye'],
     ['wooden', 'wood'],
     ['woolen', 'wool'],
     ['woollen', 'wool'],

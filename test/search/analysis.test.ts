@@ -98,6 +98,7 @@ describe('stemming (Porter2)', () => {
       ['feet', 'foot'],
       ['wooden', 'wood'],
       ['woollen', 'wool'],
+      ['dyed', 'dye'],
     ]);
     // An ending is no plural of its own: "golves" is a slip of gloves, not golfs; "serves" and "nerves" are no serf or Nerf.
     for (const [a, b] of [
