@@ -322,11 +322,17 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       const [x, y] = [text.slice(0, p), text.slice(p)];
       const a = dict.id(x);
       if (a < 0 || analyzer.stopWords.has(x) || analyzer.stopWords.has(y)) continue;
-      // The second half as typed, or a form of it ("watchbands": the items writing "watch band").
+      // The second half as typed, or a form of it ("watchbands": the items writing "watch band"),
+      // no stop word either ("cartons" is no "cart on"). The word in that form must be rarer than
+      // each half too: "earbud" reads no "ear buds" where the catalog writes "earbuds" as often.
       for (const b of index.wordsOf(y, analyzer.stem(y))) {
-        if (ownDf >= Math.min(index.docs(a).length, index.docs(b).length)) continue;
+        const form = dict.words[b]!;
+        if (analyzer.stopWords.has(form)) continue;
+        const whole = form === y ? own : dict.id(x + form);
+        const wholeDf = Math.max(ownDf, whole < 0 ? 0 : index.docs(whole).length);
+        if (wholeDf >= Math.min(index.docs(a).length, index.docs(b).length)) continue;
         const docs = adjacent(index, a, b);
-        if (docs.length > 0) (dict.words[b] === y ? found : forms).push(docs);
+        if (docs.length > 0) (form === y ? found : forms).push(docs);
       }
     }
     if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())], code: 1 });

@@ -140,22 +140,23 @@ export function slipLikelier(
   // The words `text` reaches (no stop word), and the items holding one, among `beside` unless
   // undefined (an empty array: among none). An item a word two typos away reaches counts
   // 1 / LIKELIER: each slip more is that much less likely ("win glasses" is wine glasses, not a
-  // "winglasses" two slips from sunglasses).
+  // "winglasses" two slips from sunglasses). Counted in LIKELIER-ths, whole numbers: a sum of
+  // tenths in floating point would settle a tie by its rounding (ten of them 0.999…, twenty 2.000…1).
   const reach = (text: string, typos: number, prefix: boolean, beside: Uint8Array | undefined) => {
     const words = new Set<number>();
-    // Per item: 0 not reached, 1 by a word two typos away, 2 by a nearer one.
+    // Per item: 0 not reached, 1 by a word two typos away, LIKELIER by a nearer one (its weight).
     const held = new Uint8Array(index.items.length);
     let items = 0;
     const take = (word: number, t: number) => {
       if (analyzer.stopWords.has(dict.words[word]!)) return;
       words.add(word);
-      const level = t >= 2 ? 1 : 2;
+      const weight = t >= 2 ? 1 : LIKELIER;
       const docs = index.docs(word);
       for (let x = 0; x < docs.length; x++) {
         const d = docs[x]!;
-        if (held[d]! < level && (!beside || beside[d] === 1)) {
-          items += (level === 2 ? 1 : 1 / LIKELIER) - (held[d] === 1 ? 1 / LIKELIER : 0);
-          held[d] = level;
+        if (held[d]! < weight && (!beside || beside[d] === 1)) {
+          items += weight - held[d]!;
+          held[d] = weight;
         }
       }
     };

@@ -189,6 +189,16 @@ describe('each rule decides between two documents that differ only in what it me
       ...['Aviator', 'Round', 'Sport', 'Polarized', 'Kids', 'Folding'].map((w, k) => item(`s${k}`, `${w} Sunglasses`)),
     ];
     expect((await order(glasses, 'win glasses')).slice(0, 3).sort()).toEqual(['w0', 'w1', 'w2']);
+    // A tie (a wine glass for every ten sunglasses) is read alike at any scale, not by how a sum
+    // of tenths rounds (ten made 0.999…, twenty 2.000…1): as any tie, not the fragment's slip.
+    const tied = async (wine: number) => {
+      const items = [
+        ...Array.from({ length: wine }, (_, k) => item(`w${k}`, `Crystal Wine Glasses ${k}`)),
+        ...Array.from({ length: 10 * wine }, (_, k) => item(`s${k}`, `Aviator Sunglasses ${k}`)),
+      ];
+      return (await order(items, 'win glasses'))[0]!.charAt(0);
+    };
+    expect([await tied(1), await tied(2), await tied(5)]).toEqual(['s', 's', 's']);
     // The join reaching the slip's word as well reads the neighbour too: "plu ss" is "pluss", a plus.
     const plus = [item('p', 'Phone 7 Plus Case'), item('q', 'Phone 7 Plug Case'), item('r', 'SS Phone 7 Case')];
     expect((await order(plus, 'phone 7 plu ss case'))[0]).toBe('p');
@@ -851,6 +861,18 @@ describe('matching', () => {
     expect(await order(many, 'earbuds')).toEqual(['c', 'd']);
     expect(await order(many, 'deckover')).toEqual(['e']);
     expect(await order(many, 'forcase')).toEqual([]);
+    // Nor for another form of the word: "earbud" reads no "ear buds" where "earbuds" is as common,
+    // nor the form of a half that is a stop word ("cartons" is no "cart on").
+    expect(await order(many, 'earbud')).toEqual(['c', 'd']);
+    const carts = [
+      item('u', 'Utility Cart on Casters'),
+      item('k', 'Moving Boxes and Cartons'),
+      item('c', 'Shopping Cart'),
+      item('v', 'Cart Cover'),
+      item('l', 'Clip on Light'),
+      item('s', 'Slip on Shoe'),
+    ];
+    expect(await order(carts, 'cartons')).toEqual(['k']);
   });
 
   it('matches a compound the catalog does not have by its head ("bathrobe" finds the robes), and only when the word reaches nothing', async () => {
