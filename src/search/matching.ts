@@ -73,8 +73,8 @@ export interface QueryMatch {
   readonly reached: readonly number[];
   /** Documents matching multi-word synonyms: the terms `from`..`to` they stand for, with the code of that match (default 2, as a synonym). */
   readonly phrases: readonly { readonly from: number; readonly to: number; readonly docs: readonly number[]; readonly code?: number }[];
-  /** Work done by the dictionary. */
-  readonly work: LookupWork;
+  /** Work done by the dictionary, and the posting entries read to find words side by side (`postings`). */
+  readonly work: MatchWork;
   /**
    * The words term `t` reaches with one typo more than it was allowed (as many as a word the
    * catalog lacks takes: see unknownWordTypos), whole words it did not reach, and their codes
@@ -93,14 +93,23 @@ export interface QueryMatch {
  * ```
  */
 export function matchQuery(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery): QueryMatch {
-  return matchWith(index, analyzer, query, { nodes: 0, words: 0 });
+  return matchWith(index, analyzer, query, { nodes: 0, words: 0, postings: 0 });
+}
+
+/** The work of reading a query: the dictionary's, and the posting entries read to find two words side by side. */
+export type MatchWork = LookupWork & { postings: number };
+
+/** {@link adjacent}, counting the postings it merges in `work`. */
+function besides(index: SearchIndex, a: number, b: number, work: MatchWork): number[] {
+  work.postings += index.docs(a).length + index.docs(b).length;
+  return adjacent(index, a, b);
 }
 
 /**
  * {@link matchQuery}, adding the dictionary's work to `work`: a query read again, a term split or
  * two joined (at most {@link STRIDE} times over, however the readings would turn), adds to it.
  */
-function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery, work: LookupWork, rewrites = 0): QueryMatch {
+function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery, work: MatchWork, rewrites = 0): QueryMatch {
   const { terms } = query;
   const n = terms.length;
   const dict = index.dictionary;
@@ -331,7 +340,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
         const whole = form === y ? own : dict.id(x + form);
         const wholeDf = Math.max(ownDf, whole < 0 ? 0 : index.docs(whole).length);
         if (wholeDf >= Math.min(index.docs(a).length, index.docs(b).length)) continue;
-        const docs = adjacent(index, a, b);
+        const docs = besides(index, a, b, work);
         if (docs.length > 0) (form === y ? found : forms).push(docs);
       }
     }
@@ -363,7 +372,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const parts = text.includes('.') ? mixedNumber(value) : undefined;
     if (parts) {
       const [whole, fraction] = [dict.id(parts[0]), dict.id(parts[1])];
-      const docs = whole >= 0 && fraction >= 0 ? adjacent(index, whole, fraction) : [];
+      const docs = whole >= 0 && fraction >= 0 ? besides(index, whole, fraction, work) : [];
       if (docs.length > 0) phrases.push({ from: i, to: i, docs });
     }
     const next = i + 1 < n ? terms[i + 1]!.text : '';

@@ -212,7 +212,7 @@ export class Ranker {
     return {
       dictionaryNodes: q.match?.work.nodes ?? 0,
       wordsReached: q.match?.work.words ?? 0,
-      postingsRead: q.cands.postingsRead + q.counts.boundPostings,
+      postingsRead: (q.match?.work.postings ?? 0) + q.cands.postingsRead + q.counts.boundPostings,
       candidates: q.size,
       documentsRead: this.documentsRead,
       fieldStartsRead: q.counts.startsRead,

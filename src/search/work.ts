@@ -20,7 +20,10 @@ export interface SearchWork {
   readonly dictionaryNodes: number;
   /** Indexed words the dictionary lookups reached (exact, prefixes, typos). */
   readonly wordsReached: number;
-  /** Posting entries read to collect candidates, and again to bound the ranks of the rules that read documents. */
+  /**
+   * Posting entries read to collect candidates, to find a query word's halves side by side in
+   * names ("earbuds" in "Ear Buds"), and again to bound the ranks of the rules that read documents.
+   */
   readonly postingsRead: number;
   /** Candidates ranked. */
   readonly candidates: number;

@@ -2,9 +2,13 @@
  * The cost of a query is bounded by the dictionary, never by the length of a term: counted
  * through SearchService.work (dictionary nodes visited, postings read, documents read), not timed.
  */
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SearchService } from '../../src/index';
-import { MAX_WORD_LENGTH } from '../../src/search/analysis';
+import { Analyzer, MAX_WORD_LENGTH } from '../../src/search/analysis';
+import { matchQuery } from '../../src/search/matching';
+import { SearchIndex } from '../../src/search/search-index';
+import type { CatalogItem } from '../../src/storage/catalog';
+import { item } from '../helpers/search';
 import { MAX_HITS_PER_PAGE } from '../../src/search/query';
 import { loadBestBuy } from '../helpers/bestbuy';
 import { describeWithBestBuy } from '../helpers/bestbuy-suite';
@@ -108,5 +112,17 @@ describeWithBestBuy('bounded work on the 3,291 Best Buy products', () => {
         .slice(0, 512),
     });
     expect(service.work.dictionaryNodes).toBeLessThanOrEqual(10 * one);
+  });
+});
+
+describe('work counted outside the dictionary', () => {
+  it('a word the catalog writes as two counts the postings it merges to find the halves side by side', async () => {
+    const items = ['Wireless Ear Buds', 'Ear Buds Case', 'Ear Warmer', 'Buds Holder', 'Earbuds Pro'].map((name, i) => item(`i${i}`, name));
+    const analyzer = new Analyzer();
+    const index = await SearchIndex.build(1, items as unknown as CatalogItem[], {}, analyzer);
+    const postings = (text: string) => matchQuery(index, analyzer, analyzer.query(text, 10)).work.postings;
+    // "earbuds" (1 item) is rarer than "ear" (3) and "buds" (3): their two lists are merged once.
+    expect(postings('earbuds')).toBe(6);
+    expect(postings('ear')).toBe(0);
   });
 });
