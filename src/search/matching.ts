@@ -71,8 +71,17 @@ export interface QueryMatch {
   readonly termCodes: readonly number[][];
   /** How many of each term's words it reached itself, before gather added a reading (each gather starts again from them). */
   readonly reached: readonly number[];
-  /** Documents matching multi-word synonyms: the terms `from`..`to` they stand for, with the code of that match (default 2, as a synonym). */
-  readonly phrases: readonly { readonly from: number; readonly to: number; readonly docs: readonly number[]; readonly code?: number }[];
+  /**
+   * Documents matching multi-word synonyms: the terms `from`..`to` they stand for, with the code
+   * of that match (default 2, as a synonym), and the `words` whose positions are the term's there.
+   */
+  readonly phrases: readonly {
+    readonly from: number;
+    readonly to: number;
+    readonly docs: readonly number[];
+    readonly code?: number;
+    readonly words?: readonly number[];
+  }[];
   /** Work done by the dictionary, and the posting entries read to find words side by side (`postings`). */
   readonly work: MatchWork;
   /**
@@ -314,7 +323,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     for (const word of joinedWords(index, analyzer, a, b, true))
       for (const t of [i, i + 1]) addCode(termWords[t]!, termCodes[t]!, word, word === typed ? 1 : 2);
   }
-  const phrases: { from: number; to: number; docs: number[]; code?: number }[] = [];
+  const phrases: { from: number; to: number; docs: number[]; code?: number; words?: number[] }[] = [];
   // The mirror: one query word the catalog writes as two ("earbuds" for "ear buds", "doorknob"
   // for "door knob"), when the word itself is rarer than each half: documents whose name holds
   // the two halves side by side match the term as typed (a space is one slip, as for the join
@@ -327,6 +336,8 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const ownDf = own < 0 ? 0 : index.docs(own).length;
     const found: number[][] = [];
     const forms: number[][] = [];
+    // The halves' words, read as the term's where positions are (proximity, subject, attribute).
+    const halves = new Set<number>();
     for (let p = 2; p + 2 <= text.length; p++) {
       const [x, y] = [text.slice(0, p), text.slice(p)];
       const a = dict.id(x);
@@ -341,11 +352,15 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
         const wholeDf = Math.max(ownDf, whole < 0 ? 0 : index.docs(whole).length);
         if (wholeDf >= Math.min(index.docs(a).length, index.docs(b).length)) continue;
         const docs = besides(index, a, b, work);
-        if (docs.length > 0) (form === y ? found : forms).push(docs);
+        if (docs.length === 0) continue;
+        (form === y ? found : forms).push(docs);
+        halves.add(a).add(b);
       }
     }
-    if (found.length > 0) phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())], code: 1 });
-    if (forms.length > 0) phrases.push({ from: i, to: i, docs: [...new Set(forms.flat())] });
+    const words = [...halves];
+    if (found.length > 0)
+      phrases.push({ from: i, to: i, docs: found.length === 1 ? found[0]! : [...new Set(found.flat())], code: 1, words });
+    if (forms.length > 0) phrases.push({ from: i, to: i, docs: [...new Set(forms.flat())], words });
   }
   // A number and its unit ("55 inch", "65" in "32-65 inch", "1/2 in.") match the names writing a
   // range of that unit around it ("Fits 32 in. - 70 in. TVs"), as a phrase synonym does.
@@ -716,7 +731,16 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
     const wc = match.termCodes[i]!;
     for (let k = 0; k < words.length; k++) markAll(index.docs(words[k]!), i, wc[k]!);
   }
-  for (const { from, to, docs, code } of match.phrases) for (let i = from; i <= to; i++) markAll(docs, i, code ?? 2);
+  for (const { from, to, docs, code, words } of match.phrases)
+    for (let i = from; i <= to; i++) {
+      markAll(docs, i, code ?? 2);
+      // Where the term matched (see Candidates.partial), its halves' positions are its own.
+      for (const word of words ?? [])
+        if (!match.termWords[i]!.includes(word)) {
+          match.termWords[i]!.push(word);
+          match.termCodes[i]!.push(code ?? 2);
+        }
+    }
 
   const counted = match.counted;
   const marks: Marks = { n, codes, seen, touched, df };

@@ -847,6 +847,16 @@ describe('matching', () => {
       item('x', 'SE Earphones'),
     ];
     expect((await order(phones, 'iphonese')).slice(0, 2).sort()).toEqual(['s', 't']);
+    // The halves' positions are the term's: what the item is decides ("earbuds" finds the earbuds
+    // written apart before a cleaning kit named with the word as typed).
+    const buds = [
+      item('c', 'Earbuds Cleaning Kit'),
+      item('e', 'Wireless Ear Buds'),
+      item('f', 'Sport Ear Buds'),
+      item('w', 'Ear Warmer'),
+      item('h', 'Buds Holder'),
+    ];
+    expect((await order(buds, 'earbuds')).slice(0, 3)).toEqual(['f', 'e', 'c']);
     // The second half in any form: "doorknobs" finds the items writing "door knob", as "doorknob" does.
     const knobs = [
       item('l', 'Doorknob Lock Set'),
