@@ -362,9 +362,9 @@ export class Analyzer {
    * synonym alternatives of every run of them. Price words are dropped when another word names
    * something ("cheap charger" searches "charger" with `priceIntent`; "cheap" alone is searched).
    * With `isWord` (whether the catalog reads a word among the query's words: has it, its stem,
-   * or a word a typo away beside them), a word it does not read, one typo from a price word, of 5
-   * letters or more, is one too ("cheapp charger"; "chesp strap" is a chest strap where an item
-   * is a chest strap).
+   * or a word a typo away beside them), a word it does not read, one typo from a price word, of 4
+   * letters or more, is one too ("cheapp charger", "chep charger"; "chesp strap" is a chest strap
+   * where an item is a chest strap).
    *
    * @example
    * ```ts
@@ -379,13 +379,13 @@ export class Analyzer {
     const { words: all, starts } = tokens(normalized);
     let list = all.slice(0, maxTerms);
     let price = this.#priceWords;
-    // A word the catalog lacks (`isWord`), one typo from a price word, of 5 letters or more
-    // ("cheapp"; not "chep" or "chap": a short word's neighbours are many), asks for a low price as
-    // the word does.
+    // A word the catalog does not read (`isWord`: not even one typo away beside the other query
+    // words, which a short word's many neighbours often are), one typo from a price word, of 4
+    // letters or more ("cheapp", "chep"), asks for a low price as the word does.
     if (price.size > 0 && isWord) {
       const configured = [...price];
       // The cheap test first: `isWord` may look the word up.
-      const slips = list.filter((w) => !price.has(w) && w.length >= 5 && configured.some((p) => withinTypos(w, p, 1)) && !isWord(w, list));
+      const slips = list.filter((w) => !price.has(w) && w.length >= 4 && configured.some((p) => withinTypos(w, p, 1)) && !isWord(w, list));
       if (slips.length > 0) price = new Set([...configured, ...slips]);
     }
     const priceIntent = price.size > 0 && list.some((w) => price.has(w)) && list.some((w) => !price.has(w) && !this.stopWords.has(w));

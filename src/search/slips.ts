@@ -10,7 +10,7 @@ import type { AnalyzedQuery, Analyzer } from './analysis';
 import { type LookupWork, MAX_DERIVATIONS } from './dictionary';
 import { proseFields } from './prose';
 import type { SearchIndex } from './search-index';
-import { allowedTypos, LETTERS } from './typos';
+import { allowedTypos, LETTERS, unknownWordTypos } from './typos';
 
 /** How many times more items (or labels) a reading must have than another to be read before it. */
 export const LIKELIER = 10;
@@ -202,7 +202,8 @@ export function readsWord(index: SearchIndex, analyzer: Analyzer): (word: string
   return (word, query) => {
     if (dict.id(word) >= 0 || index.stems.has(analyzer.stem(word))) return true;
     const near: number[] = [];
-    dict.lookup(word, allowedTypos(word.length), false, MAX_DERIVATIONS, (id) => {
+    // A short word's slips too ("chep" beside "chip"), as it would take one: see unknownWordTypos.
+    dict.lookup(word, Math.max(allowedTypos(word.length), Math.min(1, unknownWordTypos(word.length))), false, MAX_DERIVATIONS, (id) => {
       if (names(dict.words[id]!)) near.push(id);
     });
     const holding = marked(index, near);

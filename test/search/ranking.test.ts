@@ -587,6 +587,10 @@ describe('each rule decides between two documents that differ only in what it me
     ]);
     // A word the catalog lacks one typo from a price word asks the same ("cheapp lamp"); one it has is searched ("cheapo").
     expect(await order(items, 'cheapp lamp', { tieBreak: ['price:desc'] })).toEqual(['b', 'a']);
+    // A four-letter one too ("chep", "ceap"), unless a slip of it is a word beside the query's others ("chip" beside a lamp's "chip").
+    expect(await order(items, 'chep lamp', { tieBreak: ['price:desc'] })).toEqual(['b', 'a']);
+    const chips = [item('a', 'lamp with chip', { price: 30 }), item('b', 'lamp', { price: 12 })];
+    expect(await order(chips, 'chep lamp', { tieBreak: ['price:desc'] })).toEqual(['a', 'b']);
     const cheapo = [item('a', 'lamp', { price: 30 }), item('b', 'lamp', { price: 12 }), item('c', 'cheapo lamp', { price: 50 })];
     expect(await order(cheapo, 'cheapo lamp', { tieBreak: ['price:desc'] })).toEqual(['c', 'a', 'b']);
     // One as near a word the catalog has is that word's slip: "chesp strap" is a chest strap, not a cheap strap.
