@@ -18,7 +18,7 @@ import { type LookupWork, MAX_DERIVATIONS } from './dictionary';
 import type { SearchIndex } from './search-index';
 import { proseFields } from './prose';
 import { perIndex } from './scratch';
-import { doubtStem, LIKELIER, labelled, marked, readStarts, slipLikelier, startsInContext } from './slips';
+import { doubtStem, LIKELIER, labelled, marked, rankSlips, readStarts, slipLikelier, startsInContext } from './slips';
 import { allowedTypos, farSubstitution, firstLetterTypos, LETTERS, TYPO_MAX_LENGTH, unknownWordTypos, withinTypos } from './typos';
 import { nameRanges } from './name-ranges';
 import { itemDimensions } from './item-dimensions';
@@ -309,7 +309,10 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const other = retries[0]!();
     if (other) return other;
   }
-  if (n > 1 && !query.asWritten) startsInContext(index, terms, termWords, termCodes);
+  if (n > 1 && !query.asWritten) {
+    startsInContext(index, terms, termWords, termCodes);
+    rankSlips(index, terms, termWords, termCodes);
+  }
   // Two query words written as one in the catalog ("shower head" finds "showerhead", "ear buds"
   // "earbuds"): the joined word, or a word of its stem, matches both terms, as a synonym does;
   // the joined word itself as typed (a space is one slip: "dish washer" is a dishwasher before a

@@ -71,6 +71,34 @@ export function doubtStem(index: SearchIndex, stem: string, typed: ReadonlySet<n
 }
 
 /**
+ * A misspelt word (no reading as typed or as a form of it) whose whole slips (code 3) are several:
+ * the slips {@link LIKELIER} times fewer items hold beside the other query words (as typed or as a
+ * form) than the likeliest one does come a step after it, as the start of a slip would (code 4):
+ * "trk 900" is a Trek 900 before a "TR900" racket.
+ */
+export function rankSlips(index: SearchIndex, terms: AnalyzedQuery['terms'], termWords: number[][], termCodes: number[][]): void {
+  for (let t = 0; t < terms.length; t++) {
+    const codes = termCodes[t]!;
+    if (terms[t]!.stopWord || codes.some((c) => c <= 2)) continue;
+    const slips = termWords[t]!.filter((_, k) => codes[k] === 3);
+    if (slips.length < 2) continue;
+    const others = terms.flatMap((o, k) => (k === t || o.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2)));
+    const beside = marked(index, others);
+    if (!beside) continue;
+    const counts = slips.map((w) => {
+      let c = 0;
+      for (const d of index.docs(w)) c += beside[d]!;
+      return c;
+    });
+    const best = Math.max(...counts);
+    if (best === 0) continue;
+    slips.forEach((w, k) => {
+      if (best >= LIKELIER * counts[k]!) codes[termWords[t]!.indexOf(w)] = 4;
+    });
+  }
+}
+
+/**
  * A word being typed that the catalog lacks reaches words by their start (`started`, less those
  * its stem reaches); the items' labels (their fields other than prose) say whether the shopper
  * means them. None in a label ("bely": "belies", in one description): no reading, so the word's

@@ -236,6 +236,17 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     expect(ids(await s.search({ text: 'radi' }))[0]).toBe('r');
   });
 
+  it('ranks the slips of a misspelt word that far fewer items hold beside the other query words a step after the likeliest ("trk 900")', async () => {
+    const treks = ['Boots', 'Jacket', 'Hat', 'Pants', 'Backpack', 'Gloves', 'Socks', 'Poles', 'Tent', 'Stove'].map((w, k) =>
+      item(`t${k}`, `Trek 900 ${w}`),
+    );
+    const others = [item('r', 'Adult Tennis Racket TR900'), item('p', 'Tri-Pack Socks 900'), item('k', 'TK 900 Kit')];
+    const found = ids(await (await serviceOf([...others, ...treks])).search({ text: 'trk 900', hitsPerPage: 20 }));
+    // "trk" is one slip from trek, tr, tri and tk; ten items hold trek beside 900, one each the others.
+    expect(found.slice(0, 10).sort()).toEqual(treks.map((t) => t.id).sort());
+    expect(found.slice(10).sort()).toEqual(['k', 'p', 'r']);
+  });
+
   it('reads a short word that reaches nothing by its whole slips, not by the starts of its slips ("glass vae")', async () => {
     const prose = 'a versatile piece, made by hand in small batches, and easy to care for';
     const vases = [item('v1', 'Ceramic Vase', { description: prose }), item('v2', 'Tall Glass Vase', { description: prose })];
