@@ -309,10 +309,8 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     const other = retries[0]!();
     if (other) return other;
   }
-  if (n > 1 && !query.asWritten) {
-    startsInContext(index, terms, termWords, termCodes);
-    rankSlips(index, terms, termWords, termCodes);
-  }
+  if (n > 1 && !query.asWritten) startsInContext(index, terms, termWords, termCodes);
+  if (!query.asWritten) rankSlips(index, terms, termWords, termCodes);
   // Two query words written as one in the catalog ("shower head" finds "showerhead", "ear buds"
   // "earbuds"): the joined word, or a word of its stem, matches both terms, as a synonym does;
   // the joined word itself as typed (a space is one slip: "dish washer" is a dishwasher before a

@@ -74,7 +74,8 @@ export function doubtStem(index: SearchIndex, stem: string, typed: ReadonlySet<n
  * A misspelt word (no reading as typed or as a form of it) whose whole slips (code 3) are several:
  * the slips {@link LIKELIER} times fewer items hold beside the other query words (as typed or as a
  * form) than the likeliest one does come a step after it, as the start of a slip would (code 4):
- * "trk 900" is a Trek 900 before a "TR900" racket.
+ * "trk 900" is a Trek 900 before a "TR900" racket. With no other query word read as typed, the
+ * labels holding each slip count instead ("sit" alone is a suit, not "Sir").
  */
 export function rankSlips(index: SearchIndex, terms: AnalyzedQuery['terms'], termWords: number[][], termCodes: number[][]): void {
   for (let t = 0; t < terms.length; t++) {
@@ -84,8 +85,10 @@ export function rankSlips(index: SearchIndex, terms: AnalyzedQuery['terms'], ter
     if (slips.length < 2) continue;
     const others = terms.flatMap((o, k) => (k === t || o.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2)));
     const beside = marked(index, others);
-    if (!beside) continue;
+    // Alone, the labels holding each slip say which the shopper likelier meant ("sit": a suit).
+    const labels = ~proseFields(index);
     const counts = slips.map((w) => {
+      if (!beside) return others.length === 0 ? labelled(index, [w], labels) : 0;
       let c = 0;
       for (const d of index.docs(w)) c += beside[d]!;
       return c;

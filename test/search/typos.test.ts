@@ -245,6 +245,12 @@ describe('farSubstitution: a letter replaced by a key that does not touch it', (
     // "trk" is one slip from trek, tr, tri and tk; ten items hold trek beside 900, one each the others.
     expect(found.slice(0, 10).sort()).toEqual(treks.map((t) => t.id).sort());
     expect(found.slice(10).sort()).toEqual(['k', 'p', 'r']);
+    // With no other word to read beside it, the labels holding each slip say which is likelier: "sit" is a suit, not "Sir".
+    const suits = ['Navy', 'Grey', 'Black', 'Linen', 'Wool', 'Tweed', 'Slim', 'Check', 'Cotton', 'Velvet'].map((w, k) =>
+      item(`s${k}`, `${w} Suit`),
+    );
+    const sit = ids(await (await serviceOf([item('e', 'Sir'), ...suits])).search({ text: 'sit', hitsPerPage: 20 }));
+    expect(sit.at(-1)).toBe('e');
   });
 
   it('reads a short word that reaches nothing by its whole slips, not by the starts of its slips ("glass vae")', async () => {
