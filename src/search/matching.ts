@@ -735,11 +735,13 @@ export function gather(index: SearchIndex, match: QueryMatch, strategy: Matching
   for (const { from, to, docs, code, words } of match.phrases)
     for (let i = from; i <= to; i++) {
       markAll(docs, i, code ?? 2);
-      // Where the term matched (see Candidates.partial), its halves' positions are its own.
+      // Where the term matched (see Candidates.partial), its halves' positions are its own; as a
+      // form of it (2), whatever the document's code: a half alone is not the word as typed, and
+      // in a document that matched the term by a typo it would read better than that match.
       for (const word of words ?? [])
         if (!match.termWords[i]!.includes(word)) {
           match.termWords[i]!.push(word);
-          match.termCodes[i]!.push(code ?? 2);
+          match.termCodes[i]!.push(2);
         }
     }
 
