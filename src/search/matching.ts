@@ -139,6 +139,13 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     // A decimal or a fraction takes no typo: "20.05" is another size, not a slip for "20.06".
     let typos = query.asWritten || WHOLE_NUMBER.test(term.text) ? 0 : allowedTypos(term.text.length);
     const prefix = !query.asWritten && (i === n - 1 || term.text.length >= MIN_INNER_PREFIX);
+    // The words of the stems of the term's whole slips (code 3) not in `skip`: "runs" of "runnng"'s running.
+    const slipForms = (skip?: ReadonlySet<number>): Set<number> => {
+      const forms = new Set<number>();
+      for (const [word, code] of codes)
+        if (code === 3 && !skip?.has(word)) for (const other of index.stems.get(analyzer.stem(dict.words[word]!)) ?? []) forms.add(other);
+      return forms;
+    };
     const find = () => {
       if (typos > 0 || prefix) {
         // With typos, a whole word (3: one typo, 5: two) before a word only its start reaches (4, 6).
@@ -187,12 +194,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
       // stem, as the word typed right would reach them ("runnng" reaches "running", then "run" and
       // "runs"), a step after it: as the start of a word one typo away (the stem is to the word what
       // the word is to the exact one).
-      if (exact < 0 && !index.stems.get(term.stem)?.length) {
-        const siblings: number[] = [];
-        for (const [word, code] of codes)
-          if (code === 3) for (const other of index.stems.get(analyzer.stem(dict.words[word]!)) ?? []) siblings.push(other);
-        for (const word of siblings) offer(word, 4);
-      }
+      if (exact < 0 && !index.stems.get(term.stem)?.length) for (const word of slipForms()) offer(word, 4);
     };
     find();
     // A word too short for a typo, read with one: the starts of its slips are no reading (three
@@ -200,9 +202,7 @@ function matchWith(index: SearchIndex, analyzer: Analyzer, query: AnalyzedQuery,
     // are, by a far key too ("mes": men), and so are the forms of a slip's stem ("bowls" beside
     // "bowl"), as for a longer word. `kept`: words it reached before.
     const dropSlipStarts = (kept: ReadonlySet<number>) => {
-      const forms = new Set<number>();
-      for (const [word, code] of codes)
-        if (code === 3 && !kept.has(word)) for (const other of index.stems.get(analyzer.stem(dict.words[word]!)) ?? []) forms.add(other);
+      const forms = slipForms(kept);
       for (const [word, code] of codes)
         if (code > 3 && !kept.has(word) && !forms.has(word) && !withinTypos(term.text, dict.words[word]!, typos)) codes.delete(word);
     };

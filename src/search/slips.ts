@@ -32,7 +32,7 @@ export function startsInContext(index: SearchIndex, terms: AnalyzedQuery['terms'
   const codes = termCodes[last]!;
   const starts = words.filter((w, k) => codes[k] === 2 && !own.has(w) && dict.words[w]!.startsWith(text));
   if (starts.length === 0) return;
-  const typed = new Set(terms.slice(0, last).flatMap((t, k) => (t.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2))));
+  const typed = new Set(typedWords(terms, termWords, termCodes, (k) => k >= last));
   if (typed.size === 0) return;
   // The starts' items are few next to the other words' (a longer word is rarer): their words are read, not the others' postings.
   const { tokens, offsets } = index;
@@ -78,27 +78,32 @@ export function doubtStem(index: SearchIndex, stem: string, typed: ReadonlySet<n
  * labels holding each slip count instead ("sit" alone is a suit, not "Sir").
  */
 export function rankSlips(index: SearchIndex, terms: AnalyzedQuery['terms'], termWords: number[][], termCodes: number[][]): void {
+  const labels = ~proseFields(index);
   for (let t = 0; t < terms.length; t++) {
-    const codes = termCodes[t]!;
+    const [words, codes] = [termWords[t]!, termCodes[t]!];
     if (terms[t]!.stopWord || codes.some((c) => c <= 2)) continue;
-    const slips = termWords[t]!.filter((_, k) => codes[k] === 3);
+    const slips = codes.flatMap((code, k) => (code === 3 ? [k] : []));
     if (slips.length < 2) continue;
-    const others = terms.flatMap((o, k) => (k === t || o.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2)));
+    const others = typedWords(terms, termWords, termCodes, (k) => k === t);
     const beside = marked(index, others);
     // Alone, the labels holding each slip say which the shopper likelier meant ("sit": a suit).
-    const labels = ~proseFields(index);
-    const counts = slips.map((w) => {
-      if (!beside) return others.length === 0 ? labelled(index, [w], labels) : 0;
+    const counts = slips.map((k) => {
+      if (!beside) return others.length === 0 ? labelled(index, [words[k]!], labels) : 0;
       let c = 0;
-      for (const d of index.docs(w)) c += beside[d]!;
+      for (const d of index.docs(words[k]!)) c += beside[d]!;
       return c;
     });
     const best = Math.max(...counts);
     if (best === 0) continue;
-    slips.forEach((w, k) => {
-      if (best >= LIKELIER * counts[k]!) codes[termWords[t]!.indexOf(w)] = 4;
+    slips.forEach((k, j) => {
+      if (best >= LIKELIER * counts[j]!) codes[k] = 4;
     });
   }
+}
+
+/** The words the query's terms (other than stop words and those `skip` names) reach as typed or as a form of them (codes 1 and 2). */
+function typedWords(terms: AnalyzedQuery['terms'], termWords: number[][], termCodes: number[][], skip: (k: number) => boolean): number[] {
+  return terms.flatMap((term, k) => (skip(k) || term.stopWord ? [] : termWords[k]!.filter((_, j) => termCodes[k]![j]! <= 2)));
 }
 
 /**
